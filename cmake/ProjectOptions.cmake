@@ -1,0 +1,17 @@
+# Project-wide compile settings. Warnings are errors for project code only:
+# third-party headers come in as SYSTEM includes.
+
+add_library(codepayload_options INTERFACE)
+target_compile_options(codepayload_options INTERFACE
+  -Wall -Wextra -Werror -Wpedantic -Wshadow -Wnon-virtual-dtor -Wold-style-cast
+  -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+
+if(CODEPAYLOAD_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  add_link_options(-fsanitize=address,undefined)
+endif()
+
+# codepayload_apply_warnings(target): every project target calls this.
+function(codepayload_apply_warnings target)
+  target_link_libraries(${target} PRIVATE codepayload_options)
+endfunction()

@@ -1,0 +1,49 @@
+// The linter contract: one linter checks one component of an AI value.
+//
+// A linter is a pure function of the component's characters. It answers
+// "fine" or names what is wrong and where, as an offset and a length within
+// the component (the engine adds the component's own offset). Linters are
+// registered by their GS1 Barcode Syntax Dictionary name in one sorted table
+// (linter_table.cpp); a Lua linter in rules/linters/<name>.lua can stand in
+// for a name that has no C++ implementation.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace codepayload::lint {
+
+struct LintResult {
+  // Stable, camelCase reason token ("incorrectCheckDigit", "invalidDate", ...);
+  // null when the component passes. Published in API error args: never rename.
+  const char* reason = nullptr;
+  std::uint32_t offset = 0;  // first offending character, within the component
+  std::uint32_t length = 0;  // how many characters are at fault
+
+  bool ok() const { return reason == nullptr; }
+};
+
+inline constexpr LintResult kPass{};
+
+inline constexpr LintResult fail(const char* reason, std::size_t offset, std::size_t length) {
+  return LintResult{reason, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(length)};
+}
+
+using LinterFn = LintResult (*)(std::string_view component);
+
+struct LinterEntry {
+  std::string_view name;  // dictionary name, e.g. "csum"
+  LinterFn fn;
+};
+
+// The built-in linter registered under `name`, or nullptr.
+LinterFn findBuiltinLinter(std::string_view name);
+
+// Every registered built-in linter, sorted by name (aliases included).
+struct LinterTable {
+  const LinterEntry* begin;
+  const LinterEntry* end;
+};
+LinterTable builtinLinters();
+
+}  // namespace codepayload::lint
