@@ -1,0 +1,75 @@
+// Everything the server needs for OAuth, wired from one data directory:
+//   <dataDir>/registry.db             the client registry (SQLite, created and migrated)
+//   <dataDir>/client-secret-pepper    32 random bytes, 0600 (created on first use)
+//   <dataDir>/token-signing-key.pem   RSA 2048 private key, 0600 (created on first use)
+//   <dataDir>/token-signing-key.previous.pem  optional: a retired key still accepted
+//                                     and published (key rotation, see below)
+// A background thread refreshes the registry view every `registryPollInterval`.
+//
+// Key rotation: stop the server, rename token-signing-key.pem to
+// token-signing-key.previous.pem, start it (a new key is generated and signs;
+// tokens of the old key keep verifying and the old key stays in the JWKS);
+// after the token lifetime plus leeway, remove the .previous file and restart.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "server/auth/auth_throttle.h"
+#include "server/auth/bearer_authenticator.h"
+#include "server/auth/client_registry.h"
+#include "server/auth/token_endpoint.h"
+#include "server/auth/token_settings.h"
+
+namespace codepayload::auth {
+
+inline constexpr std::string_view kRegistryDatabaseFile = "registry.db";
+inline constexpr std::string_view kPepperFile = "client-secret-pepper";
+inline constexpr std::string_view kSigningKeyFile = "token-signing-key.pem";
+inline constexpr std::string_view kPreviousSigningKeyFile = "token-signing-key.previous.pem";
+
+// The registry migrations shipped with the source tree: schemaDir() / "registry".
+std::filesystem::path registryMigrationsDir();
+
+struct AuthSettings {
+  std::filesystem::path dataDir = "data";         // created (0700) when absent
+  std::filesystem::path migrationsDir;             // empty -> registryMigrationsDir()
+  TokenSettings token;
+  ThrottleSettings throttle;
+  TokenEndpointLimits tokenEndpointLimits;
+  std::size_t tokenCacheCapacity = 65536;
+  std::chrono::milliseconds registryPollInterval{250};
+};
+
+class AuthService {
+ public:
+  // Opens or creates everything listed above and starts the refresher thread.
+  // Throws (RegistryError, PepperError, SigningKeyError, std::filesystem
+  // errors) with a readable message when something cannot be opened.
+  explicit AuthService(const AuthSettings& settings, UnixClock clock = systemUnixSeconds);
+  ~AuthService();  // stops the refresher thread
+
+  AuthService(const AuthService&) = delete;
+  AuthService& operator=(const AuthService&) = delete;
+
+  const TokenEndpoint& tokenEndpoint() const;
+  const BearerAuthenticator& bearerAuthenticator() const;
+  // {"keys":[...]} for GET /.well-known/jwks.json (Content-Type application/jwk-set+json
+  // or application/json).
+  const std::string& jwksJson() const;
+  ClientRegistry& registry();
+
+  // Reloads the registry view now if the registry changed (the refresher thread
+  // does this on its own; for tests and for a server that wants it at once).
+  void refreshRegistryView();
+
+ private:
+  struct Parts;
+  std::unique_ptr<Parts> parts_;
+};
+
+}  // namespace codepayload::auth

@@ -1,0 +1,46 @@
+// An in-memory view of every client's state and its organisation's standing,
+// so the bearer path never touches the database. refreshIfChanged() reloads
+// the whole view when ClientRegistry::version() moved; AuthService calls it
+// from a background thread every 250 ms, so a block, delete or lapsed
+// subscription is seen within a second. Lookups are lock-free reads of an
+// immutable snapshot.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "server/auth/client_registry.h"
+
+namespace codepayload::auth {
+
+enum class ClientStanding {
+  Active,   // client active, and owned by the organisation named in the token
+  Revoked,  // client blocked, deleted, unknown, or owned by another organisation
+  Lapsed,   // client active, but its organisation's plan/subscription no longer covers API clients
+};
+
+class RegistryView {
+ public:
+  // Loads the view once (throws RegistryError when the registry fails).
+  // `registry` must outlive the view.
+  explicit RegistryView(ClientRegistry& registry);
+  ~RegistryView();
+
+  RegistryView(const RegistryView&) = delete;
+  RegistryView& operator=(const RegistryView&) = delete;
+
+  // Reloads when the registry version changed. Returns true when it reloaded.
+  // Throws RegistryError when the registry fails (the old view stays).
+  bool refreshIfChanged();
+
+  ClientStanding standing(std::string_view clientId, std::string_view organisationId) const;
+
+ private:
+  struct Snapshot;
+  ClientRegistry& registry_;
+  std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+};
+
+}  // namespace codepayload::auth

@@ -1,0 +1,51 @@
+// Issues access tokens: RS256 JWTs (RFC 9068 profile) signed with the active key.
+//
+// Header: {"alg":"RS256","typ":"at+jwt","kid":<thumbprint>}.
+// Claims: iss, sub (the organisation id: the token represents the
+// organisation), aud, client_id, scope (space-delimited, the client's scopes in
+// creation order; omitted when the client has none), iat, nbf (= iat), exp
+// (= iat + lifetime), jti (16 random bytes, base64url). NumericDates are
+// integers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/auth/signing_keys.h"
+#include "server/auth/token_settings.h"
+#include "server/auth/unix_clock.h"
+
+namespace codepayload::auth {
+
+struct TokenSubject {
+  std::string_view organisationId;
+  std::string_view clientId;
+  const std::vector<std::string>& scopes;
+};
+
+struct IssuedToken {
+  std::string accessToken;
+  std::int64_t expiresIn = 0;  // seconds
+};
+
+class TokenIssuer {
+ public:
+  // `keys` must outlive the issuer.
+  TokenIssuer(const SigningKeySet& keys, TokenSettings settings, UnixClock clock = systemUnixSeconds);
+
+  IssuedToken issue(const TokenSubject& subject) const;
+
+  // The TokenResponse body: {"access_token":...,"token_type":"Bearer","expires_in":N}.
+  static std::string responseJson(const IssuedToken& token);
+
+  const TokenSettings& settings() const { return settings_; }
+
+ private:
+  const SigningKeySet& keys_;
+  TokenSettings settings_;
+  UnixClock clock_;
+};
+
+}  // namespace codepayload::auth
