@@ -1,0 +1,21 @@
+// A self-signed TLS certificate for development and tests, made when no
+// certificate is configured: EC P-256, SAN localhost / 127.0.0.1 / ::1,
+// valid for one year, the key file readable by its owner only (0600).
+#pragma once
+
+#include <filesystem>
+
+namespace codepayload::server {
+
+struct DevelopmentCertificate {
+  std::filesystem::path certificateFile;  // <dataDir>/dev-tls-cert.pem
+  std::filesystem::path privateKeyFile;   // <dataDir>/dev-tls-key.pem
+  bool generated = false;                 // false: both files were already there
+};
+
+// Reuses the pair in `dataDir` when both files exist, else generates a new
+// pair (each file written to a temporary name, then renamed). Throws
+// std::runtime_error with the OpenSSL or file error.
+DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir);
+
+}  // namespace codepayload::server

@@ -1,0 +1,18 @@
+// Small JSON writers for the bodies the HTTP layer answers itself (error
+// envelopes, health). The payload engine writes the CodesResponse.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace codepayload::server {
+
+// Appends `text` as a JSON string literal (with quotes), escaping `"`, `\` and
+// control characters; other bytes are copied as they are.
+void appendJsonString(std::string& out, std::string_view text);
+
+// {"errors":[{"code":<code>,"path":<path or null>,"message":<message>}]}
+std::string errorEnvelope(std::string_view code, std::optional<std::string_view> path, std::string_view message);
+
+}  // namespace codepayload::server

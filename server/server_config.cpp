@@ -1,0 +1,256 @@
+#include "server/server_config.h"
+
+#include <Poco/AutoPtr.h>
+#include <Poco/Exception.h>
+#include <Poco/Util/PropertyFileConfiguration.h>
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <limits>
+#include <set>
+#include <vector>
+
+namespace codepayload::server {
+
+namespace {
+
+std::string quoted(std::string_view value) { return "'" + std::string(value) + "'"; }
+
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+  return text;
+}
+
+std::int64_t parseInteger(std::string_view value, std::int64_t minimum, std::int64_t maximum) {
+  std::int64_t number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size()) {
+    throw ServerConfigError("must be a whole number between " + std::to_string(minimum) + " and " +
+                            std::to_string(maximum) + ", got " + quoted(value));
+  }
+  if (number < minimum || number > maximum) {
+    throw ServerConfigError("must be between " + std::to_string(minimum) + " and " + std::to_string(maximum) +
+                            ", got " + quoted(value));
+  }
+  return number;
+}
+
+int parseInt(std::string_view value, int minimum, int maximum) {
+  return static_cast<int>(parseInteger(value, minimum, maximum));
+}
+
+std::filesystem::path parseNonEmptyPath(std::string_view value) {
+  if (value.empty()) throw ServerConfigError("must not be empty");
+  return std::filesystem::path(std::string(value));
+}
+
+void applyDataDir(ServerConfig& config, std::string_view value) { config.dataDir = parseNonEmptyPath(value); }
+
+void applyListen(ServerConfig& config, std::string_view value) { config.listen = parseListenAddress(value); }
+
+void applyPlainListen(ServerConfig& config, std::string_view value) {
+  if (value.empty() || value == "off") {
+    config.plainListen.reset();
+  } else {
+    config.plainListen = parseListenAddress(value);
+  }
+}
+
+void applyTlsCertificate(ServerConfig& config, std::string_view value) {
+  config.tlsCertificateFile = std::filesystem::path(std::string(value));
+}
+
+void applyTlsPrivateKey(ServerConfig& config, std::string_view value) {
+  config.tlsPrivateKeyFile = std::filesystem::path(std::string(value));
+}
+
+void applyTokenTtl(ServerConfig& config, std::string_view value) {
+  config.tokenTtlSeconds = parseInteger(value, 1, 86400);
+}
+
+void applyIssuer(ServerConfig& config, std::string_view value) {
+  if (!(value.starts_with("https://") || value.starts_with("http://")) || value.size() <= 8) {
+    throw ServerConfigError("must be an absolute http(s) URL, got " + quoted(value));
+  }
+  config.issuer = std::string(value);
+}
+
+void applyMaxBodyBytes(ServerConfig& config, std::string_view value) {
+  config.maxBodyBytes = static_cast<std::size_t>(parseInteger(value, 1024, std::int64_t{1} << 31));
+}
+
+void applyMaxItems(ServerConfig& config, std::string_view value) {
+  config.maxItems = static_cast<std::size_t>(parseInteger(value, 1, 10000000));
+}
+
+void applyMinThreads(ServerConfig& config, std::string_view value) { config.minThreads = parseInt(value, 1, 4096); }
+
+void applyMaxThreads(ServerConfig& config, std::string_view value) { config.maxThreads = parseInt(value, 1, 4096); }
+
+void applyMaxQueued(ServerConfig& config, std::string_view value) { config.maxQueued = parseInt(value, 1, 65536); }
+
+void applyBacklog(ServerConfig& config, std::string_view value) { config.listenBacklog = parseInt(value, 1, 65536); }
+
+void applyIoTimeout(ServerConfig& config, std::string_view value) {
+  config.ioTimeout = std::chrono::seconds(parseInteger(value, 1, 300));
+}
+
+void applyKeepAliveTimeout(ServerConfig& config, std::string_view value) {
+  config.keepAliveTimeout = std::chrono::seconds(parseInteger(value, 1, 300));
+}
+
+void applyMaxKeepAliveRequests(ServerConfig& config, std::string_view value) {
+  config.maxKeepAliveRequests = parseInt(value, 1, 1000000);
+}
+
+void applyShutdownGrace(ServerConfig& config, std::string_view value) {
+  config.shutdownGrace = std::chrono::seconds(parseInteger(value, 0, 600));
+}
+
+void applyReloadInterval(ServerConfig& config, std::string_view value) {
+  config.reloadInterval = std::chrono::milliseconds(parseInteger(value, 50, 60000));
+}
+
+void applyAccessLog(ServerConfig& config, std::string_view value) {
+  if (value.empty()) throw ServerConfigError("must be '-' (stdout), 'off' or a file path, got ''");
+  config.accessLog = std::string(value);
+}
+
+constexpr std::array kSettings{
+    ServerSetting{"data.dir", "CODEPAYLOAD_DATA_DIR", applyDataDir},
+    ServerSetting{"listen", "CODEPAYLOAD_LISTEN", applyListen},
+    ServerSetting{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN", applyPlainListen},
+    ServerSetting{"tls.certificate", "CODEPAYLOAD_TLS_CERT", applyTlsCertificate},
+    ServerSetting{"tls.privateKey", "CODEPAYLOAD_TLS_KEY", applyTlsPrivateKey},
+    ServerSetting{"token.ttl", "CODEPAYLOAD_TOKEN_TTL", applyTokenTtl},
+    ServerSetting{"token.issuer", "CODEPAYLOAD_ISSUER", applyIssuer},
+    ServerSetting{"limits.maxBodyBytes", "CODEPAYLOAD_MAX_BODY_BYTES", applyMaxBodyBytes},
+    ServerSetting{"limits.maxItems", "CODEPAYLOAD_MAX_ITEMS", applyMaxItems},
+    ServerSetting{"http.minThreads", "CODEPAYLOAD_MIN_THREADS", applyMinThreads},
+    ServerSetting{"http.maxThreads", "CODEPAYLOAD_THREADS", applyMaxThreads},
+    ServerSetting{"http.maxQueued", "CODEPAYLOAD_MAX_QUEUED", applyMaxQueued},
+    ServerSetting{"http.backlog", "CODEPAYLOAD_BACKLOG", applyBacklog},
+    ServerSetting{"http.ioTimeout", "CODEPAYLOAD_IO_TIMEOUT", applyIoTimeout},
+    ServerSetting{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT", applyKeepAliveTimeout},
+    ServerSetting{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS", applyMaxKeepAliveRequests},
+    ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},
+    ServerSetting{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS", applyReloadInterval},
+    ServerSetting{"log.access", "CODEPAYLOAD_ACCESS_LOG", applyAccessLog},
+};
+
+void applySetting(ServerConfig& config, const ServerSetting& setting, std::string_view value,
+                  const std::string& source) {
+  try {
+    setting.apply(config, trimmed(value));
+  } catch (const ServerConfigError& error) {
+    throw ServerConfigError(source + ": " + error.what());
+  }
+}
+
+void checkConsistency(const ServerConfig& config) {
+  if (config.minThreads > config.maxThreads) {
+    throw ServerConfigError("http.minThreads (" + std::to_string(config.minThreads) +
+                            ") must not exceed http.maxThreads (" + std::to_string(config.maxThreads) + ")");
+  }
+  if (config.tlsCertificateFile.empty() != config.tlsPrivateKeyFile.empty()) {
+    throw ServerConfigError(
+        "tls.certificate (CODEPAYLOAD_TLS_CERT) and tls.privateKey (CODEPAYLOAD_TLS_KEY) must be set together, or "
+        "both left empty for a generated development certificate");
+  }
+  if (config.plainListen && config.plainListen->port != 0 && *config.plainListen == config.listen) {
+    throw ServerConfigError("plain.listen must differ from listen");
+  }
+}
+
+}  // namespace
+
+std::span<const ServerSetting> serverSettingTable() { return kSettings; }
+
+EnvironmentLookup processEnvironment() {
+  return [](std::string_view name) -> std::optional<std::string> {
+    const char* value = std::getenv(std::string(name).c_str());
+    if (value == nullptr) return std::nullopt;
+    return std::string(value);
+  };
+}
+
+ListenAddress parseListenAddress(std::string_view text) {
+  const std::string shape = "must be host:port (or [ipv6]:port) with a port from 0 to 65535, got " + quoted(text);
+  std::string_view host;
+  std::string_view port;
+  if (text.starts_with("[")) {
+    const auto close = text.find("]:");
+    if (close == std::string_view::npos) throw ServerConfigError(shape);
+    host = text.substr(1, close - 1);
+    port = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos || text.find(':') != colon) throw ServerConfigError(shape);
+    host = text.substr(0, colon);
+    port = text.substr(colon + 1);
+  }
+  if (host.empty() || port.empty()) throw ServerConfigError(shape);
+  std::uint32_t number = 0;
+  const auto [end, error] = std::from_chars(port.data(), port.data() + port.size(), number);
+  if (error != std::errc() || end != port.data() + port.size() || number > 65535) throw ServerConfigError(shape);
+  return ListenAddress{std::string(host), static_cast<std::uint16_t>(number)};
+}
+
+ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
+                              const EnvironmentLookup& environment) {
+  ServerConfig config;
+  if (propertiesFile) {
+    if (!std::filesystem::is_regular_file(*propertiesFile)) {
+      throw ServerConfigError("configuration file " + propertiesFile->string() + " does not exist");
+    }
+    Poco::AutoPtr<Poco::Util::PropertyFileConfiguration> file;
+    try {
+      file = new Poco::Util::PropertyFileConfiguration(propertiesFile->string());
+    } catch (const Poco::Exception& error) {
+      throw ServerConfigError("configuration file " + propertiesFile->string() + ": " + error.displayText());
+    }
+    std::vector<std::string> keys;
+    file->keys(keys);
+    // Keys with dots are nested in Poco's view: walk the tree to the leaves.
+    std::vector<std::string> leaves;
+    while (!keys.empty()) {
+      std::string key = std::move(keys.back());
+      keys.pop_back();
+      std::vector<std::string> children;
+      file->keys(key, children);
+      if (children.empty()) {
+        leaves.push_back(std::move(key));
+      } else {
+        if (file->has(key)) leaves.push_back(key);
+        for (auto& child : children) keys.push_back(key + "." + child);
+      }
+    }
+    std::set<std::string> known;
+    for (const auto& setting : kSettings) known.emplace(setting.key);
+    for (const auto& key : leaves) {
+      if (!known.contains(key)) {
+        throw ServerConfigError("configuration file " + propertiesFile->string() + ": unknown key '" + key + "'");
+      }
+    }
+    for (const auto& setting : kSettings) {
+      const std::string key(setting.key);
+      if (file->hasProperty(key)) {
+        applySetting(config, setting, file->getRawString(key),
+                     "configuration file " + propertiesFile->string() + ", key " + key);
+      }
+    }
+  }
+  for (const auto& setting : kSettings) {
+    if (const auto value = environment(setting.environmentVariable)) {
+      applySetting(config, setting, *value,
+                   "environment variable " + std::string(setting.environmentVariable) + " (key " +
+                       std::string(setting.key) + ")");
+    }
+  }
+  checkConsistency(config);
+  return config;
+}
+
+}  // namespace codepayload::server

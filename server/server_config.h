@@ -1,0 +1,92 @@
+// The server's settings, validated once at startup into an immutable object.
+// Every key of config/codepayload.properties can be overridden by an
+// environment variable (listed in serverSettingTable()); a bad value stops
+// startup with a ServerConfigError that names the key, the variable and why.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace codepayload::server {
+
+struct ServerConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct ListenAddress {
+  std::string host;    // "127.0.0.1", "0.0.0.0", "::1"
+  std::uint16_t port;  // 0: the kernel picks one
+
+  bool operator==(const ListenAddress&) const = default;
+};
+
+struct ServerConfig {
+  // SQLite databases (rules.db, clients.db), generated key/certificate/pepper,
+  // and server.port.
+  std::filesystem::path dataDir = "./data";
+  ListenAddress listen{"127.0.0.1", 8443};
+  // Plain-HTTP listener for deployments behind a TLS-terminating proxy; off
+  // when empty.
+  std::optional<ListenAddress> plainListen;
+  // Both empty: a self-signed development certificate is generated in dataDir.
+  std::filesystem::path tlsCertificateFile;
+  std::filesystem::path tlsPrivateKeyFile;
+
+  std::int64_t tokenTtlSeconds = 3600;
+  std::string issuer = "https://localhost:8443";
+
+  std::size_t maxBodyBytes = 32u * 1024u * 1024u;
+  std::size_t maxItems = 100000;
+
+  int minThreads = 8;
+  int maxThreads = 64;
+  int maxQueued = 256;
+  int listenBacklog = 256;
+  std::chrono::seconds ioTimeout{5};
+  std::chrono::seconds keepAliveTimeout{5};
+  int maxKeepAliveRequests = 1000;
+  std::chrono::seconds shutdownGrace{10};
+  std::chrono::milliseconds reloadInterval{250};
+
+  // "-" writes the access log to stdout, "off" disables it, anything else is
+  // a file path (appended to).
+  std::string accessLog = "-";
+
+  bool operator==(const ServerConfig&) const = default;
+};
+
+// One setting: its key in the properties file, its environment variable, and
+// how a text value is applied to a ServerConfig (throws ServerConfigError with
+// the reason, without key or variable: the caller adds them).
+struct ServerSetting {
+  std::string_view key;
+  std::string_view environmentVariable;
+  void (*apply)(ServerConfig& config, std::string_view value);
+};
+
+std::span<const ServerSetting> serverSettingTable();
+
+// Looks up an environment variable; nullopt when unset.
+using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
+
+// The process environment (std::getenv).
+EnvironmentLookup processEnvironment();
+
+// Reads `propertiesFile` (which must exist when given; an unknown key is an
+// error), then applies the environment overrides, then checks the settings
+// against each other. Throws ServerConfigError.
+ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
+                              const EnvironmentLookup& environment);
+
+// Parses "host:port" or "[v6]:port".
+ListenAddress parseListenAddress(std::string_view text);
+
+}  // namespace codepayload::server

@@ -1,0 +1,60 @@
+#include "server/access_log.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+namespace codepayload::server {
+namespace {
+
+std::chrono::system_clock::time_point at(std::int64_t millisSinceEpoch) {
+  return std::chrono::system_clock::time_point(std::chrono::milliseconds(millisSinceEpoch));
+}
+
+TEST(AccessLogLine, CodesRequestWithClientAndCounts) {
+  AccessLogRecord record;
+  record.time = at(1769508000123);  // 2026-01-27T10:00:00.123Z
+  record.method = "POST";
+  record.path = "/codes";
+  record.status = 200;
+  record.bytes = 1234;
+  record.durationMicros = 567;
+  record.clientAddress = "127.0.0.1:50000";
+  record.clientId = "svc_client_abc";
+  record.codes = 2;
+  record.failures = 1;
+  std::string line;
+  formatAccessLogLine(record, line);
+  EXPECT_EQ(line,
+            R"({"time":"2026-01-27T10:00:00.123Z","method":"POST","path":"/codes","status":200,"bytes":1234,)"
+            R"("durationUs":567,"client":"127.0.0.1:50000","clientId":"svc_client_abc","codes":2,"failures":1})"
+            "\n");
+}
+
+TEST(AccessLogLine, AnonymousRequestHasNullClientAndNoCounts) {
+  AccessLogRecord record;
+  record.time = at(0);
+  record.method = "GET";
+  record.path = "/nowhere\"";
+  record.status = 404;
+  record.bytes = 10;
+  record.durationMicros = 3;
+  record.clientAddress = "[::1]:1";
+  std::string line;
+  formatAccessLogLine(record, line);
+  EXPECT_EQ(line,
+            R"({"time":"1970-01-01T00:00:00.000Z","method":"GET","path":"/nowhere\"","status":404,"bytes":10,)"
+            R"("durationUs":3,"client":"[::1]:1","clientId":null})"
+            "\n");
+}
+
+TEST(PathWithoutQuery, CutsQueryAndFragmentAndLength) {
+  EXPECT_EQ(pathWithoutQuery("/oauth/token?client_secret=abc"), "/oauth/token");
+  EXPECT_EQ(pathWithoutQuery("/codes#x"), "/codes");
+  EXPECT_EQ(pathWithoutQuery("/codes"), "/codes");
+  EXPECT_EQ(pathWithoutQuery(std::string(600, 'a')).size(), 512u);
+}
+
+}  // namespace
+}  // namespace codepayload::server

@@ -1,0 +1,146 @@
+#include "server/server_config.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "engine/paths.h"
+
+namespace codepayload::server {
+namespace {
+
+EnvironmentLookup environmentOf(std::map<std::string, std::string> variables) {
+  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
+    const auto it = variables.find(std::string(name));
+    if (it == variables.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+class ServerConfigFile : public testing::Test {
+ protected:
+  void SetUp() override {
+    directory_ = std::filesystem::temp_directory_path() /
+                 ("codepayload-config-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                  "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(directory_);
+  }
+  void TearDown() override { std::filesystem::remove_all(directory_); }
+
+  std::filesystem::path write(const std::string& content) {
+    const auto file = directory_ / "codepayload.properties";
+    std::ofstream(file) << content;
+    return file;
+  }
+
+  std::string errorOf(const std::string& content, std::map<std::string, std::string> variables = {}) {
+    try {
+      loadServerConfig(write(content), environmentOf(std::move(variables)));
+    } catch (const ServerConfigError& error) {
+      return error.what();
+    }
+    return "<no error>";
+  }
+
+  std::filesystem::path directory_;
+};
+
+TEST_F(ServerConfigFile, DefaultsWithoutFileOrEnvironment) {
+  const ServerConfig config = loadServerConfig(std::nullopt, environmentOf({}));
+  EXPECT_EQ(config, ServerConfig{});
+  EXPECT_EQ(config.dataDir, "./data");
+  EXPECT_EQ(config.listen, (ListenAddress{"127.0.0.1", 8443}));
+  EXPECT_FALSE(config.plainListen);
+  EXPECT_EQ(config.tokenTtlSeconds, 3600);
+  EXPECT_EQ(config.maxBodyBytes, 33554432u);
+  EXPECT_EQ(config.maxItems, 100000u);
+}
+
+TEST_F(ServerConfigFile, ShippedFileDocumentsEveryKeyAndLoads) {
+  const auto shipped = codepayload::configDir() / "codepayload.properties";
+  const ServerConfig config = loadServerConfig(shipped, environmentOf({}));
+  EXPECT_EQ(config, ServerConfig{});
+  std::ifstream in(shipped);
+  std::ostringstream content;
+  content << in.rdbuf();
+  const std::string text = content.str();
+  for (const auto& setting : serverSettingTable()) {
+    EXPECT_NE(text.find("\n" + std::string(setting.key) + " ="), std::string::npos) << setting.key;
+    EXPECT_NE(text.find(std::string(setting.environmentVariable)), std::string::npos) << setting.environmentVariable;
+  }
+}
+
+TEST_F(ServerConfigFile, FileValuesThenEnvironmentOverrides) {
+  const auto file = write(
+      "data.dir = /var/lib/codepayload\n"
+      "listen = 0.0.0.0:0\n"
+      "plain.listen = 127.0.0.1:8080\n"
+      "token.ttl = 60\n"
+      "http.maxThreads = 32\n");
+  const ServerConfig config = loadServerConfig(
+      file, environmentOf({{"CODEPAYLOAD_TOKEN_TTL", "120"}, {"CODEPAYLOAD_LISTEN", "[::1]:9443"},
+                           {"CODEPAYLOAD_TLS_CERT", "/etc/c.pem"}, {"CODEPAYLOAD_TLS_KEY", "/etc/k.pem"}}));
+  EXPECT_EQ(config.dataDir, "/var/lib/codepayload");
+  EXPECT_EQ(config.listen, (ListenAddress{"::1", 9443}));
+  EXPECT_EQ(config.plainListen, (ListenAddress{"127.0.0.1", 8080}));
+  EXPECT_EQ(config.tokenTtlSeconds, 120);
+  EXPECT_EQ(config.maxThreads, 32);
+  EXPECT_EQ(config.tlsCertificateFile, "/etc/c.pem");
+  EXPECT_EQ(config.tlsPrivateKeyFile, "/etc/k.pem");
+}
+
+TEST_F(ServerConfigFile, BadValuesNameTheirSource) {
+  EXPECT_EQ(errorOf("token.ttl = soon\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key token.ttl: must be a whole number between 1 and 86400, got 'soon'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_LISTEN", "localhost"}}),
+            "environment variable CODEPAYLOAD_LISTEN (key listen): must be host:port (or [ipv6]:port) with a port "
+            "from 0 to 65535, got 'localhost'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_LISTEN", "127.0.0.1:70000"}}),
+            "environment variable CODEPAYLOAD_LISTEN (key listen): must be host:port (or [ipv6]:port) with a port "
+            "from 0 to 65535, got '127.0.0.1:70000'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_THREADS", "0"}}),
+            "environment variable CODEPAYLOAD_THREADS (key http.maxThreads): must be between 1 and 4096, got '0'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_ISSUER", "localhost"}}),
+            "environment variable CODEPAYLOAD_ISSUER (key token.issuer): must be an absolute http(s) URL, got "
+            "'localhost'");
+}
+
+TEST_F(ServerConfigFile, UnknownKeyIsRefused) {
+  EXPECT_EQ(errorOf("token.tll = 60\n"), "configuration file " + (directory_ / "codepayload.properties").string() +
+                                             ": unknown key 'token.tll'");
+}
+
+TEST_F(ServerConfigFile, InconsistentSettingsAreRefused) {
+  EXPECT_EQ(errorOf("http.minThreads = 10\nhttp.maxThreads = 4\n"),
+            "http.minThreads (10) must not exceed http.maxThreads (4)");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_TLS_CERT", "/etc/c.pem"}}),
+            "tls.certificate (CODEPAYLOAD_TLS_CERT) and tls.privateKey (CODEPAYLOAD_TLS_KEY) must be set together, "
+            "or both left empty for a generated development certificate");
+}
+
+TEST_F(ServerConfigFile, MissingFileIsRefused) {
+  try {
+    loadServerConfig(directory_ / "absent.properties", environmentOf({}));
+    FAIL() << "no error";
+  } catch (const ServerConfigError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "configuration file " + (directory_ / "absent.properties").string() + " does not exist");
+  }
+}
+
+TEST(ListenAddressParsing, Shapes) {
+  EXPECT_EQ(parseListenAddress("127.0.0.1:0"), (ListenAddress{"127.0.0.1", 0}));
+  EXPECT_EQ(parseListenAddress("[::]:8443"), (ListenAddress{"::", 8443}));
+  EXPECT_THROW(parseListenAddress("::1:8443"), ServerConfigError);
+  EXPECT_THROW(parseListenAddress(":8443"), ServerConfigError);
+  EXPECT_THROW(parseListenAddress("host:"), ServerConfigError);
+  EXPECT_THROW(parseListenAddress("host:-1"), ServerConfigError);
+}
+
+}  // namespace
+}  // namespace codepayload::server
