@@ -15,3 +15,14 @@ endif()
 function(codepayload_apply_warnings target)
   target_link_libraries(${target} PRIVATE codepayload_options)
 endfunction()
+
+# simdjson's on-demand parser picks its SIMD kernel at compile time. Build for
+# the instruction set of the machine that builds (CI builds where it runs):
+# AVX2 (haswell) when present, else SSE4.2 + PCLMUL (westmere).
+include(CheckCXXSourceRuns)
+check_cxx_source_runs("int main() { return __builtin_cpu_supports(\"avx2\") ? 0 : 1; }" CODEPAYLOAD_HAS_AVX2)
+if(CODEPAYLOAD_HAS_AVX2)
+  add_compile_options(-march=haswell)
+else()
+  add_compile_options(-march=westmere)
+endif()

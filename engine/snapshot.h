@@ -34,6 +34,7 @@ struct ResolvedLinter {
 
 struct CompiledComponent {
   CharacterSet charset;
+  lint::LinterFn charsetCheck;  // csetnumeric, cset82, cset39 or cset64
   std::uint16_t minLength;
   std::uint16_t maxLength;
   bool optional;
@@ -63,6 +64,8 @@ class Snapshot {
 
   // Whether `id` ("gs1:pip") is a link type the generator offers.
   bool isSelectableLinkType(std::string_view id) const;
+  // The vocabulary entry for `id`, selectable or not; nullptr if unknown.
+  const LinkType* findLinkType(std::string_view id) const;
 
   const Pipeline& pipeline() const { return *pipeline_; }
   const LuaRuntime& lua() const { return *lua_; }

@@ -1,0 +1,110 @@
+#include "engine/generator.h"
+
+#include <cstdint>
+
+#include "engine/item.h"
+#include "engine/uri_text.h"
+
+namespace codepayload {
+
+namespace {
+
+void appendBracketed(std::string& out, std::string_view key, std::string_view value, bool escapeParentheses) {
+  out += '(';
+  out += key;
+  out += ')';
+  if (!escapeParentheses) {
+    out += value;
+    return;
+  }
+  for (char c : value) {
+    if (c == '(') {
+      out += "^040";
+    } else if (c == ')') {
+      out += "^041";
+    } else {
+      out += c;
+    }
+  }
+}
+
+// The path qualifiers in the order of their qualifier sequence.
+template <typename Visit>
+void forEachQualifierInOrder(const ItemContext& item, Visit visit) {
+  const auto& ais = item.ais();
+  std::uint16_t next = 0;
+  // Sequences are short (at most a handful of AIs): walk the ranks in order;
+  // ranks are distinct, so `next` strictly increases.
+  for (;;) {
+    std::uint16_t best = UINT16_MAX;
+    const ItemAi* chosen = nullptr;
+    for (const ItemAi& ai : ais) {
+      if (ai.placement == Placement::PathQualifier && ai.qualifierRank >= next && ai.qualifierRank < best) {
+        best = ai.qualifierRank;
+        chosen = &ai;
+      }
+    }
+    if (chosen == nullptr) return;
+    visit(*chosen);
+    next = static_cast<std::uint16_t>(best + 1);
+  }
+}
+
+}  // namespace
+
+void writeElementString(const ItemContext& item, std::string& out) {
+  appendBracketed(out, item.primaryKey().key, item.primaryKey().value(), true);
+  for (const ItemAi& ai : item.ais()) appendBracketed(out, ai.key, ai.value(), true);
+}
+
+void writeDigitalLink(const ItemContext& item, std::string_view normalisedStem, std::string& out) {
+  out += normalisedStem;
+  out += '/';
+  out += item.primaryKey().key;
+  out += '/';
+  uri::appendEncodedStrict(out, item.primaryKey().value());
+  forEachQualifierInOrder(item, [&](const ItemAi& ai) {
+    out += '/';
+    out += ai.key;
+    out += '/';
+    uri::appendEncodedStrict(out, ai.value());
+  });
+  char separator = '?';
+  auto startParameter = [&](std::string_view key) {
+    out += separator;
+    separator = '&';
+    out += key;
+    out += '=';
+  };
+  for (const ItemAi& ai : item.ais()) {
+    if (ai.placement != Placement::QueryAttribute) continue;
+    startParameter(ai.key);
+    uri::appendEncodedStrict(out, ai.value());
+  }
+  for (const ExtensionParameter& parameter : item.definition().extensionParameters) {
+    startParameter(parameter.key);
+    out += parameter.value;
+  }
+  if (item.definition().linkType) {
+    startParameter("linkType");
+    uri::appendEncodedQuery(out, *item.definition().linkType);
+  }
+  if (item.definition().context) {
+    startParameter("context");
+    out += *item.definition().context;
+  }
+}
+
+void writeHri(const ItemContext& item, bool digitalLink, std::string& out) {
+  appendBracketed(out, item.primaryKey().key, item.primaryKey().value(), false);
+  if (!digitalLink) {
+    for (const ItemAi& ai : item.ais()) appendBracketed(out, ai.key, ai.value(), false);
+    return;
+  }
+  forEachQualifierInOrder(item, [&](const ItemAi& ai) { appendBracketed(out, ai.key, ai.value(), false); });
+  for (const ItemAi& ai : item.ais()) {
+    if (ai.placement == Placement::QueryAttribute) appendBracketed(out, ai.key, ai.value(), false);
+  }
+}
+
+}  // namespace codepayload

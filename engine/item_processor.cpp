@@ -1,0 +1,59 @@
+#include "engine/item_processor.h"
+
+#include "engine/digital_link_stem.h"
+#include "engine/generator.h"
+#include "engine/item.h"
+#include "engine/snapshot.h"
+
+namespace codepayload {
+
+void processItem(const Snapshot& rules, const CodeDefinition& definition, std::size_t position, ItemOutcome& outcome) {
+  outcome.barcodeText.clear();
+  outcome.hri.clear();
+  outcome.errors.clear();
+  ItemContext item(rules, definition, position, outcome.errors);
+  rules.pipeline().run(item);
+  if (!outcome.errors.empty()) return;
+  if (item.hasStem()) {
+    const char* reason = nullptr;
+    std::string_view stem = checkDigitalLinkStem(*definition.digitalLinkStem, reason);
+    if (reason != nullptr) {
+      // The pipeline was configured without digitalLinkStem: never emit a bad URI.
+      item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});
+      return;
+    }
+    // Every AI must have found its place; a pipeline without digitalLinkPlacement
+    // must not drop AIs from the URI silently.
+    for (std::size_t i = 0; i < item.ais().size(); ++i) {
+      if (item.ais()[i].placement == Placement::Undecided) {
+        item.addError("Validation.Invalid.ais." + std::to_string(i) + ".digitalLink", "ais." + std::to_string(i),
+                      {std::string(item.ais()[i].key)});
+      }
+    }
+    if (!outcome.errors.empty()) return;
+    writeDigitalLink(item, stem, outcome.barcodeText);
+  } else {
+    writeElementString(item, outcome.barcodeText);
+  }
+  writeHri(item, item.hasStem(), outcome.hri);
+}
+
+std::string referenceOf(const CodeDefinition& definition, std::size_t position) {
+  return definition.reference ? std::string(*definition.reference) : std::to_string(position);
+}
+
+CodesResponse generate(const Snapshot& rules, const std::vector<CodeDefinition>& definitions) {
+  CodesResponse response;
+  ItemOutcome outcome;
+  for (std::size_t i = 0; i < definitions.size(); ++i) {
+    processItem(rules, definitions[i], i, outcome);
+    if (outcome.accepted()) {
+      response.codes.push_back({referenceOf(definitions[i], i), outcome.barcodeText, outcome.hri});
+    } else {
+      response.failures.push_back({referenceOf(definitions[i], i), outcome.errors});
+    }
+  }
+  return response;
+}
+
+}  // namespace codepayload

@@ -1,0 +1,30 @@
+// Validation and generation of one code definition against one snapshot.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/model.h"
+
+namespace codepayload {
+
+class Snapshot;
+
+// The outcome of one item. Buffers are reused from item to item.
+struct ItemOutcome {
+  std::string barcodeText;
+  std::string hri;
+  std::vector<ValidationError> errors;  // empty: accepted
+
+  bool accepted() const { return errors.empty(); }
+};
+
+void processItem(const Snapshot& rules, const CodeDefinition& definition, std::size_t position, ItemOutcome& outcome);
+
+// The reference echoed for the item at `position`.
+std::string referenceOf(const CodeDefinition& definition, std::size_t position);
+
+// Processes a batch into a structured response (the JSON path writes directly).
+CodesResponse generate(const Snapshot& rules, const std::vector<CodeDefinition>& definitions);
+
+}  // namespace codepayload

@@ -1,0 +1,87 @@
+// The validation pipeline: named rule modules in a configured order.
+//
+// A rule module has one job (primary key, AI format, relations, ...). C++
+// modules live in plugins/rules and are registered by name in one table
+// (plugins/rules/rule_table.cpp); Lua modules live in rules/modules/<name>.lua
+// and are named "lua:<name>" in the pipeline. The order and each module's
+// settings come from rules/pipeline.properties. A module may switch itself off
+// with a reason (e.g. a Lua allow-list with no prefixes configured); the engine
+// lists every module's state.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codepayload {
+
+class ItemContext;
+class Snapshot;
+class LuaRuntime;
+
+// One module's settings: the "module.<name>.<key> = value" lines of the pipeline file.
+using ModuleSettings = std::map<std::string, std::string, std::less<>>;
+
+// The engine-wide settings of the pipeline file (normalisation lists and the
+// like), parsed once into plain data.
+struct PipelineSettings {
+  std::vector<std::string> steps;                        // pipeline.steps
+  std::vector<std::string> gtinNormalisedAis;            // normalise.gtin.ais
+  std::vector<std::string> temperatureNormalisedAis;     // normalise.temperature.ais
+  std::vector<std::string> elementStringOnlyPrimaryKeys; // primaryKey.elementStringOnly
+  std::vector<std::pair<std::string, std::string>> linkTypeAliases;  // linkType.aliases
+  std::map<std::string, ModuleSettings, std::less<>> modules;
+
+  // Reads rules/pipeline.properties (or another file); throws SnapshotError.
+  static PipelineSettings load(const std::filesystem::path& file);
+};
+
+class RuleModule {
+ public:
+  virtual ~RuleModule() = default;
+  virtual void check(ItemContext& item) const = 0;
+};
+
+using RuleModuleFactory = std::unique_ptr<RuleModule> (*)(const PipelineSettings& settings);
+
+struct RuleModuleEntry {
+  std::string_view name;
+  std::string_view summary;  // one line: what the module checks
+  RuleModuleFactory create;
+};
+
+// The C++ modules, sorted by name (plugins/rules/rule_table.cpp).
+const std::vector<RuleModuleEntry>& builtinRuleModules();
+const RuleModuleEntry* findBuiltinRuleModule(std::string_view name);
+
+struct ModuleState {
+  std::string name;    // "relations", "lua:gcp_allowlist"
+  std::string kind;    // "cpp" or "lua"
+  bool enabled;
+  std::string reason;  // why disabled, or the module summary
+};
+
+class Pipeline {
+ public:
+  struct Step {
+    std::string name;
+    std::unique_ptr<RuleModule> module;  // C++ module, or null for a Lua module
+    int luaModule = -1;                  // index in the LuaRuntime
+  };
+
+  Pipeline(std::vector<Step> steps, std::vector<ModuleState> states, PipelineSettings settings);
+
+  void run(ItemContext& item) const;
+  const std::vector<ModuleState>& states() const { return states_; }
+  const PipelineSettings& settings() const { return settings_; }
+
+ private:
+  std::vector<Step> steps_;
+  std::vector<ModuleState> states_;
+  PipelineSettings settings_;
+};
+
+}  // namespace codepayload

@@ -1,0 +1,138 @@
+#include "engine/snapshot.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include "engine/linter_catalog.h"
+#include "engine/lua_runtime.h"
+#include "engine/pipeline.h"
+
+namespace codepayload {
+
+namespace {
+
+std::atomic<std::uint64_t> nextGeneration{1};
+
+// AIs are 2 to 4 digits: slot = offset for the length + numeric value.
+constexpr std::int32_t kSlots = 100 + 1000 + 10000;
+
+std::int32_t slotOf(std::string_view ai) {
+  if (ai.size() < 2 || ai.size() > 4) return -1;
+  std::int32_t number = 0;
+  for (char c : ai) {
+    if (c < '0' || c > '9') return -1;
+    number = number * 10 + (c - '0');
+  }
+  switch (ai.size()) {
+    case 2: return number;
+    case 3: return 100 + number;
+    default: return 1100 + number;
+  }
+}
+
+lint::LinterFn charsetCheck(CharacterSet charset) {
+  const char* name = "csetnumeric";
+  switch (charset) {
+    case CharacterSet::Numeric: name = "csetnumeric"; break;
+    case CharacterSet::Cset82: name = "cset82"; break;
+    case CharacterSet::Cset39: name = "cset39"; break;
+    case CharacterSet::Base64Url: name = "cset64"; break;
+  }
+  lint::LinterFn fn = lint::findBuiltinLinter(name);
+  if (fn == nullptr) throw SnapshotError(std::string("character set check \"") + name + "\" is not built in");
+  return fn;
+}
+
+ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, LuaRuntime& lua,
+                             const std::filesystem::path& rulesDir) {
+  ResolvedLinter resolved{name, lint::findBuiltinLinter(name), -1};
+  if (resolved.builtin != nullptr) return resolved;
+  if (findLinterSource(name, rulesDir) != LinterSource::Lua) {
+    throw SnapshotError("AI " + ai.ai + ": linter \"" + name + "\" has no implementation (neither built in nor " +
+                        luaLinterPath(rulesDir, name).string() + ")");
+  }
+  resolved.luaIndex = lua.addLinter(name);
+  return resolved;
+}
+
+}  // namespace
+
+Snapshot::Snapshot() = default;
+Snapshot::~Snapshot() = default;
+
+std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std::filesystem::path& rulesDir) {
+  std::shared_ptr<Snapshot> snapshot(new Snapshot());
+  snapshot->dictionary_ = std::move(dictionary);
+  snapshot->lua_ = std::make_unique<LuaRuntime>(rulesDir);
+  PipelineSettings settings = PipelineSettings::load(rulesDir / "pipeline.properties");
+
+  snapshot->index_.assign(kSlots, -1);
+  snapshot->compiled_.reserve(snapshot->dictionary_.ais.size());
+  for (const AiDefinition& definition : snapshot->dictionary_.ais) {
+    std::int32_t slot = slotOf(definition.ai);
+    if (slot < 0) throw SnapshotError("AI \"" + definition.ai + "\" is not 2 to 4 digits");
+    if (snapshot->index_[static_cast<std::size_t>(slot)] >= 0) throw SnapshotError("AI " + definition.ai + " is defined twice");
+    CompiledAi compiled{&definition, formatSpecText(definition), {}};
+    for (const ComponentSpec& component : definition.components) {
+      CompiledComponent c{component.charset, charsetCheck(component.charset), component.minLength,
+                          component.maxLength, component.optional, {}};
+      for (const std::string& name : component.linters) {
+        c.linters.push_back(resolveLinter(name, definition, *snapshot->lua_, rulesDir));
+      }
+      compiled.components.push_back(std::move(c));
+    }
+    snapshot->index_[static_cast<std::size_t>(slot)] = static_cast<std::int32_t>(snapshot->compiled_.size());
+    snapshot->compiled_.push_back(std::move(compiled));
+  }
+
+  for (const LinkType& linkType : snapshot->dictionary_.linkTypes) {
+    if (linkType.selectable) snapshot->selectableLinkTypes_.push_back(linkType.id);
+  }
+  std::sort(snapshot->selectableLinkTypes_.begin(), snapshot->selectableLinkTypes_.end());
+
+  std::vector<Pipeline::Step> steps;
+  std::vector<ModuleState> states;
+  for (const std::string& name : settings.steps) {
+    if (name.rfind("lua:", 0) == 0) {
+      std::string moduleName = name.substr(4);
+      auto found = settings.modules.find(moduleName);
+      static const ModuleSettings kNoSettings;
+      bool enabled = true;
+      std::string reason;
+      std::string summary;
+      int index = snapshot->lua_->addModule(moduleName, found != settings.modules.end() ? found->second : kNoSettings,
+                                            enabled, reason, summary);
+      states.push_back({name, "lua", enabled, enabled ? summary : reason});
+      if (enabled) steps.push_back({name, nullptr, index});
+      continue;
+    }
+    const RuleModuleEntry* entry = findBuiltinRuleModule(name);
+    if (entry == nullptr) throw SnapshotError("pipeline.steps: no rule module named \"" + name + "\"");
+    states.push_back({name, "cpp", true, std::string(entry->summary)});
+    steps.push_back({name, entry->create(settings), -1});
+  }
+  snapshot->pipeline_ = std::make_unique<Pipeline>(std::move(steps), std::move(states), std::move(settings));
+  snapshot->generation_ = nextGeneration.fetch_add(1);
+  return snapshot;
+}
+
+const CompiledAi* Snapshot::findAi(std::string_view ai) const {
+  std::int32_t slot = slotOf(ai);
+  if (slot < 0) return nullptr;
+  std::int32_t at = index_[static_cast<std::size_t>(slot)];
+  return at < 0 ? nullptr : &compiled_[static_cast<std::size_t>(at)];
+}
+
+bool Snapshot::isSelectableLinkType(std::string_view id) const {
+  return std::binary_search(selectableLinkTypes_.begin(), selectableLinkTypes_.end(), id,
+                            [](std::string_view a, std::string_view b) { return a < b; });
+}
+
+const LinkType* Snapshot::findLinkType(std::string_view id) const {
+  for (const LinkType& linkType : dictionary_.linkTypes) {
+    if (linkType.id == id) return &linkType;
+  }
+  return nullptr;
+}
+
+}  // namespace codepayload

@@ -1,0 +1,108 @@
+#include "engine/uri_text.h"
+
+namespace codepayload::uri {
+
+namespace {
+
+constexpr char kHex[] = "0123456789ABCDEF";
+
+void appendEscape(std::string& out, unsigned char c) {
+  out += '%';
+  out += kHex[c >> 4];
+  out += kHex[c & 0x0F];
+}
+
+int hexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return c - 'a' + 10;
+}
+
+bool isUriCharacter(char c) {
+  switch (c) {
+    case ':': case '/': case '?': case '#': case '[': case ']': case '@': case '%':
+      return true;
+    default:
+      return isUnreserved(c) || isSubDelim(c);
+  }
+}
+
+bool startsWithNoCase(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != prefix[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool allQueryLiteral(std::string_view text) {
+  for (char c : text) {
+    if (!isQueryLiteral(c)) return false;
+  }
+  return true;
+}
+
+void appendEncodedStrict(std::string& out, std::string_view text) {
+  for (char c : text) {
+    if (isUnreserved(c)) {
+      out += c;
+    } else {
+      appendEscape(out, static_cast<unsigned char>(c));
+    }
+  }
+}
+
+void appendEncodedQuery(std::string& out, std::string_view text) {
+  for (char c : text) {
+    if (isQueryLiteral(c)) {
+      out += c;
+    } else {
+      appendEscape(out, static_cast<unsigned char>(c));
+    }
+  }
+}
+
+bool percentDecode(std::string_view text, std::string& out) {
+  out.clear();
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    if (i + 2 >= text.size()) return false;
+    if (!isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2])) return false;
+    out += static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2]));
+    i += 2;
+  }
+  return true;
+}
+
+bool isAbsoluteHttpUri(std::string_view text) {
+  std::size_t afterScheme;
+  if (startsWithNoCase(text, "https://")) {
+    afterScheme = 8;
+  } else if (startsWithNoCase(text, "http://")) {
+    afterScheme = 7;
+  } else {
+    return false;
+  }
+  std::size_t hostEnd = text.find_first_of("/?#", afterScheme);
+  if (hostEnd == std::string_view::npos) hostEnd = text.size();
+  std::string_view authority = text.substr(afterScheme, hostEnd - afterScheme);
+  std::size_t at = authority.rfind('@');
+  std::string_view host = at == std::string_view::npos ? authority : authority.substr(at + 1);
+  if (host.empty() || host[0] == ':') return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (!isUriCharacter(c)) return false;
+    if (c == '%' && (i + 2 >= text.size() || !isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2]))) return false;
+  }
+  return true;
+}
+
+}  // namespace codepayload::uri

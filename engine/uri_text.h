@@ -1,0 +1,56 @@
+// Character classes and encoders for the parts of a Digital Link URI.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace codepayload::uri {
+
+// RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
+constexpr bool isUnreserved(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~';
+}
+
+// Characters a query component keeps as they are: unreserved plus
+// ! $ ' ( ) * , ; : @ / ?  (never & = + # % [ ] or anything outside ASCII).
+constexpr bool isQueryLiteral(char c) {
+  switch (c) {
+    case '!': case '$': case '\'': case '(': case ')': case '*': case ',': case ';': case ':': case '@': case '/':
+    case '?':
+      return true;
+    default:
+      return isUnreserved(c);
+  }
+}
+
+// RFC 3986 sub-delims.
+constexpr bool isSubDelim(char c) {
+  switch (c) {
+    case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
+      return true;
+    default:
+      return false;
+  }
+}
+
+constexpr bool isHexDigit(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
+}
+
+bool allQueryLiteral(std::string_view text);
+
+// Appends `text`, percent-encoding every byte that is not unreserved (AI values).
+void appendEncodedStrict(std::string& out, std::string_view text);
+
+// Appends `text`, percent-encoding every byte that is not a query literal.
+void appendEncodedQuery(std::string& out, std::string_view text);
+
+// Decodes %XX escapes; false on a malformed escape. '+' is kept as '+'.
+bool percentDecode(std::string_view text, std::string& out);
+
+// True when `text` is an absolute http or https URI with a host, made only of
+// URI characters with well-formed %XX escapes.
+bool isAbsoluteHttpUri(std::string_view text);
+
+}  // namespace codepayload::uri

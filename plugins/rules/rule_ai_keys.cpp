@@ -1,0 +1,43 @@
+// aiKeys: every key in ais is a known AI, does not repeat the primary key, and
+// appears once. Later duplicates are reported and left out of placement.
+#include "engine/item.h"
+#include "engine/snapshot.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class AiKeysRule final : public RuleModule {
+ public:
+  void check(ItemContext& item) const override {
+    std::vector<ItemAi>& ais = item.ais();
+    for (std::size_t i = 0; i < ais.size(); ++i) {
+      ItemAi& ai = ais[i];
+      AiSlot slot{false, i};
+      if (ai.ai == nullptr) {
+        item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"});
+        continue;
+      }
+      if (ai.key == item.primaryKey().key) {
+        item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
+                      {std::string(ai.key), "repeatsPrimaryKey"});
+        ai.usable = false;
+        continue;
+      }
+      for (std::size_t first = 0; first < i; ++first) {
+        if (ais[first].key == ai.key) {
+          item.addError("Validation.Invalid.ais", ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
+          ai.usable = false;
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeAiKeysRule(const PipelineSettings&) { return std::make_unique<AiKeysRule>(); }
+
+}  // namespace codepayload::rules

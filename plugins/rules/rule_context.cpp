@@ -1,0 +1,27 @@
+// context (only with a stem): the same characters as extension parameter values.
+#include "engine/item.h"
+#include "engine/uri_text.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class ContextRule final : public RuleModule {
+ public:
+  void check(ItemContext& item) const override {
+    const auto& context = item.definition().context;
+    if (!context) return;
+    if (!item.hasStem()) {
+      item.addError("Validation.Invalid.context", "context", {"requiresDigitalLinkStem"});
+    } else if (!uri::allQueryLiteral(*context)) {
+      item.addError("Validation.Invalid.context", "context", {"characters"});
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeContextRule(const PipelineSettings&) { return std::make_unique<ContextRule>(); }
+
+}  // namespace codepayload::rules

@@ -1,0 +1,74 @@
+// digitalLinkPlacement (with a stem only): every AI of ais is either a path
+// qualifier of the primary key or a data attribute the dictionary permits in
+// the query string ('?' flag); the path qualifiers all come from one qualifier
+// sequence, whose order they take in the URI.
+#include <algorithm>
+
+#include "engine/item.h"
+#include "engine/snapshot.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+bool isQualifierOf(const AiDefinition& primaryKey, std::string_view ai) {
+  for (const auto& sequence : primaryKey.qualifierSequences) {
+    if (std::find(sequence.begin(), sequence.end(), ai) != sequence.end()) return true;
+  }
+  return false;
+}
+
+class DigitalLinkPlacementRule final : public RuleModule {
+ public:
+  void check(ItemContext& item) const override {
+    if (!item.hasStem() || !item.primaryKeyAccepted) return;
+    const AiDefinition& primaryKey = *item.primaryKey().ai->definition;
+    std::vector<ItemAi>& ais = item.ais();
+    bool anyQualifier = false;
+    for (std::size_t i = 0; i < ais.size(); ++i) {
+      ItemAi& ai = ais[i];
+      if (!ai.usable) continue;
+      if (isQualifierOf(primaryKey, ai.key)) {
+        ai.placement = Placement::PathQualifier;
+        anyQualifier = true;
+      } else if (ai.ai->definition->digitalLinkDataAttribute) {
+        ai.placement = Placement::QueryAttribute;
+      } else {
+        item.addError("Validation.Invalid.ais." + std::to_string(i) + ".digitalLink", "ais." + std::to_string(i),
+                      {std::string(ai.key)});
+      }
+    }
+    if (anyQualifier) rankQualifiers(item, primaryKey);
+  }
+
+ private:
+  static void rankQualifiers(ItemContext& item, const AiDefinition& primaryKey) {
+    std::vector<ItemAi>& ais = item.ais();
+    for (const auto& sequence : primaryKey.qualifierSequences) {
+      bool fits = std::all_of(ais.begin(), ais.end(), [&](const ItemAi& ai) {
+        return ai.placement != Placement::PathQualifier ||
+               std::find(sequence.begin(), sequence.end(), ai.key) != sequence.end();
+      });
+      if (!fits) continue;
+      for (ItemAi& ai : ais) {
+        if (ai.placement != Placement::PathQualifier) continue;
+        ai.qualifierRank = static_cast<std::uint16_t>(std::find(sequence.begin(), sequence.end(), ai.key) - sequence.begin());
+      }
+      return;
+    }
+    std::vector<std::string> args{std::string(item.primaryKey().key)};
+    for (const ItemAi& ai : ais) {
+      if (ai.placement == Placement::PathQualifier) args.emplace_back(ai.key);
+    }
+    item.addError("Validation.Invalid.ais.qualifiers", "ais", std::move(args));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeDigitalLinkPlacementRule(const PipelineSettings&) {
+  return std::make_unique<DigitalLinkPlacementRule>();
+}
+
+}  // namespace codepayload::rules

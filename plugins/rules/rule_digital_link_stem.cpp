@@ -1,0 +1,28 @@
+// digitalLinkStem: an http or https origin with a host; no userinfo, query or
+// fragment; one trailing slash stripped; no empty or dot path segments; only
+// URI characters. The first fault is reported.
+#include "engine/digital_link_stem.h"
+#include "engine/item.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class DigitalLinkStemRule final : public RuleModule {
+ public:
+  void check(ItemContext& item) const override {
+    if (!item.hasStem()) return;
+    const char* reason = nullptr;
+    checkDigitalLinkStem(*item.definition().digitalLinkStem, reason);
+    if (reason != nullptr) item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeDigitalLinkStemRule(const PipelineSettings&) {
+  return std::make_unique<DigitalLinkStemRule>();
+}
+
+}  // namespace codepayload::rules

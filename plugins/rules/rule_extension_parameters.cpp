@@ -1,0 +1,57 @@
+// extensionParameters: only with a stem; keys non-empty, not linkType or
+// context, with at least one non-digit, unique; keys and values made of
+// query-literal characters only (unreserved ASCII and URI punctuation).
+#include <algorithm>
+
+#include "engine/item.h"
+#include "engine/uri_text.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class ExtensionParametersRule final : public RuleModule {
+ public:
+  void check(ItemContext& item) const override {
+    const auto& parameters = item.definition().extensionParameters;
+    if (parameters.empty()) return;
+    if (!item.hasStem()) {
+      item.addError("Validation.Invalid.extensionParameters", "extensionParameters", {"requiresDigitalLinkStem"});
+    }
+    for (std::size_t i = 0; i < parameters.size(); ++i) {
+      const ExtensionParameter& parameter = parameters[i];
+      std::string index = std::to_string(i);
+      auto fault = [&](const char* reason) {
+        item.addError("Validation.Invalid.extensionParameters." + index, "extensionParameters." + index,
+                      {std::string(parameter.key), reason});
+      };
+      std::string_view key = parameter.key;
+      if (key.empty()) {
+        fault("emptyKey");
+      } else if (key == "linkType" || key == "context") {
+        fault("reservedKey");
+      } else if (std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        fault("numericKey");
+      } else if (!uri::allQueryLiteral(key)) {
+        fault("keyCharacters");
+      }
+      if (!uri::allQueryLiteral(parameter.value)) fault("valueCharacters");
+      for (std::size_t first = 0; first < i; ++first) {
+        if (parameters[first].key == key) {
+          item.addError("Validation.Invalid.extensionParameters", "extensionParameters." + index,
+                        {std::string(key), "duplicateKey"});
+          break;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeExtensionParametersRule(const PipelineSettings&) {
+  return std::make_unique<ExtensionParametersRule>();
+}
+
+}  // namespace codepayload::rules

@@ -1,0 +1,47 @@
+// linkType (only with a stem): a "gs1:" value must be a link type the generator
+// offers (the GS1 Web Vocabulary minus the resolver-only types; the
+// specification's gs1:defaultPage names are aliases of the vocabulary's
+// gs1:defaultLink ones); any other value must be an absolute http(s) URI.
+#include "engine/item.h"
+#include "engine/snapshot.h"
+#include "engine/uri_text.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class LinkTypeRule final : public RuleModule {
+ public:
+  explicit LinkTypeRule(std::vector<std::pair<std::string, std::string>> aliases) : aliases_(std::move(aliases)) {}
+
+  void check(ItemContext& item) const override {
+    const auto& linkType = item.definition().linkType;
+    if (!linkType) return;
+    const char* reason = verdict(item, *linkType);
+    if (reason != nullptr) item.addError("Validation.Invalid.linkType", "linkType", {std::string(*linkType), reason});
+  }
+
+ private:
+  const char* verdict(const ItemContext& item, std::string_view value) const {
+    if (!item.hasStem()) return "requiresDigitalLinkStem";
+    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : "notAbsoluteHttpUri";
+    if (item.rules().isSelectableLinkType(value)) return nullptr;
+    std::string_view vocabularyName = value;
+    for (const auto& [alias, target] : aliases_) {
+      if (alias == value) vocabularyName = target;
+    }
+    // Known to the vocabulary (directly or by an alias) but not offered, e.g. gs1:handledBy.
+    return item.rules().findLinkType(vocabularyName) != nullptr ? "notSelectable" : "unknownLinkType";
+  }
+
+  std::vector<std::pair<std::string, std::string>> aliases_;
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeLinkTypeRule(const PipelineSettings& settings) {
+  return std::make_unique<LinkTypeRule>(settings.linkTypeAliases);
+}
+
+}  // namespace codepayload::rules

@@ -1,0 +1,81 @@
+// normalisation: GTINs of 8, 12 or 13 digits become 14 digits (leading zeros);
+// temperature magnitudes are left-padded to six digits, a trailing minus kept.
+// Anything that does not have the expected shape is left to aiFormat, except a
+// GTIN of digits with a length GS1 does not define, which is reported here.
+#include <algorithm>
+
+#include "engine/item.h"
+#include "engine/snapshot.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+bool allDigits(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+bool listed(const std::vector<std::string>& list, std::string_view key) {
+  return std::find(list.begin(), list.end(), key) != list.end();
+}
+
+class NormalisationRule final : public RuleModule {
+ public:
+  NormalisationRule(std::vector<std::string> gtinAis, std::vector<std::string> temperatureAis)
+      : gtinAis_(std::move(gtinAis)), temperatureAis_(std::move(temperatureAis)) {}
+
+  void check(ItemContext& item) const override {
+    normalise(item, AiSlot{true, 0});
+    for (std::size_t i = 0; i < item.ais().size(); ++i) normalise(item, AiSlot{false, i});
+  }
+
+ private:
+  void normalise(ItemContext& item, AiSlot slot) const {
+    ItemAi& ai = item.at(slot);
+    if (ai.ai == nullptr) return;
+    if (listed(gtinAis_, ai.key)) {
+      normaliseGtin(item, slot, ai);
+    } else if (listed(temperatureAis_, ai.key)) {
+      normaliseTemperature(ai);
+    }
+  }
+
+  static void normaliseGtin(ItemContext& item, AiSlot slot, ItemAi& ai) {
+    std::string_view value = ai.sentValue;
+    if (value.empty() || !allDigits(value)) return;  // aiFormat reports the characters
+    std::size_t length = value.size();
+    if (length != 8 && length != 12 && length != 13 && length != 14) {
+      item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
+                    {std::string(ai.key), "gtinLength", std::to_string(length)});
+      ai.valueRejected = true;
+      return;
+    }
+    if (length == 14) return;
+    ai.normalisedValue.assign(14 - length, '0');
+    ai.normalisedValue.append(value);
+    ai.normalised = true;
+  }
+
+  static void normaliseTemperature(ItemAi& ai) {
+    std::string_view value = ai.sentValue;
+    bool negative = !value.empty() && value.back() == '-';
+    std::string_view magnitude = negative ? value.substr(0, value.size() - 1) : value;
+    if (magnitude.empty() || magnitude.size() >= 6 || !allDigits(magnitude)) return;
+    ai.normalisedValue.assign(6 - magnitude.size(), '0');
+    ai.normalisedValue.append(magnitude);
+    if (negative) ai.normalisedValue += '-';
+    ai.normalised = true;
+  }
+
+  std::vector<std::string> gtinAis_;
+  std::vector<std::string> temperatureAis_;
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makeNormalisationRule(const PipelineSettings& settings) {
+  return std::make_unique<NormalisationRule>(settings.gtinNormalisedAis, settings.temperatureNormalisedAis);
+}
+
+}  // namespace codepayload::rules

@@ -1,0 +1,43 @@
+// primaryKey: the primary key is a known AI, and a Digital Link primary key (or,
+// without a stem, one of the configured element-string-only keys such as 03).
+#include <algorithm>
+
+#include "engine/item.h"
+#include "engine/snapshot.h"
+#include "plugins/rules/rule_modules.h"
+
+namespace codepayload::rules {
+
+namespace {
+
+class PrimaryKeyRule final : public RuleModule {
+ public:
+  explicit PrimaryKeyRule(std::vector<std::string> elementStringOnly) : elementStringOnly_(std::move(elementStringOnly)) {}
+
+  void check(ItemContext& item) const override {
+    ItemAi& key = item.primaryKey();
+    if (key.ai == nullptr) {
+      item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "unknownAi"});
+      return;
+    }
+    bool accepted = key.ai->definition->digitalLinkPrimaryKey ||
+                    (!item.hasStem() && std::find(elementStringOnly_.begin(), elementStringOnly_.end(), key.key) !=
+                                            elementStringOnly_.end());
+    if (!accepted) {
+      item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "notPrimaryKey"});
+      return;
+    }
+    item.primaryKeyAccepted = true;
+  }
+
+ private:
+  std::vector<std::string> elementStringOnly_;
+};
+
+}  // namespace
+
+std::unique_ptr<RuleModule> makePrimaryKeyRule(const PipelineSettings& settings) {
+  return std::make_unique<PrimaryKeyRule>(settings.elementStringOnlyPrimaryKeys);
+}
+
+}  // namespace codepayload::rules
