@@ -8,7 +8,8 @@
 --             settings (the "module.<name>.<key> = value" lines of
 --             rules/pipeline.properties, as strings). Return true to run, or
 --             false, "reason" to switch the module off (the reason is logged
---             and listed).
+--             and listed); raise an error to refuse the whole rule snapshot
+--             (the running rules stay in service).
 --   check(item, report)
 --             called for every code definition. `item` holds position,
 --             reference, primaryKey {key, value}, ais {{key, value}, ...}
@@ -61,7 +62,8 @@ return {
     prefixes = {}
     for prefix in (settings.prefixes or ""):gmatch("[^,%s]+") do
       if not prefix:match("^%d+$") or #prefix < 4 or #prefix > 12 then
-        return false, "prefixes: \"" .. prefix .. "\" is not a GS1 Company Prefix (4 to 12 digits)"
+        -- A wrong list must not quietly let every code through: refuse the rules.
+        error("prefixes: \"" .. prefix .. "\" is not a GS1 Company Prefix (4 to 12 digits)", 0)
       end
       prefixes[#prefixes + 1] = prefix
     end
