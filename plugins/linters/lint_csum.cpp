@@ -1,22 +1,23 @@
-// csum: the GS1 mod-10 check digit over a numeric component (last digit).
+// csum: the last digit is the GS1 mod-10 check digit of the digits before it
+// (weights 3, 1, 3, ... from the rightmost data digit). Non-digits are
+// reported at the first (leftmost) one, as the reference does.
+#include "plugins/linters/lint_support.h"
 #include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 
 LintResult lintCsum(std::string_view component) {
-  if (component.empty()) return fail("tooShort", 0, 0);
-  int sum = 0;
-  // Weights 3,1,3,1,... from the rightmost data digit (the one before the check digit).
-  bool weightThree = true;
-  for (std::size_t i = component.size() - 1; i-- > 0;) {
-    char c = component[i];
-    if (c < '0' || c > '9') return fail("nonDigitCharacter", i, 1);
-    sum += (c - '0') * (weightThree ? 3 : 1);
-    weightThree = !weightThree;
+  if (component.empty()) return fail(reason::kTooShortForCheckDigit, 0, 0);
+  if (LintResult digits = support::requireDigits(component); !digits.ok()) return digits;
+  std::size_t checkPos = component.size() - 1;
+  unsigned sum = 0;
+  unsigned weight = (component.size() % 2 == 0) ? 3 : 1;
+  for (std::size_t pos = 0; pos < checkPos; ++pos) {
+    sum += weight * support::digitValue(component[pos]);
+    weight = 4 - weight;
   }
-  char check = component.back();
-  if (check < '0' || check > '9') return fail("nonDigitCharacter", component.size() - 1, 1);
-  if ((10 - sum % 10) % 10 != check - '0') return fail("incorrectCheckDigit", component.size() - 1, 1);
+  unsigned expected = (10 - sum % 10) % 10;
+  if (support::digitValue(component[checkPos]) != expected) return fail(reason::kIncorrectCheckDigit, checkPos, 1);
   return kPass;
 }
 

@@ -1,4 +1,9 @@
-// The registry of built-in linters: one row per dictionary name, sorted by name.
+// The registry of built-in linters: one row per dictionary name, sorted by
+// name. Renamed forms are extra rows pointing at the same function: `hhmm`
+// (hhmi before 2025-01-30), `key` (gcppos1 before 2026-01-27) and `keyoff1`
+// (gcppos2 before 2026-01-27). `latlong` is deliberately absent: it is a Lua
+// linter (rules/linters/latlong.lua). The csetnumeric/cset82/cset39/cset64
+// rows are the engine's character-set checks; no dictionary names them.
 #include <algorithm>
 #include <iterator>
 
@@ -10,8 +15,24 @@ namespace codepayload::lint {
 namespace {
 
 constexpr LinterEntry kLinters[] = {
+    {"cset39", lintCset39},
+    {"cset64", lintCset64},
+    {"cset82", lintCset82},
+    {"csetnumeric", lintCsetnumeric},
     {"csum", lintCsum},
+    {"csumalpha", lintCsumalpha},
+    {"gcppos1", lintGcppos1},
+    {"gcppos2", lintGcppos2},
+    {"key", lintGcppos1},
+    {"keyoff1", lintGcppos2},
 };
+
+constexpr bool namesStrictlyAscending() {
+  return std::adjacent_find(std::begin(kLinters), std::end(kLinters), [](const LinterEntry& a, const LinterEntry& b) {
+           return !(a.name < b.name);
+         }) == std::end(kLinters);
+}
+static_assert(namesStrictlyAscending(), "kLinters must be sorted by name without duplicates");
 
 }  // namespace
 

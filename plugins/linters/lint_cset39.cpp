@@ -1,0 +1,20 @@
+// cset39: every character is in GS1 AI encodable character set 39 (component type Y).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+namespace {
+
+constexpr support::CharClass kCset39{"#-/0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"};
+
+}  // namespace
+
+LintResult lintCset39(std::string_view component) {
+  for (std::size_t pos = 0; pos < component.size(); ++pos) {
+    if (!kCset39.contains(component[pos])) return fail(reason::kInvalidCharacter, pos, 1);
+  }
+  return kPass;
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,17 @@
+// gcppos2: the component starts with a GS1 Company Prefix from its second
+// character (e.g. after the indicator digit of a GTIN-14). A component of
+// fewer than 2 characters is too short as a whole; otherwise gcppos1 is
+// applied to the rest and its span shifted by one. Also registered as `keyoff1`.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintGcppos2(std::string_view component) {
+  if (component.size() < 2) return fail(reason::kTooShortForGcp, 0, component.size());
+  LintResult rest = lintGcppos1(component.substr(1));
+  if (!rest.ok()) ++rest.offset;
+  return rest;
+}
+
+}  // namespace codepayload::lint
