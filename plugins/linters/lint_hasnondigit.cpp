@@ -1,0 +1,13 @@
+// hasnondigit: the component contains at least one character that is not a
+// digit; otherwise (including when empty) the whole component is at fault.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintHasnondigit(std::string_view component) {
+  if (support::firstNonDigit(component) != component.size()) return kPass;
+  return fail(reason::kRequiresNonDigitCharacter, 0, component.size());
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,16 @@
+// hh: an hour of the day as two digits, 00 to 23.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintHh(std::string_view component) {
+  if (component.size() != 2) {
+    return fail(component.size() < 2 ? reason::kHourTooShort : reason::kHourTooLong, 0, component.size());
+  }
+  if (LintResult digits = support::requireDigits(component); !digits.ok()) return digits;
+  if (support::twoDigitValue(component, 0) > 23) return fail(reason::kIllegalHour, 0, 2);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

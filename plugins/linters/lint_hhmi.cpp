@@ -1,0 +1,20 @@
+// hhmi: a time of day as HHMI (hour 00-23, minute 00-59): the hh and mi
+// checks on the two halves. Also registered as `hhmm`, its name before the
+// 2025-01-30 dictionary release (the reference's hhmm performs the same checks).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintHhmi(std::string_view component) {
+  if (component.size() != 4) {
+    return fail(component.size() < 4 ? reason::kHourWithMinuteTooShort : reason::kHourWithMinuteTooLong, 0,
+                component.size());
+  }
+  if (LintResult hour = lintHh(component.substr(0, 2)); !hour.ok()) return hour;
+  LintResult minute = lintMi(component.substr(2, 2));
+  if (!minute.ok()) minute.offset += 2;
+  return minute;
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,15 @@
+// hyphen: the component is one or more '-' characters; otherwise the whole
+// component is at fault.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintHyphen(std::string_view component) {
+  if (component.empty() || component.find_first_not_of('-') != std::string_view::npos) {
+    return fail(reason::kNotHyphen, 0, component.size());
+  }
+  return kPass;
+}
+
+}  // namespace codepayload::lint

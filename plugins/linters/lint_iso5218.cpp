@@ -1,0 +1,15 @@
+// iso5218: an ISO/IEC 5218 biological sex code, "0" (not known), "1" (male),
+// "2" (female) or "9" (not applicable).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintIso5218(std::string_view component) {
+  if (component.size() != 1) return fail(reason::kInvalidBiologicalSexCode, 0, component.size());
+  char c = component[0];
+  if (c != '0' && c != '1' && c != '2' && c != '9') return fail(reason::kInvalidBiologicalSexCode, 0, 1);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,16 @@
+// mi: a minute of the hour as two digits, 00 to 59.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintMi(std::string_view component) {
+  if (component.size() != 2) {
+    return fail(component.size() < 2 ? reason::kMinuteTooShort : reason::kMinuteTooLong, 0, component.size());
+  }
+  if (LintResult digits = support::requireDigits(component); !digits.ok()) return digits;
+  if (support::twoDigitValue(component, 0) > 59) return fail(reason::kIllegalMinute, 0, 2);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

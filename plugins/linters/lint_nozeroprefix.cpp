@@ -1,0 +1,14 @@
+// nozeroprefix: an all-digit component that does not start with '0'. The
+// leading zero is checked before the digits, as in the reference; an empty
+// component passes.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintNozeroprefix(std::string_view component) {
+  if (!component.empty() && component.front() == '0') return fail(reason::kIllegalZeroPrefix, 0, 1);
+  return support::requireDigits(component);
+}
+
+}  // namespace codepayload::lint

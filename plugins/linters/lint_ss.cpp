@@ -1,0 +1,16 @@
+// ss: a second of the minute as two digits, 00 to 59.
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintSs(std::string_view component) {
+  if (component.size() != 2) {
+    return fail(component.size() < 2 ? reason::kSecondTooShort : reason::kSecondTooLong, 0, component.size());
+  }
+  if (LintResult digits = support::requireDigits(component); !digits.ok()) return digits;
+  if (support::twoDigitValue(component, 0) > 59) return fail(reason::kIllegalSecond, 0, 2);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,15 @@
+// winding: a roll's winding direction, "0" (face out), "1" (face in) or "9"
+// (undefined).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintWinding(std::string_view component) {
+  if (component.size() != 1) return fail(reason::kInvalidWindingDirection, 0, component.size());
+  char c = component[0];
+  if (c != '0' && c != '1' && c != '9') return fail(reason::kInvalidWindingDirection, 0, 1);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

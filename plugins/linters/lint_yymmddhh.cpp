@@ -1,0 +1,21 @@
+// yymmddhh: a date and hour as YYMMDDHH: the yymmdd checks on the first six
+// digits, then an hour of 00-23. Named by dictionary releases before
+// 2024-06-10 (AI 8008); the check is the reference's last real
+// implementation (later releases kept only a stub).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintYymmddhh(std::string_view component) {
+  if (component.size() != 8) {
+    return fail(component.size() < 8 ? reason::kDateWithHourTooShort : reason::kDateWithHourTooLong, 0,
+                component.size());
+  }
+  if (LintResult digits = support::requireDigits(component); !digits.ok()) return digits;
+  if (LintResult date = lintYymmdd(component.substr(0, 6)); !date.ok()) return date;
+  if (support::twoDigitValue(component, 6) > 23) return fail(reason::kIllegalHour, 6, 2);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,28 @@
+#include "plugins/linters/linters.h"
+#include "tests/plugins/linters/lint_test_rows.h"
+
+namespace codepayload::lint::test {
+namespace {
+
+TEST(LintMi, AcceptsMinutes00To59) {
+  expectRows(lintMi, {
+                         pass("00"),
+                         pass("30"),
+                         pass("59"),
+                         bad("60", "illegalMinute", 0, 2),
+                         bad("99", "illegalMinute", 0, 2),
+                     });
+}
+
+TEST(LintMi, ReportsLengthThenNonDigits) {
+  expectRows(lintMi, {
+                         bad("", "minuteTooShort", 0, 0),
+                         bad("1", "minuteTooShort", 0, 1),
+                         bad("111", "minuteTooLong", 0, 3),
+                         bad("x0", "nonDigitCharacter", 0, 1),
+                         bad("0x", "nonDigitCharacter", 1, 1),
+                     });
+}
+
+}  // namespace
+}  // namespace codepayload::lint::test
