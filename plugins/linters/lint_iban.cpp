@@ -1,0 +1,40 @@
+// iban: an International Bank Account Number (ISO 13616). Checked in the
+// reference's order: at least 4 characters; an ISO 3166-1 alpha-2 country
+// code; at most 34 characters; more than 10 characters; only 0-9 and A-Z
+// (scanned from the 5th character to the end, then the first four); and the
+// mod-97 checksum of the rearranged number (reported on the two check digits).
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+namespace {
+
+constexpr std::size_t kIbanMinLength = 10;  // an IBAN is longer than this
+constexpr std::size_t kIbanMaxLength = 34;
+
+}  // namespace
+
+LintResult lintIban(std::string_view component) {
+  std::size_t size = component.size();
+  if (size < 4) return fail(reason::kIbanTooShort, 0, size);
+  if (!lintIso3166alpha2(component.substr(0, 2)).ok()) return fail(reason::kIllegalIbanCountryCode, 0, 2);
+  if (size > kIbanMaxLength) return fail(reason::kIbanTooLong, 0, size);
+  if (size <= kIbanMinLength) return fail(reason::kIbanTooShort, 0, size);
+  unsigned checksum = 0;
+  for (std::size_t step = 4; step < size + 4; ++step) {
+    std::size_t pos = step < size ? step : step - size;
+    char c = component[pos];
+    if (support::isDigit(c)) {
+      checksum = (checksum * 10 + support::digitValue(c)) % 97;
+    } else if (support::isUpperLetter(c)) {
+      checksum = (checksum * 100 + static_cast<unsigned>(c - 'A') + 10) % 97;
+    } else {
+      return fail(reason::kInvalidIbanCharacter, pos, 1);
+    }
+  }
+  if (checksum != 1) return fail(reason::kIncorrectIbanChecksum, 2, 2);
+  return kPass;
+}
+
+}  // namespace codepayload::lint

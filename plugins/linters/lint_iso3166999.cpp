@@ -1,0 +1,12 @@
+// iso3166999: an ISO 3166-1 numeric country code, or "999".
+#include "plugins/linters/lint_support.h"
+#include "plugins/linters/linters.h"
+
+namespace codepayload::lint {
+
+LintResult lintIso3166999(std::string_view component) {
+  if (component == "999" || lintIso3166(component).ok()) return kPass;
+  return fail(reason::kNotIso3166Or999, 0, component.size());
+}
+
+}  // namespace codepayload::lint

@@ -1,0 +1,34 @@
+#include "plugins/linters/linters.h"
+#include "tests/plugins/linters/lint_test_rows.h"
+
+namespace codepayload::lint::test {
+namespace {
+
+TEST(LintMediatype, AcceptsAssignedMediaTypes) {
+  expectRows(lintMediatype, {
+                                pass("01"),
+                                pass("05"),
+                                pass("10"),
+                                pass("80"),
+                                pass("90"),
+                                pass("99"),
+                            });
+}
+
+TEST(LintMediatype, ReportsAnythingElseAsAWhole) {
+  expectRows(lintMediatype, {
+                                bad("", "invalidMediaType", 0, 0),
+                                bad("0", "invalidMediaType", 0, 1),
+                                bad("00", "invalidMediaType", 0, 2),
+                                bad("11", "invalidMediaType", 0, 2),
+                                bad("50", "invalidMediaType", 0, 2),
+                                bad("79", "invalidMediaType", 0, 2),
+                                bad("000", "invalidMediaType", 0, 3),
+                                bad("_01", "invalidMediaType", 0, 3),
+                                bad("01_", "invalidMediaType", 0, 3),
+                                bad("AA", "invalidMediaType", 0, 2),
+                            });
+}
+
+}  // namespace
+}  // namespace codepayload::lint::test
