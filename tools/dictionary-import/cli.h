@@ -1,0 +1,45 @@
+// The codepayload-import command line (the names are stable; scripts use them):
+//
+//   codepayload-import [--db PATH] [--rules-dir DIR] --link-types FILE RELEASE.txt
+//   codepayload-import [--db PATH] [--rules-dir DIR] --baseline FILE
+//   codepayload-import --write-baseline OUT [--rules-dir DIR] --link-types FILE RELEASE.txt
+//
+// Success: exit 0 and one JSON line on stdout,
+//   {"release":"2026-01-27","ais":541,"linkTypes":60,"db":"data/rules.db"}
+// ("baseline" instead of "db" with --write-baseline). Failure: exit 1, the
+// error ("<file>:<line>: <cause>") on stderr. Usage error: exit 2.
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "tools/dictionary-import/rule_import.h"
+
+namespace codepayload::importer {
+
+struct CliCommand {
+  enum class Mode { ImportRelease, ImportBaseline, WriteBaseline, Help };
+  Mode mode = Mode::Help;
+  ImportOptions options;                      // release, link types, db, rules dir
+  std::filesystem::path baselineFile;         // --baseline
+  std::filesystem::path writeBaselineFile;    // --write-baseline
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws UsageError.
+CliCommand parseCommandLine(const std::vector<std::string>& arguments);
+
+// The summary as the one JSON line printed on success (without newline).
+std::string summaryJson(const ImportSummary& summary, std::string_view outputKey);
+
+// Runs the tool; returns the exit code.
+int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+
+extern const char* const kUsage;
+
+}  // namespace codepayload::importer

@@ -1,0 +1,65 @@
+// The import library's front door, used by the codepayload-import CLI and by
+// the server (first start: importBaseline). Every failure throws ImportError:
+// "<file>:<line>: <cause>" for a bad input line, "<file>: <cause>" otherwise;
+// the target database or baseline is then untouched.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+#include "engine/dictionary.h"
+#include "engine/paths.h"
+#include "tools/dictionary-import/import_error.h"
+
+namespace codepayload::importer {
+
+// $CODEPAYLOAD_DATA_DIR/rules.db, the data folder defaulting to ./data.
+std::filesystem::path defaultRulesDatabasePath();
+
+// rulesDir/baseline/dictionary.baseline
+std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
+
+struct ImportOptions {
+  std::filesystem::path releaseFile;     // gs1-syntax-dictionary-<release>.txt
+  std::filesystem::path linkTypesFile;   // link-types.json
+  std::filesystem::path dbPath = defaultRulesDatabasePath();
+  std::filesystem::path rulesDir = codepayload::rulesDir();    // Lua linters: rulesDir/linters/<name>.lua
+  std::filesystem::path schemaDir = codepayload::schemaDir();  // migrations: schemaDir/rules/
+};
+
+struct ImportSummary {
+  std::string release;            // "2026-01-27"
+  std::size_t ais = 0;            // AIs after range expansion
+  std::size_t linkTypes = 0;
+  std::filesystem::path output;   // the database (or baseline) written
+
+  bool operator==(const ImportSummary&) const = default;
+};
+
+// Parses and checks a release and its link types (linters resolved against
+// rulesDir) without writing anything.
+Dictionary loadRelease(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
+                       const std::filesystem::path& rulesDir);
+
+// Parses and checks a baseline file without writing anything.
+Dictionary loadBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& rulesDir);
+
+// Builds a new rule database from a GS1 release and swaps it in atomically.
+ImportSummary importRelease(const ImportOptions& options);
+
+// The same from a baseline file (the server's first start).
+ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
+                             const std::filesystem::path& rulesDir = codepayload::rulesDir(),
+                             const std::filesystem::path& schemaDir = codepayload::schemaDir());
+
+// Writes the baseline text of a release atomically to `outFile`.
+ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
+                            const std::filesystem::path& outFile,
+                            const std::filesystem::path& rulesDir = codepayload::rulesDir());
+
+// Writes `dictionary` as a complete rule database at `dbPath`, atomically.
+void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
+                        const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir);
+
+}  // namespace codepayload::importer
