@@ -39,6 +39,8 @@ class RegistryView {
 
  private:
   struct Snapshot;
+  void load(std::uint64_t version);
+
   ClientRegistry& registry_;
   std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
 };

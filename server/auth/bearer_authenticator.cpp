@@ -1,0 +1,157 @@
+#include "server/auth/bearer_authenticator.h"
+
+namespace codepayload::auth {
+
+namespace {
+
+constexpr std::string_view kInvalidTokenChallenge = R"(Bearer realm="codepayload", error="invalid_token")";
+constexpr std::string_view kLapsedChallenge =
+    R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")";
+
+bool isOptionalWhitespace(char character) { return character == ' ' || character == '\t'; }
+
+bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
+  if (left.size() != right.size()) return false;
+  for (std::size_t index = 0; index < left.size(); ++index) {
+    char a = left[index];
+    char b = right[index];
+    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
+    if (a != b) return false;
+  }
+  return true;
+}
+
+// RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+bool isB64Token(std::string_view token) {
+  std::size_t index = 0;
+  for (; index < token.size(); ++index) {
+    const char c = token[index];
+    const bool allowed = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+                         c == '.' || c == '_' || c == '~' || c == '+' || c == '/';
+    if (!allowed) break;
+  }
+  if (index == 0) return false;
+  for (; index < token.size(); ++index) {
+    if (token[index] != '=') return false;
+  }
+  return true;
+}
+
+BearerOutcome unauthorized(std::string_view challenge, std::string message, std::string_view cause) {
+  BearerOutcome outcome;
+  outcome.verdict = BearerOutcome::Verdict::Unauthorized;
+  outcome.status = 401;
+  outcome.reason = "Unauthorized";
+  outcome.wwwAuthenticate = challenge;
+  outcome.errorCode = "Unauthorized";
+  outcome.message = std::move(message);
+  outcome.cause = cause;
+  return outcome;
+}
+
+BearerOutcome forbidden(std::string challenge, std::string message, std::string_view cause) {
+  BearerOutcome outcome;
+  outcome.verdict = BearerOutcome::Verdict::Forbidden;
+  outcome.status = 403;
+  outcome.reason = "Forbidden";
+  outcome.wwwAuthenticate = std::move(challenge);
+  outcome.errorCode = "Forbidden";
+  outcome.message = std::move(message);
+  outcome.cause = cause;
+  return outcome;
+}
+
+std::string_view rejectionMessage(TokenRejection rejection) {
+  switch (rejection) {
+    case TokenRejection::None: return "";
+    case TokenRejection::TooLong: return "The access token is longer than 4096 characters.";
+    case TokenRejection::Malformed: return "The access token is not a well-formed access token.";
+    case TokenRejection::BadHeader: return "The access token's header is not accepted (RS256 at+jwt tokens only).";
+    case TokenRejection::UnknownKey: return "The access token was signed with an unknown key.";
+    case TokenRejection::BadSignature: return "The access token's signature is not valid.";
+    case TokenRejection::WrongIssuer: return "The access token was issued by another issuer.";
+    case TokenRejection::WrongAudience: return "The access token is not meant for this API.";
+    case TokenRejection::Expired: return "The access token has expired.";
+    case TokenRejection::NotYetValid: return "The access token is not valid yet.";
+  }
+  return "The access token is not valid.";
+}
+
+}  // namespace
+
+BearerAuthenticator::BearerAuthenticator(const AccessTokenVerifier& verifier, const RegistryView& view,
+                                         VerifiedTokenCache& cache, UnixClock clock)
+    : verifier_(verifier), view_(view), cache_(cache), clock_(std::move(clock)) {}
+
+BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view> authorizationValues,
+                                                std::string_view requiredScope) const noexcept {
+  if (authorizationValues.empty()) {
+    return unauthorized(kBearerChallenge, "An access token is required: send Authorization: Bearer <token>.",
+                        "missing");
+  }
+  if (authorizationValues.size() > 1) {
+    return unauthorized(kInvalidTokenChallenge, "Send exactly one Authorization header.", "multipleHeaders");
+  }
+  std::string_view value = authorizationValues.front();
+  while (!value.empty() && isOptionalWhitespace(value.front())) value.remove_prefix(1);
+  while (!value.empty() && isOptionalWhitespace(value.back())) value.remove_suffix(1);
+  const std::size_t schemeEnd = value.find(' ');
+  if (!equalsIgnoringAsciiCase(value.substr(0, schemeEnd), "Bearer")) {
+    return unauthorized(kBearerChallenge, "The Authorization header must use the Bearer scheme.", "notBearer");
+  }
+  std::string_view token = schemeEnd == std::string_view::npos ? std::string_view() : value.substr(schemeEnd);
+  while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
+  if (token.empty()) return unauthorized(kInvalidTokenChallenge, "The Bearer token is empty.", "emptyToken");
+  if (token.size() > kMaxAccessTokenLength) {
+    return unauthorized(kInvalidTokenChallenge, std::string(rejectionMessage(TokenRejection::TooLong)),
+                        tokenRejectionName(TokenRejection::TooLong));
+  }
+  if (!isB64Token(token)) {
+    return unauthorized(kInvalidTokenChallenge, "The access token contains characters a token cannot have.",
+                        "badCharacters");
+  }
+
+  const std::int64_t now = clock_();
+  std::shared_ptr<const AccessTokenClaims> claims = cache_.find(token, now);
+  if (claims == nullptr) {
+    auto verified = std::make_shared<AccessTokenClaims>();
+    const TokenRejection rejection = verifier_.verify(token, now, *verified);
+    if (rejection != TokenRejection::None) {
+      return unauthorized(kInvalidTokenChallenge, std::string(rejectionMessage(rejection)),
+                          tokenRejectionName(rejection));
+    }
+    const std::int64_t validUntil = verified->expiresAt + verifier_.settings().leewaySeconds;
+    claims = std::move(verified);
+    cache_.insert(token, claims, validUntil, now);
+  }
+
+  switch (view_.standing(claims->clientId, claims->organisationId)) {
+    case ClientStanding::Revoked:
+      return unauthorized(kInvalidTokenChallenge, "The access token's client is blocked or deleted.", "revoked");
+    case ClientStanding::Lapsed:
+      return forbidden(std::string(kLapsedChallenge),
+                       "The organisation's subscription no longer covers API clients.", "lapsed");
+    case ClientStanding::Active:
+      break;
+  }
+  if (!scopeContains(claims->scope, requiredScope)) {
+    std::string challenge(R"(Bearer realm="codepayload", error="insufficient_scope", scope=")");
+    challenge += requiredScope;
+    challenge += '"';
+    std::string message("The access token lacks the scope ");
+    message += requiredScope;
+    message += '.';
+    return forbidden(std::move(challenge), std::move(message), "insufficientScope");
+  }
+
+  BearerOutcome outcome;
+  outcome.verdict = BearerOutcome::Verdict::Allowed;
+  outcome.status = 200;
+  outcome.reason = "OK";
+  outcome.cause = "ok";
+  outcome.claims = std::move(claims);
+  return outcome;
+}
+
+}  // namespace codepayload::auth

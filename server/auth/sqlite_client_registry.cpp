@@ -1,0 +1,498 @@
+#include "server/auth/sqlite_client_registry.h"
+
+#include <Poco/Data/LOB.h>
+#include <Poco/Data/SQLite/Connector.h>
+#include <Poco/Data/SQLite/Utility.h>
+#include <Poco/Data/Session.h>
+#include <Poco/Exception.h>
+
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <set>
+
+#include "db/migrations.h"
+#include "server/auth/random_strings.h"
+
+namespace codepayload::auth {
+
+namespace {
+
+using Poco::Data::Keywords::bind;
+using Poco::Data::Keywords::into;
+using Poco::Data::Keywords::now;
+
+constexpr std::size_t kBusyTimeoutSeconds = 5;
+constexpr std::size_t kMaxNameLength = 200;
+constexpr std::size_t kMaxScopes = 32;
+constexpr std::size_t kSecretBytes = 32;
+
+void registerSqliteConnector() {
+  static std::once_flag registered;
+  std::call_once(registered, [] { Poco::Data::SQLite::Connector::registerConnector(); });
+}
+
+// Valid UTF-8 without control characters (C0, DEL, C1).
+bool isDisplayable(std::string_view text) {
+  std::size_t index = 0;
+  while (index < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[index]);
+    std::size_t length = 0;
+    std::uint32_t codePoint = 0;
+    if (lead < 0x80) {
+      length = 1;
+      codePoint = lead;
+    } else if ((lead & 0xE0) == 0xC0) {
+      length = 2;
+      codePoint = lead & 0x1Fu;
+    } else if ((lead & 0xF0) == 0xE0) {
+      length = 3;
+      codePoint = lead & 0x0Fu;
+    } else if ((lead & 0xF8) == 0xF0) {
+      length = 4;
+      codePoint = lead & 0x07u;
+    } else {
+      return false;
+    }
+    if (index + length > text.size()) return false;
+    for (std::size_t offset = 1; offset < length; ++offset) {
+      const auto continuation = static_cast<unsigned char>(text[index + offset]);
+      if ((continuation & 0xC0) != 0x80) return false;
+      codePoint = (codePoint << 6) | (continuation & 0x3Fu);
+    }
+    static constexpr std::uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (codePoint < kSmallest[length] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) {
+      return false;
+    }
+    if (codePoint < 0x20 || (codePoint >= 0x7F && codePoint <= 0x9F)) return false;
+    index += length;
+  }
+  return true;
+}
+
+void checkName(std::string_view name, bool mayBeEmpty, std::string_view what) {
+  if (name.empty() && !mayBeEmpty) {
+    throw RegistryError(RegistryError::Kind::InvalidValue, std::string(what) + " name must not be empty");
+  }
+  if (name.size() > kMaxNameLength) {
+    throw RegistryError(RegistryError::Kind::InvalidValue,
+                        std::string(what) + " name is longer than " + std::to_string(kMaxNameLength) + " bytes");
+  }
+  if (!isDisplayable(name)) {
+    throw RegistryError(RegistryError::Kind::InvalidValue,
+                        std::string(what) + " name must be UTF-8 text without control characters");
+  }
+}
+
+void checkScopes(const std::vector<std::string>& scopes) {
+  if (scopes.size() > kMaxScopes) {
+    throw RegistryError(RegistryError::Kind::InvalidValue,
+                        "a client has at most " + std::to_string(kMaxScopes) + " scopes");
+  }
+  std::set<std::string_view> seen;
+  for (const std::string& scope : scopes) {
+    if (!isValidScope(scope)) {
+      throw RegistryError(RegistryError::Kind::InvalidValue,
+                          "scope \"" + scope +
+                              "\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
+    }
+    if (!seen.insert(scope).second) {
+      throw RegistryError(RegistryError::Kind::InvalidValue, "scope \"" + scope + "\" is listed twice");
+    }
+  }
+}
+
+std::string joinScopes(const std::vector<std::string>& scopes) {
+  std::string joined;
+  for (const std::string& scope : scopes) {
+    if (!joined.empty()) joined.push_back(' ');
+    joined += scope;
+  }
+  return joined;
+}
+
+std::vector<std::string> splitScopes(const std::string& joined) {
+  std::vector<std::string> scopes;
+  std::size_t start = 0;
+  while (start < joined.size()) {
+    std::size_t end = joined.find(' ', start);
+    if (end == std::string::npos) end = joined.size();
+    if (end > start) scopes.push_back(joined.substr(start, end - start));
+    start = end + 1;
+  }
+  return scopes;
+}
+
+Plan planFromColumn(const std::string& text) {
+  const std::optional<Plan> plan = parsePlan(text);
+  if (!plan) throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown plan \"" + text + "\"");
+  return *plan;
+}
+
+Subscription subscriptionFromColumn(const std::string& text) {
+  const std::optional<Subscription> subscription = parseSubscription(text);
+  if (!subscription) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "registry database holds an unknown subscription \"" + text + "\"");
+  }
+  return *subscription;
+}
+
+ClientState stateFromColumn(const std::string& text) {
+  for (const ClientState state : {ClientState::Active, ClientState::Blocked, ClientState::Deleted}) {
+    if (clientStateName(state) == text) return state;
+  }
+  throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown client state \"" + text + "\"");
+}
+
+}  // namespace
+
+struct SqliteClientRegistry::Connection {
+  explicit Connection(const std::filesystem::path& file) : session(Poco::Data::SQLite::Connector::KEY, file.string()) {}
+
+  std::mutex mutex;
+  Poco::Data::Session session;
+  std::atomic<std::uint64_t> localChanges{0};
+};
+
+namespace {
+
+// BEGIN IMMEDIATE ... COMMIT, rolled back when left without commit().
+class WriteTransaction {
+ public:
+  explicit WriteTransaction(Poco::Data::Session& session) : session_(session) { session_ << "BEGIN IMMEDIATE", now; }
+  ~WriteTransaction() {
+    if (committed_) return;
+    try {
+      session_ << "ROLLBACK", now;
+    } catch (...) {
+      // The connection is already broken; the next statement reports it.
+    }
+  }
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+
+  void commit() {
+    session_ << "COMMIT", now;
+    committed_ = true;
+  }
+
+ private:
+  Poco::Data::Session& session_;
+  bool committed_ = false;
+};
+
+// Runs `work` under the connection's lock; database faults become RegistryError(Storage).
+template <typename Work>
+auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
+  std::lock_guard lock(mutex);
+  try {
+    return work();
+  } catch (const RegistryError&) {
+    throw;
+  } catch (const Poco::Exception& error) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "registry database, " + std::string(what) + ": " + error.displayText());
+  }
+}
+
+}  // namespace
+
+SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& databaseFile,
+                                           const std::filesystem::path& migrationsDir, const SecretHasher& hasher,
+                                           UnixClock clock)
+    : hasher_(hasher), clock_(std::move(clock)) {
+  registerSqliteConnector();
+  try {
+    connection_ = std::make_unique<Connection>(databaseFile);
+    Poco::Data::Session& session = connection_->session;
+    session.setConnectionTimeout(kBusyTimeoutSeconds);  // sqlite3_busy_timeout
+    std::string journalMode;
+    session << "PRAGMA journal_mode = WAL", into(journalMode), now;
+    session << "PRAGMA foreign_keys = ON", now;
+    session << "PRAGMA synchronous = FULL", now;
+    applyMigrations(Poco::Data::SQLite::Utility::dbHandle(session), migrationsDir);
+  } catch (const Poco::Exception& error) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "cannot open the registry database " + databaseFile.string() + ": " + error.displayText());
+  } catch (const DbError& error) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
+  }
+}
+
+SqliteClientRegistry::~SqliteClientRegistry() = default;
+
+Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Plan plan) {
+  checkName(name, false, "an organisation");
+  return guarded(connection_->mutex, "creating an organisation", [&] {
+    Poco::Data::Session& session = connection_->session;
+    Organisation organisation;
+    organisation.name = name;
+    organisation.plan = plan;
+    organisation.subscription = Subscription::Active;
+    organisation.createdAt = clock_();
+    WriteTransaction transaction(session);
+    for (;;) {
+      organisation.id = std::string(kOrganisationIdPrefix) + randomBase62(kOrganisationIdRandomLength);
+      Poco::Int64 taken = 0;
+      session << "SELECT count(*) FROM organisations WHERE id = ?", bind(organisation.id), into(taken), now;
+      if (taken == 0) break;
+    }
+    session << "INSERT INTO organisations (id, name, plan, subscription, created_at, updated_at)"
+               " VALUES (?, ?, ?, 'active', ?, ?)",
+        bind(organisation.id), bind(organisation.name), bind(std::string(planName(plan))),
+        bind(Poco::Int64{organisation.createdAt}), bind(Poco::Int64{organisation.createdAt}), now;
+    transaction.commit();
+    ++connection_->localChanges;
+    return organisation;
+  });
+}
+
+void SqliteClientRegistry::setPlan(std::string_view organisationId, Plan plan) {
+  guarded(connection_->mutex, "changing a plan", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    Poco::Int64 found = 0;
+    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
+    if (found == 0) {
+      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
+                          "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    session << "UPDATE organisations SET plan = ?, updated_at = ? WHERE id = ?", bind(std::string(planName(plan))),
+        bind(Poco::Int64{clock_()}), bind(std::string(organisationId)), now;
+    transaction.commit();
+    ++connection_->localChanges;
+  });
+}
+
+void SqliteClientRegistry::setSubscription(std::string_view organisationId, Subscription subscription) {
+  guarded(connection_->mutex, "changing a subscription", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    Poco::Int64 found = 0;
+    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
+    if (found == 0) {
+      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
+                          "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    session << "UPDATE organisations SET subscription = ?, updated_at = ? WHERE id = ?",
+        bind(std::string(subscriptionName(subscription))), bind(Poco::Int64{clock_()}),
+        bind(std::string(organisationId)), now;
+    transaction.commit();
+    ++connection_->localChanges;
+  });
+}
+
+std::optional<Organisation> SqliteClientRegistry::findOrganisation(std::string_view organisationId) {
+  return guarded(connection_->mutex, "reading an organisation", [&]() -> std::optional<Organisation> {
+    std::vector<std::string> ids, names, plans, subscriptions;
+    std::vector<Poco::Int64> created;
+    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations WHERE id = ?",
+        bind(std::string(organisationId)), into(ids), into(names), into(plans), into(subscriptions), into(created),
+        now;
+    if (ids.empty()) return std::nullopt;
+    return Organisation{ids[0], names[0], planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]),
+                        created[0]};
+  });
+}
+
+std::vector<Organisation> SqliteClientRegistry::listOrganisations() {
+  return guarded(connection_->mutex, "listing organisations", [&] {
+    std::vector<std::string> ids, names, plans, subscriptions;
+    std::vector<Poco::Int64> created;
+    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations"
+                            " ORDER BY created_at, id",
+        into(ids), into(names), into(plans), into(subscriptions), into(created), now;
+    std::vector<Organisation> organisations;
+    organisations.reserve(ids.size());
+    for (std::size_t row = 0; row < ids.size(); ++row) {
+      organisations.push_back(Organisation{ids[row], names[row], planFromColumn(plans[row]),
+                                           subscriptionFromColumn(subscriptions[row]), created[row]});
+    }
+    return organisations;
+  });
+}
+
+CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId, std::string_view name,
+                                                 const std::vector<std::string>& scopes) {
+  checkName(name, true, "a client");
+  checkScopes(scopes);
+  return guarded(connection_->mutex, "creating a client", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    std::vector<std::string> plans, subscriptions;
+    session << "SELECT plan, subscription FROM organisations WHERE id = ?", bind(std::string(organisationId)),
+        into(plans), into(subscriptions), now;
+    if (plans.empty()) {
+      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
+                          "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    const Plan plan = planFromColumn(plans[0]);
+    const Subscription subscription = subscriptionFromColumn(subscriptions[0]);
+    if (!coversApiClients(plan, subscription)) {
+      throw RegistryError(RegistryError::Kind::PlanExcludesClients,
+                          "organisation \"" + std::string(organisationId) + "\" has a " +
+                              std::string(subscriptionName(subscription)) + " subscription on the " +
+                              std::string(planName(plan)) +
+                              " plan; API clients need an active subscription on Starter or a higher plan");
+    }
+
+    CreatedClient created;
+    ClientRecord& client = created.client;
+    client.organisationId = organisationId;
+    client.name = name;
+    client.scopes = scopes;
+    client.state = ClientState::Active;
+    client.createdAt = clock_();
+    for (;;) {
+      client.id = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
+      Poco::Int64 taken = 0;
+      session << "SELECT count(*) FROM api_clients WHERE id = ?", bind(client.id), into(taken), now;
+      if (taken == 0) break;
+    }
+    created.secret = randomBase64Url(kSecretBytes);
+    const SecretDigest digest = hasher_.digest(created.secret);
+    const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
+    session << "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest, created_at,"
+               " updated_at) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
+        bind(client.id), bind(client.organisationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
+        bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), now;
+    transaction.commit();
+    ++connection_->localChanges;
+    return created;
+  });
+}
+
+namespace {
+
+std::vector<ClientRecord> clientsFromRows(const std::vector<std::string>& ids,
+                                          const std::vector<std::string>& organisationIds,
+                                          const std::vector<std::string>& names,
+                                          const std::vector<std::string>& scopes,
+                                          const std::vector<std::string>& states,
+                                          const std::vector<Poco::Int64>& created) {
+  std::vector<ClientRecord> clients;
+  clients.reserve(ids.size());
+  for (std::size_t row = 0; row < ids.size(); ++row) {
+    clients.push_back(ClientRecord{ids[row], organisationIds[row], names[row], splitScopes(scopes[row]),
+                                   stateFromColumn(states[row]), created[row]});
+  }
+  return clients;
+}
+
+}  // namespace
+
+std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view organisationId) {
+  return guarded(connection_->mutex, "listing clients", [&] {
+    Poco::Data::Session& session = connection_->session;
+    Poco::Int64 found = 0;
+    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
+    if (found == 0) {
+      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
+                          "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    std::vector<std::string> ids, organisationIds, names, scopes, states;
+    std::vector<Poco::Int64> created;
+    session << "SELECT id, organisation_id, name, scopes, state, created_at FROM api_clients"
+               " WHERE organisation_id = ? ORDER BY created_at, id",
+        bind(std::string(organisationId)), into(ids), into(organisationIds), into(names), into(scopes), into(states),
+        into(created), now;
+    return clientsFromRows(ids, organisationIds, names, scopes, states, created);
+  });
+}
+
+std::optional<ClientRecord> SqliteClientRegistry::findClient(std::string_view clientId) {
+  return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientRecord> {
+    std::vector<std::string> ids, organisationIds, names, scopes, states;
+    std::vector<Poco::Int64> created;
+    connection_->session << "SELECT id, organisation_id, name, scopes, state, created_at FROM api_clients"
+                            " WHERE id = ?",
+        bind(std::string(clientId)), into(ids), into(organisationIds), into(names), into(scopes), into(states),
+        into(created), now;
+    std::vector<ClientRecord> clients = clientsFromRows(ids, organisationIds, names, scopes, states, created);
+    if (clients.empty()) return std::nullopt;
+    return std::move(clients.front());
+  });
+}
+
+void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState state) {
+  guarded(connection_->mutex, "changing a client", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    std::vector<std::string> states;
+    session << "SELECT state FROM api_clients WHERE id = ?", bind(std::string(clientId)), into(states), now;
+    if (states.empty()) {
+      throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
+    }
+    const ClientState current = stateFromColumn(states[0]);
+    if (current == ClientState::Deleted) {
+      throw RegistryError(RegistryError::Kind::ClientDeleted,
+                          "client \"" + std::string(clientId) + "\" is deleted and cannot be changed");
+    }
+    if (current == state) return;  // blocking a blocked client (or unblocking an active one) changes nothing
+    if (state == ClientState::Deleted) {
+      session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = ? WHERE id = ?",
+          bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
+    } else {
+      session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
+          bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
+    }
+    transaction.commit();
+    ++connection_->localChanges;
+  });
+}
+
+std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
+  return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientAuthRecord> {
+    std::vector<std::string> organisationIds, states, scopes, plans, subscriptions;
+    std::vector<Poco::Data::BLOB> digests;
+    connection_->session
+        << "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan,"
+           " o.subscription FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?",
+        bind(std::string(clientId)), into(organisationIds), into(states), into(scopes), into(digests), into(plans),
+        into(subscriptions), now;
+    if (organisationIds.empty()) return std::nullopt;
+    ClientAuthRecord record;
+    record.clientId = clientId;
+    record.organisationId = organisationIds[0];
+    record.state = stateFromColumn(states[0]);
+    record.scopes = splitScopes(scopes[0]);
+    if (digests[0].size() != kSecretDigestSize) {
+      throw RegistryError(RegistryError::Kind::Storage, "registry database holds a secret digest of the wrong size");
+    }
+    std::copy(digests[0].rawContent(), digests[0].rawContent() + kSecretDigestSize, record.secretDigest.begin());
+    record.organisationCoversApiClients =
+        coversApiClients(planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]));
+    return record;
+  });
+}
+
+std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
+  return guarded(connection_->mutex, "listing client states", [&] {
+    std::vector<std::string> ids, organisationIds, states, plans, subscriptions;
+    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription FROM api_clients c"
+                            " JOIN organisations o ON o.id = c.organisation_id WHERE c.state <> 'deleted'",
+        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), now;
+    std::vector<ClientStatus> statuses;
+    statuses.reserve(ids.size());
+    for (std::size_t row = 0; row < ids.size(); ++row) {
+      statuses.push_back(ClientStatus{ids[row], organisationIds[row], stateFromColumn(states[row]),
+                                      coversApiClients(planFromColumn(plans[row]),
+                                                       subscriptionFromColumn(subscriptions[row]))});
+    }
+    return statuses;
+  });
+}
+
+std::uint64_t SqliteClientRegistry::version() {
+  return guarded(connection_->mutex, "reading the data version", [&] {
+    // data_version moves when another connection commits; our own commits
+    // are counted in localChanges.
+    Poco::Int64 dataVersion = 0;
+    connection_->session << "PRAGMA data_version", into(dataVersion), now;
+    return static_cast<std::uint64_t>(dataVersion) + connection_->localChanges.load();
+  });
+}
+
+}  // namespace codepayload::auth
