@@ -1,0 +1,96 @@
+// Test helpers for files: a temporary folder removed at the end of the test,
+// whole-file reading and writing, and the listing of a folder.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace codepayload::testing {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-test-XXXXXX").string();
+    std::vector<char> name(pattern.begin(), pattern.end());
+    name.push_back('\0');
+    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = name.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::ostringstream content;
+  content << in.rdbuf();
+  return std::move(content).str();
+}
+
+inline void writeFile(const std::filesystem::path& path, const std::string& content) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << content;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// The names in a folder, sorted.
+inline std::set<std::string> listFolder(const std::filesystem::path& folder) {
+  std::set<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) names.insert(entry.path().filename().string());
+  return names;
+}
+
+inline const std::filesystem::path& sharedGs1Dir() {
+  static const std::filesystem::path dir(CODEPAYLOAD_SHARED_GS1_DIR);
+  return dir;
+}
+
+inline std::filesystem::path releaseFile(const std::string& release) {
+  return sharedGs1Dir() / ("gs1-syntax-dictionary-" + release + ".txt");
+}
+
+inline std::filesystem::path linkTypesFile() { return sharedGs1Dir() / "link-types.json"; }
+
+// Every release in the shared folder, oldest first ("2022-08-10", ...).
+inline std::vector<std::string> allReleases() {
+  std::vector<std::string> releases;
+  for (const auto& entry : std::filesystem::directory_iterator(sharedGs1Dir())) {
+    const std::string name = entry.path().filename().string();
+    constexpr std::string_view kPrefix = "gs1-syntax-dictionary-";
+    if (name.starts_with(kPrefix) && name.ends_with(".txt")) {
+      releases.push_back(name.substr(kPrefix.size(), name.size() - kPrefix.size() - 4));
+    }
+  }
+  std::sort(releases.begin(), releases.end());
+  return releases;
+}
+
+// The releases every tool must import: 2024-06-10 and later.
+inline std::vector<std::string> currentReleases() {
+  std::vector<std::string> releases;
+  for (const std::string& release : allReleases()) {
+    if (release >= "2024-06-10") releases.push_back(release);
+  }
+  return releases;
+}
+
+}  // namespace codepayload::testing
