@@ -21,7 +21,8 @@ struct PathRef {
   std::size_t index = 0;
 
   std::string str() const {
-    std::string prefix = parent != nullptr ? parent->str() : std::string();
+    if (parent == nullptr) return {};  // the body itself
+    std::string prefix = parent->str();
     std::string self = name.empty() ? std::to_string(index) : std::string(name);
     return prefix.empty() ? self : prefix + "." + self;
   }
@@ -49,11 +50,8 @@ struct Fault {
   }
 
   bool json(error_code code, const PathRef& at) {
-    std::string path = at.str();
-    if (code == simdjson::INCORRECT_TYPE) return fail(RequestError::Kind::WrongType, path, path + ": wrong JSON type");
-    std::string where = path.empty() ? std::string("the body") : "near " + path;
-    return fail(RequestError::Kind::InvalidJson, path,
-                std::string("the body is not valid JSON (") + simdjson::error_message(code) + ", " + where + ")");
+    if (code == simdjson::INCORRECT_TYPE) return fail(RequestError::Kind::WrongType, at, "wrong JSON type");
+    return fail(RequestError::Kind::InvalidJson, at, "not valid JSON");
   }
 };
 
@@ -71,7 +69,7 @@ bool readNullableString(value v, const PathRef& path, std::optional<std::string_
   if (type == json_type::null) {
     bool isNull = false;
     if (auto code = v.is_null().get(isNull)) return fault.json(code, path);
-    if (!isNull) return fault.fail(RequestError::Kind::InvalidJson, path, "is not valid JSON");
+    if (!isNull) return fault.fail(RequestError::Kind::InvalidJson, path, "not valid JSON");
     out.reset();
     return true;
   }
@@ -223,7 +221,7 @@ bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vect
   });
   if (!ok) return false;
   // Anything after the root object (the iterator is still in bounds) is trailing content.
-  if (document.current_location().error() == simdjson::SUCCESS) return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "is not valid JSON (trailing content)");
+  if (document.current_location().error() == simdjson::SUCCESS) return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "not valid JSON (content after the object)");
   return true;
 }
 

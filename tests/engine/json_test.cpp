@@ -1,0 +1,41 @@
+// The JSON writer's escaping and the request parser's refusals.
+#include <gtest/gtest.h>
+
+#include "engine/json_writer.h"
+#include "tests/engine/rules_fixture.h"
+
+namespace codepayload::testing {
+namespace {
+
+TEST(JsonWriter, EscapesQuotesBackslashesAndControlCharacters) {
+  std::string out;
+  json::appendString(out, std::string("a\"b\\c\n\t\x01\x1f" "\xc3\xa9", 11));
+  EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
+}
+
+TEST(JsonWriter, ReferencesAreEscapedInResponses) {
+  EXPECT_EQ(runRequest(newestSnapshot(), R"J({"codes":[{"reference":"a\"\n\u00e9","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})J"),
+            "{\"codes\":[{\"reference\":\"a\\\"\\n\xc3\xa9\",\"barcodeText\":\"(01)09506000134352\",\"hri\":\"(01)09506000134352\"}],\"failures\":[]}");
+}
+
+TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
+  auto rules = newestSnapshot();
+  EXPECT_EQ(runRequest(rules, "{"), "RequestError : the body: not valid JSON");
+  EXPECT_EQ(runRequest(rules, "[]"), "RequestError : the body: must be a JSON object");
+  EXPECT_EQ(runRequest(rules, "{}"), "RequestError codes: codes: required field is missing");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":{}})J"), "RequestError codes: codes: must be an array");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"ais":[],"extensionParameters":[]}]})J"),
+            "RequestError codes.0.primaryKey: codes.0.primaryKey: required field is missing");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":1,"value":"x"},"ais":[],"extensionParameters":[]}]})J"),
+            "RequestError codes.0.primaryKey.key: codes.0.primaryKey.key: must be a string");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[{"key":"10"}],"extensionParameters":[]}]})J"),
+            "RequestError codes.0.ais.0.value: codes.0.ais.0.value: required field is missing");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[],"extensionParameters":[],"digitalLinkstem":"x"}]})J"),
+            "RequestError codes.0.digitalLinkstem: codes.0.digitalLinkstem: unknown field");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[],"codes":[]})J"), "RequestError codes: codes: field given more than once");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[]} x)J"), "RequestError : the body: not valid JSON");
+  EXPECT_EQ(runRequest(rules, "{\"codes\":[{\"reference\":\"\xff\"}]}"), "RequestError : the body: not valid JSON");
+}
+
+}  // namespace
+}  // namespace codepayload::testing

@@ -1,0 +1,134 @@
+// Lua linters and rule modules: the plugin path, its sandbox, failing closed.
+#include <gtest/gtest.h>
+
+#include "engine/lua_runtime.h"
+#include "tests/engine/rules_fixture.h"
+
+namespace codepayload::testing {
+namespace {
+
+std::string rejected(const std::string& errors) {
+  return R"J({"codes":[],"failures":[{"reference":"0","errors":[)J" + errors + "]}]}";
+}
+
+const std::string kSscc = R"J("primaryKey":{"key":"00","value":"376104250021234569"})J";
+
+TEST(LuaLinter, LatlongLetsTheOldestReleaseValidateAi4309) {
+  auto rules = releaseSnapshot("2022-08-10");
+  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
+            R"J({"codes":[{"reference":"0","barcodeText":"(00)376104250021234569(4309)01234567890123456789",)J"
+            R"J("hri":"(00)376104250021234569(4309)01234567890123456789"}],"failures":[]})J");
+  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"19000000000123456789"}],"extensionParameters":[]})J"),
+            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLatitude","0","10"]})J"));
+  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567893700000000"}],"extensionParameters":[]})J"),
+            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLongitude","10","10"]})J"));
+}
+
+TEST(LuaLinter, AReleaseNamingAnUnimplementedLinterIsRefused) {
+  TempRulesDir rules;
+  std::filesystem::remove(rules.path() / "linters" / "latlong.lua");
+  try {
+    releaseSnapshot("2022-08-10", rules.path());
+    FAIL() << "expected SnapshotError";
+  } catch (const SnapshotError& e) {
+    EXPECT_EQ(std::string(e.what()), "AI 4309: linter \"latlong\" has no implementation (neither built in nor " +
+                                         (rules.path() / "linters" / "latlong.lua").string() + ")");
+  }
+}
+
+TEST(LuaLinter, AMalformedVerdictFailsClosed) {
+  TempRulesDir rules;
+  rules.write("linters/latlong.lua", "return function(component) return 'bad reason!', 0, 1 end");
+  EXPECT_EQ(runDefinition(releaseSnapshot("2022-08-10", rules.path()),
+                          "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
+            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","linterError","0","20"]})J"));
+}
+
+std::string pipelineWith(const std::string& steps, const std::string& extra = "") {
+  return "pipeline.steps = primaryKey, normalisation, aiKeys, aiFormat, relations, digitalLinkPlacement, "
+         "digitalLinkStem, linkType, context, extensionParameters" +
+         steps + "\nnormalise.gtin.ais = 01\nnormalise.temperature.ais = 4330, 4331, 4332, 4333\n"
+                 "primaryKey.elementStringOnly = 03\n"
+                 "linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n" +
+         extra;
+}
+
+TEST(LuaModule, GcpAllowListIsOffWithoutPrefixesAndSaysWhy) {
+  const auto& states = newestSnapshot()->pipeline().states();
+  ASSERT_EQ(states.size(), 11u);
+  EXPECT_EQ(states.back().name, "lua:gcp_allowlist");
+  EXPECT_EQ(states.back().kind, "lua");
+  EXPECT_FALSE(states.back().enabled);
+  EXPECT_EQ(states.back().reason, "no prefixes configured (module.gcp_allowlist.prefixes)");
+}
+
+TEST(LuaModule, GcpAllowListAddedWithoutRecompiling) {
+  TempRulesDir rules;
+  rules.write("pipeline.properties", pipelineWith(", lua:gcp_allowlist", "module.gcp_allowlist.prefixes = 9506000, 0614141\n"));
+  auto snapshot = releaseSnapshot("2026-01-27", rules.path());
+  EXPECT_TRUE(snapshot->pipeline().states().back().enabled);
+  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]})J"),
+            R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})J");
+  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"01","value":"00614141999996"},"ais":[],"extensionParameters":[]})J"),
+            R"J({"codes":[{"reference":"0","barcodeText":"(01)00614141999996","hri":"(01)00614141999996"}],"failures":[]})J");
+  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[],"extensionParameters":[]})J"),
+            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"]})J"));
+}
+
+TEST(LuaModule, AMalformedPrefixRefusesTheRules) {
+  TempRulesDir rules;
+  rules.write("pipeline.properties", pipelineWith(", lua:gcp_allowlist", "module.gcp_allowlist.prefixes = 95x\n"));
+  EXPECT_THROW(releaseSnapshot("2026-01-27", rules.path()), SnapshotError);
+}
+
+std::string sandboxModule(const std::string& body) {
+  return "return { describe = 'test', check = function(item, report)\n" + body + "\nend }\n";
+}
+
+std::string runWithModule(const std::string& body) {
+  TempRulesDir rules;
+  rules.write("modules/probe.lua", sandboxModule(body));
+  rules.write("pipeline.properties", pipelineWith(", lua:probe"));
+  return runDefinition(releaseSnapshot("2026-01-27", rules.path()),
+                       R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]})J");
+}
+
+const std::string kRuleError =
+    rejected(R"J({"code":"Validation.Invalid.rule.probe","path":null,"args":["ruleError"]})J");
+
+TEST(LuaSandbox, ModulesReportErrorsOfTheSameShape) {
+  EXPECT_EQ(runWithModule("report('Validation.Invalid.ais', 'ais', {item.primaryKey.key, 'custom'})"),
+            rejected(R"J({"code":"Validation.Invalid.ais","path":"ais","args":["01","custom"]})J"));
+}
+
+TEST(LuaSandbox, NoFilesNoOsNoRequireNoLoad) {
+  EXPECT_EQ(runWithModule("io.open('/etc/passwd')"), kRuleError);
+  EXPECT_EQ(runWithModule("os.execute('true')"), kRuleError);
+  EXPECT_EQ(runWithModule("require('os')"), kRuleError);
+  EXPECT_EQ(runWithModule("load('return 1')()"), kRuleError);
+  EXPECT_EQ(runWithModule("dofile('/etc/passwd')"), kRuleError);
+}
+
+TEST(LuaSandbox, BudgetMemoryAndErrorsFailClosed) {
+  EXPECT_EQ(runWithModule("while true do end"), kRuleError);
+  EXPECT_EQ(runWithModule("local t = {} for i = 1, 1e9 do t[i] = string.rep('x', 1024) end"), kRuleError);
+  EXPECT_EQ(runWithModule("error('boom')"), kRuleError);
+  EXPECT_EQ(runWithModule("report('Not.A.Validation.Code', nil, {})"), kRuleError);
+}
+
+TEST(LuaSandbox, ModuleFilesThatDoNotLoadAreRefused) {
+  TempRulesDir rules;
+  rules.write("modules/probe.lua", "return { describe = 'no check' }");
+  rules.write("pipeline.properties", pipelineWith(", lua:probe"));
+  try {
+    releaseSnapshot("2026-01-27", rules.path());
+    FAIL() << "expected SnapshotError";
+  } catch (const SnapshotError& e) {
+    EXPECT_EQ(std::string(e.what()), "Lua: rules/modules/probe.lua: the module table has no check function");
+  }
+  rules.write("modules/probe.lua", "return {");
+  EXPECT_THROW(releaseSnapshot("2026-01-27", rules.path()), SnapshotError);
+}
+
+}  // namespace
+}  // namespace codepayload::testing
