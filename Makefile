@@ -1,0 +1,48 @@
+# The two commands of the README's quick start, and the rest of the chores.
+#   make run    - build and run codepayload-server with its embedded defaults
+#   make test   - build and run every test
+# Others: make build, make test-sanitize, make fuzz-smoke, make bench, make clean.
+
+BUILD ?= build
+BUILD_ASAN ?= build-asan
+BUILD_FUZZ ?= build-fuzz
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: deps build run test test-sanitize fuzz-smoke bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+
+build: deps $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	CODEPAYLOAD_DATA_DIR=$${CODEPAYLOAD_DATA_DIR:-$(CURDIR)/data} $(BUILD)/server/codepayload-server
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: deps
+	cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCODEPAYLOAD_SANITIZE=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS)
+	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+fuzz-smoke:
+	CODEPAYLOAD_FUZZ_DEPS=1 scripts/install-deps.sh
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCODEPAYLOAD_FUZZ=ON
+	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	tests/fuzz/run-smoke.sh $(BUILD_FUZZ)
+
+bench:
+	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON
+	cmake --build $(BUILD) -j $(JOBS)
+	bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
