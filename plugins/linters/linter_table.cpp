@@ -15,6 +15,8 @@ namespace codepayload::lint {
 namespace {
 
 constexpr LinterEntry kLinters[] = {
+    {"couponcode", lintCouponcode},
+    {"couponposoffer", lintCouponposoffer},
     {"cset39", lintCset39},
     {"cset64", lintCset64},
     {"cset82", lintCset82},
