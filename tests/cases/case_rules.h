@@ -1,0 +1,31 @@
+// The two rule sources the case suite runs against: the project's shipped
+// baseline (rules/baseline/dictionary.baseline, read through the import
+// library) and a fresh parse of the newest GS1 release file in shared/gs1 with
+// its link types. Each is built once, on first use, with the repository's
+// rules/ folder (pipeline configuration, Lua linters and modules).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "engine/payload_engine.h"
+#include "engine/snapshot.h"
+
+namespace codepayload::cases {
+
+struct RuleSource {
+  std::string description;                // "baseline <path>" or "release <path>"
+  std::unique_ptr<SnapshotHolder> rules;  // null when the source could not be built
+  std::unique_ptr<PayloadEngine> engine;
+  std::string error;                      // why it could not be built
+};
+
+const RuleSource& baselineRuleSource();
+const RuleSource& releaseRuleSource();
+
+// The gs1-syntax-dictionary-<release>.txt in `gs1Dir` with the greatest
+// release name; empty when there is none.
+std::filesystem::path newestReleaseFile(const std::filesystem::path& gs1Dir);
+
+}  // namespace codepayload::cases
