@@ -140,10 +140,12 @@ const std::map<std::string_view, Tokens>& tokensByLinter() {
 // separators, padding, percent signs, NUL and high bytes.
 std::vector<std::string> sweepInputs() {
   std::vector<std::string> inputs;
-  for (char fill : std::string_view("0019A=%-/ \0\xff", 12)) {
+  static constexpr char kFills[] = "0019A=%-/ \0\xff";
+  for (char fill : std::string_view(kFills, sizeof kFills - 1)) {
     for (std::size_t size = 0; size <= 110; ++size) inputs.emplace_back(size, fill);
   }
-  constexpr std::string_view kAlphabet("0123456789012345678901234567890123456789ABCXYZaz/%=-_ \0\x80\xff", 62);
+  static constexpr char kAlphabetCharacters[] = "0123456789012345678901234567890123456789ABCXYZaz/%=-_ \0\x80\xff";
+  constexpr std::string_view kAlphabet(kAlphabetCharacters, sizeof kAlphabetCharacters - 1);
   std::uint32_t state = 12345;
   auto next = [&state] {
     state = state * 1664525u + 1013904223u;
