@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,19 @@ std::vector<RefusedBody> refusedBodies() {
       {"invalid_utf8", "{\"codes\":[{\"reference\":\"\xff\",\"primaryKey\":{\"key\":\"01\",\"value\":\"1\"},"
                        "\"ais\":[],\"extensionParameters\":[]}]}",
        Kind::InvalidJson, ""},
+      {"byte_order_mark", "\xEF\xBB\xBF" R"({"codes":[]})", Kind::InvalidJson, ""},
+      {"nul_after_body", std::string(R"({"codes":[]})") + std::string(1, '\0'), Kind::InvalidJson, ""},
+      {"control_character_in_string",
+       std::string(R"({"codes":[{"reference":"a)") + std::string(1, '\x01') +
+           R"(b","primaryKey":{"key":"01","value":"1"},"ais":[],"extensionParameters":[]}]})",
+       Kind::InvalidJson, ""},
+      {"trailing_comma_in_object", R"({"codes":[],})", Kind::InvalidJson, ""},
+      {"trailing_comma_in_codes", R"({"codes":[)" + kItem + R"(,]})", Kind::InvalidJson, "codes.1"},
+      {"missing_comma_between_definitions", R"({"codes":[)" + kItem + kItem + R"(]})", Kind::InvalidJson, "codes.1"},
+      {"bad_escape_in_string", R"({"codes":[{"reference":"a\x","primaryKey":{"key":"01","value":"1"},"ais":[],"extensionParameters":[]}]})",
+       Kind::InvalidJson, "codes.0.reference"},
+      {"lone_surrogate_escape", R"({"codes":[{"reference":"\ud800","primaryKey":{"key":"01","value":"1"},"ais":[],"extensionParameters":[]}]})",
+       Kind::InvalidJson, "codes.0.reference"},
       {"trailing_word", R"({"codes":[]} x)", Kind::InvalidJson, ""},
       {"trailing_object", R"({"codes":[]}{})", Kind::InvalidJson, ""},
       {"body_is_array", "[]", Kind::WrongType, ""},
@@ -61,6 +75,10 @@ std::vector<RefusedBody> refusedBodies() {
        Kind::MissingField, "codes.0.extensionParameters.0.value"},
       {"primary_key_null", R"({"codes":[{"primaryKey":null,"ais":[],"extensionParameters":[]}]})", Kind::WrongType,
        "codes.0.primaryKey"},
+      {"primary_key_key_null", R"({"codes":[{"primaryKey":{"key":null,"value":"1"},"ais":[],"extensionParameters":[]}]})",
+       Kind::WrongType, "codes.0.primaryKey.key"},
+      {"ai_entry_null", R"({"codes":[{"primaryKey":{"key":"01","value":"1"},"ais":[null],"extensionParameters":[]}]})",
+       Kind::WrongType, "codes.0.ais.0"},
       {"primary_key_string", R"({"codes":[{"primaryKey":"01","ais":[],"extensionParameters":[]}]})", Kind::WrongType,
        "codes.0.primaryKey"},
       {"primary_key_value_number", R"({"codes":[{"primaryKey":{"key":"01","value":9506000134352},"ais":[],"extensionParameters":[]}]})",
@@ -101,6 +119,8 @@ std::vector<RefusedBody> refusedBodies() {
        std::nullopt, "codes.0.reference"},
   };
 }
+
+void PrintTo(const RefusedBody& refused, std::ostream* out) { *out << refused.name; }
 
 class RefusedBodyTest : public ::testing::TestWithParam<RefusedBody> {};
 
