@@ -33,8 +33,8 @@ class EntryReader {
   }
 
   std::string string(const std::string& key) const {
+    if (!object_.has(key)) refuse("\"" + key + "\" is missing");
     const Poco::Dynamic::Var value = object_.get(key);
-    if (value.isEmpty()) refuse("\"" + key + "\" is missing");
     if (!value.isString()) refuse("\"" + key + "\" must be a string");
     std::string text = value.extract<std::string>();
     if (!isValidUtf8(text)) refuse("\"" + key + "\" is not valid UTF-8");
@@ -42,8 +42,8 @@ class EntryReader {
   }
 
   bool boolean(const std::string& key) const {
+    if (!object_.has(key)) refuse("\"" + key + "\" is missing");
     const Poco::Dynamic::Var value = object_.get(key);
-    if (value.isEmpty()) refuse("\"" + key + "\" is missing");
     if (!value.isBoolean()) refuse("\"" + key + "\" must be true or false");
     return value.extract<bool>();
   }

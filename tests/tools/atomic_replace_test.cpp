@@ -1,0 +1,79 @@
+#include "tools/dictionary-import/atomic_replace.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include "tests/tools/test_files.h"
+#include "tools/dictionary-import/import_error.h"
+
+namespace codepayload::importer {
+namespace {
+
+using codepayload::testing::TempDir;
+using codepayload::testing::listFolder;
+using codepayload::testing::readFile;
+using codepayload::testing::writeFile;
+
+mode_t permissions(const std::filesystem::path& path) {
+  struct stat status {};
+  EXPECT_EQ(::stat(path.c_str(), &status), 0);
+  return status.st_mode & 07777;
+}
+
+TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
+  TempDir temp;
+  writeFile(temp / "target", "old");
+  ::chmod((temp / "target").c_str(), 0640);
+  std::filesystem::path seen;
+  replaceFileAtomically(temp / "target", [&seen](const std::filesystem::path& temporary) {
+    seen = temporary;
+    EXPECT_TRUE(temporary.filename().string().starts_with(".target.new-"));
+    EXPECT_EQ(readFile(temporary), "");
+    writeFile(temporary, "new");
+  });
+  EXPECT_EQ(seen.parent_path(), temp.path());
+  EXPECT_EQ(readFile(temp / "target"), "new");
+  EXPECT_EQ(permissions(temp / "target"), 0640u);
+  EXPECT_EQ(listFolder(temp.path()), (std::set<std::string>{"target"}));
+}
+
+TEST(AtomicReplaceTest, CreatesANewTargetAndItsFolder) {
+  TempDir temp;
+  replaceFileAtomically(temp / "a/b/target", [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
+  EXPECT_EQ(readFile(temp / "a/b/target"), "x");
+  EXPECT_EQ(permissions(temp / "a/b/target"), 0644u);
+}
+
+TEST(AtomicReplaceTest, AFailingBuildLeavesTheTargetAndNoTemporaryFiles) {
+  TempDir temp;
+  writeFile(temp / "target", "old");
+  try {
+    replaceFileAtomically(temp / "target", [](const std::filesystem::path& temporary) {
+      writeFile(temporary, "half");
+      writeFile(temporary.string() + "-journal", "journal");
+      throw ImportError("build failed");
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const ImportError& error) {
+    EXPECT_EQ(std::string(error.what()), "build failed");
+  }
+  EXPECT_EQ(readFile(temp / "target"), "old");
+  EXPECT_EQ(listFolder(temp.path()), (std::set<std::string>{"target"}));
+}
+
+TEST(AtomicReplaceTest, ATargetThatIsAFolderIsRefused) {
+  TempDir temp;
+  std::filesystem::create_directory(temp / "target");
+  bool built = false;
+  try {
+    replaceFileAtomically(temp / "target", [&built](const std::filesystem::path&) { built = true; });
+    ADD_FAILURE() << "no error";
+  } catch (const ImportError& error) {
+    EXPECT_EQ(std::string(error.what()), (temp / "target").string() + ": exists and is not a regular file");
+  }
+  EXPECT_FALSE(built);
+  EXPECT_EQ(listFolder(temp.path()), (std::set<std::string>{"target"}));
+}
+
+}  // namespace
+}  // namespace codepayload::importer
