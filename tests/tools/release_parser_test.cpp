@@ -273,6 +273,20 @@ TEST_F(MalformedReleaseTest, BadLinkTypesWriteNothing) {
   EXPECT_EQ(listFolder(temp_ / "data"), (std::set<std::string>{"rules.db"}));
 }
 
+TEST_F(MalformedReleaseTest, DatabaseFailuresNameTheDatabaseAndWriteNothing) {
+  ImportOptions noSchema = options();
+  noSchema.schemaDir = temp_ / "noschema";
+  std::string message = "no error";
+  try {
+    importRelease(noSchema);
+  } catch (const ImportError& error) {
+    message = error.what();
+  }
+  EXPECT_EQ(message, target().string() + ": migration folder " + (temp_ / "noschema/rules").string() + " does not exist");
+  EXPECT_TRUE(readFile(target()) == before_);
+  EXPECT_EQ(listFolder(temp_ / "data"), (std::set<std::string>{"rules.db"}));
+}
+
 TEST_F(MalformedReleaseTest, AGoodFileReplacesTheDatabase) {
   writeFile(releasePath(), joinLines(edited({{3, "# Release: 2099-02-02"}})));
   const ImportSummary summary = importRelease(options());
