@@ -40,9 +40,9 @@ fuzz-smoke:
 
 bench:
 	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON
-	cmake --build $(BUILD) -j $(JOBS)
-	bench/run.sh $(BUILD)
+	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS)
+	bench/run.sh $(BUILD)-bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -17,15 +17,15 @@ void appendBracketed(std::string& out, std::string_view key, std::string_view va
     out += value;
     return;
   }
-  for (char c : value) {
-    if (c == '(') {
-      out += "^040";
-    } else if (c == ')') {
-      out += "^041";
-    } else {
-      out += c;
-    }
+  const char* run = value.data();
+  const char* end = value.data() + value.size();
+  for (const char* at = run; at != end; ++at) {
+    if (*at != '(' && *at != ')') continue;
+    out.append(run, static_cast<std::size_t>(at - run));
+    out.append(*at == '(' ? "^040" : "^041", 4);
+    run = at + 1;
   }
+  out.append(run, static_cast<std::size_t>(end - run));
 }
 
 // The path qualifiers in the order of their qualifier sequence.

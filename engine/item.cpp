@@ -1,24 +1,46 @@
 #include "engine/item.h"
 
+#include "engine/digital_link_stem.h"
 #include "engine/snapshot.h"
 
 namespace codepayload {
 
 ItemContext::ItemContext(const Snapshot& rules, const CodeDefinition& definition, std::size_t position,
-                         std::vector<ValidationError>& errors)
-    : rules_(rules), definition_(definition), position_(position), errors_(errors), firstError_(errors.size()) {
+                         std::vector<ValidationError>& errors, std::vector<ItemAi>& aiStorage)
+    : rules_(rules),
+      definition_(definition),
+      position_(position),
+      errors_(errors),
+      firstError_(errors.size()),
+      ais_(aiStorage) {
   primaryKey_.key = definition.primaryKey.key;
   primaryKey_.sentValue = definition.primaryKey.value;
-  primaryKey_.ai = rules.findAi(definition.primaryKey.key);
+  primaryKey_.slot = aiSlot(primaryKey_.key);
+  primaryKey_.ai = rules.findAi(primaryKey_.slot);
   primaryKey_.usable = primaryKey_.ai != nullptr;
   ais_.resize(definition.ais.size());
   for (std::size_t i = 0; i < definition.ais.size(); ++i) {
     ItemAi& ai = ais_[i];
     ai.key = definition.ais[i].key;
     ai.sentValue = definition.ais[i].value;
-    ai.ai = rules.findAi(ai.key);
+    ai.slot = aiSlot(ai.key);
+    ai.ai = rules.findAi(ai.slot);
+    ai.normalisedValue.clear();
+    ai.normalised = false;
     ai.usable = ai.ai != nullptr;
+    ai.valueRejected = false;
+    ai.placement = Placement::Undecided;
+    ai.qualifierRank = 0;
   }
+}
+
+std::string_view ItemContext::normalisedStem(const char*& reason) {
+  if (!stemChecked_) {
+    stem_ = checkDigitalLinkStem(definition_.digitalLinkStem.value_or(std::string_view()), stemReason_);
+    stemChecked_ = true;
+  }
+  reason = stemReason_;
+  return stem_;
 }
 
 std::string ItemContext::pathOf(AiSlot slot) {

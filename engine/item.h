@@ -29,6 +29,7 @@ struct ItemAi {
   std::string_view key;
   std::string_view sentValue;
   const CompiledAi* ai = nullptr;  // null: unknown AI
+  std::int32_t slot = -1;          // aiSlot(key); -1 when the key is not 2 to 4 digits
   std::string normalisedValue;     // used when `normalised` is set
   bool normalised = false;
   bool usable = true;              // false: unknown, a duplicate, or repeating the primary key
@@ -47,8 +48,9 @@ struct AiSlot {
 
 class ItemContext {
  public:
+  // `aiStorage` is reused from item to item (its capacity survives).
   ItemContext(const Snapshot& rules, const CodeDefinition& definition, std::size_t position,
-              std::vector<ValidationError>& errors);
+              std::vector<ValidationError>& errors, std::vector<ItemAi>& aiStorage);
 
   const Snapshot& rules() const { return rules_; }
   const CodeDefinition& definition() const { return definition_; }
@@ -60,6 +62,10 @@ class ItemContext {
   std::vector<ItemAi>& ais() { return ais_; }
   const std::vector<ItemAi>& ais() const { return ais_; }
   ItemAi& at(AiSlot slot) { return slot.primary ? primaryKey_ : ais_[slot.index]; }
+
+  // The stem checked once per item (checkDigitalLinkStem): the normalised stem,
+  // or an empty view with `reason` set to the fault.
+  std::string_view normalisedStem(const char*& reason);
 
   // Set by the primary-key module when the key is acceptable for this item.
   bool primaryKeyAccepted = false;
@@ -78,7 +84,10 @@ class ItemContext {
   std::vector<ValidationError>& errors_;
   std::size_t firstError_;
   ItemAi primaryKey_;
-  std::vector<ItemAi> ais_;
+  std::vector<ItemAi>& ais_;
+  bool stemChecked_ = false;
+  const char* stemReason_ = nullptr;
+  std::string_view stem_;
 };
 
 }  // namespace codepayload

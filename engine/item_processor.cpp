@@ -1,6 +1,5 @@
 #include "engine/item_processor.h"
 
-#include "engine/digital_link_stem.h"
 #include "engine/generator.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
@@ -11,12 +10,12 @@ void processItem(const Snapshot& rules, const CodeDefinition& definition, std::s
   outcome.barcodeText.clear();
   outcome.hri.clear();
   outcome.errors.clear();
-  ItemContext item(rules, definition, position, outcome.errors);
+  ItemContext item(rules, definition, position, outcome.errors, outcome.ais);
   rules.pipeline().run(item);
   if (!outcome.errors.empty()) return;
   if (item.hasStem()) {
     const char* reason = nullptr;
-    std::string_view stem = checkDigitalLinkStem(*definition.digitalLinkStem, reason);
+    std::string_view stem = item.normalisedStem(reason);
     if (reason != nullptr) {
       // The pipeline was configured without digitalLinkStem: never emit a bad URI.
       item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});

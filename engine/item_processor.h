@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/item.h"
 #include "engine/model.h"
 
 namespace codepayload {
@@ -15,6 +16,7 @@ struct ItemOutcome {
   std::string barcodeText;
   std::string hri;
   std::vector<ValidationError> errors;  // empty: accepted
+  std::vector<ItemAi> ais;              // working storage of the item's AIs
 
   bool accepted() const { return errors.empty(); }
 };

@@ -13,10 +13,9 @@ namespace {
 
 std::atomic<std::uint64_t> nextGeneration{1};
 
-// AIs are 2 to 4 digits: slot = offset for the length + numeric value.
-constexpr std::int32_t kSlots = 100 + 1000 + 10000;
+}  // namespace
 
-std::int32_t slotOf(std::string_view ai) {
+std::int32_t aiSlot(std::string_view ai) {
   if (ai.size() < 2 || ai.size() > 4) return -1;
   std::int32_t number = 0;
   for (char c : ai) {
@@ -29,6 +28,16 @@ std::int32_t slotOf(std::string_view ai) {
     default: return 1100 + number;
   }
 }
+
+AiSet::AiSet(const std::vector<std::string>& ais) {
+  for (const std::string& ai : ais) {
+    std::int32_t slot = aiSlot(ai);
+    if (slot < 0) throw SnapshotError("\"" + ai + "\" is not an AI (2 to 4 digits)");
+    members_[static_cast<std::size_t>(slot)] = true;
+  }
+}
+
+namespace {
 
 lint::LinterFn charsetCheck(CharacterSet charset) {
   const char* name = "csetnumeric";
@@ -66,13 +75,33 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   snapshot->lua_ = std::make_unique<LuaRuntime>(rulesDir);
   PipelineSettings settings = PipelineSettings::load(rulesDir / "pipeline.properties");
 
-  snapshot->index_.assign(kSlots, -1);
+  snapshot->index_.assign(kAiSlots, -1);
   snapshot->compiled_.reserve(snapshot->dictionary_.ais.size());
   for (const AiDefinition& definition : snapshot->dictionary_.ais) {
-    std::int32_t slot = slotOf(definition.ai);
+    std::int32_t slot = aiSlot(definition.ai);
     if (slot < 0) throw SnapshotError("AI \"" + definition.ai + "\" is not 2 to 4 digits");
     if (snapshot->index_[static_cast<std::size_t>(slot)] >= 0) throw SnapshotError("AI " + definition.ai + " is defined twice");
-    CompiledAi compiled{&definition, formatSpecText(definition), {}};
+    CompiledAi compiled{&definition, slot, formatSpecText(definition), {}, {}, {}, {}};
+    auto compilePattern = [](const AiPattern& pattern) {
+      bool wildcard = pattern.text.find('n') != std::string::npos;
+      return CompiledPattern{wildcard ? -1 : aiSlot(pattern.text), &pattern};
+    };
+    for (const RequiresRule& rule : definition.requirements) {
+      auto& alternatives = compiled.requirements.emplace_back();
+      for (const auto& alternative : rule.alternatives) {
+        auto& members = alternatives.emplace_back();
+        for (const AiPattern& pattern : alternative) members.push_back(compilePattern(pattern));
+      }
+    }
+    for (const AiPattern& pattern : definition.excludes) compiled.excludes.push_back(compilePattern(pattern));
+    for (const auto& sequence : definition.qualifierSequences) {
+      auto& slots = compiled.qualifierSequences.emplace_back();
+      for (const std::string& qualifier : sequence) {
+        std::int32_t qualifierSlot = aiSlot(qualifier);
+        if (qualifierSlot < 0) throw SnapshotError("AI " + definition.ai + ": qualifier \"" + qualifier + "\" is not an AI");
+        slots.push_back(qualifierSlot);
+      }
+    }
     for (const ComponentSpec& component : definition.components) {
       CompiledComponent c{component.charset, charsetCheck(component.charset), component.minLength,
                           component.maxLength, component.optional, {}};
@@ -114,13 +143,6 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   snapshot->pipeline_ = std::make_unique<Pipeline>(std::move(steps), std::move(states), std::move(settings));
   snapshot->generation_ = nextGeneration.fetch_add(1);
   return snapshot;
-}
-
-const CompiledAi* Snapshot::findAi(std::string_view ai) const {
-  std::int32_t slot = slotOf(ai);
-  if (slot < 0) return nullptr;
-  std::int32_t at = index_[static_cast<std::size_t>(slot)];
-  return at < 0 ? nullptr : &compiled_[static_cast<std::size_t>(at)];
 }
 
 bool Snapshot::isSelectableLinkType(std::string_view id) const {

@@ -41,10 +41,57 @@ struct CompiledComponent {
   std::vector<ResolvedLinter> linters;
 };
 
+// An AI pattern of req=/ex= attributes, ready for fast matching: an exact AI
+// is compared by slot, a pattern with 'n' wildcards by text.
+struct CompiledPattern {
+  std::int32_t slot;  // aiSlot of an exact AI; -1 for a wildcard pattern
+  const AiPattern* pattern;
+
+  bool matches(std::int32_t aiSlotOfOther, std::string_view other) const {
+    return slot >= 0 ? slot == aiSlotOfOther : pattern->matches(other);
+  }
+};
+
 struct CompiledAi {
   const AiDefinition* definition;
+  std::int32_t slot;
   std::string formatSpec;  // "N13 [X..17]": for error args
   std::vector<CompiledComponent> components;
+  // The req= attributes: [rule][alternative][member]
+  std::vector<std::vector<std::vector<CompiledPattern>>> requirements;
+  std::vector<CompiledPattern> excludes;
+  // The qualifier sequences of a Digital Link primary key, as AI slots.
+  std::vector<std::vector<std::int32_t>> qualifierSequences;
+
+  // The rank of `qualifierSlot` in sequence `sequence`, or -1.
+  int qualifierRank(std::size_t sequence, std::int32_t qualifierSlot) const {
+    const auto& slots = qualifierSequences[sequence];
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+      if (slots[i] == qualifierSlot) return static_cast<int>(i);
+    }
+    return -1;
+  }
+  bool isQualifier(std::int32_t qualifierSlot) const {
+    for (std::size_t s = 0; s < qualifierSequences.size(); ++s) {
+      if (qualifierRank(s, qualifierSlot) >= 0) return true;
+    }
+    return false;
+  }
+};
+
+// AIs are 2 to 4 digits: a dense index for per-AI tables. -1 for anything else.
+inline constexpr std::int32_t kAiSlots = 100 + 1000 + 10000;
+std::int32_t aiSlot(std::string_view ai);
+
+// A set of AIs, e.g. the AIs a normalisation applies to: O(1) membership.
+class AiSet {
+ public:
+  AiSet() = default;
+  explicit AiSet(const std::vector<std::string>& ais);
+  bool contains(std::int32_t slot) const { return slot >= 0 && members_[static_cast<std::size_t>(slot)]; }
+
+ private:
+  std::vector<bool> members_ = std::vector<bool>(kAiSlots, false);
 };
 
 class Snapshot {
@@ -60,7 +107,12 @@ class Snapshot {
   const ReleaseInfo& release() const { return dictionary_.release; }
 
   // The compiled AI, or nullptr for an unknown AI. O(1).
-  const CompiledAi* findAi(std::string_view ai) const;
+  const CompiledAi* findAi(std::string_view ai) const { return findAi(aiSlot(ai)); }
+  const CompiledAi* findAi(std::int32_t slot) const {
+    if (slot < 0) return nullptr;
+    std::int32_t at = index_[static_cast<std::size_t>(slot)];
+    return at < 0 ? nullptr : &compiled_[static_cast<std::size_t>(at)];
+  }
 
   // Whether `id` ("gs1:pip") is a link type the generator offers.
   bool isSelectableLinkType(std::string_view id) const;

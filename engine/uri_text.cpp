@@ -37,6 +37,18 @@ bool startsWithNoCase(std::string_view text, std::string_view prefix) {
   return true;
 }
 
+template <bool (*keep)(char)>
+void appendEncoded(std::string& out, std::string_view text) {
+  std::size_t run = 0;  // start of the characters kept as they are
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (keep(text[i])) continue;
+    out.append(text.data() + run, i - run);
+    appendEscape(out, static_cast<unsigned char>(text[i]));
+    run = i + 1;
+  }
+  out.append(text.data() + run, text.size() - run);
+}
+
 }  // namespace
 
 bool allQueryLiteral(std::string_view text) {
@@ -46,25 +58,9 @@ bool allQueryLiteral(std::string_view text) {
   return true;
 }
 
-void appendEncodedStrict(std::string& out, std::string_view text) {
-  for (char c : text) {
-    if (isUnreserved(c)) {
-      out += c;
-    } else {
-      appendEscape(out, static_cast<unsigned char>(c));
-    }
-  }
-}
+void appendEncodedStrict(std::string& out, std::string_view text) { appendEncoded<isUnreserved>(out, text); }
 
-void appendEncodedQuery(std::string& out, std::string_view text) {
-  for (char c : text) {
-    if (isQueryLiteral(c)) {
-      out += c;
-    } else {
-      appendEscape(out, static_cast<unsigned char>(c));
-    }
-  }
-}
+void appendEncodedQuery(std::string& out, std::string_view text) { appendEncoded<isQueryLiteral>(out, text); }
 
 bool percentDecode(std::string_view text, std::string& out) {
   out.clear();

@@ -7,22 +7,38 @@
 namespace codepayload::uri {
 
 // RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~
-constexpr bool isUnreserved(char c) {
+constexpr bool isUnreservedByRule(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
          c == '_' || c == '~';
 }
 
 // Characters a query component keeps as they are: unreserved plus
 // ! $ ' ( ) * , ; : @ / ?  (never & = + # % [ ] or anything outside ASCII).
-constexpr bool isQueryLiteral(char c) {
+constexpr bool isQueryLiteralByRule(char c) {
   switch (c) {
     case '!': case '$': case '\'': case '(': case ')': case '*': case ',': case ';': case ':': case '@': case '/':
     case '?':
       return true;
     default:
-      return isUnreserved(c);
+      return isUnreservedByRule(c);
   }
 }
+
+// The same two classes as 256-entry tables (hot loops of the encoders).
+struct CharacterTable {
+  bool member[256];
+};
+template <bool (*rule)(char)>
+constexpr CharacterTable makeTable() {
+  CharacterTable table{};
+  for (int c = 0; c < 256; ++c) table.member[c] = rule(static_cast<char>(c));
+  return table;
+}
+inline constexpr CharacterTable kUnreserved = makeTable<isUnreservedByRule>();
+inline constexpr CharacterTable kQueryLiteral = makeTable<isQueryLiteralByRule>();
+
+constexpr bool isUnreserved(char c) { return kUnreserved.member[static_cast<unsigned char>(c)]; }
+constexpr bool isQueryLiteral(char c) { return kQueryLiteral.member[static_cast<unsigned char>(c)]; }
 
 // RFC 3986 sub-delims.
 constexpr bool isSubDelim(char c) {

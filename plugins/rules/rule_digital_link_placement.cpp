@@ -12,24 +12,17 @@ namespace codepayload::rules {
 
 namespace {
 
-bool isQualifierOf(const AiDefinition& primaryKey, std::string_view ai) {
-  for (const auto& sequence : primaryKey.qualifierSequences) {
-    if (std::find(sequence.begin(), sequence.end(), ai) != sequence.end()) return true;
-  }
-  return false;
-}
-
 class DigitalLinkPlacementRule final : public RuleModule {
  public:
   void check(ItemContext& item) const override {
     if (!item.hasStem() || !item.primaryKeyAccepted) return;
-    const AiDefinition& primaryKey = *item.primaryKey().ai->definition;
+    const CompiledAi& primaryKey = *item.primaryKey().ai;
     std::vector<ItemAi>& ais = item.ais();
     bool anyQualifier = false;
     for (std::size_t i = 0; i < ais.size(); ++i) {
       ItemAi& ai = ais[i];
       if (!ai.usable) continue;
-      if (isQualifierOf(primaryKey, ai.key)) {
+      if (primaryKey.isQualifier(ai.slot)) {
         ai.placement = Placement::PathQualifier;
         anyQualifier = true;
       } else if (ai.ai->definition->digitalLinkDataAttribute) {
@@ -43,17 +36,16 @@ class DigitalLinkPlacementRule final : public RuleModule {
   }
 
  private:
-  static void rankQualifiers(ItemContext& item, const AiDefinition& primaryKey) {
+  static void rankQualifiers(ItemContext& item, const CompiledAi& primaryKey) {
     std::vector<ItemAi>& ais = item.ais();
-    for (const auto& sequence : primaryKey.qualifierSequences) {
+    for (std::size_t sequence = 0; sequence < primaryKey.qualifierSequences.size(); ++sequence) {
       bool fits = std::all_of(ais.begin(), ais.end(), [&](const ItemAi& ai) {
-        return ai.placement != Placement::PathQualifier ||
-               std::find(sequence.begin(), sequence.end(), ai.key) != sequence.end();
+        return ai.placement != Placement::PathQualifier || primaryKey.qualifierRank(sequence, ai.slot) >= 0;
       });
       if (!fits) continue;
       for (ItemAi& ai : ais) {
         if (ai.placement != Placement::PathQualifier) continue;
-        ai.qualifierRank = static_cast<std::uint16_t>(std::find(sequence.begin(), sequence.end(), ai.key) - sequence.begin());
+        ai.qualifierRank = static_cast<std::uint16_t>(primaryKey.qualifierRank(sequence, ai.slot));
       }
       return;
     }

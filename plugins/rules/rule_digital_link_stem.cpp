@@ -1,7 +1,6 @@
 // digitalLinkStem: an http or https origin with a host; no userinfo, query or
 // fragment; one trailing slash stripped; no empty or dot path segments; only
 // URI characters. The first fault is reported.
-#include "engine/digital_link_stem.h"
 #include "engine/item.h"
 #include "plugins/rules/rule_modules.h"
 
@@ -14,7 +13,7 @@ class DigitalLinkStemRule final : public RuleModule {
   void check(ItemContext& item) const override {
     if (!item.hasStem()) return;
     const char* reason = nullptr;
-    checkDigitalLinkStem(*item.definition().digitalLinkStem, reason);
+    item.normalisedStem(reason);
     if (reason != nullptr) item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});
   }
 };

@@ -21,8 +21,8 @@ class ExtensionParametersRule final : public RuleModule {
     }
     for (std::size_t i = 0; i < parameters.size(); ++i) {
       const ExtensionParameter& parameter = parameters[i];
-      std::string index = std::to_string(i);
       auto fault = [&](const char* reason) {
+        std::string index = std::to_string(i);
         item.addError("Validation.Invalid.extensionParameters." + index, "extensionParameters." + index,
                       {std::string(parameter.key), reason});
       };
@@ -39,7 +39,7 @@ class ExtensionParametersRule final : public RuleModule {
       if (!uri::allQueryLiteral(parameter.value)) fault("valueCharacters");
       for (std::size_t first = 0; first < i; ++first) {
         if (parameters[first].key == key) {
-          item.addError("Validation.Invalid.extensionParameters", "extensionParameters." + index,
+          item.addError("Validation.Invalid.extensionParameters", "extensionParameters." + std::to_string(i),
                         {std::string(key), "duplicateKey"});
           break;
         }

@@ -16,14 +16,10 @@ bool allDigits(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-bool listed(const std::vector<std::string>& list, std::string_view key) {
-  return std::find(list.begin(), list.end(), key) != list.end();
-}
-
 class NormalisationRule final : public RuleModule {
  public:
-  NormalisationRule(std::vector<std::string> gtinAis, std::vector<std::string> temperatureAis)
-      : gtinAis_(std::move(gtinAis)), temperatureAis_(std::move(temperatureAis)) {}
+  NormalisationRule(const std::vector<std::string>& gtinAis, const std::vector<std::string>& temperatureAis)
+      : gtinAis_(gtinAis), temperatureAis_(temperatureAis) {}
 
   void check(ItemContext& item) const override {
     normalise(item, AiSlot{true, 0});
@@ -34,9 +30,9 @@ class NormalisationRule final : public RuleModule {
   void normalise(ItemContext& item, AiSlot slot) const {
     ItemAi& ai = item.at(slot);
     if (ai.ai == nullptr) return;
-    if (listed(gtinAis_, ai.key)) {
+    if (gtinAis_.contains(ai.slot)) {
       normaliseGtin(item, slot, ai);
-    } else if (listed(temperatureAis_, ai.key)) {
+    } else if (temperatureAis_.contains(ai.slot)) {
       normaliseTemperature(ai);
     }
   }
@@ -68,8 +64,8 @@ class NormalisationRule final : public RuleModule {
     ai.normalised = true;
   }
 
-  std::vector<std::string> gtinAis_;
-  std::vector<std::string> temperatureAis_;
+  AiSet gtinAis_;
+  AiSet temperatureAis_;
 };
 
 }  // namespace

@@ -1,7 +1,5 @@
 // primaryKey: the primary key is a known AI, and a Digital Link primary key (or,
 // without a stem, one of the configured element-string-only keys such as 03).
-#include <algorithm>
-
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "plugins/rules/rule_modules.h"
@@ -12,7 +10,7 @@ namespace {
 
 class PrimaryKeyRule final : public RuleModule {
  public:
-  explicit PrimaryKeyRule(std::vector<std::string> elementStringOnly) : elementStringOnly_(std::move(elementStringOnly)) {}
+  explicit PrimaryKeyRule(const std::vector<std::string>& elementStringOnly) : elementStringOnly_(elementStringOnly) {}
 
   void check(ItemContext& item) const override {
     ItemAi& key = item.primaryKey();
@@ -20,9 +18,7 @@ class PrimaryKeyRule final : public RuleModule {
       item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "unknownAi"});
       return;
     }
-    bool accepted = key.ai->definition->digitalLinkPrimaryKey ||
-                    (!item.hasStem() && std::find(elementStringOnly_.begin(), elementStringOnly_.end(), key.key) !=
-                                            elementStringOnly_.end());
+    bool accepted = key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
     if (!accepted) {
       item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "notPrimaryKey"});
       return;
@@ -31,7 +27,7 @@ class PrimaryKeyRule final : public RuleModule {
   }
 
  private:
-  std::vector<std::string> elementStringOnly_;
+  AiSet elementStringOnly_;
 };
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace {
 
 struct Present {
   std::string_view key;
-  const AiDefinition* definition;
+  const CompiledAi* ai;
   AiSlot slot;
 };
 
@@ -24,9 +24,9 @@ std::string alternativeText(const std::vector<AiPattern>& alternative) {
   return text;
 }
 
-bool excludes(const AiDefinition& definition, std::string_view other) {
-  for (const AiPattern& pattern : definition.excludes) {
-    if (pattern.matches(other)) return true;
+bool excludes(const CompiledAi& ai, const Present& other) {
+  for (const CompiledPattern& pattern : ai.excludes) {
+    if (pattern.matches(other.ai->slot, other.key)) return true;
   }
   return false;
 }
@@ -34,36 +34,48 @@ bool excludes(const AiDefinition& definition, std::string_view other) {
 class RelationsRule final : public RuleModule {
  public:
   void check(ItemContext& item) const override {
-    std::vector<Present> present;
-    present.reserve(item.ais().size() + 1);
+    thread_local std::vector<Present> present;  // reused: no allocation per item
+    present.clear();
     if (item.primaryKey().ai != nullptr) {
-      present.push_back({item.primaryKey().key, item.primaryKey().ai->definition, AiSlot{true, 0}});
+      present.push_back({item.primaryKey().key, item.primaryKey().ai, AiSlot{true, 0}});
     }
     for (std::size_t i = 0; i < item.ais().size(); ++i) {
       const ItemAi& ai = item.ais()[i];
-      if (ai.usable) present.push_back({ai.key, ai.ai->definition, AiSlot{false, i}});
+      if (ai.usable) present.push_back({ai.key, ai.ai, AiSlot{false, i}});
     }
-    for (const Present& ai : present) checkRequirements(item, ai, present);
+    // How many times each AI is present (duplicates are not usable, so 0 or 1,
+    // except a repeat of the primary key): set for this item, cleared after.
+    thread_local std::vector<std::uint8_t> presentSlots(kAiSlots, 0);
+    for (const Present& ai : present) ++presentSlots[static_cast<std::size_t>(ai.ai->slot)];
+    for (const Present& ai : present) checkRequirements(item, ai, present, presentSlots);
+    for (const Present& ai : present) presentSlots[static_cast<std::size_t>(ai.ai->slot)] = 0;
     for (std::size_t a = 0; a < present.size(); ++a) {
       for (std::size_t b = a + 1; b < present.size(); ++b) checkExclusion(item, present[a], present[b]);
     }
   }
 
  private:
-  static bool isPresent(const AiPattern& pattern, const Present& self, const std::vector<Present>& present) {
+  // Exact AIs are looked up in the item's slot table; patterns with 'n' scan.
+  static bool isPresent(const CompiledPattern& pattern, const Present& self, const std::vector<Present>& present,
+                        const std::vector<std::uint8_t>& presentSlots) {
+    if (pattern.slot >= 0) {
+      return presentSlots[static_cast<std::size_t>(pattern.slot)] > (pattern.slot == self.ai->slot ? 1 : 0);
+    }
     for (const Present& other : present) {
-      if (&other != &self && pattern.matches(other.key)) return true;
+      if (&other != &self && pattern.matches(other.ai->slot, other.key)) return true;
     }
     return false;
   }
 
-  static void checkRequirements(ItemContext& item, const Present& ai, const std::vector<Present>& present) {
-    for (const RequiresRule& rule : ai.definition->requirements) {
+  static void checkRequirements(ItemContext& item, const Present& ai, const std::vector<Present>& present,
+                                const std::vector<std::uint8_t>& presentSlots) {
+    const auto& rules = ai.ai->definition->requirements;
+    for (std::size_t r = 0; r < rules.size(); ++r) {
       bool satisfied = false;
-      for (const auto& alternative : rule.alternatives) {
+      for (const auto& alternative : ai.ai->requirements[r]) {
         bool all = true;
-        for (const AiPattern& pattern : alternative) {
-          if (!isPresent(pattern, ai, present)) {
+        for (const CompiledPattern& pattern : alternative) {
+          if (!isPresent(pattern, ai, present, presentSlots)) {
             all = false;
             break;
           }
@@ -75,7 +87,7 @@ class RelationsRule final : public RuleModule {
       }
       if (satisfied) continue;
       std::vector<std::string> args;
-      for (const auto& alternative : rule.alternatives) args.push_back(alternativeText(alternative));
+      for (const auto& alternative : rules[r].alternatives) args.push_back(alternativeText(alternative));
       item.addError("Validation.Invalid.relations." + std::string(ai.key) + ".requires", ItemContext::pathOf(ai.slot),
                     std::move(args));
     }
@@ -85,10 +97,10 @@ class RelationsRule final : public RuleModule {
     if (first.key == second.key) return;
     const Present* named = nullptr;
     const Present* other = nullptr;
-    if (excludes(*first.definition, second.key)) {
+    if (excludes(*first.ai, second)) {
       named = &first;
       other = &second;
-    } else if (excludes(*second.definition, first.key)) {
+    } else if (excludes(*second.ai, first)) {
       named = &second;
       other = &first;
     } else {
