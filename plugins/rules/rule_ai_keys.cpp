@@ -1,5 +1,6 @@
 // aiKeys: every key in ais is a known AI, does not repeat the primary key, and
-// appears once. Later duplicates are reported and left out of placement.
+// appears once. Each of these faults is reported on its own; repeats are left
+// out of relations and placement.
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "plugins/rules/rule_modules.h"
@@ -17,14 +18,12 @@ class AiKeysRule final : public RuleModule {
       AiSlot slot{false, i};
       if (ai.ai == nullptr) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"});
-        continue;
-      }
-      if (ai.key == item.primaryKey().key) {
+      } else if (ai.key == item.primaryKey().key) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
                       {std::string(ai.key), "repeatsPrimaryKey"});
         ai.usable = false;
-        continue;
       }
+      // A repeated key is a fault of its own, whatever else is wrong with it.
       for (std::size_t first = 0; first < i; ++first) {
         if (ais[first].key == ai.key) {
           item.addError("Validation.Invalid.ais", ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
