@@ -28,6 +28,18 @@ bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
   return true;
 }
 
+// One pair of JSON parsers per thread, sized for the largest token and
+// limited to a shallow nesting depth (deeper documents are malformed here).
+struct TokenJsonParsers {
+  static constexpr std::size_t kMaxDepth = 32;
+  TokenJsonParsers()
+      : ready(header.allocate(kMaxAccessTokenLength, kMaxDepth) == simdjson::SUCCESS &&
+              payload.allocate(kMaxAccessTokenLength, kMaxDepth) == simdjson::SUCCESS) {}
+  simdjson::dom::parser header;
+  simdjson::dom::parser payload;
+  bool ready;  // false when memory ran out: every token is then refused
+};
+
 // Parses `json` as an object whose member names are distinct. False for
 // anything else (not JSON, not UTF-8, not an object, duplicates, too many).
 bool parseObject(simdjson::dom::parser& parser, const std::string& json, simdjson::dom::object& object) {
@@ -175,18 +187,19 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
     return TokenRejection::Malformed;
   }
 
-  thread_local simdjson::dom::parser headerParser;
+  thread_local TokenJsonParsers parsers;
   simdjson::dom::object header;
-  if (!parseObject(headerParser, headerJson, header)) return TokenRejection::Malformed;
+  simdjson::dom::object payload;
+  if (!parsers.ready || !parseObject(parsers.header, headerJson, header) || !parseObject(parsers.payload, payloadJson, payload)) {
+    return TokenRejection::Malformed;
+  }
   const SigningKey* key = nullptr;
   if (const TokenRejection rejection = checkHeader(header, keys_, key); rejection != TokenRejection::None) {
     return rejection;
   }
   if (!signatureVerifies(*key, token, signature.size())) return TokenRejection::BadSignature;
 
-  thread_local simdjson::dom::parser payloadParser;
-  simdjson::dom::object payload;
-  if (!parseObject(payloadParser, payloadJson, payload)) return TokenRejection::Malformed;
+  // Only now, with the signature verified, are the claims read.
 
   std::string_view issuer, subject, clientId, jwtId, scope;
   std::int64_t issuedAt = 0, expiresAt = 0, notBefore = 0;

@@ -124,7 +124,7 @@ class ClientRegistry {
   virtual void setPlan(std::string_view organisationId, Plan plan) = 0;
   virtual void setSubscription(std::string_view organisationId, Subscription subscription) = 0;
   virtual std::optional<Organisation> findOrganisation(std::string_view organisationId) = 0;
-  virtual std::vector<Organisation> listOrganisations() = 0;  // by creation, then id
+  virtual std::vector<Organisation> listOrganisations() = 0;  // in creation order
 
   // Creates an active client with a fresh id and secret. Refused
   // (PlanExcludesClients) unless the organisation has an active Starter-or-higher
@@ -132,7 +132,7 @@ class ClientRegistry {
   // valid, distinct scope tokens (at most 32).
   virtual CreatedClient createClient(std::string_view organisationId, std::string_view name,
                                      const std::vector<std::string>& scopes) = 0;
-  // Clients of one organisation, deleted ones included, by creation, then id.
+  // Clients of one organisation, deleted ones included, in creation order.
   // Throws UnknownOrganisation.
   virtual std::vector<ClientRecord> listClients(std::string_view organisationId) = 0;
   virtual std::optional<ClientRecord> findClient(std::string_view clientId) = 0;

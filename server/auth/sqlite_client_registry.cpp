@@ -302,7 +302,7 @@ std::vector<Organisation> SqliteClientRegistry::listOrganisations() {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
     connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations"
-                            " ORDER BY created_at, id",
+                            " ORDER BY created_at, rowid",
         into(ids), into(names), into(plans), into(subscriptions), into(created), now;
     std::vector<Organisation> organisations;
     organisations.reserve(ids.size());
@@ -332,10 +332,10 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     const Subscription subscription = subscriptionFromColumn(subscriptions[0]);
     if (!coversApiClients(plan, subscription)) {
       throw RegistryError(RegistryError::Kind::PlanExcludesClients,
-                          "organisation \"" + std::string(organisationId) + "\" has a " +
-                              std::string(subscriptionName(subscription)) + " subscription on the " +
-                              std::string(planName(plan)) +
-                              " plan; API clients need an active subscription on Starter or a higher plan");
+                          "organisation \"" + std::string(organisationId) + "\" is on the " +
+                              std::string(planName(plan)) + " plan with an " +
+                              std::string(subscriptionName(subscription)) +
+                              " subscription; API clients need an active subscription on Starter or a higher plan");
     }
 
     CreatedClient created;
@@ -395,7 +395,7 @@ std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view org
     std::vector<std::string> ids, organisationIds, names, scopes, states;
     std::vector<Poco::Int64> created;
     session << "SELECT id, organisation_id, name, scopes, state, created_at FROM api_clients"
-               " WHERE organisation_id = ? ORDER BY created_at, id",
+               " WHERE organisation_id = ? ORDER BY created_at, rowid",
         bind(std::string(organisationId)), into(ids), into(organisationIds), into(names), into(scopes), into(states),
         into(created), now;
     return clientsFromRows(ids, organisationIds, names, scopes, states, created);

@@ -1,0 +1,146 @@
+#include "server/auth/auth_service.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include "auth_test_support.h"
+#include "server/auth/secret_hasher.h"
+#include "server/auth/sqlite_client_registry.h"
+
+namespace codepayload::auth {
+namespace {
+
+using testing::TempDir;
+
+AuthSettings settingsFor(const std::filesystem::path& dataDir) {
+  AuthSettings settings;
+  settings.dataDir = dataDir;
+  settings.migrationsDir = testing::sourceRegistryMigrations();
+  return settings;
+}
+
+unsigned modeOf(const std::filesystem::path& path) {
+  struct stat status {};
+  EXPECT_EQ(::stat(path.c_str(), &status), 0) << path;
+  return status.st_mode & 0777;
+}
+
+TokenOutcome requestToken(const AuthService& service, const std::string& clientId, const std::string& secret) {
+  const std::string authorization = testing::basic(clientId, secret);
+  const std::string_view contentType = "application/x-www-form-urlencoded";
+  const std::string_view authorizations[] = {authorization};
+  TokenRequest request;
+  request.method = "POST";
+  request.contentTypes = std::span<const std::string_view>(&contentType, 1);
+  request.authorizations = authorizations;
+  request.body = "grant_type=client_credentials";
+  request.clientAddress = "127.0.0.1";
+  return service.tokenEndpoint().handle(request);
+}
+
+std::string accessTokenOf(const TokenOutcome& outcome) {
+  const std::string& body = outcome.answer.body;
+  return body.substr(17, body.find('"', 17) - 17);
+}
+
+BearerOutcome authenticate(const AuthService& service, const std::string& token) {
+  const std::string header = "Bearer " + token;
+  const std::string_view values[] = {header};
+  return service.bearerAuthenticator().authenticate(values, "write:codes");
+}
+
+TEST(AuthService, CreatesItsFilesInANewDataDirectory) {
+  TempDir dir;
+  const auto dataDir = dir.path() / "data";
+  const AuthService service(settingsFor(dataDir));
+  EXPECT_EQ(modeOf(dataDir), 0700u);
+  EXPECT_EQ(modeOf(dataDir / "client-secret-pepper"), 0600u);
+  EXPECT_EQ(modeOf(dataDir / "token-signing-key.pem"), 0600u);
+  EXPECT_TRUE(std::filesystem::exists(dataDir / "registry.db"));
+  const std::string& jwks = service.jwksJson();
+  EXPECT_TRUE(jwks.starts_with(R"({"keys":[{"kty":"RSA","kid":")")) << jwks;
+  EXPECT_TRUE(jwks.ends_with(R"(","e":"AQAB"}]})")) << jwks;
+}
+
+TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
+  TempDir dir;
+  AuthService service(settingsFor(dir.path()));
+  const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+
+  const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
+  ASSERT_EQ(issued.answer.status, 200) << issued.answer.body;
+  const std::string token = accessTokenOf(issued);
+  // The client was created after the view was loaded: the refresher picks it up.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!authenticate(service, token).allowed() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(authenticate(service, token).allowed());
+
+  // Blocked by another process (the admin tool): seen within a second.
+  const SecretHasher hasher = SecretHasher::loadOrCreate(dir.path() / "client-secret-pepper");
+  SqliteClientRegistry admin(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  admin.setClientState(client.client.id, ClientState::Blocked);
+  const auto blockedAt = std::chrono::steady_clock::now();
+  while (authenticate(service, token).allowed() &&
+         std::chrono::steady_clock::now() - blockedAt < std::chrono::milliseconds(1500)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - blockedAt, std::chrono::seconds(1));
+  EXPECT_EQ(authenticate(service, token).cause, "revoked");
+  EXPECT_EQ(requestToken(service, client.client.id, client.secret).answer.status, 401);
+}
+
+TEST(AuthService, ASecondStartReusesTheKeyAndThePepper) {
+  TempDir dir;
+  std::string jwks;
+  CreatedClient client;
+  {
+    AuthService first(settingsFor(dir.path()));
+    jwks = first.jwksJson();
+    const Organisation acme = first.registry().createOrganisation("Acme", Plan::Pro);
+    client = first.registry().createClient(acme.id, "erp", {"write:codes"});
+  }
+  const AuthService second(settingsFor(dir.path()));
+  EXPECT_EQ(second.jwksJson(), jwks);
+  EXPECT_EQ(requestToken(second, client.client.id, client.secret).answer.status, 200);
+}
+
+TEST(AuthService, KeyRotationKeepsThePreviousKeyPublishedAndAccepted) {
+  TempDir dir;
+  std::string oldToken;
+  std::string oldJwks;
+  {
+    AuthService before(settingsFor(dir.path()));
+    const Organisation acme = before.registry().createOrganisation("Acme", Plan::Pro);
+    const CreatedClient client = before.registry().createClient(acme.id, "erp", {"write:codes"});
+    oldToken = accessTokenOf(requestToken(before, client.client.id, client.secret));
+    oldJwks = before.jwksJson();
+  }
+  std::filesystem::rename(dir.path() / "token-signing-key.pem", dir.path() / "token-signing-key.previous.pem");
+  {
+    const AuthService after(settingsFor(dir.path()));
+    const std::string oldKey = oldJwks.substr(9, oldJwks.size() - 11);
+    EXPECT_NE(after.jwksJson().find("," + oldKey + "]}"), std::string::npos) << after.jwksJson();
+    EXPECT_TRUE(authenticate(after, oldToken).allowed());
+  }
+  std::filesystem::remove(dir.path() / "token-signing-key.previous.pem");
+  const AuthService retired(settingsFor(dir.path()));
+  EXPECT_EQ(retired.jwksJson().find(oldJwks.substr(9, oldJwks.size() - 11)), std::string::npos);
+  EXPECT_EQ(authenticate(retired, oldToken).cause, "unknownKey");
+}
+
+TEST(AuthService, ReportsAnUnusableDataDirectory) {
+  TempDir dir;
+  const auto file = dir.path() / "not-a-directory";
+  { std::ofstream(file) << "x"; }
+  EXPECT_THROW(AuthService(settingsFor(file)), std::exception);
+}
+
+}  // namespace
+}  // namespace codepayload::auth

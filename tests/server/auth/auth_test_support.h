@@ -1,0 +1,104 @@
+// Helpers shared by the codepayload_auth tests: a settable clock, temporary
+// directories, header builders, and a test-only JWT signer that can forge
+// any header, payload or signature.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "server/auth/client_registry.h"
+#include "server/auth/signing_keys.h"
+#include "server/auth/unix_clock.h"
+
+namespace codepayload::auth::testing {
+
+inline constexpr std::int64_t kTestEpoch = 1'800'000'000;
+
+class FakeClock {
+ public:
+  explicit FakeClock(std::int64_t start = kTestEpoch) : now_(std::make_shared<std::atomic<std::int64_t>>(start)) {}
+  UnixClock clock() const {
+    return [now = now_] { return now->load(); };
+  }
+  std::int64_t now() const { return now_->load(); }
+  void set(std::int64_t value) { now_->store(value); }
+  void advance(std::int64_t seconds) { now_->fetch_add(seconds); }
+
+ private:
+  std::shared_ptr<std::atomic<std::int64_t>> now_;
+};
+
+// A fresh directory under the system temp dir, removed with everything in it.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The whole content of `file` ("" when it cannot be read).
+std::string readWholeFile(const std::filesystem::path& file);
+
+// The registry migrations of this source tree (db/registry).
+std::filesystem::path sourceRegistryMigrations();
+
+// "Basic " + base64(text): no form-encoding step (the checklist's Braw).
+std::string basicRaw(std::string_view text);
+// "Basic " + base64(FE(id) ":" FE(secret)), FE = form-urlencoding of every
+// byte outside [A-Za-z0-9*-._] (the checklist's B(u,p)).
+std::string basic(std::string_view id, std::string_view secret);
+// Form-urlencodes every byte outside [A-Za-z0-9*-._] (space -> %20).
+std::string formEncode(std::string_view text);
+
+// One RSA 2048 key per test binary (generation is slow).
+const SigningKey& sharedTestKey();
+// A second, independent key.
+const SigningKey& otherTestKey();
+
+// base64url(header) "." base64url(payload) "." base64url(RS256 signature by
+// `key` over the first two segments): any header, any payload.
+std::string signRs256(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key);
+// Same with an HMAC-SHA-256 "signature" keyed with `secret`.
+std::string signHs256(std::string_view headerJson, std::string_view payloadJson, std::string_view secret);
+// Signs with another RSA digest: "RS384" or "RS512".
+std::string signRsa(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
+                    std::string_view algorithm);
+
+// A ClientRegistry that forwards to another one, counts the lookups the token
+// endpoint makes, and can be switched to fail like a broken database.
+class FaultInjectingRegistry final : public ClientRegistry {
+ public:
+  explicit FaultInjectingRegistry(ClientRegistry& inner) : inner_(inner) {}
+
+  bool failing = false;
+  int authenticationLookups = 0;
+
+  Organisation createOrganisation(std::string_view name, Plan plan) override;
+  void setPlan(std::string_view organisationId, Plan plan) override;
+  void setSubscription(std::string_view organisationId, Subscription subscription) override;
+  std::optional<Organisation> findOrganisation(std::string_view organisationId) override;
+  std::vector<Organisation> listOrganisations() override;
+  CreatedClient createClient(std::string_view organisationId, std::string_view name,
+                             const std::vector<std::string>& scopes) override;
+  std::vector<ClientRecord> listClients(std::string_view organisationId) override;
+  std::optional<ClientRecord> findClient(std::string_view clientId) override;
+  void setClientState(std::string_view clientId, ClientState state) override;
+  std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) override;
+  std::vector<ClientStatus> listClientStatuses() override;
+  std::uint64_t version() override;
+
+ private:
+  void check() const;
+  ClientRegistry& inner_;
+};
+
+}  // namespace codepayload::auth::testing

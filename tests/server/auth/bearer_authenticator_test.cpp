@@ -1,0 +1,244 @@
+// BA-* at the level of BearerAuthenticator: exact status, challenge, envelope
+// code and message for every way a request can carry (or not carry) a token.
+#include "server/auth/bearer_authenticator.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "auth_test_support.h"
+#include "server/auth/sqlite_client_registry.h"
+#include "server/auth/token_issuer.h"
+
+namespace codepayload::auth {
+namespace {
+
+using testing::FakeClock;
+using testing::TempDir;
+
+constexpr std::string_view kScope = "write:codes";
+constexpr std::string_view kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
+
+class BearerAuthenticatorTest : public ::testing::Test {
+ protected:
+  BearerAuthenticatorTest()
+      : hasher_(std::string(32, 'p')),
+        registry_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        keys_(testing::sharedTestKey()),
+        issuer_(keys_, TokenSettings{}, clock_.clock()),
+        verifier_(keys_, TokenSettings{}),
+        organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
+        writer_(registry_.createClient(organisation_.id, "writer", {"read:codes", "write:codes"}).client),
+        reader_(registry_.createClient(organisation_.id, "reader", {"read:codes"}).client),
+        view_(registry_),
+        cache_(1024),
+        authenticator_(verifier_, view_, cache_, clock_.clock()) {}
+
+  std::string tokenFor(const ClientRecord& client) {
+    return issuer_.issue({client.organisationId, client.id, client.scopes}).accessToken;
+  }
+
+  BearerOutcome authenticate(std::vector<std::string> values) {
+    std::vector<std::string_view> views(values.begin(), values.end());
+    return authenticator_.authenticate(views, kScope);
+  }
+
+  static void expectRefused(const BearerOutcome& outcome, int status, std::string_view challenge,
+                            std::string_view message, std::string_view cause) {
+    EXPECT_FALSE(outcome.allowed());
+    EXPECT_EQ(outcome.status, status);
+    EXPECT_EQ(outcome.reason, status == 401 ? "Unauthorized" : "Forbidden");
+    EXPECT_EQ(outcome.verdict,
+              status == 401 ? BearerOutcome::Verdict::Unauthorized : BearerOutcome::Verdict::Forbidden);
+    EXPECT_EQ(outcome.wwwAuthenticate, challenge);
+    EXPECT_EQ(outcome.errorCode, status == 401 ? "Unauthorized" : "Forbidden");
+    EXPECT_EQ(outcome.message, message);
+    EXPECT_EQ(outcome.cause, cause);
+    EXPECT_EQ(outcome.claims, nullptr);
+  }
+
+  TempDir dir_;
+  FakeClock clock_;
+  SecretHasher hasher_;
+  SqliteClientRegistry registry_;
+  SigningKeySet keys_;
+  TokenIssuer issuer_;
+  AccessTokenVerifier verifier_;
+  Organisation organisation_;
+  ClientRecord writer_;
+  ClientRecord reader_;
+  RegistryView view_;
+  VerifiedTokenCache cache_;
+  BearerAuthenticator authenticator_;
+};
+
+TEST_F(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
+  const BearerOutcome outcome = authenticate({"Bearer " + tokenFor(writer_)});
+  ASSERT_TRUE(outcome.allowed());
+  EXPECT_EQ(outcome.status, 200);
+  EXPECT_EQ(outcome.reason, "OK");
+  EXPECT_EQ(outcome.wwwAuthenticate, "");
+  EXPECT_EQ(outcome.errorCode, "");
+  EXPECT_EQ(outcome.message, "");
+  EXPECT_EQ(outcome.cause, "ok");
+  ASSERT_NE(outcome.claims, nullptr);
+  EXPECT_EQ(outcome.claims->organisationId, organisation_.id);
+  EXPECT_EQ(outcome.claims->clientId, writer_.id);
+  EXPECT_EQ(outcome.claims->scope, "read:codes write:codes");
+}
+
+TEST_F(BearerAuthenticatorTest, BA02_MissingCredentialsGetAChallengeWithoutErrorCode) {
+  expectRefused(authenticate({}), 401, R"(Bearer realm="codepayload")",
+                "An access token is required: send Authorization: Bearer <token>.", "missing");
+}
+
+TEST_F(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials) {
+  for (const std::string& value : {testing::basic(writer_.id, "secret"), std::string("Digest x"),
+                                  std::string("Bearertoken"), std::string("")}) {
+    expectRefused(authenticate({value}), 401, R"(Bearer realm="codepayload")",
+                  "The Authorization header must use the Bearer scheme.", "notBearer");
+  }
+}
+
+TEST_F(BearerAuthenticatorTest, BA04_EmptyBearerTokenIsInvalid) {
+  for (const char* value : {"Bearer", "Bearer ", "Bearer    "}) {
+    expectRefused(authenticate({value}), 401, kInvalidToken, "The Bearer token is empty.", "emptyToken");
+  }
+}
+
+TEST_F(BearerAuthenticatorTest, BA05_SchemeIsCaseInsensitive) {
+  const std::string token = tokenFor(writer_);
+  EXPECT_TRUE(authenticate({"bearer " + token}).allowed());
+  EXPECT_TRUE(authenticate({"BEARER " + token}).allowed());
+  EXPECT_TRUE(authenticate({"  Bearer   " + token + " "}).allowed());
+}
+
+TEST_F(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutEchoingTheToken) {
+  const std::string token = tokenFor(writer_);
+  for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20),
+                                token + ",x", token + "=a", "=" + token}) {
+    const BearerOutcome outcome = authenticate({"Bearer " + bad});
+    expectRefused(outcome, 401, kInvalidToken, "The access token contains characters a token cannot have.",
+                  "badCharacters");
+  }
+}
+
+TEST_F(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
+  expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken,
+                "The access token is not a well-formed access token.", "malformed");
+}
+
+TEST_F(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
+  const std::string token = tokenFor(writer_);
+  expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken,
+                "Send exactly one Authorization header.", "multipleHeaders");
+  expectRefused(authenticate({"Bearer " + token, "Bearer " + token}), 401, kInvalidToken,
+                "Send exactly one Authorization header.", "multipleHeaders");
+}
+
+TEST_F(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  clock_.advance(3600 + 30);
+  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());  // BA-12: within the leeway
+  clock_.advance(1);
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, "The access token has expired.", "expired");
+}
+
+TEST_F(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
+  const std::string token = tokenFor(writer_);
+  std::string tampered = token;
+  const std::size_t inSignature = tampered.rfind('.') + 10;
+  tampered[inSignature] = tampered[inSignature] == 'A' ? 'B' : 'A';
+  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, "The access token's signature is not valid.",
+                "badSignature");
+  expectRefused(authenticate({"Bearer " + token + ".x"}), 401, kInvalidToken,
+                "The access token is not a well-formed access token.", "malformed");
+  expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken,
+                "The access token is longer than 4096 characters.", "tooLong");
+  const std::string otherKey = testing::signRs256(
+      R"({"alg":"RS256","typ":"at+jwt","kid":")" + testing::otherTestKey().kid() + R"("})", "{}",
+      testing::otherTestKey());
+  expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken,
+                "The access token was signed with an unknown key.", "unknownKey");
+  EXPECT_EQ(cache_.size(), 0u);
+}
+
+TEST_F(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
+  const std::string token = tokenFor(writer_);
+  const BearerOutcome first = authenticate({"Bearer " + token});
+  const BearerOutcome second = authenticate({"bearer " + token});
+  ASSERT_TRUE(second.allowed());
+  EXPECT_EQ(cache_.size(), 1u);
+  EXPECT_EQ(first.claims, second.claims);  // the very same cached claims
+}
+
+TEST_F(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
+  expectRefused(authenticate({"Bearer " + tokenFor(reader_)}), 403,
+                R"(Bearer realm="codepayload", error="insufficient_scope", scope="write:codes")",
+                "The access token lacks the scope write:codes.", "insufficientScope");
+  const std::string header = "Bearer " + tokenFor(writer_);
+  const std::vector<std::string_view> writerValues = {header};
+  const BearerOutcome otherScope = authenticator_.authenticate(writerValues, "admin:codes");
+  expectRefused(otherScope, 403, R"(Bearer realm="codepayload", error="insufficient_scope", scope="admin:codes")",
+                "The access token lacks the scope admin:codes.", "insufficientScope");
+}
+
+TEST_F(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRefreshes) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  registry_.setSubscription(organisation_.id, Subscription::Inactive);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  expectRefused(authenticate({"Bearer " + token}), 403,
+                R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")",
+                "The organisation's subscription no longer covers API clients.", "lapsed");
+  registry_.setSubscription(organisation_.id, Subscription::Active);
+  registry_.setPlan(organisation_.id, Plan::Free);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "lapsed");
+  registry_.setPlan(organisation_.id, Plan::Pro);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
+}
+
+TEST_F(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken,
+                "The access token's client is blocked or deleted.", "revoked");
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
+  registry_.setClientState(writer_.id, ClientState::Deleted);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
+}
+
+TEST_F(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {
+  const Organisation other = registry_.createOrganisation("Other", Plan::Pro);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  const std::string token = issuer_.issue({other.id, writer_.id, writer_.scopes}).accessToken;
+  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
+  const std::string unknownClient =
+      issuer_.issue({organisation_.id, "svc_client_000000000000000000000000", writer_.scopes}).accessToken;
+  EXPECT_EQ(authenticate({"Bearer " + unknownClient}).cause, "revoked");
+}
+
+TEST_F(BearerAuthenticatorTest, BA26_NoMessageOrChallengeEverContainsTheToken) {
+  const std::string token = tokenFor(reader_);
+  std::vector<std::vector<std::string>> requests = {{"Bearer " + token},
+                                                    {"Bearer " + token + "\""},
+                                                    {"Bearer " + token + ".x"},
+                                                    {"Bearer " + token, "Bearer " + token}};
+  for (const auto& request : requests) {
+    const BearerOutcome outcome = authenticate(request);
+    EXPECT_FALSE(outcome.allowed());
+    EXPECT_EQ(outcome.message.find(token.substr(0, 30)), std::string::npos);
+    EXPECT_EQ(outcome.wwwAuthenticate.find(token.substr(0, 30)), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace codepayload::auth

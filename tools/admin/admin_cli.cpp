@@ -1,0 +1,299 @@
+#include "tools/admin/admin_cli.h"
+
+#include <sys/stat.h>
+
+#include <ctime>
+#include <functional>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "server/auth/auth_service.h"
+#include "server/auth/client_registry.h"
+#include "server/auth/secret_hasher.h"
+#include "server/auth/sqlite_client_registry.h"
+
+namespace codepayload::admin {
+
+namespace {
+
+using auth::ClientRecord;
+using auth::ClientRegistry;
+using auth::ClientState;
+using auth::Organisation;
+using auth::RegistryError;
+
+constexpr std::string_view kUsage =
+    "usage: codepayload-admin <command>\n"
+    "  org create --name NAME --plan free|starter|pro|enterprise\n"
+    "  org set-plan ORG free|starter|pro|enterprise\n"
+    "  org set-subscription ORG active|inactive\n"
+    "  org list\n"
+    "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
+    "  client list --org ORG\n"
+    "  client block|unblock|delete CLIENT_ID\n"
+    "Settings: CODEPAYLOAD_DATA_DIR (default ./data) holds registry.db and the client secret pepper.\n";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::string jsonString(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string json = "\"";
+  for (const char character : text) {
+    const auto byte = static_cast<unsigned char>(character);
+    if (character == '"' || character == '\\') {
+      json.push_back('\\');
+      json.push_back(character);
+    } else if (byte < 0x20) {
+      json += "\\u00";
+      json.push_back(kHex[byte >> 4]);
+      json.push_back(kHex[byte & 0x0F]);
+    } else {
+      json.push_back(character);
+    }
+  }
+  json.push_back('"');
+  return json;
+}
+
+std::string jsonStrings(const std::vector<std::string>& values) {
+  std::string json = "[";
+  for (std::size_t index = 0; index < values.size(); ++index) {
+    if (index > 0) json.push_back(',');
+    json += jsonString(values[index]);
+  }
+  json.push_back(']');
+  return json;
+}
+
+std::string isoTime(std::int64_t unixSeconds) {
+  const std::time_t time = static_cast<std::time_t>(unixSeconds);
+  std::tm utc{};
+  ::gmtime_r(&time, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string organisationJson(const Organisation& organisation) {
+  return R"({"id":)" + jsonString(organisation.id) + R"(,"name":)" + jsonString(organisation.name) +
+         R"(,"plan":)" + jsonString(auth::planName(organisation.plan)) + R"(,"subscription":)" +
+         jsonString(auth::subscriptionName(organisation.subscription)) + R"(,"createdAt":)" +
+         jsonString(isoTime(organisation.createdAt)) + "}";
+}
+
+std::string clientJson(const ClientRecord& client) {
+  return R"({"clientId":)" + jsonString(client.id) + R"(,"organisationId":)" + jsonString(client.organisationId) +
+         R"(,"name":)" + jsonString(client.name) + R"(,"scopes":)" + jsonStrings(client.scopes) + R"(,"state":)" +
+         jsonString(auth::clientStateName(client.state)) + R"(,"createdAt":)" + jsonString(isoTime(client.createdAt)) +
+         "}";
+}
+
+// The arguments after "<noun> <verb>": positional values and --options.
+class CommandArguments {
+ public:
+  // `options`: each allowed option and whether it may repeat.
+  CommandArguments(std::span<const std::string_view> arguments, const std::map<std::string_view, bool>& options,
+                   std::size_t positionalCount, std::string_view command) {
+    for (std::size_t index = 0; index < arguments.size(); ++index) {
+      const std::string_view argument = arguments[index];
+      if (argument.starts_with("--")) {
+        const auto allowed = options.find(argument);
+        if (allowed == options.end()) {
+          throw UsageError("'" + std::string(command) + "' has no option " + std::string(argument));
+        }
+        if (index + 1 == arguments.size()) throw UsageError("option " + std::string(argument) + " needs a value");
+        if (!allowed->second && values_.count(argument) > 0) {
+          throw UsageError("option " + std::string(argument) + " is given twice");
+        }
+        values_.emplace(argument, arguments[++index]);
+      } else {
+        positional_.push_back(argument);
+      }
+    }
+    if (positional_.size() != positionalCount) {
+      throw UsageError("'" + std::string(command) + "' takes " + std::to_string(positionalCount) +
+                       (positionalCount == 1 ? " argument" : " arguments") + ", got " +
+                       std::to_string(positional_.size()));
+    }
+  }
+
+  std::string_view positional(std::size_t index) const { return positional_[index]; }
+
+  std::string_view required(std::string_view option) const {
+    const auto found = values_.find(option);
+    if (found == values_.end()) throw UsageError("option " + std::string(option) + " is required");
+    return found->second;
+  }
+
+  std::string_view optional(std::string_view option, std::string_view fallback) const {
+    const auto found = values_.find(option);
+    return found == values_.end() ? fallback : found->second;
+  }
+
+  std::vector<std::string> all(std::string_view option) const {
+    std::vector<std::string> values;
+    const auto [first, last] = values_.equal_range(option);
+    for (auto entry = first; entry != last; ++entry) values.emplace_back(entry->second);
+    return values;
+  }
+
+ private:
+  std::vector<std::string_view> positional_;
+  std::multimap<std::string_view, std::string_view> values_;
+};
+
+auth::Plan planArgument(std::string_view text) {
+  const std::optional<auth::Plan> plan = auth::parsePlan(text);
+  if (!plan) {
+    throw UsageError("unknown plan \"" + std::string(text) + "\"; use free, starter, pro or enterprise");
+  }
+  return *plan;
+}
+
+auth::Subscription subscriptionArgument(std::string_view text) {
+  const std::optional<auth::Subscription> subscription = auth::parseSubscription(text);
+  if (!subscription) throw UsageError("unknown subscription \"" + std::string(text) + "\"; use active or inactive");
+  return *subscription;
+}
+
+// The registry and the pepper it hashes with, opened only for a valid command.
+struct OpenRegistry {
+  OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
+      : hasher(loadHasher(dataDir)),
+        registry(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher) {}
+
+  static auth::SecretHasher loadHasher(const std::filesystem::path& dataDir) {
+    if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
+    return auth::SecretHasher::loadOrCreate(dataDir / auth::kPepperFile);
+  }
+
+  auth::SecretHasher hasher;
+  auth::SqliteClientRegistry registry;
+};
+
+Organisation existingOrganisation(ClientRegistry& registry, std::string_view id) {
+  std::optional<Organisation> organisation = registry.findOrganisation(id);
+  if (!organisation) {
+    throw RegistryError(RegistryError::Kind::UnknownOrganisation, "no organisation with id \"" + std::string(id) + "\"");
+  }
+  return *organisation;
+}
+
+using Command = std::function<std::string(std::span<const std::string_view>, const std::function<ClientRegistry&()>&)>;
+
+const std::map<std::pair<std::string_view, std::string_view>, Command>& commands() {
+  static const std::map<std::pair<std::string_view, std::string_view>, Command> table = {
+      {{"org", "create"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {{"--name", false}, {"--plan", false}}, 0, "org create");
+         const std::string_view name = parsed.required("--name");
+         const auth::Plan plan = planArgument(parsed.required("--plan"));
+         return R"({"id":)" + jsonString(registry().createOrganisation(name, plan).id) + "}";
+       }},
+      {{"org", "set-plan"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {}, 2, "org set-plan");
+         const auth::Plan plan = planArgument(parsed.positional(1));
+         registry().setPlan(parsed.positional(0), plan);
+         return organisationJson(existingOrganisation(registry(), parsed.positional(0)));
+       }},
+      {{"org", "set-subscription"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {}, 2, "org set-subscription");
+         const auth::Subscription subscription = subscriptionArgument(parsed.positional(1));
+         registry().setSubscription(parsed.positional(0), subscription);
+         return organisationJson(existingOrganisation(registry(), parsed.positional(0)));
+       }},
+      {{"org", "list"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {}, 0, "org list");
+         std::string json = "[";
+         for (const Organisation& organisation : registry().listOrganisations()) {
+           if (json.size() > 1) json.push_back(',');
+           json += organisationJson(organisation);
+         }
+         return json + "]";
+       }},
+      {{"client", "create"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {{"--org", false}, {"--name", false}, {"--scope", true}}, 0,
+                                       "client create");
+         const std::string_view organisation = parsed.required("--org");
+         const auth::CreatedClient created =
+             registry().createClient(organisation, parsed.optional("--name", ""), parsed.all("--scope"));
+         return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" +
+                jsonString(created.secret) + R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
+       }},
+      {{"client", "list"},
+       [](auto arguments, const auto& registry) {
+         const CommandArguments parsed(arguments, {{"--org", false}}, 0, "client list");
+         const std::string_view organisation = parsed.required("--org");
+         std::string json = "[";
+         for (const ClientRecord& client : registry().listClients(organisation)) {
+           if (json.size() > 1) json.push_back(',');
+           json += clientJson(client);
+         }
+         return json + "]";
+       }},
+  };
+  return table;
+}
+
+std::string changeClientState(std::string_view verb, std::span<const std::string_view> arguments,
+                              ClientRegistry& registry) {
+  const ClientState state = verb == "block"     ? ClientState::Blocked
+                            : verb == "unblock" ? ClientState::Active
+                                                : ClientState::Deleted;
+  const CommandArguments parsed(arguments, {}, 1, "client " + std::string(verb));
+  registry.setClientState(parsed.positional(0), state);
+  return R"({"clientId":)" + jsonString(parsed.positional(0)) + R"(,"state":)" +
+         jsonString(auth::clientStateName(state)) + "}";
+}
+
+}  // namespace
+
+int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
+             const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err) {
+  if (arguments.size() == 1 && (arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help")) {
+    out << kUsage;
+    return kExitOk;
+  }
+  std::unique_ptr<OpenRegistry> open;
+  const std::function<ClientRegistry&()> registry = [&]() -> ClientRegistry& {
+    if (!open) open = std::make_unique<OpenRegistry>(dataDir, migrationsDir);
+    return open->registry;
+  };
+  try {
+    if (arguments.size() < 2) throw UsageError("a command needs a noun and a verb (e.g. 'org list')");
+    const std::string_view noun = arguments[0];
+    const std::string_view verb = arguments[1];
+    const std::span<const std::string_view> rest = arguments.subspan(2);
+    std::string json;
+    if (noun == "client" && (verb == "block" || verb == "unblock" || verb == "delete")) {
+      // Parse before opening anything, so a usage error creates no files.
+      const CommandArguments check(rest, {}, 1, "client " + std::string(verb));
+      json = changeClientState(verb, rest, registry());
+    } else {
+      const auto command = commands().find({noun, verb});
+      if (command == commands().end()) {
+        throw UsageError("unknown command '" + std::string(noun) + " " + std::string(verb) + "'");
+      }
+      json = command->second(rest, registry);
+    }
+    out << json << '\n';
+    return kExitOk;
+  } catch (const UsageError& error) {
+    err << "codepayload-admin: " << error.what() << '\n' << kUsage;
+    return kExitUsage;
+  } catch (const std::exception& error) {
+    err << "codepayload-admin: " << error.what() << '\n';
+    return kExitFailure;
+  }
+}
+
+}  // namespace codepayload::admin

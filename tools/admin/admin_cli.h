@@ -1,0 +1,36 @@
+// codepayload-admin: manage organisations and API clients in the registry the
+// server uses (<data dir>/registry.db, created with its migrations when
+// absent). Every command prints one JSON value on stdout.
+//
+//   org create --name NAME --plan free|starter|pro|enterprise   {"id":...}
+//   org set-plan ORG PLAN                                       the organisation
+//   org set-subscription ORG active|inactive                    the organisation
+//   org list                                                    [organisation...]
+//   client create --org ORG [--name NAME] [--scope SCOPE]...    {"clientId","clientSecret","scopes"}
+//   client list --org ORG                                       [client...] (never secrets)
+//   client block|unblock|delete CLIENT_ID                       {"clientId","state"}
+//
+// An organisation prints as {"id","name","plan","subscription","createdAt"},
+// a client as {"clientId","organisationId","name","scopes","state","createdAt"};
+// createdAt is UTC ISO 8601. Errors go to stderr as one line
+// "codepayload-admin: <cause>"; exit status 1 for a refused or failed
+// command, 2 for a usage error.
+#pragma once
+
+#include <filesystem>
+#include <ostream>
+#include <span>
+#include <string_view>
+
+namespace codepayload::admin {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+// `arguments` without the program name. `dataDir` holds registry.db and the
+// client secret pepper; `migrationsDir` the registry migrations.
+int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
+             const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err);
+
+}  // namespace codepayload::admin
