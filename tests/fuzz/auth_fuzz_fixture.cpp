@@ -1,0 +1,92 @@
+#include "tests/fuzz/auth_fuzz_fixture.h"
+
+#include <unistd.h>
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "server/auth/auth_service.h"
+
+namespace codepayload::fuzz {
+
+namespace {
+
+constexpr std::string_view kPepper = "fuzz-pepper-fuzz-pepper-fuzz-pep";  // 32 bytes
+
+std::filesystem::path makeTemporaryDirectory() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-fuzz-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+  return pattern;
+}
+
+FuzzClient makeClient(auth::ClientRegistry& registry, const auth::Organisation& organisation, std::string_view name,
+                      const std::vector<std::string>& scopes) {
+  auth::CreatedClient created = registry.createClient(organisation.id, name, scopes);
+  std::string scope;
+  for (const std::string& entry : scopes) scope += (scope.empty() ? "" : " ") + entry;
+  return {created.client.id, std::move(created.secret), organisation.id, std::move(scope)};
+}
+
+void replaceAll(std::string& text, std::string_view placeholder, std::string_view value) {
+  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+    text.replace(at, placeholder.size(), value);
+  }
+}
+
+}  // namespace
+
+AuthFuzzFixture::AuthFuzzFixture()
+    : directory_(makeTemporaryDirectory()), hasher_(kPepper), keys_(auth::SigningKey::generate()) {
+  registry_ = std::make_unique<auth::SqliteClientRegistry>(directory_ / auth::kRegistryDatabaseFile,
+                                                           auth::registryMigrationsDir(), hasher_, clock());
+  const std::vector<std::string> scoped{std::string(kScope)};
+  const auth::Organisation organisation = registry_->createOrganisation("Fuzz Org", auth::Plan::Starter);
+  active_ = makeClient(*registry_, organisation, "active", scoped);
+  blocked_ = makeClient(*registry_, organisation, "blocked", scoped);
+  registry_->setClientState(blocked_.id, auth::ClientState::Blocked);
+  deleted_ = makeClient(*registry_, organisation, "deleted", scoped);
+  registry_->setClientState(deleted_.id, auth::ClientState::Deleted);
+  unscoped_ = makeClient(*registry_, organisation, "unscoped", {"read:other"});
+  const auth::Organisation lapsedOrganisation = registry_->createOrganisation("Fuzz Lapsed", auth::Plan::Starter);
+  lapsed_ = makeClient(*registry_, lapsedOrganisation, "lapsed", scoped);
+  registry_->setPlan(lapsedOrganisation.id, auth::Plan::Free);
+}
+
+AuthFuzzFixture::~AuthFuzzFixture() {
+  registry_.reset();
+  std::error_code ignored;
+  std::filesystem::remove_all(directory_, ignored);
+}
+
+std::string AuthFuzzFixture::substitute(std::string_view text) const {
+  std::string result(text);
+  if (result.find('$') == std::string::npos) return result;
+  const std::pair<std::string_view, const FuzzClient*> clients[] = {
+      {"ACTIVE", &active_}, {"BLOCKED", &blocked_}, {"DELETED", &deleted_}, {"UNSCOPED", &unscoped_},
+      {"LAPSED", &lapsed_}};
+  for (const auto& [name, client] : clients) {
+    const std::string prefix = "$" + std::string(name);
+    replaceAll(result, prefix + "_ID", client->id);
+    replaceAll(result, prefix + "_SECRET", client->secret);
+    replaceAll(result, prefix + "_ORG", client->organisationId);
+  }
+  replaceAll(result, "$KID", keys_.active().kid());
+  return result;
+}
+
+bool AuthFuzzFixture::containsSecret(std::string_view text) const {
+  for (const FuzzClient* client : {&active_, &blocked_, &deleted_, &unscoped_, &lapsed_}) {
+    if (text.find(client->secret) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+const FuzzClient* AuthFuzzFixture::findClient(std::string_view id, std::string_view secret) const {
+  for (const FuzzClient* client : {&active_, &blocked_, &deleted_, &unscoped_, &lapsed_}) {
+    if (client->id == id && client->secret == secret) return client;
+  }
+  return nullptr;
+}
+
+}  // namespace codepayload::fuzz
