@@ -11,8 +11,6 @@ namespace codepayload::server {
 
 namespace {
 
-constexpr std::size_t kMaxLoggedPath = 512;
-
 void appendTime(std::string& line, std::chrono::system_clock::time_point time) {
   const auto sinceEpoch = time.time_since_epoch();
   const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(sinceEpoch);
@@ -31,13 +29,6 @@ void appendTime(std::string& line, std::chrono::system_clock::time_point time) {
 
 }  // namespace
 
-std::string_view pathWithoutQuery(std::string_view target) {
-  const auto cut = target.find_first_of("?#");
-  if (cut != std::string_view::npos) target = target.substr(0, cut);
-  if (target.size() > kMaxLoggedPath) target = target.substr(0, kMaxLoggedPath);
-  return target;
-}
-
 void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.clear();
   line.append(R"({"time":)");
@@ -45,7 +36,11 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.append(R"(,"method":)");
   appendJsonString(line, record.method);
   line.append(R"(,"path":)");
-  appendJsonString(line, record.path);
+  if (record.path.empty()) {
+    line.append("null");
+  } else {
+    appendJsonString(line, record.path);
+  }
   line.append(R"(,"status":)");
   line.append(std::to_string(record.status));
   line.append(R"(,"bytes":)");

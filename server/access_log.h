@@ -15,7 +15,9 @@ namespace codepayload::server {
 struct AccessLogRecord {
   std::chrono::system_clock::time_point time;  // when the request arrived
   std::string_view method;
-  std::string_view path;  // the request target up to '?'
+  // The route the request matched ("/codes"); empty (logged as null) for an
+  // unknown path, which is never logged: a caller may have put anything in it.
+  std::string_view path;
   int status = 0;
   std::uint64_t bytes = 0;  // response body bytes
   std::int64_t durationMicros = 0;
@@ -24,9 +26,6 @@ struct AccessLogRecord {
   std::optional<std::size_t> codes;     // /codes: generated items
   std::optional<std::size_t> failures;  // /codes: rejected items
 };
-
-// The target without its query string, at most 512 bytes.
-std::string_view pathWithoutQuery(std::string_view target);
 
 // {"time":"2026-01-27T10:00:00.123Z","method":"POST","path":"/codes",...}
 void formatAccessLogLine(const AccessLogRecord& record, std::string& line);

@@ -70,12 +70,26 @@ void applyTokenTtl(ServerConfig& config, std::string_view value) {
   config.tokenTtlSeconds = parseInteger(value, 1, 86400);
 }
 
-void applyIssuer(ServerConfig& config, std::string_view value) {
-  if (!(value.starts_with("https://") || value.starts_with("http://")) || value.size() <= 8) {
-    throw ServerConfigError("must be an absolute http(s) URL, got " + quoted(value));
-  }
-  config.issuer = std::string(value);
+void applyTokenLeeway(ServerConfig& config, std::string_view value) {
+  config.tokenLeewaySeconds = parseInteger(value, 0, 300);
 }
+
+// An absolute URI (RFC 3986 scheme ":" ...) of visible ASCII, as `iss` and
+// `aud` must be (RFC 7519 §4.1.1, §4.1.3: StringOrURI).
+std::string parseUri(std::string_view value) {
+  const auto colon = value.find(':');
+  bool valid = colon != std::string_view::npos && colon > 0 && colon + 1 < value.size() && value.size() <= 256 &&
+               ((value[0] >= 'a' && value[0] <= 'z') || (value[0] >= 'A' && value[0] <= 'Z'));
+  for (const char c : value) {
+    if (c <= ' ' || c > '~' || c == '"' || c == '\\') valid = false;
+  }
+  if (!valid) throw ServerConfigError("must be an absolute URI of at most 256 visible ASCII characters, got " + quoted(value));
+  return std::string(value);
+}
+
+void applyIssuer(ServerConfig& config, std::string_view value) { config.issuer = parseUri(value); }
+
+void applyAudience(ServerConfig& config, std::string_view value) { config.audience = parseUri(value); }
 
 void applyMaxBodyBytes(ServerConfig& config, std::string_view value) {
   config.maxBodyBytes = static_cast<std::size_t>(parseInteger(value, 1024, std::int64_t{1} << 31));
@@ -125,7 +139,9 @@ constexpr std::array kSettings{
     ServerSetting{"tls.certificate", "CODEPAYLOAD_TLS_CERT", applyTlsCertificate},
     ServerSetting{"tls.privateKey", "CODEPAYLOAD_TLS_KEY", applyTlsPrivateKey},
     ServerSetting{"token.ttl", "CODEPAYLOAD_TOKEN_TTL", applyTokenTtl},
+    ServerSetting{"token.leewaySeconds", "CODEPAYLOAD_TOKEN_LEEWAY", applyTokenLeeway},
     ServerSetting{"token.issuer", "CODEPAYLOAD_ISSUER", applyIssuer},
+    ServerSetting{"token.audience", "CODEPAYLOAD_AUDIENCE", applyAudience},
     ServerSetting{"limits.maxBodyBytes", "CODEPAYLOAD_MAX_BODY_BYTES", applyMaxBodyBytes},
     ServerSetting{"limits.maxItems", "CODEPAYLOAD_MAX_ITEMS", applyMaxItems},
     ServerSetting{"http.minThreads", "CODEPAYLOAD_MIN_THREADS", applyMinThreads},

@@ -29,8 +29,8 @@ struct ListenAddress {
 };
 
 struct ServerConfig {
-  // SQLite databases (rules.db, clients.db), generated key/certificate/pepper,
-  // and server.port.
+  // SQLite databases (rules.db, registry.db), generated TLS certificate,
+  // token signing key, secret pepper, and server.port.
   std::filesystem::path dataDir = "./data";
   ListenAddress listen{"127.0.0.1", 8443};
   // Plain-HTTP listener for deployments behind a TLS-terminating proxy; off
@@ -41,7 +41,11 @@ struct ServerConfig {
   std::filesystem::path tlsPrivateKeyFile;
 
   std::int64_t tokenTtlSeconds = 3600;
-  std::string issuer = "https://localhost:8443";
+  // Clock skew allowed when checking a token's exp, nbf and iat.
+  std::int64_t tokenLeewaySeconds = 30;
+  // `iss` and `aud` of issued tokens, both compared exactly on /codes.
+  std::string issuer = "urn:codepayload:token-service";
+  std::string audience = "urn:codepayload:api";
 
   std::size_t maxBodyBytes = 32u * 1024u * 1024u;
   std::size_t maxItems = 100000;

@@ -106,8 +106,11 @@ TEST_F(ServerConfigFile, BadValuesNameTheirSource) {
   EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_THREADS", "0"}}),
             "environment variable CODEPAYLOAD_THREADS (key http.maxThreads): must be between 1 and 4096, got '0'");
   EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_ISSUER", "localhost"}}),
-            "environment variable CODEPAYLOAD_ISSUER (key token.issuer): must be an absolute http(s) URL, got "
-            "'localhost'");
+            "environment variable CODEPAYLOAD_ISSUER (key token.issuer): must be an absolute URI of at most 256 "
+            "visible ASCII characters, got 'localhost'");
+  EXPECT_EQ(errorOf("token.audience = urn:a b\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key token.audience: must be an absolute URI of at most 256 visible ASCII characters, got 'urn:a b'");
 }
 
 TEST_F(ServerConfigFile, UnknownKeyIsRefused) {

@@ -1,0 +1,169 @@
+#include "server/codes_handler.h"
+
+#include <Poco/String.h>
+
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "server/media_type.h"
+#include "server/request_body.h"
+
+namespace codepayload::server {
+
+namespace {
+
+// Per-thread buffers: a worker reuses its body and response memory across
+// requests instead of allocating both every time. A buffer that grew past
+// this after a huge batch is released.
+constexpr std::size_t kRetainedBufferBytes = 4 * 1024 * 1024;
+
+void releaseIfHuge(std::string& buffer) {
+  if (buffer.capacity() > kRetainedBufferBytes) std::string().swap(buffer);
+}
+
+std::size_t countOccurrences(std::string_view haystack, std::string_view needle) {
+  std::size_t count = 0;
+  const char* cursor = haystack.data();
+  const char* const end = haystack.data() + haystack.size();
+  while (static_cast<std::size_t>(end - cursor) >= needle.size()) {
+    const void* found = ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(), needle.size());
+    if (found == nullptr) break;
+    ++count;
+    cursor = static_cast<const char*>(found) + needle.size();
+  }
+  return count;
+}
+
+// Every value of header `name`, at most two (two already decide "more than one").
+std::size_t headerValues(const Poco::Net::HTTPServerRequest& request, const std::string& name,
+                         std::array<std::string_view, 2>& values) {
+  std::size_t count = 0;
+  for (auto it = request.find(name); it != request.end() && count < values.size(); ++it) {
+    if (Poco::icompare(it->first, name) != 0) break;
+    values[count++] = it->second;
+  }
+  return count;
+}
+
+// All Accept values joined with ", " (RFC 9110 §5.3); nullopt when absent.
+std::optional<std::string> acceptHeader(const Poco::Net::HTTPServerRequest& request) {
+  std::optional<std::string> joined;
+  for (auto it = request.find("Accept"); it != request.end() && Poco::icompare(it->first, "Accept") == 0; ++it) {
+    if (joined) {
+      joined->append(", ");
+      joined->append(it->second);
+    } else {
+      joined = it->second;
+    }
+  }
+  return joined;
+}
+
+std::string_view requestErrorCode(RequestError::Kind kind) {
+  switch (kind) {
+    case RequestError::Kind::InvalidJson: return "InvalidJson";
+    case RequestError::Kind::MissingField: return "MissingField";
+    case RequestError::Kind::WrongType: return "WrongType";
+    case RequestError::Kind::TooManyItems: return "TooManyItems";
+  }
+  return "InvalidJson";
+}
+
+}  // namespace
+
+CodesResponseCounts countCodesResponse(std::string_view responseJson) {
+  return {countOccurrences(responseJson, "\"barcodeText\":"), countOccurrences(responseJson, "\"errors\":")};
+}
+
+void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+                          RequestTrace& trace) {
+  std::array<std::string_view, 2> authorizations;
+  const std::size_t authorizationCount = headerValues(request, "Authorization", authorizations);
+  const auth::BearerOutcome outcome = context_.auth.bearerAuthenticator().authenticate(
+      std::span<const std::string_view>(authorizations.data(), authorizationCount), kCodesScope);
+  if (!outcome.allowed()) {
+    discardUnreadBody(request, response);
+    response.set("WWW-Authenticate", outcome.wwwAuthenticate);
+    sendErrorEnvelope(response, outcome.status, outcome.errorCode, std::nullopt, outcome.message, trace);
+    return;
+  }
+  trace.clientId = outcome.claims->clientId;
+
+  if (!isAcceptedJsonRequestType(request.getContentType())) {
+    discardUnreadBody(request, response);
+    sendErrorEnvelope(response, 415, "UnsupportedMediaType", std::nullopt,
+                      "Send the body as application/vnd.codepayload.public.v1+json or application/json.", trace);
+    return;
+  }
+  const std::optional<std::string> accept = acceptHeader(request);
+  const std::optional<JsonMediaType> responseType =
+      negotiateJsonResponseType(accept ? std::optional<std::string_view>(*accept) : std::nullopt);
+  if (!responseType) {
+    discardUnreadBody(request, response);
+    sendErrorEnvelope(response, 406, "NotAcceptable", std::nullopt,
+                      "This endpoint produces application/vnd.codepayload.public.v1+json or application/json only.",
+                      trace);
+    return;
+  }
+
+  const std::size_t maxBodyBytes = context_.config.maxBodyBytes;
+  const BodyFraming framing = bodyFraming(request, maxBodyBytes);
+  switch (framing) {
+    case BodyFraming::TooLarge:
+      response.setKeepAlive(false);
+      sendErrorEnvelope(response, 413, "BodyTooLarge", std::nullopt,
+                        "The body is larger than " + std::to_string(maxBodyBytes) + " bytes.", trace);
+      return;
+    case BodyFraming::LengthMissing:
+      response.setKeepAlive(false);
+      sendErrorEnvelope(response, 411, "LengthRequired", std::nullopt,
+                        "Send a Content-Length or a chunked body.", trace);
+      return;
+    case BodyFraming::Ambiguous:
+      response.setKeepAlive(false);
+      sendErrorEnvelope(response, 400, "InvalidFraming", std::nullopt,
+                        "The body length is ambiguous: send one Content-Length or chunked encoding, not both.", trace);
+      return;
+    case BodyFraming::Empty:
+    case BodyFraming::Length:
+    case BodyFraming::Chunked:
+      break;
+  }
+
+  thread_local std::string body;
+  thread_local std::string output;
+  switch (readRequestBody(request, framing, maxBodyBytes, body)) {
+    case BodyReadResult::TooLarge:
+      response.setKeepAlive(false);
+      sendErrorEnvelope(response, 413, "BodyTooLarge",
+                        std::nullopt, "The body is larger than " + std::to_string(maxBodyBytes) + " bytes.", trace);
+      releaseIfHuge(body);
+      return;
+    case BodyReadResult::Incomplete:
+      response.setKeepAlive(false);
+      sendErrorEnvelope(response, 400, "IncompleteBody", std::nullopt,
+                        "The body ended before its announced length.", trace);
+      releaseIfHuge(body);
+      return;
+    case BodyReadResult::Complete:
+      break;
+  }
+
+  RequestError error{RequestError::Kind::InvalidJson, {}, {}};
+  if (!context_.engine.generateJson(body, output, error)) {
+    const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
+    sendErrorEnvelope(response, status, requestErrorCode(error.kind),
+                      error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
+                      trace);
+  } else {
+    const CodesResponseCounts counts = countCodesResponse(output);
+    trace.codes = counts.codes;
+    trace.failures = counts.failures;
+    sendBody(response, 200, "OK", mediaTypeName(*responseType), output, trace);
+  }
+  releaseIfHuge(body);
+  releaseIfHuge(output);
+}
+
+}  // namespace codepayload::server

@@ -1,0 +1,17 @@
+// GET /.well-known/jwks.json: the public keys that verify access tokens.
+#pragma once
+
+#include "server/service_handler.h"
+
+namespace codepayload::server {
+
+class JwksHandler final : public ServiceHandler {
+ public:
+  explicit JwksHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
+
+ private:
+  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+              RequestTrace& trace) override;
+};
+
+}  // namespace codepayload::server

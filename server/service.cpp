@@ -1,0 +1,264 @@
+#include "server/service.h"
+
+#include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/SSLManager.h>
+#include <Poco/Net/SecureServerSocket.h>
+#include <Poco/Net/ServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/ThreadPool.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+#include "engine/paths.h"
+#include "engine/payload_engine.h"
+#include "server/auth/auth_service.h"
+#include "server/development_certificate.h"
+#include "server/request_router.h"
+#include "server/rules_watcher.h"
+#include "tools/dictionary-import/rule_import.h"
+
+namespace codepayload::server {
+
+namespace {
+
+// TLS 1.2 suites with forward secrecy and AEAD only (TLS 1.3 suites are
+// OpenSSL's defaults, all of which qualify).
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+void logToStderr(std::string_view message) {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  std::fprintf(stderr, "%s codepayload-server: %.*s\n", stamp, static_cast<int>(message.size()), message.data());
+  std::fflush(stderr);
+}
+
+std::string urlHost(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
+
+void writePortFile(const std::filesystem::path& file, std::uint16_t port) {
+  const std::filesystem::path temporary = file.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << port << '\n';
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  std::filesystem::rename(temporary, file);
+}
+
+Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
+  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
+  params->setMaxThreads(config.maxThreads);
+  params->setMaxQueued(config.maxQueued);
+  params->setThreadIdleTime(Poco::Timespan(60, 0));
+  params->setTimeout(Poco::Timespan(static_cast<long>(config.ioTimeout.count()), 0));
+  params->setKeepAlive(true);
+  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(config.keepAliveTimeout.count()), 0));
+  params->setMaxKeepAliveRequests(config.maxKeepAliveRequests);
+  // No setSoftwareVersion: no Server header, no version banner.
+  return params;
+}
+
+Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,
+                                         const std::filesystem::path& privateKeyFile) {
+  Poco::Net::Context::Params params;
+  params.certificateFile = certificateFile.string();
+  params.privateKeyFile = privateKeyFile.string();
+  params.verificationMode = Poco::Net::Context::VERIFY_NONE;
+  params.loadDefaultCAs = false;
+  params.cipherList = kTls12Ciphers;
+  params.ecdhCurve = "X25519:P-256:P-384";
+  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, params);
+  context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
+  context->preferServerCiphers();
+  context->enableSessionCache(true, "codepayload");
+  return context;
+}
+
+}  // namespace
+
+struct CodePayloadService::Running {
+  std::filesystem::path certificateFile;
+  std::unique_ptr<SnapshotHolder> rules;
+  std::unique_ptr<PayloadEngine> engine;
+  std::unique_ptr<auth::AuthService> auth;
+  std::unique_ptr<AccessLog> accessLog;
+  std::unique_ptr<ServiceContext> context;
+  std::unique_ptr<Poco::ThreadPool> pool;
+  std::unique_ptr<Poco::Net::HTTPServer> httpsServer;
+  std::unique_ptr<Poco::Net::HTTPServer> plainServer;
+  std::unique_ptr<RulesWatcher> watcher;
+  std::uint16_t httpsPort = 0;
+  std::optional<std::uint16_t> plainPort;
+  bool sslInitialized = false;
+
+  ~Running() {
+    // Handler threads use the context: servers and pool go first.
+    watcher.reset();
+    plainServer.reset();
+    httpsServer.reset();
+    if (pool) pool->joinAll();
+    pool.reset();
+    context.reset();
+    engine.reset();
+    auth.reset();
+    rules.reset();
+    if (sslInitialized) Poco::Net::uninitializeSSL();
+  }
+
+  int openConnections() const {
+    return (httpsServer ? httpsServer->currentConnections() : 0) + (plainServer ? plainServer->currentConnections() : 0);
+  }
+};
+
+CodePayloadService::CodePayloadService(ServerConfig config, ServiceLogger log)
+    : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(logToStderr)) {}
+
+CodePayloadService::~CodePayloadService() { stop(); }
+
+void CodePayloadService::start() {
+  if (running_) throw std::logic_error("the service is already started");
+  auto running = std::make_unique<Running>();
+  const std::filesystem::path& dataDir = config_.dataDir;
+  if (!std::filesystem::exists(dataDir)) {
+    std::filesystem::create_directories(dataDir);
+    std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
+  }
+
+  const std::filesystem::path rulesDirectory = codepayload::rulesDir();
+  const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
+  if (!std::filesystem::exists(rulesDatabase)) {
+    const std::filesystem::path baseline = importer::baselinePath(rulesDirectory);
+    importer::importBaseline(baseline, rulesDatabase, rulesDirectory);
+    log_("created the rules database " + rulesDatabase.string() + " from the shipped baseline " + baseline.string());
+  }
+  const std::optional<FileIdentity> loadedIdentity = identifyFile(rulesDatabase);
+  running->rules = std::make_unique<SnapshotHolder>(loadRulesSnapshot(rulesDatabase, rulesDirectory));
+  running->engine = std::make_unique<PayloadEngine>(*running->rules, EngineLimits{config_.maxItems});
+
+  auth::AuthSettings authSettings;
+  authSettings.dataDir = dataDir;
+  authSettings.token.issuer = config_.issuer;
+  authSettings.token.audience = config_.audience;
+  authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
+  authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
+  running->auth = std::make_unique<auth::AuthService>(authSettings);
+
+  std::filesystem::path certificateFile = config_.tlsCertificateFile;
+  std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
+  if (certificateFile.empty()) {
+    const DevelopmentCertificate development = ensureDevelopmentCertificate(dataDir);
+    certificateFile = development.certificateFile;
+    privateKeyFile = development.privateKeyFile;
+    log_(std::string(development.generated ? "generated" : "using") +
+         " a self-signed development certificate " + certificateFile.string() +
+         " (not for production: set tls.certificate and tls.privateKey)");
+  }
+  running->certificateFile = certificateFile;
+
+  running->accessLog = std::make_unique<AccessLog>(config_.accessLog);
+  running->context = std::make_unique<ServiceContext>(
+      ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_});
+
+  Poco::Net::initializeSSL();
+  running->sslInitialized = true;
+  Poco::Net::Context::Ptr tls;
+  try {
+    tls = serverTlsContext(certificateFile, privateKeyFile);
+  } catch (const Poco::Exception& error) {
+    throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
+                             privateKeyFile.string() + ": " + error.displayText());
+  }
+
+  running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
+  Poco::Net::HTTPRequestHandlerFactory::Ptr router = new RequestRouter(*running->context);
+  try {
+    Poco::Net::SecureServerSocket httpsSocket(Poco::Net::SocketAddress(config_.listen.host, config_.listen.port),
+                                              config_.listenBacklog, tls);
+    running->httpsPort = httpsSocket.address().port();
+    running->httpsServer =
+        std::make_unique<Poco::Net::HTTPServer>(router, *running->pool, httpsSocket, httpParams(config_));
+    if (config_.plainListen) {
+      Poco::Net::ServerSocket plainSocket(
+          Poco::Net::SocketAddress(config_.plainListen->host, config_.plainListen->port), config_.listenBacklog);
+      running->plainPort = plainSocket.address().port();
+      running->plainServer =
+          std::make_unique<Poco::Net::HTTPServer>(router, *running->pool, plainSocket, httpParams(config_));
+    }
+  } catch (const Poco::Exception& error) {
+    throw std::runtime_error("cannot listen on " + config_.listen.host + ":" + std::to_string(config_.listen.port) +
+                             ": " + error.displayText());
+  }
+  running->httpsServer->start();
+  if (running->plainServer) running->plainServer->start();
+
+  running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
+                                                    config_.reloadInterval, log_);
+  writePortFile(dataDir / kPortFile, running->httpsPort);
+  std::string line = "listening on https://" + urlHost(config_.listen.host) + ":" + std::to_string(running->httpsPort);
+  if (running->plainPort) {
+    line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);
+  }
+  line += " (rules release " + running->rules->current()->release().name + ", data dir " + dataDir.string() + ")";
+  running_ = std::move(running);
+  log_(line);
+}
+
+void CodePayloadService::stop() {
+  if (!running_) return;
+  Running& running = *running_;
+  running.watcher.reset();
+  running.httpsServer->stop();
+  if (running.plainServer) running.plainServer->stop();
+  // Idle keep-alive connections close now; each connection with a request in
+  // flight closes once that request is answered (Poco waits for it).
+  std::thread closeIdle([&running] { running.httpsServer->stopAll(false); });
+  const auto deadline = std::chrono::steady_clock::now() + config_.shutdownGrace;
+  while (running.openConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const int abandoned = running.openConnections();
+  if (abandoned > 0) {
+    log_("shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open");
+    running.httpsServer->stopAll(true);
+  }
+  closeIdle.join();
+  std::error_code ignored;
+  std::filesystem::remove(config_.dataDir / kPortFile, ignored);
+  running_.reset();
+  log_("stopped");
+}
+
+std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_->httpsPort : 0; }
+
+std::optional<std::uint16_t> CodePayloadService::plainPort() const {
+  return running_ ? running_->plainPort : std::nullopt;
+}
+
+const std::filesystem::path& CodePayloadService::certificateFile() const {
+  if (!running_) throw std::logic_error("the service is not started");
+  return running_->certificateFile;
+}
+
+SnapshotHolder& CodePayloadService::rules() {
+  if (!running_) throw std::logic_error("the service is not started");
+  return *running_->rules;
+}
+
+auth::AuthService& CodePayloadService::auth() {
+  if (!running_) throw std::logic_error("the service is not started");
+  return *running_->auth;
+}
+
+}  // namespace codepayload::server

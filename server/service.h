@@ -1,0 +1,59 @@
+// The whole service in one object: prepares the data directory (rules
+// database from the shipped baseline, registry, keys, development
+// certificate), starts the HTTPS listener (and the optional plain one), the
+// rules watcher and the OAuth registry refresher, and stops them gracefully.
+// main() runs one; the integration tests start one in process on port 0.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+#include "server/server_config.h"
+#include "server/service_context.h"
+
+namespace codepayload::auth {
+class AuthService;
+}
+
+namespace codepayload::server {
+
+inline constexpr std::string_view kRulesDatabaseFile = "rules.db";
+inline constexpr std::string_view kPortFile = "server.port";
+
+class CodePayloadService {
+ public:
+  // Validates nothing further (ServerConfig is already valid) and does no I/O.
+  // `log` receives one line per operational event (default: stderr).
+  explicit CodePayloadService(ServerConfig config, ServiceLogger log = {});
+  ~CodePayloadService();  // stop()
+
+  CodePayloadService(const CodePayloadService&) = delete;
+  CodePayloadService& operator=(const CodePayloadService&) = delete;
+
+  // Prepares the data directory and starts listening; returns once requests
+  // are served. Throws std::exception with a readable message on any failure
+  // (nothing is left listening then).
+  void start();
+
+  // Stops accepting, lets requests in flight finish for at most
+  // config.shutdownGrace, then closes what is left. Idempotent.
+  void stop();
+
+  std::uint16_t httpsPort() const;
+  std::optional<std::uint16_t> plainPort() const;
+  // The certificate the HTTPS listener presents (configured or generated).
+  const std::filesystem::path& certificateFile() const;
+  const ServerConfig& config() const { return config_; }
+  SnapshotHolder& rules();
+  auth::AuthService& auth();
+
+ private:
+  struct Running;
+  ServerConfig config_;
+  ServiceLogger log_;
+  std::unique_ptr<Running> running_;
+};
+
+}  // namespace codepayload::server

@@ -1,0 +1,30 @@
+// What every request handler of the service shares: read-only settings and
+// the long-lived parts (rules, engine, OAuth, access log). Lives as long as
+// the service; handlers hold a reference.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "engine/payload_engine.h"
+#include "engine/snapshot.h"
+#include "server/access_log.h"
+#include "server/auth/auth_service.h"
+#include "server/server_config.h"
+
+namespace codepayload::server {
+
+// Where operational messages go (startup, reloads, handler faults): one line
+// each, without secrets.
+using ServiceLogger = std::function<void(std::string_view message)>;
+
+struct ServiceContext {
+  const ServerConfig& config;
+  SnapshotHolder& rules;
+  const PayloadEngine& engine;
+  auth::AuthService& auth;
+  AccessLog& accessLog;
+  ServiceLogger log;
+};
+
+}  // namespace codepayload::server

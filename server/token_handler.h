@@ -1,0 +1,19 @@
+// POST /oauth/token (and every other method on that path): hands the request
+// as plain values to the auth library's TokenEndpoint and copies its answer.
+// No OAuth decision is made here.
+#pragma once
+
+#include "server/service_handler.h"
+
+namespace codepayload::server {
+
+class TokenHandler final : public ServiceHandler {
+ public:
+  explicit TokenHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::TokenError) {}
+
+ private:
+  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+              RequestTrace& trace) override;
+};
+
+}  // namespace codepayload::server

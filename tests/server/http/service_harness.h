@@ -1,0 +1,111 @@
+// Starts the real service in process (HTTPS on 127.0.0.1, port 0, a fresh
+// temporary data directory) and talks to it with real clients: Poco's
+// HTTPSClientSession trusting the generated development certificate, and a
+// raw TLS socket for byte-exact framing tests.
+#pragma once
+
+#include <Poco/Net/Context.h>
+#include <Poco/Net/SecureStreamSocket.h>
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "server/auth/client_registry.h"
+#include "server/server_config.h"
+#include "server/service.h"
+
+namespace codepayload::server::testing {
+
+struct HttpCall {
+  std::string method = "GET";
+  std::string target = "/";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+struct HttpResult {
+  int status = 0;
+  std::string reason;
+  std::multimap<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+
+  // The first value of `lowerCaseName`, or "<absent>".
+  std::string header(const std::string& lowerCaseName) const;
+  bool has(const std::string& lowerCaseName) const { return headers.count(lowerCaseName) != 0; }
+};
+
+struct ApiClient {
+  std::string organisationId;
+  std::string clientId;
+  std::string secret;
+};
+
+class ServiceHarness {
+ public:
+  // `adjust` may change the configuration before the service starts.
+  explicit ServiceHarness(const std::function<void(ServerConfig&)>& adjust = {});
+  ~ServiceHarness();
+
+  CodePayloadService& service() { return *service_; }
+  const std::filesystem::path& dataDir() const { return dataDir_; }
+  const std::filesystem::path& accessLogFile() const { return accessLogFile_; }
+  std::uint16_t port() const { return port_; }
+  std::vector<std::string> serviceLog() const;
+  std::vector<std::string> accessLogLines() const;
+
+  // One request on a fresh connection.
+  HttpResult request(const HttpCall& call);
+
+  // A client of a new organisation on `plan`, created through the registry.
+  ApiClient createClient(const std::vector<std::string>& scopes, auth::Plan plan = auth::Plan::Starter);
+  // POST /oauth/token with Basic credentials; the access token (fails the test otherwise).
+  std::string token(const ApiClient& client);
+  // POST /codes with a bearer token and the given body (application/json).
+  HttpResult codes(const std::string& accessToken, const std::string& body,
+                   std::vector<std::pair<std::string, std::string>> extraHeaders = {});
+
+  // A TLS client context trusting the service's certificate.
+  Poco::Net::Context::Ptr clientContext() const { return clientContext_; }
+
+  // Stops the service now (the destructor also does).
+  void stop();
+
+ private:
+  std::filesystem::path dataDir_;
+  std::filesystem::path accessLogFile_;
+  std::unique_ptr<CodePayloadService> service_;
+  Poco::Net::Context::Ptr clientContext_;
+  std::uint16_t port_ = 0;
+  mutable std::mutex logMutex_;
+  std::vector<std::string> serviceLog_;
+};
+
+// A raw TLS connection for framing tests: sends bytes as given, reads
+// responses one at a time.
+class RawConnection {
+ public:
+  explicit RawConnection(ServiceHarness& harness);
+
+  void send(const std::string& bytes);
+  // Reads one response (status line, headers, Content-Length body). Returns a
+  // result with status 0 when the server closed the connection first.
+  HttpResult readResponse();
+  // True when the server closed the connection (reads EOF within 2 s).
+  bool closedByServer();
+
+ private:
+  bool fill();
+
+  Poco::Net::SecureStreamSocket socket_;
+  std::string buffer_;
+};
+
+std::string basicAuthorization(const std::string& clientId, const std::string& secret);
+
+}  // namespace codepayload::server::testing
