@@ -40,6 +40,7 @@ class AccessLog {
   AccessLog& operator=(const AccessLog&) = delete;
 
   void write(const AccessLogRecord& record);
+  bool enabled() const { return file_ != nullptr; }
 
  private:
   std::FILE* file_ = nullptr;

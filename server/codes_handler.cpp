@@ -3,6 +3,7 @@
 #include <Poco/String.h>
 
 #include <array>
+#include <iterator>
 #include <cstring>
 #include <string>
 
@@ -46,18 +47,20 @@ std::size_t headerValues(const Poco::Net::HTTPServerRequest& request, const std:
   return count;
 }
 
-// All Accept values joined with ", " (RFC 9110 §5.3); nullopt when absent.
-std::optional<std::string> acceptHeader(const Poco::Net::HTTPServerRequest& request) {
-  std::optional<std::string> joined;
-  for (auto it = request.find("Accept"); it != request.end() && Poco::icompare(it->first, "Accept") == 0; ++it) {
-    if (joined) {
-      joined->append(", ");
-      joined->append(it->second);
-    } else {
-      joined = it->second;
-    }
+// The Accept value; several Accept headers are joined with ", " into
+// `joined` (RFC 9110 §5.3). nullopt when absent.
+std::optional<std::string_view> acceptHeader(const Poco::Net::HTTPServerRequest& request, std::string& joined) {
+  const std::string name = "Accept";
+  auto it = request.find(name);
+  if (it == request.end()) return std::nullopt;
+  auto next = std::next(it);
+  if (next == request.end() || Poco::icompare(next->first, name) != 0) return std::string_view(it->second);
+  joined = it->second;
+  for (; next != request.end() && Poco::icompare(next->first, name) == 0; ++next) {
+    joined.append(", ");
+    joined.append(next->second);
   }
-  return joined;
+  return std::string_view(joined);
 }
 
 std::string_view requestErrorCode(RequestError::Kind kind) {
@@ -88,7 +91,7 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
     sendErrorEnvelope(response, outcome.status, outcome.errorCode, std::nullopt, outcome.message, trace);
     return;
   }
-  trace.clientId = outcome.claims->clientId;
+  trace.claims = outcome.claims;
 
   if (!isAcceptedJsonRequestType(request.getContentType())) {
     discardUnreadBody(request, response);
@@ -96,9 +99,8 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
                       "Send the body as application/vnd.codepayload.public.v1+json or application/json.", trace);
     return;
   }
-  const std::optional<std::string> accept = acceptHeader(request);
-  const std::optional<JsonMediaType> responseType =
-      negotiateJsonResponseType(accept ? std::optional<std::string_view>(*accept) : std::nullopt);
+  std::string joinedAccept;
+  const std::optional<JsonMediaType> responseType = negotiateJsonResponseType(acceptHeader(request, joinedAccept));
   if (!responseType) {
     discardUnreadBody(request, response);
     sendErrorEnvelope(response, 406, "NotAcceptable", std::nullopt,

@@ -81,6 +81,7 @@ void ServiceHandler::handleRequest(Poco::Net::HTTPServerRequest& request, Poco::
     response.setKeepAlive(false);
   }
   const auto finished = std::chrono::steady_clock::now();
+  if (!context_.accessLog.enabled()) return;
   try {
     const std::string clientAddress = request.clientAddress().toString();
     AccessLogRecord record;
@@ -91,7 +92,7 @@ void ServiceHandler::handleRequest(Poco::Net::HTTPServerRequest& request, Poco::
     record.bytes = trace.responseBytes;
     record.durationMicros = std::chrono::duration_cast<std::chrono::microseconds>(finished - started).count();
     record.clientAddress = clientAddress;
-    record.clientId = trace.clientId;
+    record.clientId = trace.claims ? std::string_view(trace.claims->clientId) : std::string_view(trace.clientId);
     record.codes = trace.codes;
     record.failures = trace.failures;
     context_.accessLog.write(record);

@@ -8,6 +8,7 @@
 #include <Poco/Net/HTTPServerResponse.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,7 +21,8 @@ namespace codepayload::server {
 struct RequestTrace {
   int status = 0;
   std::uint64_t responseBytes = 0;
-  std::string clientId;  // empty: not authenticated
+  std::string clientId;  // the token endpoint's authenticated client; empty: none
+  std::shared_ptr<const auth::AccessTokenClaims> claims;  // /codes: the verified token
   std::optional<std::size_t> codes;
   std::optional<std::size_t> failures;
 };

@@ -80,8 +80,8 @@ void TokenHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
   tokenRequest.body = body;
   tokenRequest.clientAddress = clientAddress;
 
-  const auth::TokenOutcome outcome = context_.auth.tokenEndpoint().handle(tokenRequest);
-  trace.clientId = outcome.clientId;
+  auth::TokenOutcome outcome = context_.auth.tokenEndpoint().handle(tokenRequest);
+  trace.clientId = std::move(outcome.clientId);
   std::string contentType = "application/json";
   for (const auto& header : outcome.answer.headers) {
     if (Poco::icompare(header.name, "Content-Type") == 0) {

@@ -131,6 +131,11 @@ TEST_F(CodesEndpoint, AcceptNegotiationChoosesTheResponseType) {
                                       "application/json only."));
     }
   }
+  // Several Accept headers count as one list.
+  const HttpResult joined =
+      harness_->codes(*writerToken_, kOneItem, {{"Accept", "text/html"}, {"Accept", "application/json;q=0.5"}});
+  EXPECT_EQ(joined.status, 200);
+  EXPECT_EQ(joined.header("content-type"), "application/json");
 }
 
 TEST_F(CodesEndpoint, RequestContentTypes) {
