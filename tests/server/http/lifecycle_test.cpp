@@ -1,6 +1,7 @@
 // Starting and stopping: the executable's startup line and port file, SIGTERM
 // ending it cleanly, a request in flight finishing during a graceful stop, and
 // startup refusing a bad configuration.
+#include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
 #include <Poco/Net/HTTPSClientSession.h>
@@ -47,6 +48,28 @@ TEST(ServiceLifecycle, AnInFlightRequestFinishesDuringAGracefulStop) {
   EXPECT_TRUE(connection.closedByServer());
   EXPECT_FALSE(std::filesystem::exists(harness.dataDir() / "server.port"));
   EXPECT_EQ(harness.serviceLog().back(), "stopped");
+}
+
+TEST(ServiceLifecycle, OptionalPlainListenerServesTheSameRoutes) {
+  ServiceHarness harness([](ServerConfig& config) { config.plainListen = ListenAddress{"127.0.0.1", 0}; });
+  ASSERT_TRUE(harness.service().plainPort());
+  EXPECT_NE(*harness.service().plainPort(), harness.port());
+  Poco::Net::HTTPClientSession session("127.0.0.1", *harness.service().plainPort());
+  Poco::Net::HTTPRequest request("GET", "/healthz", Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::ostringstream body;
+  Poco::StreamCopier::copyStream(session.receiveResponse(response), body);
+  EXPECT_EQ(response.getStatus(), Poco::Net::HTTPResponse::HTTP_OK);
+  EXPECT_EQ(body.str(), R"({"status":"ok","release":"2026-01-27"})");
+  bool listed = false;
+  for (const std::string& line : harness.serviceLog()) {
+    if (line.starts_with("listening on https://127.0.0.1:" + std::to_string(harness.port()) + " and http://127.0.0.1:" +
+                         std::to_string(*harness.service().plainPort()) + " (rules release 2026-01-27, data dir ")) {
+      listed = true;
+    }
+  }
+  EXPECT_TRUE(listed);
 }
 
 TEST(ServiceLifecycle, StartupRefusesAnUnusableCertificate) {
