@@ -157,7 +157,8 @@ constexpr std::array kSettings{
 };
 
 void applySetting(ServerConfig& config, const ServerSetting& setting, std::string_view value,
-                  const std::string& source) {
+                  const std::string& source, std::set<std::string_view>& applied) {
+  applied.insert(setting.key);
   try {
     setting.apply(config, trimmed(value));
   } catch (const ServerConfigError& error) {
@@ -165,7 +166,11 @@ void applySetting(ServerConfig& config, const ServerSetting& setting, std::strin
   }
 }
 
-void checkConsistency(const ServerConfig& config) {
+void checkConsistency(ServerConfig& config, const std::set<std::string_view>& applied) {
+  // Only a minimum someone asked for can conflict; the default follows a lower maximum.
+  if (!applied.contains("http.minThreads") && config.minThreads > config.maxThreads) {
+    config.minThreads = config.maxThreads;
+  }
   if (config.minThreads > config.maxThreads) {
     throw ServerConfigError("http.minThreads (" + std::to_string(config.minThreads) +
                             ") must not exceed http.maxThreads (" + std::to_string(config.maxThreads) + ")");
@@ -217,6 +222,7 @@ ListenAddress parseListenAddress(std::string_view text) {
 ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
                               const EnvironmentLookup& environment) {
   ServerConfig config;
+  std::set<std::string_view> applied;
   if (propertiesFile) {
     if (!std::filesystem::is_regular_file(*propertiesFile)) {
       throw ServerConfigError("configuration file " + propertiesFile->string() + " does not exist");
@@ -254,7 +260,7 @@ ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& proper
       const std::string key(setting.key);
       if (file->hasProperty(key)) {
         applySetting(config, setting, file->getRawString(key),
-                     "configuration file " + propertiesFile->string() + ", key " + key);
+                     "configuration file " + propertiesFile->string() + ", key " + key, applied);
       }
     }
   }
@@ -262,10 +268,11 @@ ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& proper
     if (const auto value = environment(setting.environmentVariable)) {
       applySetting(config, setting, *value,
                    "environment variable " + std::string(setting.environmentVariable) + " (key " +
-                       std::string(setting.key) + ")");
+                       std::string(setting.key) + ")",
+                   applied);
     }
   }
-  checkConsistency(config);
+  checkConsistency(config, applied);
   return config;
 }
 

@@ -118,6 +118,12 @@ TEST_F(ServerConfigFile, UnknownKeyIsRefused) {
                                              ": unknown key 'token.tll'");
 }
 
+TEST_F(ServerConfigFile, DefaultMinimumFollowsALowerMaximum) {
+  const ServerConfig config = loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "4"}}));
+  EXPECT_EQ(config.maxThreads, 4);
+  EXPECT_EQ(config.minThreads, 4);
+}
+
 TEST_F(ServerConfigFile, InconsistentSettingsAreRefused) {
   EXPECT_EQ(errorOf("http.minThreads = 10\nhttp.maxThreads = 4\n"),
             "http.minThreads (10) must not exceed http.maxThreads (4)");
