@@ -1,0 +1,296 @@
+// codepayload_ceiling_server: the ceiling of the HTTP benchmarks. A minimal
+// Poco HTTPServer that does what every request to codepayload-server must do
+// and nothing else: accept TLS with the same context, read the whole request
+// body the same way, and answer a fixed body of a given size. Every HTTP
+// figure of bench/run.sh is reported as a ratio to this server, measured in
+// the same run.
+//
+// It reads the same configuration as codepayload-server
+// (config/codepayload.properties overridden by CODEPAYLOAD_* variables): the
+// listen address, the thread pool, the timeouts and keep-alive settings, the
+// body limit and the TLS certificate (configured, or the development pair in
+// CODEPAYLOAD_DATA_DIR, which it reuses or creates exactly as the server does).
+//
+//   codepayload_ceiling_server --response-bytes N [--content-type TYPE] [--port-file FILE]
+// SIGTERM or SIGINT stops it.
+#include <Poco/Exception.h>
+#include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPRequestHandler.h>
+#include <Poco/Net/HTTPRequestHandlerFactory.h>
+#include <Poco/Net/HTTPServer.h>
+#include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/HTTPServerRequest.h>
+#include <Poco/Net/HTTPServerResponse.h>
+#include <Poco/Net/SSLManager.h>
+#include <Poco/Net/SecureServerSocket.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/ThreadPool.h>
+#include <signal.h>
+
+#include <charconv>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/paths.h"
+#include "server/development_certificate.h"
+#include "server/request_body.h"
+#include "server/server_config.h"
+
+namespace {
+
+using codepayload::server::ServerConfig;
+
+// Mirrors server/service.cpp (serverTlsContext): TLS 1.2+ with the same
+// TLS 1.2 suites, curves, server cipher preference and session cache.
+constexpr const char* kTls12Ciphers =
+    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
+    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
+
+// Mirrors server/service_handler.cpp: bodies up to this size leave in one
+// write together with the headers.
+constexpr std::size_t kCoalescedBodyLimit = 3 * 1024;
+
+Poco::Net::Context::Ptr tlsContext(const std::filesystem::path& certificateFile,
+                                   const std::filesystem::path& privateKeyFile) {
+  Poco::Net::Context::Params params;
+  params.certificateFile = certificateFile.string();
+  params.privateKeyFile = privateKeyFile.string();
+  params.verificationMode = Poco::Net::Context::VERIFY_NONE;
+  params.loadDefaultCAs = false;
+  params.cipherList = kTls12Ciphers;
+  params.ecdhCurve = "X25519:P-256:P-384";
+  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, params);
+  context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
+  context->preferServerCiphers();
+  context->enableSessionCache(true, "codepayload-ceiling");
+  return context;
+}
+
+// Mirrors server/service.cpp (httpParams).
+Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
+  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
+  params->setMaxThreads(config.maxThreads);
+  params->setMaxQueued(config.maxQueued);
+  params->setThreadIdleTime(Poco::Timespan(60, 0));
+  params->setTimeout(Poco::Timespan(static_cast<long>(config.ioTimeout.count()), 0));
+  params->setKeepAlive(true);
+  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(config.keepAliveTimeout.count()), 0));
+  params->setMaxKeepAliveRequests(config.maxKeepAliveRequests);
+  return params;
+}
+
+struct FixedAnswer {
+  std::string body;
+  std::string contentType;
+  std::size_t maxBodyBytes = 0;
+};
+
+// Reads the request body (the server's own framing and reader), then sends
+// the fixed answer.
+class FixedAnswerHandler final : public Poco::Net::HTTPRequestHandler {
+ public:
+  explicit FixedAnswerHandler(const FixedAnswer& answer) : answer_(answer) {}
+
+  void handleRequest(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) override {
+    using codepayload::server::BodyFraming;
+    using codepayload::server::BodyReadResult;
+    thread_local std::string body;
+    const BodyFraming framing = codepayload::server::bodyFraming(request, answer_.maxBodyBytes);
+    const bool readable =
+        framing == BodyFraming::Empty || framing == BodyFraming::Length || framing == BodyFraming::Chunked;
+    if (!readable || codepayload::server::readRequestBody(request, framing, answer_.maxBodyBytes, body) !=
+                         BodyReadResult::Complete) {
+      response.setKeepAlive(false);
+      response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_BAD_REQUEST);
+      response.setContentLength(0);
+      response.send().flush();
+      return;
+    }
+    response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_OK);
+    response.setContentType(answer_.contentType);
+    response.set("X-Content-Type-Options", "nosniff");
+    response.setChunkedTransferEncoding(false);
+    response.setContentLength64(static_cast<Poco::Int64>(answer_.body.size()));
+    if (answer_.body.size() <= kCoalescedBodyLimit) {
+      std::ostream& out = response.send();
+      out.write(answer_.body.data(), static_cast<std::streamsize>(answer_.body.size()));
+      out.flush();
+    } else {
+      response.sendBuffer(answer_.body.data(), answer_.body.size());
+    }
+  }
+
+ private:
+  const FixedAnswer& answer_;
+};
+
+class FixedAnswerFactory final : public Poco::Net::HTTPRequestHandlerFactory {
+ public:
+  explicit FixedAnswerFactory(const FixedAnswer& answer) : answer_(answer) {}
+
+  Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest&) override {
+    return new FixedAnswerHandler(answer_);
+  }
+
+ private:
+  const FixedAnswer& answer_;
+};
+
+// A JSON object of exactly `size` bytes ({"padding":"xxx…"}); sizes below the
+// empty object's 14 bytes are refused by the caller.
+std::string jsonOfSize(std::size_t size) {
+  constexpr std::string_view kOpen = R"({"padding":")";
+  constexpr std::string_view kClose = R"("})";
+  std::string body(kOpen);
+  body.append(size - kOpen.size() - kClose.size(), 'x');
+  body.append(kClose);
+  return body;
+}
+
+constexpr std::size_t kSmallestAnswer = 14;
+
+struct Options {
+  std::size_t responseBytes = 0;
+  std::string contentType = "application/vnd.codepayload.public.v1+json";
+  std::optional<std::filesystem::path> portFile;
+};
+
+std::size_t parseSize(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw std::invalid_argument("--response-bytes takes a whole number of bytes, not '" + std::string(text) + "'");
+  }
+  if (value < kSmallestAnswer || value > 256u * 1024u * 1024u) {
+    throw std::invalid_argument("--response-bytes must be between " + std::to_string(kSmallestAnswer) +
+                                " and 268435456, not " + std::string(text));
+  }
+  return value;
+}
+
+Options parseOptions(const std::vector<std::string>& arguments) {
+  Options options;
+  bool sized = false;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& name = arguments[i];
+    if (i + 1 >= arguments.size()) throw std::invalid_argument(name + " needs a value");
+    const std::string& value = arguments[++i];
+    if (name == "--response-bytes") {
+      options.responseBytes = parseSize(value);
+      sized = true;
+    } else if (name == "--content-type") {
+      if (value.empty()) throw std::invalid_argument("--content-type must not be empty");
+      options.contentType = value;
+    } else if (name == "--port-file") {
+      options.portFile = value;
+    } else {
+      throw std::invalid_argument("unknown option " + name);
+    }
+  }
+  if (!sized) throw std::invalid_argument("--response-bytes is required");
+  return options;
+}
+
+void writePortFile(const std::filesystem::path& file, std::uint16_t port) {
+  const std::filesystem::path temporary = file.string() + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << port << '\n';
+    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+  }
+  std::filesystem::rename(temporary, file);
+}
+
+// Blocks SIGTERM and SIGINT in this thread and every thread started after it,
+// so that waitForTermination() receives them.
+sigset_t blockTerminationSignals() {
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  return signals;
+}
+
+void waitForTermination(const sigset_t& signals) {
+  int received = 0;
+  while (sigwait(&signals, &received) != 0) {
+  }
+}
+
+// OpenSSL set up for Poco's secure sockets for as long as it lives; declared
+// before the server objects so that they are gone before it ends.
+class SslLibrary {
+ public:
+  SslLibrary() { Poco::Net::initializeSSL(); }
+  ~SslLibrary() { Poco::Net::uninitializeSSL(); }
+  SslLibrary(const SslLibrary&) = delete;
+  SslLibrary& operator=(const SslLibrary&) = delete;
+};
+
+constexpr int kExitOk = 0;
+constexpr int kExitUsage = 64;     // EX_USAGE
+constexpr int kExitSoftware = 70;  // EX_SOFTWARE
+
+int run(const std::vector<std::string>& arguments) {
+  Options options;
+  ServerConfig config;
+  try {
+    options = parseOptions(arguments);
+    const std::filesystem::path propertiesFile = codepayload::configDir() / "codepayload.properties";
+    config = codepayload::server::loadServerConfig(
+        std::filesystem::exists(propertiesFile) ? std::optional(propertiesFile) : std::nullopt,
+        codepayload::server::processEnvironment());
+  } catch (const std::exception& error) {
+    std::fprintf(stderr,
+                 "codepayload_ceiling_server: %s\n"
+                 "usage: codepayload_ceiling_server --response-bytes N [--content-type TYPE] [--port-file FILE]\n",
+                 error.what());
+    return kExitUsage;
+  }
+  const FixedAnswer answer{jsonOfSize(options.responseBytes), options.contentType, config.maxBodyBytes};
+  try {
+    std::filesystem::path certificateFile = config.tlsCertificateFile;
+    std::filesystem::path privateKeyFile = config.tlsPrivateKeyFile;
+    if (certificateFile.empty()) {
+      const auto development = codepayload::server::ensureDevelopmentCertificate(config.dataDir);
+      certificateFile = development.certificateFile;
+      privateKeyFile = development.privateKeyFile;
+    }
+    const sigset_t terminationSignals = blockTerminationSignals();
+    const SslLibrary ssl;
+    Poco::ThreadPool pool("ceiling", config.minThreads, config.maxThreads, 60);
+    Poco::Net::SecureServerSocket socket(Poco::Net::SocketAddress(config.listen.host, config.listen.port),
+                                         config.listenBacklog, tlsContext(certificateFile, privateKeyFile));
+    const std::uint16_t port = socket.address().port();
+    Poco::Net::HTTPServer server(new FixedAnswerFactory(answer), pool, socket, httpParams(config));
+    server.start();
+    if (options.portFile) writePortFile(*options.portFile, port);
+    std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",
+                config.listen.host.c_str(), static_cast<unsigned>(port), answer.body.size(),
+                answer.contentType.c_str());
+    std::fflush(stdout);
+    waitForTermination(terminationSignals);
+    server.stopAll(true);
+    pool.joinAll();
+  } catch (const Poco::Exception& error) {
+    std::fprintf(stderr, "codepayload_ceiling_server: %s\n", error.displayText().c_str());
+    return kExitSoftware;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "codepayload_ceiling_server: %s\n", error.what());
+    return kExitSoftware;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run(std::vector<std::string>(argv + 1, argv + argc)); }

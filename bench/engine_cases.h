@@ -1,0 +1,86 @@
+// The engine benchmark's inputs, shared by codepayload_engine_bench (timing)
+// and codepayload_engine_profile (instruction counts under callgrind):
+//   (a) a valid Digital Link (01)+(10)+(21)+(17) with a linkType
+//   (b) the same AIs as an element string
+//   (c) a definition with three faults
+//   (d) a mixed batch as a CodesRequest body
+// The rules are the shipped baseline of the source tree the binary was built
+// from (CODEPAYLOAD_SOURCE_RULES_DIR).
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "engine/model.h"
+#include "engine/snapshot.h"
+#include "tools/dictionary-import/baseline_format.h"
+#include "tools/dictionary-import/source_file.h"
+
+namespace codepayload::bench {
+
+inline std::shared_ptr<const Snapshot> baselineRules() {
+  static const std::shared_ptr<const Snapshot> rules = [] {
+    const std::filesystem::path rulesDir = CODEPAYLOAD_SOURCE_RULES_DIR;
+    const importer::SourceFile file =
+        importer::readSourceFile(rulesDir / "baseline" / std::string(importer::kBaselineFileName));
+    return Snapshot::build(importer::parseBaseline(file.content, file.name).dictionary, rulesDir);
+  }();
+  return rules;
+}
+
+// (a) with digitalLink, (b) without.
+inline CodeDefinition fourAis(bool digitalLink) {
+  CodeDefinition definition;
+  definition.primaryKey = {"01", "09506000134352"};
+  definition.ais = {{"10", "ABC123"}, {"21", "SER12345678"}, {"17", "261231"}};
+  if (digitalLink) {
+    definition.digitalLinkStem = "https://id.example.com";
+    definition.linkType = "gs1:pip";
+  }
+  return definition;
+}
+
+// (c): a wrong check digit, a space in (10), month 13 in (17).
+inline CodeDefinition threeFaults() {
+  CodeDefinition definition;
+  definition.primaryKey = {"01", "09506000134353"};
+  definition.ais = {{"10", "AB CD"}, {"17", "261332"}};
+  return definition;
+}
+
+// (d): `items` definitions cycling through a valid Digital Link with a
+// reference, a valid element string from a 13-digit GTIN with an escaped (10),
+// an SSCC Digital Link with a padded temperature and a stem ending in a slash,
+// and the three-fault definition.
+inline std::string mixedBatch(std::size_t items) {
+  std::string body = "{\"codes\":[";
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i != 0) body += ',';
+    const std::string serial = std::to_string(100000 + i);
+    switch (i % 4) {
+      case 0:
+        body += R"J({"reference":"r)J" + serial +
+                R"J(","primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},{"key":"21","value":")J" +
+                serial +
+                R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com","linkType":"gs1:pip"})J";
+        break;
+      case 1:
+        body += R"J({"primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"L(7)"},{"key":"21","value":")J" +
+                serial + R"J("}],"extensionParameters":[]})J";
+        break;
+      case 2:
+        body +=
+            R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":"4330","value":"123-"}],"extensionParameters":[],"digitalLinkStem":"https://example.com/dl/"})J";
+        break;
+      default:
+        body +=
+            R"J({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[{"key":"10","value":"AB CD"},{"key":"17","value":"261332"}],"extensionParameters":[]})J";
+    }
+  }
+  body += "]}";
+  return body;
+}
+
+}  // namespace codepayload::bench
