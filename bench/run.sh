@@ -1,0 +1,543 @@
+#!/usr/bin/env bash
+# bench/run.sh BUILD_DIR: every benchmark of issue 4, measured side by side in
+# one run, written to bench/results/latest.md (make bench calls this).
+#
+#  1. HTTP over HTTPS on loopback with wrk against a fresh codepayload-server
+#     (temporary data dir, free port) and against codepayload_ceiling_server
+#     (same TLS, configuration and body reading, fixed answer of the same
+#     size): single-item /codes, 1,000-item /codes batches, /oauth/token.
+#     Real and ceiling runs alternate, BENCH_RUNS times each; medians.
+#  2. Memory: VmRSS of the idle server; VmHWM while it serves 10,000-item
+#     batches (peak reset through /proc/PID/clear_refs first).
+#  3. The engine in process (codepayload_engine_bench, repetitions, medians).
+#
+# Settings (environment): BENCH_RUNS (3), BENCH_DURATION (seconds per wrk
+# run, 10), BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (32),
+# BENCH_TOKEN_CLIENTS (API clients per token run, 100), BENCH_MEMORY_DURATION
+# (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5), BENCH_OUTPUT
+# (bench/results/latest.md).
+#
+# Every process it starts is stopped on exit, failure or interrupt. Client
+# secrets and tokens stay in the temporary directory (0700), which is removed.
+set -euo pipefail
+
+die() {
+  echo "bench/run.sh: $*" >&2
+  exit 1
+}
+
+[ $# -eq 1 ] || { echo "usage: bench/run.sh BUILD_DIR" >&2; exit 64; }
+repo=$(cd "$(dirname "$0")/.." && pwd)
+[ -d "$1" ] || die "no build directory $1"
+build=$(cd "$1" && pwd)
+
+runs=${BENCH_RUNS:-3}
+duration=${BENCH_DURATION:-10}
+threads=${BENCH_THREADS:-2}
+connections=${BENCH_CONNECTIONS:-32}
+token_clients=${BENCH_TOKEN_CLIENTS:-100}
+memory_duration=${BENCH_MEMORY_DURATION:-5}
+engine_repetitions=${BENCH_ENGINE_REPETITIONS:-5}
+output=${BENCH_OUTPUT:-$repo/bench/results/latest.md}
+for setting in runs duration threads connections token_clients memory_duration engine_repetitions; do
+  [[ ${!setting} =~ ^[1-9][0-9]*$ ]] || die "$setting must be a whole number >= 1, not '${!setting}'"
+done
+[ "$threads" -le "$connections" ] || die "BENCH_THREADS ($threads) must not exceed BENCH_CONNECTIONS ($connections)"
+
+server=$build/server/codepayload-server
+admin=$build/tools/admin/codepayload-admin
+ceiling=$build/bench/codepayload_ceiling_server
+engine_bench=$build/bench/codepayload_engine_bench
+for binary in "$server" "$admin" "$ceiling" "$engine_bench"; do
+  [ -x "$binary" ] || die "missing $binary (build $build with -DCODEPAYLOAD_BENCH=ON)"
+done
+for tool in wrk curl base64 awk sed; do
+  command -v "$tool" >/dev/null || die "$tool is not installed (make bench installs wrk)"
+done
+wrk_dir=$repo/bench/wrk
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/codepayload-bench.XXXXXX")
+chmod 700 "$work"
+pids=()
+
+stop_process() {
+  local pid=$1 waited=0
+  kill -TERM "$pid" 2>/dev/null || return 0
+  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 150 ]; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+  local status=$?
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do stop_process "$pid"; done
+  if [ $status -eq 0 ]; then
+    rm -rf "$work"
+  else
+    # Keep the logs for the post-mortem, never the secrets.
+    rm -rf "$work/data" "$work"/clients-*.txt "$work/client.json" "$work/token.json"
+    echo "bench/run.sh: failed (status $status); logs kept in $work" >&2
+  fi
+  exit $status
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+trap 'echo "bench/run.sh: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
+
+# --- helpers ---------------------------------------------------------------
+
+# wait_for_file FILE PID SECONDS: until FILE exists; fails when PID died.
+wait_for_file() {
+  local file=$1 pid=$2 limit=$(($3 * 10)) waited=0
+  while [ ! -s "$file" ]; do
+    kill -0 "$pid" 2>/dev/null || die "process $pid ended before writing $file (see $work/*.log)"
+    [ $waited -lt $limit ] || die "no $file after $3 s"
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+}
+
+json_field() { sed -n "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p" "$1"; }
+
+status_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
+
+# Resets the peak resident set (VmHWM) of PID to its current VmRSS.
+reset_peak() { echo 5 >"/proc/$1/clear_refs"; }
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+calc() { awk "BEGIN { printf \"%.${2:-0}f\", $1 }"; }
+
+bench_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
+
+# run_wrk NAME URL SCRIPT SECONDS THREADS CONNECTIONS [VAR=VALUE...]: one wrk
+# run; its BENCH line is appended to runs.txt as "NAME <fields>".
+run_wrk() {
+  local name=$1 url=$2 script=$3 seconds=$4 wrk_threads=$5 wrk_connections=$6
+  shift 6
+  local log=$work/wrk-$name.log
+  if ! env "$@" wrk -t "$wrk_threads" -c "$wrk_connections" -d "${seconds}s" --timeout 10s --latency \
+    -s "$wrk_dir/$script" "$url" >"$log" 2>&1; then
+    cat "$log" >&2
+    die "wrk failed: $name"
+  fi
+  local line
+  line=$(grep '^BENCH ' "$log") || { cat "$log" >&2; die "wrk printed no summary: $name"; }
+  echo "$name ${line#BENCH }" >>"$work/runs.txt"
+}
+
+# post_codes BODY_FILE: POSTs a CodesRequest to the server; prints the
+# response to codes-response.json and "STATUS BYTES" on stdout.
+post_codes() {
+  curl -sk -o "$work/codes-response.json" -w '%{http_code} %{size_download}' \
+    -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+    --data-binary "@$1" "https://127.0.0.1:$server_port/codes"
+}
+
+# check_codes BODY_FILE ITEMS: the server answers BODY_FILE with 200 and ITEMS
+# generated codes; prints the response size in bytes.
+check_codes() {
+  local answer status bytes generated
+  answer=$(post_codes "$1")
+  status=${answer% *}
+  bytes=${answer#* }
+  [ "$status" = 200 ] || die "/codes answered $status to $1: $(head -c 300 "$work/codes-response.json")"
+  generated=$(grep -o '"barcodeText":' "$work/codes-response.json" | wc -l)
+  [ "$generated" -eq "$2" ] || die "/codes generated $generated codes for $2 definitions in $1"
+  grep -q '"failures":\[\]}$' "$work/codes-response.json" || die "/codes reported failures for $1"
+  echo "$bytes"
+}
+
+start_server() {
+  env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG="$work/access.log" \
+    CODEPAYLOAD_SHUTDOWN_GRACE=2 "$server" >>"$work/server.log" 2>&1 &
+  server_pid=$!
+  pids+=("$server_pid")
+  rm -f "$work/data/server.port"
+  wait_for_file "$work/data/server.port" "$server_pid" 300
+  server_port=$(cat "$work/data/server.port")
+}
+
+# start_ceiling NAME RESPONSE_BYTES CONTENT_TYPE: sets ceiling_port[NAME] and
+# ceiling_pid[NAME].
+declare -A ceiling_port ceiling_pid
+start_ceiling() {
+  local port_file=$work/ceiling-$1.port
+  env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 \
+    "$ceiling" --response-bytes "$2" --content-type "$3" --port-file "$port_file" >"$work/ceiling-$1.log" 2>&1 &
+  local pid=$!
+  pids+=("$pid")
+  wait_for_file "$port_file" "$pid" 60
+  ceiling_port[$1]=$(cat "$port_file")
+  ceiling_pid[$1]=$pid
+}
+
+create_client_lines() {
+  local file=$1 count=$2 created
+  : >"$file"
+  for _ in $(seq "$count"); do
+    "$admin" client create --org "$org" --scope write:codes >"$work/client.json"
+    printf 'Basic %s\n' "$(printf '%s:%s' "$(json_field "$work/client.json" clientId)" \
+      "$(json_field "$work/client.json" clientSecret)" | base64 -w0)" >>"$file"
+  done
+  created=$(grep -c '^Basic ' "$file")
+  [ "$created" -eq "$count" ] || die "created $created of $count clients"
+}
+
+# --- the run ---------------------------------------------------------------
+
+started_at=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
+export CODEPAYLOAD_DATA_DIR=$work/data
+: >"$work/runs.txt"
+
+echo "== server: first start (imports the shipped baseline into a new rules.db)"
+start_server
+sleep 2
+rss_first_start=$(status_kib "$server_pid" VmRSS)
+stop_process "$server_pid"
+echo "== server: restart on the same data dir (the steady state)"
+start_server
+sleep 2
+rss_idle=$(status_kib "$server_pid" VmRSS)
+server_url=https://127.0.0.1:$server_port
+
+echo "== API clients and a token"
+"$admin" org create --name bench --plan starter >"$work/org.json"
+org=$(json_field "$work/org.json" id)
+[ -n "$org" ] || die "codepayload-admin org create printed no id: $(cat "$work/org.json")"
+"$admin" client create --org "$org" --scope write:codes >"$work/client.json"
+client_id=$(json_field "$work/client.json" clientId)
+client_secret=$(json_field "$work/client.json" clientSecret)
+sleep 1 # the server's registry view refreshes every 250 ms
+token_answer=$(curl -sk -o "$work/token.json" -w '%{http_code} %{size_download}' -u "$client_id:$client_secret" \
+  -d grant_type=client_credentials "$server_url/oauth/token")
+[ "${token_answer% *}" = 200 ] || die "/oauth/token answered ${token_answer% *}: $(cat "$work/token.json")"
+token_response_bytes=${token_answer#* }
+token=$(json_field "$work/token.json" access_token)
+[ -n "$token" ] || die "no access_token in the token response"
+for run in $(seq "$runs"); do
+  echo "   $token_clients clients for token run $run"
+  create_client_lines "$work/clients-$run.txt" "$token_clients"
+done
+sleep 1
+
+echo "== warm-up: one-item requests (their body is checked)"
+run_wrk warmup-single "$server_url" codes_single.lua 1 1 1 BENCH_TOKEN="$token" BENCH_BODY_FILE="$work/single.json"
+single_response_bytes=$(check_codes "$work/single.json" 1)
+single_request_bytes=$(stat -c %s "$work/single.json")
+
+echo "== memory: the first 10,000-item batches, 1 connection, then $connections connections"
+rss_warm=$(status_kib "$server_pid" VmRSS)
+reset_peak "$server_pid"
+run_wrk memory-1 "$server_url" codes_batch.lua "$memory_duration" 1 1 BENCH_TOKEN="$token" BENCH_BATCH_ITEMS=10000 \
+  BENCH_BODY_FILE="$work/batch10k.json"
+hwm_one=$(status_kib "$server_pid" VmHWM)
+rss_before_many=$(status_kib "$server_pid" VmRSS)
+reset_peak "$server_pid"
+run_wrk memory-many "$server_url" codes_batch.lua "$memory_duration" "$threads" "$connections" \
+  BENCH_TOKEN="$token" BENCH_BATCH_ITEMS=10000
+hwm_many=$(status_kib "$server_pid" VmHWM)
+batch10k_response_bytes=$(check_codes "$work/batch10k.json" 10000)
+batch10k_request_bytes=$(stat -c %s "$work/batch10k.json")
+
+echo "== warm-up: 1,000-item batches (their body is checked)"
+run_wrk warmup-batch "$server_url" codes_batch.lua 1 1 1 BENCH_TOKEN="$token" BENCH_BODY_FILE="$work/batch.json"
+batch_response_bytes=$(check_codes "$work/batch.json" 1000)
+batch_request_bytes=$(stat -c %s "$work/batch.json")
+codes_type=application/vnd.codepayload.public.v1+json
+
+echo "== ceilings: answers of $single_response_bytes, $batch_response_bytes and $token_response_bytes bytes"
+start_ceiling single "$single_response_bytes" "$codes_type"
+start_ceiling batch "$batch_response_bytes" "$codes_type"
+start_ceiling token "$token_response_bytes" application/json
+rss_ceiling_idle=$(status_kib "${ceiling_pid[single]}" VmRSS)
+run_wrk warmup-ceiling-single "https://127.0.0.1:${ceiling_port[single]}" codes_single.lua 1 1 1 BENCH_TOKEN="$token"
+run_wrk warmup-ceiling-batch "https://127.0.0.1:${ceiling_port[batch]}" codes_batch.lua 1 1 1 BENCH_TOKEN="$token"
+
+echo "== HTTP: $runs runs of ${duration} s per scenario, server and ceiling alternating"
+for run in $(seq "$runs"); do
+  for scenario in single batch token; do
+    case $scenario in
+      single) script=codes_single.lua; vars=(BENCH_TOKEN="$token") ;;
+      batch) script=codes_batch.lua; vars=(BENCH_TOKEN="$token" BENCH_BATCH_ITEMS=1000) ;;
+      token) script=token.lua; vars=(BENCH_CLIENTS_FILE="$work/clients-$run.txt") ;;
+    esac
+    order=(server ceiling)
+    [ $((run % 2)) -eq 0 ] && order=(ceiling server)
+    for target in "${order[@]}"; do
+      url=$server_url
+      [ "$target" = ceiling ] && url=https://127.0.0.1:${ceiling_port[$scenario]}
+      echo "   run $run: $scenario against the $target"
+      run_wrk "$scenario-$target-$run" "$url" "$script" "$duration" "$threads" "$connections" "${vars[@]}"
+    done
+  done
+done
+load_after_http=$(cut -d' ' -f1-3 /proc/loadavg)
+
+for pid in "${pids[@]}"; do stop_process "$pid"; done
+pids=()
+
+echo "== engine: codepayload_engine_bench, $engine_repetitions repetitions"
+"$engine_bench" --benchmark_repetitions="$engine_repetitions" --benchmark_report_aggregates_only=true \
+  --benchmark_out="$work/engine.csv" --benchmark_out_format=csv >"$work/engine.log" 2>&1 ||
+  { cat "$work/engine.log" >&2; die "codepayload_engine_bench failed"; }
+grep -q ',true,' "$work/engine.csv" && die "a benchmark reported an error: $(grep ',true,' "$work/engine.csv")"
+finished_at=$(date -u '+%Y-%m-%d %H:%M:%S UTC')
+load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- figures ----------------------------------------------------------------
+
+# engine_median NAME: median CPU time of benchmark NAME, in its time unit (with
+# one repetition there is no aggregate: the single run).
+engine_median() {
+  awk -F, -v median="\"$1_median\"" -v single="\"$1\"" \
+    '$1 == median { found = $4 } $1 == single && found == "" { single_run = $4 }
+     END { print (found != "") ? found : single_run }' "$work/engine.csv"
+}
+engine_dl=$(engine_median BM_DigitalLinkFourAis)
+engine_es=$(engine_median BM_ElementStringFourAis)
+engine_faults=$(engine_median BM_ThreeFaults)
+engine_batch_ms=$(engine_median BM_MixedBatchJson/10000)
+for value in engine_dl engine_es engine_faults engine_batch_ms; do
+  [ -n "${!value}" ] || die "no median for $value in $work/engine.csv"
+done
+engine_batch_us=$(calc "$engine_batch_ms * 1000 / 10000" 3)
+
+# run_values NAME FIELD_EXPRESSION: one value per run of scenario NAME
+# ("single-server"), computed by awk from the BENCH fields of that run.
+run_values() {
+  local name=$1 expression=$2 run line
+  for run in $(seq "$runs"); do
+    line=$(grep "^$name-$run " "$work/runs.txt")
+    awk -v line="$line" "BEGIN {
+      n = split(line, parts, \" \")
+      for (i = 2; i <= n; i++) { split(parts[i], kv, \"=\"); f[kv[1]] = kv[2] }
+      ok = f[\"requests\"] - f[\"non2xx\"]
+      seconds = f[\"duration_us\"] / 1e6
+      printf \"%.6f\\n\", $expression
+    }"
+  done
+}
+
+# Per run: answered requests per second (2xx only), latencies in ms, errors.
+declare -A value
+for scenario in single batch token; do
+  for target in server ceiling; do
+    key=$scenario-$target
+    value[$key-rate]=$(run_values "$key" 'ok / seconds' | tr '\n' ' ')
+    value[$key-p50]=$(run_values "$key" 'f["p50_us"] / 1000' | tr '\n' ' ')
+    value[$key-p99]=$(run_values "$key" 'f["p99_us"] / 1000' | tr '\n' ' ')
+    value[$key-errors]=$(run_values "$key" \
+      'f["non2xx"] + f["connect_errors"] + f["read_errors"] + f["write_errors"] + f["timeouts"]' | tr '\n' ' ')
+  done
+done
+
+# m KEY: the median of value[KEY]'s runs.
+m() {
+  local runs_of_key
+  read -ra runs_of_key <<<"${value[$1]}"
+  median "${runs_of_key[@]}"
+}
+# ratio_median SCENARIO FIGURE: the median of server/ceiling over the runs.
+ratio_median() {
+  local server_values ceiling_values ratios=() i
+  read -ra server_values <<<"${value[$1-server-$2]}"
+  read -ra ceiling_values <<<"${value[$1-ceiling-$2]}"
+  for i in "${!server_values[@]}"; do ratios+=("$(calc "${server_values[$i]} / ${ceiling_values[$i]}" 4)"); done
+  median "${ratios[@]}"
+}
+
+single_rps=$(m single-server-rate)
+single_ceiling_rps=$(m single-ceiling-rate)
+single_ratio=$(ratio_median single rate)
+single_p50=$(m single-server-p50)
+single_p99=$(m single-server-p99)
+single_ceiling_p50=$(m single-ceiling-p50)
+single_ceiling_p99=$(m single-ceiling-p99)
+batch_rps=$(m batch-server-rate)
+batch_ceiling_rps=$(m batch-ceiling-rate)
+batch_codes=$(calc "$batch_rps * 1000")
+batch_ceiling_codes=$(calc "$batch_ceiling_rps * 1000")
+batch_ratio=$(ratio_median batch rate)
+batch_p50=$(m batch-server-p50)
+batch_p99=$(m batch-server-p99)
+batch_ceiling_p99=$(m batch-ceiling-p99)
+token_rps=$(m token-server-rate)
+token_ceiling_rps=$(m token-ceiling-rate)
+token_ratio=$(ratio_median token rate)
+token_p99=$(m token-server-p99)
+token_ceiling_p99=$(m token-ceiling-p99)
+
+mib() { calc "$1 / 1024" 1; }
+rss_idle_worst=$(( rss_first_start > rss_idle ? rss_first_start : rss_idle ))
+extra_one_kib=$(( hwm_one - rss_warm ))
+extra_one_ratio=$(calc "$extra_one_kib * 1024 / $batch10k_request_bytes" 1)
+extra_many_kib=$(( hwm_many - rss_before_many ))
+
+verdict() { if awk "BEGIN { exit !($1) }"; then echo pass; else echo miss; fi; }
+pct() { calc "$1 * 100" 0; }
+fmt() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); out = ""; while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) } print s out }'; }
+fixed() { calc "$1" "$2"; }
+
+all_errors=0
+for key in "${!value[@]}"; do
+  [[ $key == *-errors ]] || continue
+  read -ra counts <<<"${value[$key]}"
+  for count in "${counts[@]}"; do all_errors=$(calc "$all_errors + $count"); done
+done
+
+commit=$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)
+tree_state="clean"
+[ -n "$(git -C "$repo" status --porcelain --untracked-files=no 2>/dev/null)" ] && tree_state="with uncommitted changes in the working tree"
+cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+memory_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
+compiler=$("$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")" --version | head -1)
+wrk_version=$({ wrk -v 2>&1 || true; } | head -1 | cut -d' ' -f1-2)
+rel() { echo "${1#"$repo"/}"; }
+
+# per_run_rows SCENARIO UNIT_MULTIPLIER: one table row per run.
+per_run_rows() {
+  local scenario=$1 multiplier=$2 i sr cr s50 s99 c50 c99 se ce
+  read -ra sr <<<"${value[$scenario-server-rate]}"
+  read -ra cr <<<"${value[$scenario-ceiling-rate]}"
+  read -ra s50 <<<"${value[$scenario-server-p50]}"
+  read -ra s99 <<<"${value[$scenario-server-p99]}"
+  read -ra c50 <<<"${value[$scenario-ceiling-p50]}"
+  read -ra c99 <<<"${value[$scenario-ceiling-p99]}"
+  read -ra se <<<"${value[$scenario-server-errors]}"
+  read -ra ce <<<"${value[$scenario-ceiling-errors]}"
+  for i in "${!sr[@]}"; do
+    printf '| %d | %s | %s | %s | %s | %s | %s | %s | %s |\n' $((i + 1)) \
+      "$(fmt "$(calc "${sr[$i]} * $multiplier")")" "$(fixed "${s50[$i]}" 2)" "$(fixed "${s99[$i]}" 2)" "$(fixed "${se[$i]}" 0)" \
+      "$(fmt "$(calc "${cr[$i]} * $multiplier")")" "$(fixed "${c50[$i]}" 2)" "$(fixed "${c99[$i]}" 2)" "$(fixed "${ce[$i]}" 0)"
+  done
+}
+
+mkdir -p "$(dirname "$output")"
+{
+  cat <<EOF
+# Benchmark results
+
+Written by \`make bench\` (\`bench/run.sh $(rel "$build")\`) from one run: $started_at to $finished_at.
+
+- Machine: $(nproc) cores ($cpu_model), $memory_total, $(uname -sr). **A shared machine**: other people
+  were building on it during the run (load average $load_at_start at the start, $load_after_http after the HTTP
+  runs, $load_at_end at the end), so every figure is noisy; read the medians and the ratios to the ceiling,
+  which was measured in the same minutes.
+- The load generator (wrk, $threads threads) runs on the same $(nproc) cores as the server it measures.
+- Build: commit $commit ($tree_state), $build_type, $compiler. $wrk_version.
+- Engine times are CPU time (Google Benchmark's \`cpu_time\`), so time spent descheduled by other processes is not
+  counted; HTTP figures are wall-clock.
+
+## Figures and targets
+
+| figure | median | ceiling (median) | ratio to ceiling | target | verdict |
+|---|---|---|---|---|---|
+| engine (a): Digital Link (01)+(10)+(21)+(17) + linkType, per code | $(fixed "$engine_dl" 0) ns | | | <= 500 ns | $(verdict "$engine_dl <= 500") |
+| engine (b): the same as an element string, per code | $(fixed "$engine_es" 0) ns | | | | |
+| engine (c): a definition with three faults, per code | $(fixed "$engine_faults" 0) ns | | | | |
+| engine (d): 10,000-item mixed batch with JSON in and out, per code | $(fixed "$(calc "$engine_batch_us * 1000")" 0) ns ($(fixed "$engine_batch_ms" 1) ms a batch) | | | | |
+| /codes, one item, $connections connections: requests/s | $(fmt "$single_rps") | $(fmt "$single_ceiling_rps") | $(pct "$single_ratio") % | >= 80 % of the ceiling | $(verdict "$single_ratio >= 0.8") |
+| /codes, one item: p50 latency | $(fixed "$single_p50" 2) ms | $(fixed "$single_ceiling_p50" 2) ms | | | |
+| /codes, one item: p99 latency | $(fixed "$single_p99" 2) ms | $(fixed "$single_ceiling_p99" 2) ms | | < 2 ms | $(verdict "$single_p99 < 2") |
+| /codes, 1,000-item batches, $connections connections: codes/s | $(fmt "$batch_codes") | $(fmt "$batch_ceiling_codes") | $(pct "$batch_ratio") % | >= 500,000 | $(verdict "$batch_codes >= 500000") |
+| /codes, 1,000-item batches: p50 / p99 latency | $(fixed "$batch_p50" 1) / $(fixed "$batch_p99" 1) ms | $(fixed "$batch_ceiling_p99" 1) ms (p99) | | | |
+| /oauth/token, $connections connections: tokens/s | $(fmt "$token_rps") | $(fmt "$token_ceiling_rps") | $(pct "$token_ratio") % | >= 5,000 | $(verdict "$token_rps >= 5000") |
+| /oauth/token: p99 latency | $(fixed "$token_p99" 1) ms | $(fixed "$token_ceiling_p99" 1) ms | | | |
+| idle server, rules loaded: resident set (first start / restart) | $(mib "$rss_first_start") / $(mib "$rss_idle") MiB | $(mib "$rss_ceiling_idle") MiB | | < 40 MiB | $(verdict "$rss_idle_worst < 40 * 1024") |
+| one 10,000-item batch at a time: peak extra memory | $(mib "$extra_one_kib") MiB = $(fixed "$extra_one_ratio" 1) x the $(fixed "$(calc "$batch10k_request_bytes / 1048576" 2)" 2) MiB request | | | <= ~20 x the request | $(verdict "$extra_one_ratio <= 20") |
+| $connections connections of 10,000-item batches: peak resident set | $(mib "$hwm_many") MiB ($(mib "$extra_many_kib") MiB above the server before them, $(mib "$(( extra_many_kib / connections ))") MiB a connection) | | | | |
+
+Ratios to the ceiling are the median of the per-run ratios (server run 1 against ceiling run 1, and so on).
+Requests that failed are not counted (errors in every HTTP run of this file: $(fixed "$all_errors" 0)).
+Idle memory is VmRSS 2 s after the server listens: on the first start (which imports the shipped baseline into a
+new rules.db) and after a restart on that data dir; the verdict takes the larger. Peak extra memory is VmHWM while
+serving, less VmRSS just before (the peak is reset through \`/proc/PID/clear_refs\` first); the one-connection run
+sends the first 10,000-item batches this server sees, after a second of one-item requests, so buffers that a worker
+keeps for its next request count as extra.
+
+## Workloads
+
+- Single item: one Digital Link definition, (01)+(10)+(21)+(17) with \`linkType\` gs1:pip, $single_request_bytes bytes;
+  the answer is $single_response_bytes bytes (one code, no failures; checked before the runs).
+- Batches: 1,000 valid definitions alternating between that Digital Link and the same AIs as an element string, each
+  with its own serial (21): $(fmt "$batch_request_bytes") bytes, answered with $(fmt "$batch_response_bytes") bytes
+  (1,000 codes, no failures; checked). The memory runs send 10,000 of them: $(fmt "$batch10k_request_bytes") bytes,
+  answered with $(fmt "$batch10k_response_bytes") bytes.
+- Tokens: \`grant_type=client_credentials\` with HTTP Basic client authentication, cycling through $token_clients
+  clients per run (a fresh set each run: the server caps the tokens one client may mint per minute); the answer
+  (an RS256 JWT) is $token_response_bytes bytes.
+- The ceiling (\`codepayload_ceiling_server\`) reads the same configuration, uses the same certificate, TLS context,
+  thread pool, timeouts and keep-alive settings, reads every body with the server's own reader and answers each
+  scenario with a fixed body of the server's answer size.
+- Every wrk run keeps its connections alive; the server closes a connection after 1,000 requests
+  (\`http.maxKeepAliveRequests\`), the ceiling too. The server writes its access log to a file, as deployed.
+
+## Every run
+
+/codes, one item (requests/s, latency in ms):
+
+| run | server req/s | p50 | p99 | errors | ceiling req/s | p50 | p99 | errors |
+|---|---|---|---|---|---|---|---|---|
+$(per_run_rows single 1)
+
+/codes, 1,000-item batches (codes/s, latency in ms):
+
+| run | server codes/s | p50 | p99 | errors | ceiling codes/s | p50 | p99 | errors |
+|---|---|---|---|---|---|---|---|---|
+$(per_run_rows batch 1000)
+
+/oauth/token (tokens/s, latency in ms):
+
+| run | server tokens/s | p50 | p99 | errors | ceiling answers/s | p50 | p99 | errors |
+|---|---|---|---|---|---|---|---|---|
+$(per_run_rows token 1)
+
+Engine (medians of $engine_repetitions repetitions, CPU time):
+
+\`\`\`
+$(grep -E '^BM_' "$work/engine.log" | grep -Ev '_(mean|stddev|cv) ')
+\`\`\`
+
+## Commands
+
+\`\`\`sh
+make bench    # = scripts/install-deps.sh (with libbenchmark-dev wrk valgrind), then:
+cmake -S . -B $(rel "$build") -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
+cmake --build $(rel "$build")
+BENCH_RUNS=$runs BENCH_DURATION=$duration BENCH_THREADS=$threads BENCH_CONNECTIONS=$connections BENCH_TOKEN_CLIENTS=$token_clients \\
+  BENCH_MEMORY_DURATION=$memory_duration BENCH_ENGINE_REPETITIONS=$engine_repetitions bench/run.sh $(rel "$build")
+\`\`\`
+
+What bench/run.sh ran (DATA is its temporary data dir; PORT, CEILING_PORT: ports the kernel chose):
+
+\`\`\`sh
+CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=DATA/../access.log \\
+  CODEPAYLOAD_SHUTDOWN_GRACE=2 $(rel "$server")          # started twice: first start, then restart
+CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") org create --name bench --plan starter
+CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") client create --org ORG --scope write:codes   # 1 + $runs x $token_clients
+curl -sk -u "\$CLIENT_ID:\$CLIENT_SECRET" -d grant_type=client_credentials https://127.0.0.1:PORT/oauth/token
+CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 $(rel "$ceiling") \\
+  --response-bytes $single_response_bytes|$batch_response_bytes|$token_response_bytes --content-type $codes_type|application/json --port-file FILE
+# memory (after echo 5 > /proc/SERVER_PID/clear_refs; VmRSS and VmHWM from /proc/SERVER_PID/status):
+BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=10000 wrk -t 1 -c 1 -d ${memory_duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
+BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=10000 wrk -t $threads -c $connections -d ${memory_duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
+# $runs times each, against PORT and CEILING_PORT in turn:
+BENCH_TOKEN=\$TOKEN wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/codes_single.lua https://127.0.0.1:PORT
+BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=1000 wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
+BENCH_CLIENTS_FILE=CLIENTS_OF_THE_RUN wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/token.lua https://127.0.0.1:PORT
+# after the servers stopped:
+$(rel "$engine_bench") --benchmark_repetitions=$engine_repetitions --benchmark_report_aggregates_only=true
+\`\`\`
+
+Profiles of the hot paths and what changed because of them: [docs/performance.md](../../docs/performance.md).
+EOF
+} >"$output.tmp"
+mv "$output.tmp" "$output"
+echo "== wrote $(rel "$output")"
