@@ -32,8 +32,10 @@ std::filesystem::path preparedDataDir(const std::filesystem::path& dataDir) {
 SigningKeySet loadSigningKeys(const std::filesystem::path& dataDir) {
   SigningKey active = SigningKey::loadOrCreate(dataDir / kSigningKeyFile);
   std::vector<SigningKey> published;
-  const std::filesystem::path previous = dataDir / kPreviousSigningKeyFile;
-  if (std::filesystem::exists(previous)) published.push_back(SigningKey::load(previous));
+  for (const std::string_view file : {kPreviousSigningKeyFile, kNextSigningKeyFile}) {
+    const std::filesystem::path path = dataDir / file;
+    if (std::filesystem::exists(path)) published.push_back(SigningKey::load(path));
+  }
   return SigningKeySet(std::move(active), std::move(published));
 }
 

@@ -2,14 +2,19 @@
 //   <dataDir>/registry.db             the client registry (SQLite, created and migrated)
 //   <dataDir>/client-secret-pepper    32 random bytes, 0600 (created on first use)
 //   <dataDir>/token-signing-key.pem   RSA 2048 private key, 0600 (created on first use)
-//   <dataDir>/token-signing-key.previous.pem  optional: a retired key still accepted
-//                                     and published (key rotation, see below)
+//   <dataDir>/token-signing-key.previous.pem, token-signing-key.next.pem
+//                                     optional, 0600: keys that are published in the
+//                                     JWKS and accepted, but do not sign
 // A background thread refreshes the registry view every `registryPollInterval`.
 //
-// Key rotation: stop the server, rename token-signing-key.pem to
-// token-signing-key.previous.pem, start it (a new key is generated and signs;
-// tokens of the old key keep verifying and the old key stays in the JWKS);
-// after the token lifetime plus leeway, remove the .previous file and restart.
+// Key rotation (checklist JK-05), each step a restart of the server:
+//  1. put the next key in token-signing-key.next.pem (e.g. `openssl genrsa
+//     -out token-signing-key.next.pem 2048 && chmod 600 ...`): it is published,
+//     not used; wait until JWKS caches elsewhere have it;
+//  2. rename token-signing-key.pem to token-signing-key.previous.pem and
+//     token-signing-key.next.pem to token-signing-key.pem: the new key signs,
+//     tokens of the old one keep verifying and it stays in the JWKS;
+//  3. after the token lifetime plus leeway, remove the .previous file.
 #pragma once
 
 #include <chrono>
@@ -31,6 +36,7 @@ inline constexpr std::string_view kRegistryDatabaseFile = "registry.db";
 inline constexpr std::string_view kPepperFile = "client-secret-pepper";
 inline constexpr std::string_view kSigningKeyFile = "token-signing-key.pem";
 inline constexpr std::string_view kPreviousSigningKeyFile = "token-signing-key.previous.pem";
+inline constexpr std::string_view kNextSigningKeyFile = "token-signing-key.next.pem";
 
 // The registry migrations shipped with the source tree: schemaDir() / "registry".
 std::filesystem::path registryMigrationsDir();

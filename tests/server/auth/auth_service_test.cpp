@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "auth_test_support.h"
+#include "server/auth/base64.h"
 #include "server/auth/secret_hasher.h"
+#include "server/auth/signing_keys.h"
 #include "server/auth/sqlite_client_registry.h"
 
 namespace codepayload::auth {
@@ -111,27 +113,50 @@ TEST(AuthService, ASecondStartReusesTheKeyAndThePepper) {
   EXPECT_EQ(requestToken(second, client.client.id, client.secret).answer.status, 200);
 }
 
-TEST(AuthService, KeyRotationKeepsThePreviousKeyPublishedAndAccepted) {
+// The header of a JWT, decoded.
+std::string headerOf(const std::string& token) {
+  std::string header;
+  EXPECT_TRUE(decodeBase64UrlStrict(token.substr(0, token.find('.')), header));
+  return header;
+}
+
+TEST(AuthService, JK05_KeyRotationDrill) {
   TempDir dir;
+  const auto current = dir.path() / "token-signing-key.pem";
+  const auto previous = dir.path() / "token-signing-key.previous.pem";
+  const auto next = dir.path() / "token-signing-key.next.pem";
+  CreatedClient client;
   std::string oldToken;
-  std::string oldJwks;
   {
     AuthService before(settingsFor(dir.path()));
     const Organisation acme = before.registry().createOrganisation("Acme", Plan::Pro);
-    const CreatedClient client = before.registry().createClient(acme.id, "erp", {"write:codes"});
+    client = before.registry().createClient(acme.id, "erp", {"write:codes"});
     oldToken = accessTokenOf(requestToken(before, client.client.id, client.secret));
-    oldJwks = before.jwksJson();
   }
-  std::filesystem::rename(dir.path() / "token-signing-key.pem", dir.path() / "token-signing-key.previous.pem");
+  const SigningKey first = SigningKey::load(current);
+  const SigningKey second = SigningKey::loadOrCreate(next);
   {
-    const AuthService after(settingsFor(dir.path()));
-    const std::string oldKey = oldJwks.substr(9, oldJwks.size() - 11);
-    EXPECT_NE(after.jwksJson().find("," + oldKey + "]}"), std::string::npos) << after.jwksJson();
-    EXPECT_TRUE(authenticate(after, oldToken).allowed());
+    // 1. The next key is published but does not sign yet.
+    const AuthService published(settingsFor(dir.path()));
+    EXPECT_EQ(published.jwksJson(), R"({"keys":[)" + first.publicJwk() + "," + second.publicJwk() + "]}");
+    const std::string token = accessTokenOf(requestToken(published, client.client.id, client.secret));
+    EXPECT_NE(headerOf(token).find(first.kid()), std::string::npos);
   }
-  std::filesystem::remove(dir.path() / "token-signing-key.previous.pem");
+  std::filesystem::rename(current, previous);
+  std::filesystem::rename(next, current);
+  {
+    // 2. The new key signs; tokens of the old one still verify.
+    const AuthService rotated(settingsFor(dir.path()));
+    EXPECT_EQ(rotated.jwksJson(), R"({"keys":[)" + second.publicJwk() + "," + first.publicJwk() + "]}");
+    const std::string token = accessTokenOf(requestToken(rotated, client.client.id, client.secret));
+    EXPECT_NE(headerOf(token).find(second.kid()), std::string::npos);
+    EXPECT_TRUE(authenticate(rotated, oldToken).allowed());
+    EXPECT_TRUE(authenticate(rotated, token).allowed());
+  }
+  // 3. The old key retired: its tokens are refused at once.
+  std::filesystem::remove(previous);
   const AuthService retired(settingsFor(dir.path()));
-  EXPECT_EQ(retired.jwksJson().find(oldJwks.substr(9, oldJwks.size() - 11)), std::string::npos);
+  EXPECT_EQ(retired.jwksJson(), R"({"keys":[)" + second.publicJwk() + "]}");
   EXPECT_EQ(authenticate(retired, oldToken).cause, "unknownKey");
 }
 
