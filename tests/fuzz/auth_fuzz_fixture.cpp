@@ -29,8 +29,10 @@ FuzzClient makeClient(auth::ClientRegistry& registry, const auth::Organisation& 
 }
 
 void replaceAll(std::string& text, std::string_view placeholder, std::string_view value) {
-  for (std::size_t at = text.find(placeholder); at != std::string::npos; at = text.find(placeholder, at + value.size())) {
+  std::size_t at = text.find(placeholder);
+  while (at != std::string::npos) {
     text.replace(at, placeholder.size(), value);
+    at = text.find(placeholder, at + value.size());
   }
 }
 

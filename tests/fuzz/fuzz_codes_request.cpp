@@ -11,6 +11,7 @@
 //    every GeneratedCode has exactly reference, barcodeText and hri (strings);
 //    every failure has reference and a non-empty errors array of
 //    {code: "Validation.Invalid.*", path: string or null, args: [strings]};
+//  - the same body run again gives byte-identical output;
 //  - every barcodeText is printable ASCII without spaces and parses back
 //    (parseDigitalLink with a stem, parseElementString without) to AIs of the
 //    snapshot whose "(AI)value" concatenation is exactly the hri.
@@ -226,5 +227,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   fuzz::checkResponse(body, output);
+  std::string again;
+  fuzz::require(fuzz::harness->engine->generateJson(body, again, error) && again == output,
+                "the same body gives the same response", output);
   return 0;
 }

@@ -281,8 +281,9 @@ void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJs
 
 void checkResigned(std::string_view text) {
   const std::size_t newline = text.find('\n');
-  const std::string headerJson =
-      newline == std::string_view::npos ? harness->realHeaderJson : harness->fixture.substitute(text.substr(0, newline));
+  const std::string headerJson = newline == std::string_view::npos
+                                     ? harness->realHeaderJson
+                                     : harness->fixture.substitute(text.substr(0, newline));
   const std::string payloadJson =
       harness->fixture.substitute(newline == std::string_view::npos ? text : text.substr(newline + 1));
   const std::string token = signRs256(headerJson, payloadJson);

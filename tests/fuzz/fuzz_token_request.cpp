@@ -82,7 +82,9 @@ std::string_view takeLine(std::string_view& rest) {
 SplitRequest split(std::string_view input) {
   SplitRequest request;
   const std::string_view shape = takeLine(input);
-  auto count = [&](std::size_t index) { return index < shape.size() ? static_cast<unsigned char>(shape[index]) % 4 : 0; };
+  auto count = [&](std::size_t index) {
+    return index < shape.size() ? static_cast<unsigned char>(shape[index]) % 4 : 0;
+  };
   const int authorizations = count(0);
   const int contentTypes = count(1);
   request.sends = 1 + count(2);
@@ -211,7 +213,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace codepayload;
   const fuzz::SplitRequest split = fuzz::split(std::string_view(reinterpret_cast<const char*>(data), size));
-  const std::vector<std::string_view> authorizations(split.authorizationValues.begin(), split.authorizationValues.end());
+  const std::vector<std::string_view> authorizations(split.authorizationValues.begin(),
+                                                     split.authorizationValues.end());
   const std::vector<std::string_view> contentTypes(split.contentTypeValues.begin(), split.contentTypeValues.end());
 
   auth::ThrottleSettings limits;
