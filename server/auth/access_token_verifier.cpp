@@ -8,6 +8,7 @@
 
 #include "server/auth/base64.h"
 #include "server/auth/client_registry.h"
+#include "server/auth/text_util.h"
 
 namespace codepayload::auth {
 
@@ -15,18 +16,6 @@ namespace {
 
 constexpr std::int64_t kLargestNumericDate = (std::int64_t{1} << 53) - 1;
 constexpr std::size_t kMaxMembers = 32;
-
-bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
-  if (left.size() != right.size()) return false;
-  for (std::size_t index = 0; index < left.size(); ++index) {
-    char a = left[index];
-    char b = right[index];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
-}
 
 // One pair of JSON parsers per thread, sized for the largest token and
 // limited to a shallow nesting depth (deeper documents are malformed here).
@@ -143,7 +132,7 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
 }
 
 bool signatureVerifies(const SigningKey& key, std::string_view token, std::size_t signatureSize) {
-  if (signatureSize != key.rsaKey()->modulus().size()) return false;
+  if (signatureSize != key.signatureSize()) return false;
   try {
     Poco::JWT::Token parsed;
     return key.signer().tryVerify(std::string(token), parsed);

@@ -8,16 +8,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "server/auth/text_util.h"
+
 namespace codepayload::auth {
 
 namespace {
 
 constexpr std::size_t kShardCount = 16;
-
-struct TransparentHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
-};
 
 struct Window {
   std::int64_t start = 0;
@@ -51,13 +48,13 @@ std::string throttleAddressKey(std::string_view address) {
 struct AuthThrottle::Table {
   struct Shard {
     std::mutex mutex;
-    std::unordered_map<std::string, Window, TransparentHash, std::equal_to<>> windows;
+    std::unordered_map<std::string, Window, TransparentStringHash, std::equal_to<>> windows;
   };
 
   Table(std::int64_t windowLength, std::size_t maxKeys)
       : windowSeconds(windowLength), shardCapacity(std::max<std::size_t>(1, maxKeys / kShardCount)) {}
 
-  Shard& shardFor(std::string_view key) { return shards[TransparentHash{}(key) % kShardCount]; }
+  Shard& shardFor(std::string_view key) { return shards[TransparentStringHash{}(key) % kShardCount]; }
 
   // Seconds until the key's window closes if it already holds `limit` events, else 0.
   std::int64_t retryAfter(std::string_view key, std::uint32_t limit, std::int64_t now) {

@@ -2,32 +2,9 @@
 
 #include "server/auth/base64.h"
 #include "server/auth/form_urlencoded.h"
+#include "server/auth/text_util.h"
 
 namespace codepayload::auth {
-
-namespace {
-
-bool isOptionalWhitespace(char character) { return character == ' ' || character == '\t'; }
-
-std::string_view trimOptionalWhitespace(std::string_view text) {
-  while (!text.empty() && isOptionalWhitespace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isOptionalWhitespace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
-  if (left.size() != right.size()) return false;
-  for (std::size_t index = 0; index < left.size(); ++index) {
-    char a = left[index];
-    char b = right[index];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 std::string_view basicCredentialsErrorName(BasicCredentialsError error) {
   switch (error) {

@@ -1,4 +1,5 @@
 #include "server/auth/bearer_authenticator.h"
+#include "server/auth/text_util.h"
 
 namespace codepayload::auth {
 
@@ -7,20 +8,6 @@ namespace {
 constexpr std::string_view kInvalidTokenChallenge = R"(Bearer realm="codepayload", error="invalid_token")";
 constexpr std::string_view kLapsedChallenge =
     R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")";
-
-bool isOptionalWhitespace(char character) { return character == ' ' || character == '\t'; }
-
-bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
-  if (left.size() != right.size()) return false;
-  for (std::size_t index = 0; index < left.size(); ++index) {
-    char a = left[index];
-    char b = right[index];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
-}
 
 // RFC 6750 §2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
 bool isB64Token(std::string_view token) {
@@ -93,9 +80,7 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
   if (authorizationValues.size() > 1) {
     return unauthorized(kInvalidTokenChallenge, "Send exactly one Authorization header.", "multipleHeaders");
   }
-  std::string_view value = authorizationValues.front();
-  while (!value.empty() && isOptionalWhitespace(value.front())) value.remove_prefix(1);
-  while (!value.empty() && isOptionalWhitespace(value.back())) value.remove_suffix(1);
+  const std::string_view value = trimOptionalWhitespace(authorizationValues.front());
   const std::size_t schemeEnd = value.find(' ');
   if (!equalsIgnoringAsciiCase(value.substr(0, schemeEnd), "Bearer")) {
     return unauthorized(kBearerChallenge, "The Authorization header must use the Bearer scheme.", "notBearer");

@@ -74,4 +74,13 @@ bool isValidScope(std::string_view scope) {
   return true;
 }
 
+std::string joinScopes(const std::vector<std::string>& scopes) {
+  std::string joined;
+  for (const std::string& scope : scopes) {
+    if (!joined.empty()) joined.push_back(' ');
+    joined += scope;
+  }
+  return joined;
+}
+
 }  // namespace codepayload::auth

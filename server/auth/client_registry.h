@@ -49,6 +49,9 @@ bool isWellFormedOrganisationId(std::string_view id);
 // at most 64 characters.
 bool isValidScope(std::string_view scope);
 
+// Scopes as one space-delimited string (RFC 6749 §3.3; the `scope` claim).
+std::string joinScopes(const std::vector<std::string>& scopes);
+
 struct Organisation {
   std::string id;
   std::string name;

@@ -4,20 +4,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "server/auth/text_util.h"
+
 namespace codepayload::auth {
-
-namespace {
-
-struct TransparentHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
-};
-
-}  // namespace
 
 struct RegistryView::Snapshot {
   std::uint64_t version = 0;
-  std::unordered_map<std::string, ClientStatus, TransparentHash, std::equal_to<>> clients;
+  std::unordered_map<std::string, ClientStatus, TransparentStringHash, std::equal_to<>> clients;
 };
 
 RegistryView::RegistryView(ClientRegistry& registry) : registry_(registry) { load(registry_.version()); }

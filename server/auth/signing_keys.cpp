@@ -56,6 +56,7 @@ SigningKey::SigningKey(Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey) {
   material->kid = encodeBase64Url(sha256(R"({"e":")" + e + R"(","kty":"RSA","n":")" + n + R"("})"));
   material->publicJwk = R"({"kty":"RSA","kid":")" + material->kid + R"(","use":"sig","alg":"RS256","n":")" + n +
                         R"(","e":")" + e + R"("})";
+  material->signatureSize = modulus.size();
   material->signer = std::make_unique<Poco::JWT::Signer>(rsaKey);
   material->signer->setAlgorithms({Poco::JWT::Signer::ALGO_RS256});
   material->rsaKey = std::move(rsaKey);

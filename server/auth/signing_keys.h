@@ -7,6 +7,7 @@
 // before it starts signing).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
@@ -43,6 +44,9 @@ class SigningKey {
   // The public key in PEM ("-----BEGIN PUBLIC KEY-----...").
   std::string publicKeyPem() const;
 
+  // The RS256 signature length in bytes (the modulus size: 256 for 2048 bits).
+  std::size_t signatureSize() const { return material_->signatureSize; }
+
   const Poco::SharedPtr<Poco::Crypto::RSAKey>& rsaKey() const { return material_->rsaKey; }
   // A Poco signer allowing exactly RS256 (setAlgorithms, never the HS256 default).
   const Poco::JWT::Signer& signer() const { return *material_->signer; }
@@ -53,6 +57,7 @@ class SigningKey {
     std::unique_ptr<Poco::JWT::Signer> signer;
     std::string kid;
     std::string publicJwk;
+    std::size_t signatureSize = 0;
   };
   explicit SigningKey(Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey);
 

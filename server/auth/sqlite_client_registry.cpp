@@ -102,15 +102,6 @@ void checkScopes(const std::vector<std::string>& scopes) {
   }
 }
 
-std::string joinScopes(const std::vector<std::string>& scopes) {
-  std::string joined;
-  for (const std::string& scope : scopes) {
-    if (!joined.empty()) joined.push_back(' ');
-    joined += scope;
-  }
-  return joined;
-}
-
 std::vector<std::string> splitScopes(const std::string& joined) {
   std::vector<std::string> scopes;
   std::size_t start = 0;

@@ -5,6 +5,7 @@
 #include "server/auth/basic_credentials.h"
 #include "server/auth/form_urlencoded.h"
 #include "server/auth/random_strings.h"
+#include "server/auth/text_util.h"
 
 namespace codepayload::auth {
 
@@ -18,24 +19,10 @@ constexpr std::string_view kNeverIssuedClientId = kClientIdPrefix;
 // Hashed whenever no usable secret was presented (43 characters, like a real one).
 constexpr std::string_view kDummySecret = "dummy-secret-dummy-secret-dummy-secret-dumm";
 
-bool equalsIgnoringAsciiCase(std::string_view left, std::string_view right) {
-  if (left.size() != right.size()) return false;
-  for (std::size_t index = 0; index < left.size(); ++index) {
-    char a = left[index];
-    char b = right[index];
-    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
-    if (b >= 'A' && b <= 'Z') b = static_cast<char>(b - 'A' + 'a');
-    if (a != b) return false;
-  }
-  return true;
-}
-
 bool isFormMediaType(std::string_view contentType) {
-  std::string_view mediaType = contentType.substr(0, contentType.find(';'));
-  while (!mediaType.empty() && (mediaType.front() == ' ' || mediaType.front() == '\t')) mediaType.remove_prefix(1);
-  while (!mediaType.empty() && (mediaType.back() == ' ' || mediaType.back() == '\t')) mediaType.remove_suffix(1);
   // Parameters (charset=...) are ignored: every parameter this endpoint reads is ASCII.
-  return equalsIgnoringAsciiCase(mediaType, kFormMediaType);
+  return equalsIgnoringAsciiCase(trimOptionalWhitespace(contentType.substr(0, contentType.find(';'))),
+                                 kFormMediaType);
 }
 
 // RFC 6749 §3.3: scope = scope-token *( SP scope-token ).

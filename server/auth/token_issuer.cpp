@@ -2,6 +2,7 @@
 
 #include <Poco/JWT/Token.h>
 
+#include "server/auth/client_registry.h"
 #include "server/auth/random_strings.h"
 
 namespace codepayload::auth {
@@ -9,15 +10,6 @@ namespace codepayload::auth {
 namespace {
 
 constexpr std::size_t kJwtIdBytes = 16;
-
-std::string joinScopes(const std::vector<std::string>& scopes) {
-  std::string joined;
-  for (const std::string& scope : scopes) {
-    if (!joined.empty()) joined.push_back(' ');
-    joined += scope;
-  }
-  return joined;
-}
 
 }  // namespace
 

@@ -6,16 +6,13 @@
 #include <string>
 #include <unordered_map>
 
+#include "server/auth/text_util.h"
+
 namespace codepayload::auth {
 
 namespace {
 
 constexpr std::size_t kShardCount = 16;
-
-struct TransparentHash {
-  using is_transparent = void;
-  std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
-};
 
 struct Entry {
   std::shared_ptr<const AccessTokenClaims> claims;
@@ -26,7 +23,7 @@ struct Entry {
 
 struct VerifiedTokenCache::Shard {
   mutable std::shared_mutex mutex;
-  std::unordered_map<std::string, Entry, TransparentHash, std::equal_to<>> entries;
+  std::unordered_map<std::string, Entry, TransparentStringHash, std::equal_to<>> entries;
 };
 
 VerifiedTokenCache::VerifiedTokenCache(std::size_t capacity)
@@ -36,7 +33,7 @@ VerifiedTokenCache::VerifiedTokenCache(std::size_t capacity)
 VerifiedTokenCache::~VerifiedTokenCache() = default;
 
 std::shared_ptr<const AccessTokenClaims> VerifiedTokenCache::find(std::string_view token, std::int64_t now) const {
-  const std::size_t hash = TransparentHash{}(token);
+  const std::size_t hash = TransparentStringHash{}(token);
   const Shard& shard = shards_[hash % kShardCount];
   std::shared_lock lock(shard.mutex);
   const auto found = shard.entries.find(token);
@@ -46,7 +43,7 @@ std::shared_ptr<const AccessTokenClaims> VerifiedTokenCache::find(std::string_vi
 
 void VerifiedTokenCache::insert(std::string_view token, std::shared_ptr<const AccessTokenClaims> claims,
                                 std::int64_t validUntil, std::int64_t now) {
-  const std::size_t hash = TransparentHash{}(token);
+  const std::size_t hash = TransparentStringHash{}(token);
   Shard& shard = shards_[hash % kShardCount];
   std::unique_lock lock(shard.mutex);
   if (shard.entries.size() >= shardCapacity_ && shard.entries.find(token) == shard.entries.end()) {

@@ -67,5 +67,11 @@ TEST(IsValidScope, FollowsRfc6749ScopeTokens) {
   EXPECT_FALSE(isValidScope("tab\there"));
 }
 
+TEST(JoinScopes, JoinsWithSingleSpacesInOrder) {
+  EXPECT_EQ(joinScopes({}), "");
+  EXPECT_EQ(joinScopes({"write:codes"}), "write:codes");
+  EXPECT_EQ(joinScopes({"write:codes", "read:codes", "a"}), "write:codes read:codes a");
+}
+
 }  // namespace
 }  // namespace codepayload::auth

@@ -60,6 +60,7 @@ TEST(SigningKey, KidIsTheRfc7638Thumbprint) {
       R"({"e":")" + encodeBase64Url(e) + R"(","kty":"RSA","n":")" + encodeBase64Url(n) + R"("})";
   EXPECT_EQ(key.kid(), encodeBase64Url(sha256(members)));
   EXPECT_EQ(key.kid().size(), 43u);
+  EXPECT_EQ(key.signatureSize(), 256u);
 }
 
 TEST(SigningKey, PublicJwkHasExactlyThePublicMembers) {
