@@ -536,7 +536,8 @@ BENCH_CLIENTS_FILE=CLIENTS_OF_THE_RUN wrk -t $threads -c $connections -d ${durat
 $(rel "$engine_bench") --benchmark_repetitions=$engine_repetitions --benchmark_report_aggregates_only=true
 \`\`\`
 
-Profiles of the hot paths and what changed because of them: [docs/performance.md](../../docs/performance.md).
+Why the misses, with callgrind profiles of the hot paths, what changed because of them and what should change next:
+[docs/performance.md](../../docs/performance.md).
 EOF
 } >"$output.tmp"
 mv "$output.tmp" "$output"
