@@ -193,6 +193,7 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   EXPECT_EQ(listed.find(secret), std::string::npos);
 
   // The secret shown once works at the token endpoint of a service on the same data dir...
+  testing::installSharedTestKey(dataDir() / "token-signing-key.pem");
   AuthSettings settings;
   settings.dataDir = dataDir();
   settings.migrationsDir = testing::sourceRegistryMigrations();

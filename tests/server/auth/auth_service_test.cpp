@@ -25,6 +25,14 @@ AuthSettings settingsFor(const std::filesystem::path& dataDir) {
   return settings;
 }
 
+// A data dir holding the shared test key, so the service loads it instead of
+// generating one (RSA generation is slow).
+AuthSettings settingsWithTestKey(const std::filesystem::path& dataDir) {
+  std::filesystem::create_directories(dataDir);
+  testing::installSharedTestKey(dataDir / "token-signing-key.pem");
+  return settingsFor(dataDir);
+}
+
 unsigned modeOf(const std::filesystem::path& path) {
   struct stat status {};
   EXPECT_EQ(::stat(path.c_str(), &status), 0) << path;
@@ -70,7 +78,7 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectory) {
 
 TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
-  AuthService service(settingsFor(dir.path()));
+  AuthService service(settingsWithTestKey(dir.path()));
   const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
 
@@ -103,7 +111,7 @@ TEST(AuthService, ASecondStartReusesTheKeyAndThePepper) {
   std::string jwks;
   CreatedClient client;
   {
-    AuthService first(settingsFor(dir.path()));
+    AuthService first(settingsWithTestKey(dir.path()));
     jwks = first.jwksJson();
     const Organisation acme = first.registry().createOrganisation("Acme", Plan::Pro);
     client = first.registry().createClient(acme.id, "erp", {"write:codes"});
@@ -128,13 +136,14 @@ TEST(AuthService, JK05_KeyRotationDrill) {
   CreatedClient client;
   std::string oldToken;
   {
-    AuthService before(settingsFor(dir.path()));
+    AuthService before(settingsWithTestKey(dir.path()));
     const Organisation acme = before.registry().createOrganisation("Acme", Plan::Pro);
     client = before.registry().createClient(acme.id, "erp", {"write:codes"});
     oldToken = accessTokenOf(requestToken(before, client.client.id, client.secret));
   }
+  testing::installOtherTestKey(next);
   const SigningKey first = SigningKey::load(current);
-  const SigningKey second = SigningKey::loadOrCreate(next);
+  const SigningKey second = SigningKey::load(next);
   {
     // 1. The next key is published but does not sign yet.
     const AuthService published(settingsFor(dir.path()));

@@ -61,14 +61,42 @@ std::string basic(std::string_view id, std::string_view secret) {
   return basicRaw(formEncode(id) + ":" + formEncode(secret));
 }
 
+namespace {
+
+// Test keys are generated once per build tree and shared by every test
+// process (ctest runs each test on its own); loadOrCreate makes the first
+// process's key win when several start at once.
+std::filesystem::path buildTreeKeyFile(const char* name) {
+  const std::filesystem::path dir(CODEPAYLOAD_TEST_KEY_DIR);
+  std::filesystem::create_directories(dir);
+  return dir / name;
+}
+
+void installKey(const char* name, const std::filesystem::path& destination) {
+  std::filesystem::copy_file(buildTreeKeyFile(name), destination);
+  std::filesystem::permissions(destination, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
+
+}  // namespace
+
 const SigningKey& sharedTestKey() {
-  static const SigningKey key = SigningKey::generate();
+  static const SigningKey key = SigningKey::loadOrCreate(buildTreeKeyFile("shared-test-key.pem"));
   return key;
 }
 
 const SigningKey& otherTestKey() {
-  static const SigningKey key = SigningKey::generate();
+  static const SigningKey key = SigningKey::loadOrCreate(buildTreeKeyFile("other-test-key.pem"));
   return key;
+}
+
+void installSharedTestKey(const std::filesystem::path& destination) {
+  sharedTestKey();  // the file exists from here on
+  installKey("shared-test-key.pem", destination);
+}
+
+void installOtherTestKey(const std::filesystem::path& destination) {
+  otherTestKey();
+  installKey("other-test-key.pem", destination);
 }
 
 namespace {

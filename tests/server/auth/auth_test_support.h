@@ -59,10 +59,14 @@ std::string basic(std::string_view id, std::string_view secret);
 // Form-urlencodes every byte outside [A-Za-z0-9*-._] (space -> %20).
 std::string formEncode(std::string_view text);
 
-// One RSA 2048 key per test binary (generation is slow).
+// An RSA 2048 key kept in the build tree (generation is slow).
 const SigningKey& sharedTestKey();
 // A second, independent key.
 const SigningKey& otherTestKey();
+// Copies the PEM file of sharedTestKey() / otherTestKey() to `destination`
+// (mode 0600), so an AuthService on a new data dir need not generate a key.
+void installSharedTestKey(const std::filesystem::path& destination);
+void installOtherTestKey(const std::filesystem::path& destination);
 
 // base64url(header) "." base64url(payload) "." base64url(RS256 signature by
 // `key` over the first two segments): any header, any payload.
