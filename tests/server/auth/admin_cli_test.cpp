@@ -4,10 +4,18 @@
 #include <cstdlib>
 #include <fstream>
 #include <regex>
+#include <signal.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
 
 #include "auth_test_support.h"
 #include "server/auth/auth_service.h"
+#include "server/auth/secret_hasher.h"
+#include "server/auth/sqlite_client_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -213,6 +221,47 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   for (const auto& entry : std::filesystem::directory_iterator(dataDir())) {
     EXPECT_EQ(testing::readWholeFile(entry.path()).find(secret), std::string::npos) << entry.path();
   }
+}
+
+TEST_F(AdminCliTest, AKillDashNineLeavesCompleteClientsOrNone) {
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "pro"}), "id");
+  // A shell creating clients back to back, killed with SIGKILL (it and the
+  // codepayload-admin it is running) at an arbitrary moment.
+  const std::string loop = "while :; do CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) + " " +
+                           shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE) + " client create --org " + org +
+                           " --scope write:codes >/dev/null; done";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", loop.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(child, child);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(-child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+
+  const SecretHasher hasher = SecretHasher::loadOrCreate(dataDir() / "client-secret-pepper");
+  SqliteClientRegistry registry(dataDir() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  const std::vector<ClientRecord> clients = registry.listClients(org);
+  EXPECT_GT(clients.size(), 0u);
+  for (const ClientRecord& client : clients) {
+    const std::optional<ClientAuthRecord> record = registry.findClientForAuthentication(client.id);
+    ASSERT_TRUE(record.has_value());
+    EXPECT_EQ(record->state, ClientState::Active);
+    EXPECT_EQ(record->scopes, std::vector<std::string>{"write:codes"});
+    EXPECT_NE(record->secretDigest, SecretDigest{}) << client.id;
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dataDir() / "registry.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* check = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &check, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(check), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(check, 0)), "ok");
+  sqlite3_finalize(check);
+  sqlite3_close(db);
 }
 
 }  // namespace

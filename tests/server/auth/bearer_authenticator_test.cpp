@@ -173,6 +173,12 @@ TEST_F(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
   EXPECT_EQ(first.claims, second.claims);  // the very same cached claims
 }
 
+TEST_F(BearerAuthenticatorTest, BA24_ReplayingATokenKeepsWorking) {
+  const std::string header = "Bearer " + tokenFor(writer_);
+  for (int replay = 0; replay < 100; ++replay) ASSERT_TRUE(authenticate({header}).allowed()) << replay;
+  EXPECT_EQ(cache_.size(), 1u);
+}
+
 TEST_F(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
   expectRefused(authenticate({"Bearer " + tokenFor(reader_)}), 403,
                 R"(Bearer realm="codepayload", error="insufficient_scope", scope="write:codes")",
