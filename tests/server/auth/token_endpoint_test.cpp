@@ -153,6 +153,14 @@ TEST_F(TokenEndpointTest, TE01_IssuesATokenForValidClientCredentials) {
   expectToken(send(valid()), clientId_);
 }
 
+TEST_F(TokenEndpointTest, HeaderLooksUpTheFirstHeaderOfAName) {
+  const HttpAnswer answer = send(Request{}).answer;
+  EXPECT_EQ(answer.header("WWW-Authenticate"), R"(Basic realm="codepayload")");
+  EXPECT_EQ(answer.header("Cache-Control"), "no-store");
+  EXPECT_EQ(answer.header("cache-control"), "");  // exact spelling
+  EXPECT_EQ(answer.header("Allow"), "");
+}
+
 TEST_F(TokenEndpointTest, TE02_GrantTypeInTheQueryWithAnEmptyBody) {
   Request request = valid();
   request.contentTypes = {};
