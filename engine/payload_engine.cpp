@@ -24,14 +24,15 @@ thread_local Scratch scratch;
 
 PayloadEngine::PayloadEngine(SnapshotHolder& rules, EngineLimits limits) : rules_(rules), limits_(limits) {}
 
-bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error) const {
+bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error,
+                                 GenerateCounts* counts) const {
   out.clear();
   if (!scratch.parser.parse(body, limits_.maxItems, scratch.definitions, error)) return false;
   std::shared_ptr<const Snapshot> rules = rules_.current();
   scratch.failures.clear();
   out.reserve(64 + scratch.definitions.size() * 160);
   out += "{\"codes\":[";
-  bool firstCode = true;
+  GenerateCounts tally;
   for (std::size_t i = 0; i < scratch.definitions.size(); ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
@@ -43,17 +44,17 @@ bool PayloadEngine::generateJson(std::string_view body, std::string& out, Reques
       reference = scratch.reference;
     }
     if (scratch.outcome.accepted()) {
-      if (!firstCode) out += ',';
-      firstCode = false;
+      if (tally.codes++ != 0) out += ',';
       json::appendGeneratedCode(out, reference, scratch.outcome.barcodeText, scratch.outcome.hri);
     } else {
-      if (!scratch.failures.empty()) scratch.failures += ',';
+      if (tally.failures++ != 0) scratch.failures += ',';
       json::appendFailure(scratch.failures, reference, scratch.outcome.errors);
     }
   }
   out += "],\"failures\":[";
   out += scratch.failures;
   out += "]}";
+  if (counts != nullptr) *counts = tally;
   return true;
 }
 

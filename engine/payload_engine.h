@@ -25,6 +25,12 @@ struct RequestError {
   std::string message;  // one sentence for people
 };
 
+// How the items of a generated response split (for logs and metrics).
+struct GenerateCounts {
+  std::size_t codes = 0;
+  std::size_t failures = 0;
+};
+
 struct EngineLimits {
   std::size_t maxItems = 100000;
 };
@@ -36,7 +42,9 @@ class PayloadEngine {
   // Parses `body` as a CodesRequest, validates and generates every item with the
   // snapshot current at the call, and writes the CodesResponse JSON to `out`
   // (cleared first). Returns false and fills `error` when the body is refused.
-  bool generateJson(std::string_view body, std::string& out, RequestError& error) const;
+  // `counts`, when given, receives how many items were accepted and rejected.
+  bool generateJson(std::string_view body, std::string& out, RequestError& error,
+                    GenerateCounts* counts = nullptr) const;
 
   SnapshotHolder& rules() const { return rules_; }
 

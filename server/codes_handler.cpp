@@ -4,7 +4,6 @@
 
 #include <array>
 #include <iterator>
-#include <cstring>
 #include <string>
 
 #include "server/media_type.h"
@@ -21,19 +20,6 @@ constexpr std::size_t kRetainedBufferBytes = 4 * 1024 * 1024;
 
 void releaseIfHuge(std::string& buffer) {
   if (buffer.capacity() > kRetainedBufferBytes) std::string().swap(buffer);
-}
-
-std::size_t countOccurrences(std::string_view haystack, std::string_view needle) {
-  std::size_t count = 0;
-  const char* cursor = haystack.data();
-  const char* const end = haystack.data() + haystack.size();
-  while (static_cast<std::size_t>(end - cursor) >= needle.size()) {
-    const void* found = ::memmem(cursor, static_cast<std::size_t>(end - cursor), needle.data(), needle.size());
-    if (found == nullptr) break;
-    ++count;
-    cursor = static_cast<const char*>(found) + needle.size();
-  }
-  return count;
 }
 
 // Every value of header `name`, at most two (two already decide "more than one").
@@ -74,10 +60,6 @@ std::string_view requestErrorCode(RequestError::Kind kind) {
 }
 
 }  // namespace
-
-CodesResponseCounts countCodesResponse(std::string_view responseJson) {
-  return {countOccurrences(responseJson, "\"barcodeText\":"), countOccurrences(responseJson, "\"errors\":")};
-}
 
 void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
                           RequestTrace& trace) {
@@ -153,13 +135,13 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
   }
 
   RequestError error{RequestError::Kind::InvalidJson, {}, {}};
-  if (!context_.engine.generateJson(body, output, error)) {
+  GenerateCounts counts;
+  if (!context_.engine.generateJson(body, output, error, &counts)) {
     const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
     sendErrorEnvelope(response, status, requestErrorCode(error.kind),
                       error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
                       trace);
   } else {
-    const CodesResponseCounts counts = countCodesResponse(output);
     trace.codes = counts.codes;
     trace.failures = counts.failures;
     sendBody(response, 200, "OK", mediaTypeName(*responseType), output, trace);

@@ -18,14 +18,4 @@ class CodesHandler final : public ServiceHandler {
               RequestTrace& trace) override;
 };
 
-// Counts the entries of a CodesResponse written by the engine: "barcodeText"
-// members (one per generated code) and "errors" members (one per failure).
-// Exact, because inside a JSON string every '"' is escaped, so the key
-// spellings cannot occur inside a value.
-struct CodesResponseCounts {
-  std::size_t codes = 0;
-  std::size_t failures = 0;
-};
-CodesResponseCounts countCodesResponse(std::string_view responseJson);
-
 }  // namespace codepayload::server

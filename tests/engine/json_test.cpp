@@ -39,3 +39,27 @@ TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
 
 }  // namespace
 }  // namespace codepayload::testing
+
+namespace codepayload::testing {
+namespace {
+
+TEST(PayloadEngine, CountsAcceptedAndRejectedItems) {
+  SnapshotHolder holder(newestSnapshot());
+  PayloadEngine engine(holder);
+  std::string out;
+  RequestError error{};
+  GenerateCounts counts{7, 7};
+  ASSERT_TRUE(engine.generateJson(
+      R"J({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]},)J"
+      R"J({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]},)J"
+      R"J({"primaryKey":{"key":"7777","value":"1"},"ais":[],"extensionParameters":[]}]})J",
+      out, error, &counts));
+  EXPECT_EQ(counts.codes, 1u);
+  EXPECT_EQ(counts.failures, 2u);
+  ASSERT_TRUE(engine.generateJson(R"J({"codes":[]})J", out, error, &counts));
+  EXPECT_EQ(counts.codes, 0u);
+  EXPECT_EQ(counts.failures, 0u);
+}
+
+}  // namespace
+}  // namespace codepayload::testing

@@ -348,14 +348,5 @@ TEST(RequestPath, OriginAndAbsoluteForm) {
   EXPECT_EQ(requestPath("*"), "");
 }
 
-TEST(CodesResponseCounting, CountsKeysNotValues) {
-  EXPECT_EQ(countCodesResponse(kMixedBatchResponse).codes, 2u);
-  EXPECT_EQ(countCodesResponse(kMixedBatchResponse).failures, 1u);
-  const auto tricky = countCodesResponse(
-      R"({"codes":[{"reference":"\"barcodeText\":\"errors\":","barcodeText":"x","hri":"y"}],"failures":[]})");
-  EXPECT_EQ(tricky.codes, 1u);
-  EXPECT_EQ(tricky.failures, 0u);
-}
-
 }  // namespace
 }  // namespace codepayload::server::testing
