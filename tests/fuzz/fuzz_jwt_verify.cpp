@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -346,6 +347,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
                 "the real token's header decodes");
   harness->realHeaderJson = header;
   fuzz::harness = harness;
+  // libFuzzer ends a run with exit(): remove the fixture's temporary directory then.
+  std::atexit([] { delete fuzz::harness; });
   return 0;
 }
 

@@ -35,6 +35,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -207,6 +208,8 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   codepayload::fuzz::harness = new codepayload::fuzz::Harness();
+  // libFuzzer ends a run with exit(): remove the fixture's temporary directory then.
+  std::atexit([] { delete codepayload::fuzz::harness; });
   return 0;
 }
 
