@@ -69,13 +69,13 @@ TokenOutcome rateLimited(std::int64_t retryAfter, std::string_view cause) {
   return outcome;
 }
 
-// What the query string and the body say, after step 3's checks.
-struct GrantRequest {
+// The outcome of step 3: why the request is refused, or an empty cause.
+struct SyntaxVerdict {
   std::string_view cause;  // empty when the request is well-formed
   bool unsupportedGrant = false;
 };
 
-GrantRequest checkSyntax(const TokenRequest& request, const TokenEndpointLimits& limits) {
+SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits& limits) {
   if (request.contentTypes.size() > 1) return {"badContentType"};
   if (request.contentTypes.size() == 1 ? !isFormMediaType(request.contentTypes.front()) : !request.body.empty()) {
     return {"badContentType"};
@@ -137,9 +137,9 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     if (const std::int64_t wait = throttle_.addressRetryAfter(request.clientAddress); wait > 0) {
       return rateLimited(wait, "addressThrottled");
     }
-    if (const GrantRequest grant = checkSyntax(request, limits_); !grant.cause.empty()) {
-      return grant.unsupportedGrant ? failure(400, "Bad Request", "unsupported_grant_type", grant.cause)
-                                    : invalidRequest(grant.cause);
+    if (const SyntaxVerdict syntax = checkSyntax(request, limits_); !syntax.cause.empty()) {
+      return syntax.unsupportedGrant ? failure(400, "Bad Request", "unsupported_grant_type", syntax.cause)
+                                    : invalidRequest(syntax.cause);
     }
 
     // Client authentication: the same work whatever is wrong (see the header).
