@@ -68,18 +68,34 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
 
 AccessLog::AccessLog(const std::string& destination) {
   if (destination == "off") return;
-  if (destination == "-") {
-    file_ = stdout;
-    return;
-  }
-  file_ = std::fopen(destination.c_str(), "a");
+  if (destination == "-") file_ = stdout;
   if (file_ == nullptr) {
-    throw std::runtime_error("cannot open access log " + destination + ": " + std::strerror(errno));
+    file_ = std::fopen(destination.c_str(), "a");
+    if (file_ == nullptr) {
+      throw std::runtime_error("cannot open access log " + destination + ": " + std::strerror(errno));
+    }
+    ownsFile_ = true;
   }
-  ownsFile_ = true;
+  writer_ = std::thread(&AccessLog::writerLoop, this);
 }
 
+namespace {
+
+constexpr std::size_t kWriteAtOnceBytes = 64 * 1024;
+constexpr std::chrono::milliseconds kWriteInterval{100};
+
+}  // namespace
+
 AccessLog::~AccessLog() {
+  if (writer_.joinable()) {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_one();
+    writer_.join();
+  }
+  flush();
   if (ownsFile_) std::fclose(file_);
 }
 
@@ -87,9 +103,43 @@ void AccessLog::write(const AccessLogRecord& record) {
   if (file_ == nullptr) return;
   thread_local std::string line;
   formatAccessLogLine(record, line);
-  const std::lock_guard lock(mutex_);
-  std::fwrite(line.data(), 1, line.size(), file_);
+  bool full = false;
+  {
+    const std::lock_guard lock(mutex_);
+    pending_.append(line);
+    full = pending_.size() >= kWriteAtOnceBytes;
+  }
+  if (full) wake_.notify_one();
+}
+
+void AccessLog::flush() {
+  if (file_ == nullptr) return;
+  std::string lines;
+  {
+    const std::lock_guard lock(mutex_);
+    lines.swap(pending_);
+  }
+  writeOut(lines);
+}
+
+void AccessLog::writeOut(std::string& lines) {
+  const std::lock_guard lock(fileMutex_);
+  if (lines.empty()) return;
+  std::fwrite(lines.data(), 1, lines.size(), file_);
   std::fflush(file_);
+  lines.clear();
+}
+
+void AccessLog::writerLoop() {
+  std::string lines;
+  std::unique_lock lock(mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, kWriteInterval, [this] { return stopping_ || pending_.size() >= kWriteAtOnceBytes; });
+    lines.swap(pending_);
+    lock.unlock();
+    writeOut(lines);
+    lock.lock();
+  }
 }
 
 }  // namespace codepayload::server

@@ -240,6 +240,10 @@ void CodePayloadService::stop() {
   log_("stopped");
 }
 
+void CodePayloadService::flushAccessLog() {
+  if (running_) running_->accessLog->flush();
+}
+
 std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_->httpsPort : 0; }
 
 std::optional<std::uint16_t> CodePayloadService::plainPort() const {

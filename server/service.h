@@ -48,6 +48,9 @@ class CodePayloadService {
   const ServerConfig& config() const { return config_; }
   SnapshotHolder& rules();
   auth::AuthService& auth();
+  // Writes out the access log lines buffered so far (the log is written every
+  // 100 ms otherwise).
+  void flushAccessLog();
 
  private:
   struct Running;

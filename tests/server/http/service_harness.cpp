@@ -94,6 +94,7 @@ std::vector<std::string> ServiceHarness::serviceLog() const {
 }
 
 std::vector<std::string> ServiceHarness::accessLogLines() const {
+  service_->flushAccessLog();
   std::ifstream in(accessLogFile_);
   std::vector<std::string> lines;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
