@@ -67,7 +67,7 @@ std::string_view rejectionMessage(TokenRejection rejection) {
 
 }  // namespace
 
-BearerAuthenticator::BearerAuthenticator(const AccessTokenVerifier& verifier, const RegistryView& view,
+BearerAuthenticator::BearerAuthenticator(const AccessTokenVerifier& verifier, RegistryView& view,
                                          VerifiedTokenCache& cache, UnixClock clock)
     : verifier_(verifier), view_(view), cache_(cache), clock_(std::move(clock)) {}
 
@@ -111,8 +111,21 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
     cache_.insert(token, claims, validUntil, now);
   }
 
-  switch (view_.standing(claims->clientId, claims->organisationId)) {
+  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId);
+  if (standing == ClientStanding::Unknown) {
+    // A token we signed for a client the view has not seen: the client was
+    // created since the last background refresh. Refresh now (cheap when
+    // nothing changed) so a fresh client's first request is not refused.
+    try {
+      view_.refreshIfChanged();
+      standing = view_.standing(claims->clientId, claims->organisationId);
+    } catch (const RegistryError&) {
+      standing = ClientStanding::Unknown;
+    }
+  }
+  switch (standing) {
     case ClientStanding::Revoked:
+    case ClientStanding::Unknown:
       return unauthorized(kInvalidTokenChallenge, "The access token's client is blocked or deleted.", "revoked");
     case ClientStanding::Lapsed:
       return forbidden(std::string(kLapsedChallenge),

@@ -56,7 +56,7 @@ struct BearerOutcome {
 class BearerAuthenticator {
  public:
   // Every argument must outlive the authenticator.
-  BearerAuthenticator(const AccessTokenVerifier& verifier, const RegistryView& view, VerifiedTokenCache& cache,
+  BearerAuthenticator(const AccessTokenVerifier& verifier, RegistryView& view, VerifiedTokenCache& cache,
                       UnixClock clock = systemUnixSeconds);
 
   // `authorizationValues`: every Authorization header value of the request
@@ -66,7 +66,7 @@ class BearerAuthenticator {
 
  private:
   const AccessTokenVerifier& verifier_;
-  const RegistryView& view_;
+  RegistryView& view_;  // refreshed on a token of a client it does not know yet
   VerifiedTokenCache& cache_;
   UnixClock clock_;
 };

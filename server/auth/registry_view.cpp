@@ -39,7 +39,7 @@ bool RegistryView::refreshIfChanged() {
 ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organisationId) const {
   const std::shared_ptr<const Snapshot> snapshot = snapshot_.load();
   const auto found = snapshot->clients.find(clientId);
-  if (found == snapshot->clients.end()) return ClientStanding::Revoked;
+  if (found == snapshot->clients.end()) return ClientStanding::Unknown;
   const ClientStatus& status = found->second;
   if (status.state != ClientState::Active || status.organisationId != organisationId) return ClientStanding::Revoked;
   return status.organisationCoversApiClients ? ClientStanding::Active : ClientStanding::Lapsed;

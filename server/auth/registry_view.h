@@ -17,7 +17,8 @@ namespace codepayload::auth {
 
 enum class ClientStanding {
   Active,   // client active, and owned by the organisation named in the token
-  Revoked,  // client blocked, deleted, unknown, or owned by another organisation
+  Revoked,  // client blocked, deleted, or owned by another organisation
+  Unknown,  // no such client in the view (yet: it may have been created since the last refresh)
   Lapsed,   // client active, but its organisation's plan/subscription no longer covers API clients
 };
 
