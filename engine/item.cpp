@@ -36,7 +36,23 @@ ItemContext::ItemContext(const Snapshot& rules, const CodeDefinition& definition
 
 std::string_view ItemContext::normalisedStem(const char*& reason) {
   if (!stemChecked_) {
-    stem_ = checkDigitalLinkStem(definition_.digitalLinkStem.value_or(std::string_view()), stemReason_);
+    // The items of a batch usually share one stem: remember the last verdict
+    // per thread. The normalised stem is always a prefix of the input.
+    struct LastStem {
+      std::string text;
+      const char* reason = nullptr;
+      std::size_t normalisedLength = 0;
+      bool valid = false;
+    };
+    thread_local LastStem last;
+    std::string_view input = definition_.digitalLinkStem.value_or(std::string_view());
+    if (!last.valid || last.text != input) {
+      last.text.assign(input);
+      last.normalisedLength = checkDigitalLinkStem(input, last.reason).size();
+      last.valid = true;
+    }
+    stemReason_ = last.reason;
+    stem_ = last.reason == nullptr ? input.substr(0, last.normalisedLength) : std::string_view();
     stemChecked_ = true;
   }
   reason = stemReason_;

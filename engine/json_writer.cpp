@@ -6,6 +6,19 @@ namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
 
+// Bytes that cannot stand in a JSON string as they are.
+struct EscapeTable {
+  bool escape[256];
+};
+constexpr EscapeTable makeEscapeTable() {
+  EscapeTable table{};
+  for (int c = 0; c < 0x20; ++c) table.escape[c] = true;
+  table.escape[static_cast<unsigned char>('"')] = true;
+  table.escape[static_cast<unsigned char>('\\')] = true;
+  return table;
+}
+constexpr EscapeTable kEscape = makeEscapeTable();
+
 }  // namespace
 
 void appendString(std::string& out, std::string_view text) {
@@ -13,7 +26,7 @@ void appendString(std::string& out, std::string_view text) {
   std::size_t clean = 0;  // start of the run not yet copied
   for (std::size_t i = 0; i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    if (!kEscape.escape[c]) continue;
     out.append(text.data() + clean, i - clean);
     clean = i + 1;
     switch (c) {

@@ -27,13 +27,14 @@ PayloadEngine::PayloadEngine(SnapshotHolder& rules, EngineLimits limits) : rules
 bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error,
                                  GenerateCounts* counts) const {
   out.clear();
-  if (!scratch.parser.parse(body, limits_.maxItems, scratch.definitions, error)) return false;
+  std::size_t count = 0;
+  if (!scratch.parser.parse(body, limits_.maxItems, scratch.definitions, count, error)) return false;
   std::shared_ptr<const Snapshot> rules = rules_.current();
   scratch.failures.clear();
-  out.reserve(64 + scratch.definitions.size() * 160);
+  out.reserve(64 + count * 160);
   out += "{\"codes\":[";
   GenerateCounts tally;
-  for (std::size_t i = 0; i < scratch.definitions.size(); ++i) {
+  for (std::size_t i = 0; i < count; ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
     std::string_view reference;

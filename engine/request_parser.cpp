@@ -181,8 +181,8 @@ bool readDefinition(value v, const PathRef& path, CodeDefinition& out, Fault& fa
 }  // namespace
 
 bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
-                          RequestError& error) {
-  definitions.clear();
+                          std::size_t& count, RequestError& error) {
+  count = 0;
   Fault fault{error};
   std::size_t capacity = body.size() + simdjson::SIMDJSON_PADDING;
   if (padded_.size() < capacity) padded_ = simdjson::padded_string(capacity);
@@ -213,9 +213,17 @@ bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vect
       }
       value item;
       if (auto code = std::move(element).get(item)) return fault.json(code, codesPath.at(index));
-      definitions.emplace_back();
-      if (!readDefinition(item, codesPath.at(index), definitions.back(), fault)) return false;
-      ++index;
+      if (index == definitions.size()) definitions.emplace_back();
+      CodeDefinition& definition = definitions[index];
+      definition.reference.reset();
+      definition.primaryKey = {};
+      definition.ais.clear();
+      definition.extensionParameters.clear();
+      definition.digitalLinkStem.reset();
+      definition.linkType.reset();
+      definition.context.reset();
+      if (!readDefinition(item, codesPath.at(index), definition, fault)) return false;
+      count = ++index;
     }
     return true;
   });

@@ -16,10 +16,12 @@ namespace codepayload {
 
 class RequestParser {
  public:
-  // On success `definitions` holds views into this parser's buffers, valid
-  // until the next call.
+  // On success the first `count` entries of `definitions` hold views into this
+  // parser's buffers, valid until the next call. Entries past `count` are kept
+  // (with their vectors' capacity) for the next call: no allocation per item
+  // once a worker has seen a batch of that size.
   bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
-             RequestError& error);
+             std::size_t& count, RequestError& error);
 
  private:
   simdjson::ondemand::parser parser_;

@@ -117,7 +117,7 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   for (const LinkType& linkType : snapshot->dictionary_.linkTypes) {
     if (linkType.selectable) snapshot->selectableLinkTypes_.push_back(linkType.id);
   }
-  std::sort(snapshot->selectableLinkTypes_.begin(), snapshot->selectableLinkTypes_.end());
+  for (const std::string& id : snapshot->selectableLinkTypes_) snapshot->selectableLinkTypeIndex_.insert(id);
 
   std::vector<Pipeline::Step> steps;
   std::vector<ModuleState> states;
@@ -145,10 +145,7 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   return snapshot;
 }
 
-bool Snapshot::isSelectableLinkType(std::string_view id) const {
-  return std::binary_search(selectableLinkTypes_.begin(), selectableLinkTypes_.end(), id,
-                            [](std::string_view a, std::string_view b) { return a < b; });
-}
+bool Snapshot::isSelectableLinkType(std::string_view id) const { return selectableLinkTypeIndex_.contains(id); }
 
 const LinkType* Snapshot::findLinkType(std::string_view id) const {
   for (const LinkType& linkType : dictionary_.linkTypes) {

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/dictionary.h"
@@ -132,7 +133,8 @@ class Snapshot {
   Dictionary dictionary_;
   std::vector<CompiledAi> compiled_;
   std::vector<std::int32_t> index_;  // by AI length and number -> compiled_ slot, -1 if none
-  std::vector<std::string> selectableLinkTypes_;  // sorted
+  std::vector<std::string> selectableLinkTypes_;
+  std::unordered_set<std::string_view> selectableLinkTypeIndex_;  // views of selectableLinkTypes_
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<LuaRuntime> lua_;
   std::uint64_t generation_ = 0;
