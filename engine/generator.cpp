@@ -3,16 +3,17 @@
 #include <cstdint>
 
 #include "engine/item.h"
+#include "engine/snapshot.h"
 #include "engine/uri_text.h"
 
 namespace codepayload {
 
 namespace {
 
-void appendBracketed(std::string& out, std::string_view key, std::string_view value, bool escapeParentheses) {
-  out += '(';
-  out += key;
-  out += ')';
+// Generation only runs for accepted items, whose AIs are all known.
+void appendBracketed(std::string& out, const ItemAi& ai, bool escapeParentheses) {
+  std::string_view value = ai.value();
+  out += ai.ai->bracketed;
   if (!escapeParentheses) {
     out += value;
     return;
@@ -53,20 +54,16 @@ void forEachQualifierInOrder(const ItemContext& item, Visit visit) {
 }  // namespace
 
 void writeElementString(const ItemContext& item, std::string& out) {
-  appendBracketed(out, item.primaryKey().key, item.primaryKey().value(), true);
-  for (const ItemAi& ai : item.ais()) appendBracketed(out, ai.key, ai.value(), true);
+  appendBracketed(out, item.primaryKey(), true);
+  for (const ItemAi& ai : item.ais()) appendBracketed(out, ai, true);
 }
 
 void writeDigitalLink(const ItemContext& item, std::string_view normalisedStem, std::string& out) {
   out += normalisedStem;
-  out += '/';
-  out += item.primaryKey().key;
-  out += '/';
+  out += item.primaryKey().ai->pathKey;
   uri::appendEncodedStrict(out, item.primaryKey().value());
   forEachQualifierInOrder(item, [&](const ItemAi& ai) {
-    out += '/';
-    out += ai.key;
-    out += '/';
+    out += ai.ai->pathKey;
     uri::appendEncodedStrict(out, ai.value());
   });
   char separator = '?';
@@ -96,14 +93,14 @@ void writeDigitalLink(const ItemContext& item, std::string_view normalisedStem, 
 }
 
 void writeHri(const ItemContext& item, bool digitalLink, std::string& out) {
-  appendBracketed(out, item.primaryKey().key, item.primaryKey().value(), false);
+  appendBracketed(out, item.primaryKey(), false);
   if (!digitalLink) {
-    for (const ItemAi& ai : item.ais()) appendBracketed(out, ai.key, ai.value(), false);
+    for (const ItemAi& ai : item.ais()) appendBracketed(out, ai, false);
     return;
   }
-  forEachQualifierInOrder(item, [&](const ItemAi& ai) { appendBracketed(out, ai.key, ai.value(), false); });
+  forEachQualifierInOrder(item, [&](const ItemAi& ai) { appendBracketed(out, ai, false); });
   for (const ItemAi& ai : item.ais()) {
-    if (ai.placement == Placement::QueryAttribute) appendBracketed(out, ai.key, ai.value(), false);
+    if (ai.placement == Placement::QueryAttribute) appendBracketed(out, ai, false);
   }
 }
 

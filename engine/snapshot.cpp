@@ -81,7 +81,8 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
     std::int32_t slot = aiSlot(definition.ai);
     if (slot < 0) throw SnapshotError("AI \"" + definition.ai + "\" is not 2 to 4 digits");
     if (snapshot->index_[static_cast<std::size_t>(slot)] >= 0) throw SnapshotError("AI " + definition.ai + " is defined twice");
-    CompiledAi compiled{&definition, slot, formatSpecText(definition), {}, {}, {}, {}};
+    CompiledAi compiled{&definition, slot, formatSpecText(definition), "(" + definition.ai + ")",
+                        "/" + definition.ai + "/", {}, {}, {}, {}};
     auto compilePattern = [](const AiPattern& pattern) {
       bool wildcard = pattern.text.find('n') != std::string::npos;
       return CompiledPattern{wildcard ? -1 : aiSlot(pattern.text), &pattern};

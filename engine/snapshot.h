@@ -57,6 +57,8 @@ struct CompiledAi {
   const AiDefinition* definition;
   std::int32_t slot;
   std::string formatSpec;  // "N13 [X..17]": for error args
+  std::string bracketed;   // "(01)": element strings and HRI
+  std::string pathKey;     // "/01/": Digital Link paths
   std::vector<CompiledComponent> components;
   // The req= attributes: [rule][alternative][member]
   std::vector<std::vector<std::vector<CompiledPattern>>> requirements;
