@@ -35,7 +35,7 @@ test-sanitize: deps
 fuzz-smoke:
 	CODEPAYLOAD_FUZZ_DEPS=1 scripts/install-deps.sh
 	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCODEPAYLOAD_FUZZ=ON
-	cmake --build $(BUILD_FUZZ) -j $(JOBS)
+	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target codepayload_fuzz_targets
 	tests/fuzz/run-smoke.sh $(BUILD_FUZZ)
 
 bench:
