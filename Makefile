@@ -2,10 +2,13 @@
 #   make run    - build and run codepayload-server with its embedded defaults
 #   make test   - build and run every test
 # Others: make build, make test-sanitize, make fuzz-smoke, make bench, make clean.
+#
+# test-sanitize builds everything with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer, and the libFuzzer targets in the same tree (one
+# build for both: CI's time budget); fuzz-smoke runs the fuzz targets briefly.
 
 BUILD ?= build
 BUILD_ASAN ?= build-asan
-BUILD_FUZZ ?= build-fuzz
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
@@ -15,7 +18,7 @@ deps:
 	@scripts/install-deps.sh
 
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
@@ -26,17 +29,20 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: deps
-	cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCODEPAYLOAD_SANITIZE=ON
+test-sanitize:
+	CODEPAYLOAD_FUZZ_DEPS=1 scripts/install-deps.sh
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCODEPAYLOAD_SANITIZE=ON -DCODEPAYLOAD_FUZZ=ON
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
 fuzz-smoke:
 	CODEPAYLOAD_FUZZ_DEPS=1 scripts/install-deps.sh
-	CC=clang CXX=clang++ cmake -S . -B $(BUILD_FUZZ) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCODEPAYLOAD_FUZZ=ON
-	cmake --build $(BUILD_FUZZ) -j $(JOBS) --target codepayload_fuzz_targets
-	tests/fuzz/run-smoke.sh $(BUILD_FUZZ)
+	CC=clang CXX=clang++ cmake -S . -B $(BUILD_ASAN) -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCODEPAYLOAD_SANITIZE=ON -DCODEPAYLOAD_FUZZ=ON
+	cmake --build $(BUILD_ASAN) -j $(JOBS) --target codepayload_fuzz_targets
+	tests/fuzz/run-smoke.sh $(BUILD_ASAN)
 
 bench:
 	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
@@ -45,4 +51,4 @@ bench:
 	bench/run.sh $(BUILD)-bench
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD)-bench
