@@ -1,0 +1,152 @@
+#include "tests/robustness/tls_connection.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/NetException.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
+#include <Poco/String.h>
+
+#include <algorithm>
+#include <csignal>
+#include <mutex>
+#include <sstream>
+
+namespace codepayload::robustness {
+
+namespace {
+
+// A write to a connection the server has closed must fail with EPIPE, not end
+// the test process with SIGPIPE.
+void ignoreSigpipe() {
+  static std::once_flag once;
+  std::call_once(once, [] { std::signal(SIGPIPE, SIG_IGN); });
+}
+
+Poco::Timespan timespan(std::chrono::milliseconds duration) {
+  return Poco::Timespan(static_cast<Poco::Timespan::TimeDiff>(duration.count()) * 1000);
+}
+
+Poco::Net::SecureStreamSocket connectFrom(const ServiceEndpoint& endpoint, const std::string& sourceAddress) {
+  ignoreSigpipe();
+  Poco::Net::StreamSocket plain(Poco::Net::SocketAddress::IPv4);
+  plain.impl()->bind(Poco::Net::SocketAddress(sourceAddress, 0));
+  plain.connect(Poco::Net::SocketAddress("127.0.0.1", endpoint.port), Poco::Timespan(5, 0));
+  plain.setReceiveTimeout(Poco::Timespan(10, 0));
+  plain.setSendTimeout(Poco::Timespan(10, 0));
+  return Poco::Net::SecureStreamSocket::attach(plain, endpoint.context);
+}
+
+}  // namespace
+
+Poco::Net::Context::Ptr trustingContext(const std::string& certificateFile) {
+  return new Poco::Net::Context(Poco::Net::Context::TLS_CLIENT_USE, "", "", certificateFile,
+                                Poco::Net::Context::VERIFY_RELAXED);
+}
+
+std::string requestBytes(const HttpCall& call) {
+  std::string bytes = call.method + " " + call.target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
+  for (const auto& [name, value] : call.headers) bytes += name + ": " + value + "\r\n";
+  if (!call.body.empty() || call.method == "POST") bytes += "Content-Length: " + std::to_string(call.body.size()) + "\r\n";
+  bytes += "\r\n";
+  bytes += call.body;
+  return bytes;
+}
+
+TlsConnection::TlsConnection(const ServiceEndpoint& endpoint, const std::string& sourceAddress)
+    : socket_(connectFrom(endpoint, sourceAddress)) {}
+
+bool TlsConnection::send(std::string_view bytes) {
+  std::size_t sent = 0;
+  try {
+    while (sent < bytes.size()) {
+      const int count = socket_.sendBytes(bytes.data() + sent, static_cast<int>(bytes.size() - sent));
+      if (count <= 0) return false;
+      sent += static_cast<std::size_t>(count);
+    }
+  } catch (const Poco::Exception&) {
+    return false;
+  }
+  return true;
+}
+
+bool TlsConnection::fill(std::chrono::steady_clock::time_point deadline) {
+  if (ended_) return false;
+  // At least a millisecond: a zero receive timeout would mean "wait forever".
+  const auto left = std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                 deadline - std::chrono::steady_clock::now()));
+  char chunk[16 * 1024];
+  try {
+    socket_.setReceiveTimeout(timespan(left));
+    const int count = socket_.receiveBytes(chunk, sizeof chunk);
+    if (count <= 0) {
+      ended_ = true;
+      return false;
+    }
+    buffer_.append(chunk, static_cast<std::size_t>(count));
+    return true;
+  } catch (const Poco::TimeoutException&) {
+    return false;
+  } catch (const Poco::Exception&) {
+    ended_ = true;  // reset, or a TLS alert: the server is gone
+    return false;
+  }
+}
+
+HttpResult TlsConnection::readResponse(std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  HttpResult result;
+  std::size_t headEnd;
+  while ((headEnd = buffer_.find("\r\n\r\n")) == std::string::npos) {
+    if (!fill(deadline)) return result;
+  }
+  std::istringstream head(buffer_.substr(0, headEnd + 4));
+  Poco::Net::HTTPResponse response;
+  response.read(head);
+  buffer_.erase(0, headEnd + 4);
+  result.status = static_cast<int>(response.getStatus());
+  result.reason = response.getReason();
+  for (const auto& [name, value] : response) result.headers.emplace(Poco::toLower(name), value);
+  if (response.hasContentLength()) {
+    const auto length = static_cast<std::size_t>(response.getContentLength64());
+    while (buffer_.size() < length && fill(deadline)) {
+    }
+    result.body = buffer_.substr(0, length);
+    buffer_.erase(0, result.body.size());
+  } else {
+    while (fill(deadline)) {
+    }
+    result.body.swap(buffer_);
+    buffer_.clear();
+  }
+  return result;
+}
+
+bool TlsConnection::readable(std::chrono::milliseconds wait) {
+  if (!buffer_.empty() || ended_) return true;
+  fill(std::chrono::steady_clock::now() + wait);
+  return !buffer_.empty() || ended_;
+}
+
+bool TlsConnection::closedByServer(std::chrono::milliseconds wait) {
+  if (!buffer_.empty()) return false;
+  fill(std::chrono::steady_clock::now() + wait);
+  return buffer_.empty() && ended_;
+}
+
+void TlsConnection::close() {
+  try {
+    socket_.close();
+  } catch (const Poco::Exception&) {
+    // Already reset by the server: closed either way.
+  }
+  ended_ = true;
+}
+
+HttpResult exchange(const ServiceEndpoint& endpoint, const HttpCall& call, const std::string& sourceAddress) {
+  TlsConnection connection(endpoint, sourceAddress);
+  if (!connection.send(requestBytes(call))) return HttpResult{};
+  return connection.readResponse();
+}
+
+}  // namespace codepayload::robustness
