@@ -43,49 +43,16 @@
 #include "server/development_certificate.h"
 #include "server/request_body.h"
 #include "server/server_config.h"
+#include "server/server_transport.h"
 
 namespace {
 
 using codepayload::server::ServerConfig;
 
-// Mirrors server/service.cpp (serverTlsContext): TLS 1.2+ with the same
-// TLS 1.2 suites, curves, server cipher preference and session cache.
-constexpr const char* kTls12Ciphers =
-    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
-    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
-
 // Mirrors server/service_handler.cpp: bodies up to this size leave in one
 // write together with the headers.
 constexpr std::size_t kCoalescedBodyLimit = 3 * 1024;
 
-Poco::Net::Context::Ptr tlsContext(const std::filesystem::path& certificateFile,
-                                   const std::filesystem::path& privateKeyFile) {
-  Poco::Net::Context::Params params;
-  params.certificateFile = certificateFile.string();
-  params.privateKeyFile = privateKeyFile.string();
-  params.verificationMode = Poco::Net::Context::VERIFY_NONE;
-  params.loadDefaultCAs = false;
-  params.cipherList = kTls12Ciphers;
-  params.ecdhCurve = "X25519:P-256:P-384";
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, params);
-  context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
-  context->preferServerCiphers();
-  context->enableSessionCache(true, "codepayload-ceiling");
-  return context;
-}
-
-// Mirrors server/service.cpp (httpParams).
-Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
-  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-  params->setMaxThreads(config.maxThreads);
-  params->setMaxQueued(config.maxQueued);
-  params->setThreadIdleTime(Poco::Timespan(60, 0));
-  params->setTimeout(Poco::Timespan(static_cast<long>(config.ioTimeout.count()), 0));
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(config.keepAliveTimeout.count()), 0));
-  params->setMaxKeepAliveRequests(config.maxKeepAliveRequests);
-  return params;
-}
 
 struct FixedAnswer {
   std::string body;
@@ -269,9 +236,9 @@ int run(const std::vector<std::string>& arguments) {
     const SslLibrary ssl;
     Poco::ThreadPool pool("ceiling", config.minThreads, config.maxThreads, 60);
     Poco::Net::SecureServerSocket socket(Poco::Net::SocketAddress(config.listen.host, config.listen.port),
-                                         config.listenBacklog, tlsContext(certificateFile, privateKeyFile));
+                                         config.listenBacklog, codepayload::server::serverTlsContext(certificateFile, privateKeyFile, "codepayload-ceiling"));
     const std::uint16_t port = socket.address().port();
-    Poco::Net::HTTPServer server(new FixedAnswerFactory(answer), pool, socket, httpParams(config));
+    Poco::Net::HTTPServer server(new FixedAnswerFactory(answer), pool, socket, codepayload::server::httpParams(config));
     server.start();
     if (options.portFile) writePortFile(*options.portFile, port);
     std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",

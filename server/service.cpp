@@ -19,6 +19,7 @@
 
 #include "engine/paths.h"
 #include "engine/payload_engine.h"
+#include "server/server_transport.h"
 #include "server/auth/auth_service.h"
 #include "server/development_certificate.h"
 #include "server/request_router.h"
@@ -29,11 +30,6 @@ namespace codepayload::server {
 
 namespace {
 
-// TLS 1.2 suites with forward secrecy and AEAD only (TLS 1.3 suites are
-// OpenSSL's defaults, all of which qualify).
-constexpr const char* kTls12Ciphers =
-    "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
-    "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
 void logToStderr(std::string_view message) {
   const std::time_t now = std::time(nullptr);
@@ -57,34 +53,6 @@ void writePortFile(const std::filesystem::path& file, std::uint16_t port) {
   std::filesystem::rename(temporary, file);
 }
 
-Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
-  Poco::Net::HTTPServerParams::Ptr params = new Poco::Net::HTTPServerParams;
-  params->setMaxThreads(config.maxThreads);
-  params->setMaxQueued(config.maxQueued);
-  params->setThreadIdleTime(Poco::Timespan(60, 0));
-  params->setTimeout(Poco::Timespan(static_cast<long>(config.ioTimeout.count()), 0));
-  params->setKeepAlive(true);
-  params->setKeepAliveTimeout(Poco::Timespan(static_cast<long>(config.keepAliveTimeout.count()), 0));
-  params->setMaxKeepAliveRequests(config.maxKeepAliveRequests);
-  // No setSoftwareVersion: no Server header, no version banner.
-  return params;
-}
-
-Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,
-                                         const std::filesystem::path& privateKeyFile) {
-  Poco::Net::Context::Params params;
-  params.certificateFile = certificateFile.string();
-  params.privateKeyFile = privateKeyFile.string();
-  params.verificationMode = Poco::Net::Context::VERIFY_NONE;
-  params.loadDefaultCAs = false;
-  params.cipherList = kTls12Ciphers;
-  params.ecdhCurve = "X25519:P-256:P-384";
-  Poco::Net::Context::Ptr context = new Poco::Net::Context(Poco::Net::Context::TLS_SERVER_USE, params);
-  context->requireMinimumProtocol(Poco::Net::Context::PROTO_TLSV1_2);
-  context->preferServerCiphers();
-  context->enableSessionCache(true, "codepayload");
-  return context;
-}
 
 }  // namespace
 
@@ -175,7 +143,7 @@ void CodePayloadService::start() {
   running->sslInitialized = true;
   Poco::Net::Context::Ptr tls;
   try {
-    tls = serverTlsContext(certificateFile, privateKeyFile);
+    tls = serverTlsContext(certificateFile, privateKeyFile, "codepayload");
   } catch (const Poco::Exception& error) {
     throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
                              privateKeyFile.string() + ": " + error.displayText());

@@ -1,0 +1,25 @@
+// The transport settings of codepayload-server: its TLS context and its
+// HTTPServer parameters. In one place so that the benchmark's ceiling server
+// (bench/ceiling_server.cpp) measures exactly the same setup.
+#pragma once
+
+#include <Poco/Net/Context.h>
+#include <Poco/Net/HTTPServerParams.h>
+
+#include <filesystem>
+#include <string>
+
+#include "server/server_config.h"
+
+namespace codepayload::server {
+
+// Threads, queue, timeouts and keep-alive from the configuration; no Server header.
+Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config);
+
+// TLS 1.2+ (TLS 1.2 suites: ECDHE with AEAD only), server cipher preference,
+// X25519/P-256/P-384, a session cache named `sessionCacheName`.
+Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,
+                                         const std::filesystem::path& privateKeyFile,
+                                         const std::string& sessionCacheName);
+
+}  // namespace codepayload::server
