@@ -115,10 +115,12 @@ std::string ChildProcess::out() const { return fileText(outFile_); }
 std::string ChildProcess::err() const { return fileText(errFile_); }
 
 ChildRun runChild(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
-                  const std::map<std::string, std::string>& environment, const std::filesystem::path& outputStem) {
+                  const std::map<std::string, std::string>& environment, const std::filesystem::path& outputStem,
+                  std::chrono::milliseconds limit) {
   ChildProcess child(executable, arguments, environment, outputStem);
-  const ChildExit exit = child.wait();
-  return ChildRun{exit, child.out(), child.err()};
+  std::optional<ChildExit> exit = child.waitFor(limit);
+  if (!exit) exit = child.killNine();
+  return ChildRun{*exit, child.out(), child.err()};
 }
 
 }  // namespace codepayload::robustness

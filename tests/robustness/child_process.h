@@ -64,13 +64,15 @@ class ChildProcess {
   std::filesystem::path errFile_;
 };
 
-// Runs `executable` to its end and returns how it ended with its output.
+// Runs `executable` to its end (killed with -9 after `limit`) and returns
+// how it ended with its output.
 struct ChildRun {
   ChildExit exit;
   std::string out;
   std::string err;
 };
 ChildRun runChild(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
-                  const std::map<std::string, std::string>& environment, const std::filesystem::path& outputStem);
+                  const std::map<std::string, std::string>& environment, const std::filesystem::path& outputStem,
+                  std::chrono::milliseconds limit = std::chrono::seconds(60));
 
 }  // namespace codepayload::robustness
