@@ -117,6 +117,10 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
 
   thread_local std::string body;
   thread_local std::string output;
+  // Poco 1.11 ends a chunked body quietly at a malformed chunk-size line, so the
+  // rest of the bytes could be read as a next request (smuggling): never keep a
+  // connection alive after a chunked body.
+  if (framing == BodyFraming::Chunked) response.setKeepAlive(false);
   switch (readRequestBody(request, framing, maxBodyBytes, body)) {
     case BodyReadResult::TooLarge:
       response.setKeepAlive(false);

@@ -52,6 +52,8 @@ void TokenHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
     // The endpoint answers 405 without looking at a body.
     discardUnreadBody(request, response);
   } else if (bodyUsable) {
+    // No keep-alive after a chunked body: see CodesHandler (malformed chunk sizes).
+    if (framing == BodyFraming::Chunked) response.setKeepAlive(false);
     bodyUsable = readRequestBody(request, framing, kTokenBodyLimit, body) == BodyReadResult::Complete;
   }
   if (isPost && !bodyUsable) {

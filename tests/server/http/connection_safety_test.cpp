@@ -113,7 +113,10 @@ TEST_F(ConnectionSafety, ChunkedBodiesAreCountedWhileRead) {
   const HttpResult small = connection.readResponse();
   EXPECT_EQ(small.status, 200);
   EXPECT_EQ(small.body, kOneItemResponse);
-  EXPECT_EQ(connection.readResponse().status, 200);
+  // No keep-alive after a chunked body (a malformed chunk size cannot be told
+  // from the end of the body in Poco 1.11): the pipelined request is not read.
+  EXPECT_EQ(small.header("connection"), "Close");
+  EXPECT_EQ(connection.readResponse().status, 0);
 
   RawConnection flood(*harness_);
   const std::string chunk(32 * 1024, ' ');
