@@ -62,6 +62,10 @@ ChildProcess::ChildProcess(const std::filesystem::path& executable, const std::v
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 1, outFile_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen(&actions, 2, errFile_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  // Inherit nothing else: a pipe another thread has open for a child of its own
+  // (e.g. runAdmin's stdout) would otherwise stay open in this child, and that
+  // reader would wait for its end of file until this child exits.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   const int result = posix_spawn(&pid_, executable.c_str(), &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (result != 0) {
