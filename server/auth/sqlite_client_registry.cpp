@@ -241,24 +241,18 @@ Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Pla
 }
 
 void SqliteClientRegistry::setPlan(std::string_view organisationId, Plan plan) {
-  guarded(connection_->mutex, "changing a plan", [&] {
-    Poco::Data::Session& session = connection_->session;
-    WriteTransaction transaction(session);
-    Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
-    if (found == 0) {
-      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
-                          "no organisation with id \"" + std::string(organisationId) + "\"");
-    }
-    session << "UPDATE organisations SET plan = ?, updated_at = ? WHERE id = ?", bind(std::string(planName(plan))),
-        bind(Poco::Int64{clock_()}), bind(std::string(organisationId)), now;
-    transaction.commit();
-    ++connection_->localChanges;
-  });
+  updateOrganisation(organisationId, "plan", planName(plan), "changing a plan");
 }
 
 void SqliteClientRegistry::setSubscription(std::string_view organisationId, Subscription subscription) {
-  guarded(connection_->mutex, "changing a subscription", [&] {
+  updateOrganisation(organisationId, "subscription", subscriptionName(subscription), "changing a subscription");
+}
+
+// Sets one column of an existing organisation (`column` is one of our own
+// names, never input) in one transaction.
+void SqliteClientRegistry::updateOrganisation(std::string_view organisationId, std::string_view column,
+                                              std::string_view value, std::string_view what) {
+  guarded(connection_->mutex, what, [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     Poco::Int64 found = 0;
@@ -267,9 +261,8 @@ void SqliteClientRegistry::setSubscription(std::string_view organisationId, Subs
       throw RegistryError(RegistryError::Kind::UnknownOrganisation,
                           "no organisation with id \"" + std::string(organisationId) + "\"");
     }
-    session << "UPDATE organisations SET subscription = ?, updated_at = ? WHERE id = ?",
-        bind(std::string(subscriptionName(subscription))), bind(Poco::Int64{clock_()}),
-        bind(std::string(organisationId)), now;
+    session << "UPDATE organisations SET " + std::string(column) + " = ?, updated_at = ? WHERE id = ?",
+        bind(std::string(value)), bind(Poco::Int64{clock_()}), bind(std::string(organisationId)), now;
     transaction.commit();
     ++connection_->localChanges;
   });

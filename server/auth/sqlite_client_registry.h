@@ -41,6 +41,9 @@ class SqliteClientRegistry final : public ClientRegistry {
   std::uint64_t version() override;
 
  private:
+  void updateOrganisation(std::string_view organisationId, std::string_view column, std::string_view value,
+                          std::string_view what);
+
   struct Connection;
   std::unique_ptr<Connection> connection_;
   const SecretHasher& hasher_;
