@@ -3,6 +3,7 @@
 // SIGTERM or SIGINT, then stops gracefully.
 #include <Poco/Util/ServerApplication.h>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -51,6 +52,10 @@ class ServerMain final : public Poco::Util::ServerApplication {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A write to a connection the peer (or the request deadline) closed must
+  // fail with EPIPE, not end the process: OpenSSL's socket BIO writes without
+  // MSG_NOSIGNAL.
+  std::signal(SIGPIPE, SIG_IGN);
   ServerMain application;
   return application.run(argc, argv);
 }

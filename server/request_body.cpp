@@ -6,6 +6,8 @@
 #include <array>
 #include <istream>
 
+#include "server/request_deadlines.h"
+
 namespace codepayload::server {
 
 namespace {
@@ -17,6 +19,55 @@ int contentLengthHeaderCount(const Poco::Net::HTTPServerRequest& request) {
     ++count;
   }
   return count;
+}
+
+BodyReadResult readWholeBody(Poco::Net::HTTPServerRequest& request, BodyFraming framing, std::size_t limit,
+                             std::string& out) {
+  out.clear();
+  if (framing == BodyFraming::Empty) return BodyReadResult::Complete;
+  std::istream& in = request.stream();
+  if (framing == BodyFraming::Length) {
+    const auto length = static_cast<std::size_t>(request.getContentLength64());
+    out.resize(length);
+    in.read(out.data(), static_cast<std::streamsize>(length));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got != length) {
+      out.resize(got);
+      return BodyReadResult::Incomplete;
+    }
+    return BodyReadResult::Complete;
+  }
+  std::array<char, 16 * 1024> chunk;
+  while (true) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (got > limit - out.size()) return BodyReadResult::TooLarge;
+    out.append(chunk.data(), got);
+    if (in.eof()) return BodyReadResult::Complete;
+    if (!in) return BodyReadResult::Incomplete;
+  }
+}
+
+// Reads and drops a body of known size up to kDrainLimit; false when the
+// connection cannot be kept (larger, unknown framing, timeout or reset).
+bool drainBody(Poco::Net::HTTPServerRequest& request) {
+  const BodyFraming framing = bodyFraming(request, kDrainLimit);
+  if (framing == BodyFraming::Empty) return true;
+  if (framing != BodyFraming::Length && framing != BodyFraming::Chunked) return false;
+  try {
+    std::istream& in = request.stream();
+    std::array<char, 8 * 1024> sink;
+    std::size_t drained = 0;
+    while (drained <= kDrainLimit) {
+      in.read(sink.data(), static_cast<std::streamsize>(sink.size()));
+      drained += static_cast<std::size_t>(in.gcount());
+      if (in.eof()) return true;
+      if (!in) break;
+    }
+  } catch (const Poco::Exception&) {
+    // A timeout or reset while draining: closing is the answer.
+  }
+  return false;
 }
 
 }  // namespace
@@ -48,52 +99,14 @@ BodyFraming bodyFraming(const Poco::Net::HTTPServerRequest& request, std::size_t
 
 BodyReadResult readRequestBody(Poco::Net::HTTPServerRequest& request, BodyFraming framing, std::size_t limit,
                                std::string& out) {
-  out.clear();
-  if (framing == BodyFraming::Empty) return BodyReadResult::Complete;
-  std::istream& in = request.stream();
-  if (framing == BodyFraming::Length) {
-    const auto length = static_cast<std::size_t>(request.getContentLength64());
-    out.resize(length);
-    in.read(out.data(), static_cast<std::streamsize>(length));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got != length) {
-      out.resize(got);
-      return BodyReadResult::Incomplete;
-    }
-    return BodyReadResult::Complete;
-  }
-  std::array<char, 16 * 1024> chunk;
-  while (true) {
-    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    if (got > limit - out.size()) return BodyReadResult::TooLarge;
-    out.append(chunk.data(), got);
-    if (in.eof()) return BodyReadResult::Complete;
-    if (!in) return BodyReadResult::Incomplete;
-  }
+  const BodyReadResult result = readWholeBody(request, framing, limit, out);
+  markRequestReceived();
+  return result;
 }
 
 void discardUnreadBody(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) {
-  const BodyFraming framing = bodyFraming(request, kDrainLimit);
-  if (framing == BodyFraming::Empty) return;
-  if (framing != BodyFraming::Length && framing != BodyFraming::Chunked) {
-    response.setKeepAlive(false);
-    return;
-  }
-  try {
-    std::istream& in = request.stream();
-    std::array<char, 8 * 1024> sink;
-    std::size_t drained = 0;
-    while (drained <= kDrainLimit) {
-      in.read(sink.data(), static_cast<std::streamsize>(sink.size()));
-      drained += static_cast<std::size_t>(in.gcount());
-      if (in.eof()) return;
-      if (!in) break;
-    }
-  } catch (const Poco::Exception&) {
-    // A timeout or reset while draining: closing below is the answer.
-  }
-  response.setKeepAlive(false);
+  if (!drainBody(request)) response.setKeepAlive(false);
+  markRequestReceived();
 }
 
 }  // namespace codepayload::server

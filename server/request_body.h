@@ -1,6 +1,8 @@
 // Reading request bodies with a limit, and leaving a keep-alive connection
 // clean when a handler answers without reading the body (Poco 1.11 does not
-// drain unread bodies: the next request would be parsed from them).
+// drain unread bodies: the next request would be parsed from them). Both end
+// the request's deadline (markRequestReceived): from then on the request is
+// being answered.
 #pragma once
 
 #include <Poco/Net/HTTPServerRequest.h>

@@ -18,6 +18,11 @@ class RequestRouter final : public Poco::Net::HTTPRequestHandlerFactory {
 
   Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest& request) override;
 
+  // Tells every open connection of the servers using this router that they
+  // stopped: idle ones close at once, busy ones after their request (or at
+  // once with `abortCurrent`). What Poco's HTTPServer::stopAll does.
+  void stopConnections(bool abortCurrent) { serverStopped(this, abortCurrent); }
+
  private:
   const ServiceContext& context_;
 };

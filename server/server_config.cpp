@@ -4,6 +4,7 @@
 #include <Poco/Exception.h>
 #include <Poco/Util/PropertyFileConfiguration.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdlib>
@@ -119,6 +120,14 @@ void applyMaxKeepAliveRequests(ServerConfig& config, std::string_view value) {
   config.maxKeepAliveRequests = parseInt(value, 1, 1000000);
 }
 
+void applyRequestTimeout(ServerConfig& config, std::string_view value) {
+  config.requestTimeout = std::chrono::seconds(parseInteger(value, 1, 3600));
+}
+
+void applyMaxConnectionsPerAddress(ServerConfig& config, std::string_view value) {
+  config.maxConnectionsPerAddress = parseInt(value, 0, 65536);
+}
+
 void applyShutdownGrace(ServerConfig& config, std::string_view value) {
   config.shutdownGrace = std::chrono::seconds(parseInteger(value, 0, 600));
 }
@@ -151,6 +160,9 @@ constexpr std::array kSettings{
     ServerSetting{"http.ioTimeout", "CODEPAYLOAD_IO_TIMEOUT", applyIoTimeout},
     ServerSetting{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT", applyKeepAliveTimeout},
     ServerSetting{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS", applyMaxKeepAliveRequests},
+    ServerSetting{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT", applyRequestTimeout},
+    ServerSetting{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS",
+                  applyMaxConnectionsPerAddress},
     ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},
     ServerSetting{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS", applyReloadInterval},
     ServerSetting{"log.access", "CODEPAYLOAD_ACCESS_LOG", applyAccessLog},
@@ -174,6 +186,16 @@ void checkConsistency(ServerConfig& config, const std::set<std::string_view>& ap
   if (config.minThreads > config.maxThreads) {
     throw ServerConfigError("http.minThreads (" + std::to_string(config.minThreads) +
                             ") must not exceed http.maxThreads (" + std::to_string(config.maxThreads) + ")");
+  }
+  if (!applied.contains("http.maxConnectionsPerAddress")) {
+    config.maxConnectionsPerAddress = std::max(1, config.maxThreads / 2);
+  }
+  if (config.requestTimeout <= config.keepAliveTimeout) {
+    throw ServerConfigError("http.requestTimeout (" + std::to_string(config.requestTimeout.count()) +
+                            ") must be longer than http.keepAliveTimeout (" +
+                            std::to_string(config.keepAliveTimeout.count()) +
+                            "): the request deadline includes the wait for the next request on a kept-alive "
+                            "connection");
   }
   if (config.tlsCertificateFile.empty() != config.tlsPrivateKeyFile.empty()) {
     throw ServerConfigError(

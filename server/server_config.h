@@ -57,6 +57,13 @@ struct ServerConfig {
   std::chrono::seconds ioTimeout{5};
   std::chrono::seconds keepAliveTimeout{5};
   int maxKeepAliveRequests = 1000;
+  // A request's head and body must have arrived within this time of the
+  // connection being ready for it (opened, or the previous response sent);
+  // longer than keepAliveTimeout.
+  std::chrono::seconds requestTimeout{30};
+  // Connections one client address (an IPv6 /64) may hold at once, waiting
+  // ones included; 0: no limit. Unless set, half of maxThreads.
+  int maxConnectionsPerAddress = 32;
   std::chrono::seconds shutdownGrace{10};
   std::chrono::milliseconds reloadInterval{250};
 

@@ -1,12 +1,12 @@
 #include "server/service.h"
 
 #include <Poco/Net/Context.h>
-#include <Poco/Net/HTTPServer.h>
 #include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/TCPServer.h>
 #include <Poco/ThreadPool.h>
 #include <sys/stat.h>
 
@@ -21,6 +21,7 @@
 #include "engine/payload_engine.h"
 #include "server/server_transport.h"
 #include "server/auth/auth_service.h"
+#include "server/connection_guard.h"
 #include "server/development_certificate.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
@@ -64,8 +65,10 @@ struct CodePayloadService::Running {
   std::unique_ptr<AccessLog> accessLog;
   std::unique_ptr<ServiceContext> context;
   std::unique_ptr<Poco::ThreadPool> pool;
-  std::unique_ptr<Poco::Net::HTTPServer> httpsServer;
-  std::unique_ptr<Poco::Net::HTTPServer> plainServer;
+  std::unique_ptr<ConnectionGuard> guard;
+  Poco::SharedPtr<RequestRouter> router;
+  std::unique_ptr<Poco::Net::TCPServer> httpsServer;
+  std::unique_ptr<Poco::Net::TCPServer> plainServer;
   std::unique_ptr<RulesWatcher> watcher;
   std::uint16_t httpsPort = 0;
   std::optional<std::uint16_t> plainPort;
@@ -78,6 +81,8 @@ struct CodePayloadService::Running {
     httpsServer.reset();
     if (pool) pool->joinAll();
     pool.reset();
+    guard.reset();
+    router.reset();
     context.reset();
     engine.reset();
     auth.reset();
@@ -150,19 +155,26 @@ void CodePayloadService::start() {
   }
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
-  Poco::Net::HTTPRequestHandlerFactory::Ptr router = new RequestRouter(*running->context);
+  running->guard = std::make_unique<ConnectionGuard>(
+      ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress}, log_);
+  running->router = new RequestRouter(*running->context);
+  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket) {
+    const Poco::Net::HTTPServerParams::Ptr params = httpParams(config_);
+    auto server = std::make_unique<Poco::Net::TCPServer>(
+        running->guard->httpConnectionFactory(params, running->router), *running->pool, socket, params);
+    server->setConnectionFilter(running->guard->admissionFilter(*server));
+    return server;
+  };
   try {
     Poco::Net::SecureServerSocket httpsSocket(Poco::Net::SocketAddress(config_.listen.host, config_.listen.port),
                                               config_.listenBacklog, tls);
     running->httpsPort = httpsSocket.address().port();
-    running->httpsServer =
-        std::make_unique<Poco::Net::HTTPServer>(router, *running->pool, httpsSocket, httpParams(config_));
+    running->httpsServer = serve(httpsSocket);
     if (config_.plainListen) {
       Poco::Net::ServerSocket plainSocket(
           Poco::Net::SocketAddress(config_.plainListen->host, config_.plainListen->port), config_.listenBacklog);
       running->plainPort = plainSocket.address().port();
-      running->plainServer =
-          std::make_unique<Poco::Net::HTTPServer>(router, *running->pool, plainSocket, httpParams(config_));
+      running->plainServer = serve(plainSocket);
     }
   } catch (const Poco::Exception& error) {
     throw std::runtime_error("cannot listen on " + config_.listen.host + ":" + std::to_string(config_.listen.port) +
@@ -191,7 +203,7 @@ void CodePayloadService::stop() {
   if (running.plainServer) running.plainServer->stop();
   // Idle keep-alive connections close now; each connection with a request in
   // flight closes once that request is answered (Poco waits for it).
-  std::thread closeIdle([&running] { running.httpsServer->stopAll(false); });
+  std::thread closeIdle([&running] { running.router->stopConnections(false); });
   const auto deadline = std::chrono::steady_clock::now() + config_.shutdownGrace;
   while (running.openConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -199,7 +211,7 @@ void CodePayloadService::stop() {
   const int abandoned = running.openConnections();
   if (abandoned > 0) {
     log_("shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open");
-    running.httpsServer->stopAll(true);
+    running.router->stopConnections(true);
   }
   closeIdle.join();
   std::error_code ignored;
@@ -210,6 +222,11 @@ void CodePayloadService::stop() {
 
 void CodePayloadService::flushAccessLog() {
   if (running_) running_->accessLog->flush();
+}
+
+ConnectionGuard::Counts CodePayloadService::connectionCounts() const {
+  if (!running_) throw std::logic_error("the service is not started");
+  return running_->guard->counts();
 }
 
 std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_->httpsPort : 0; }

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "server/json_text.h"
+#include "server/request_deadlines.h"
 
 namespace codepayload::server {
 
@@ -80,6 +81,7 @@ void ServiceHandler::handleRequest(Poco::Net::HTTPServerRequest& request, Poco::
     }
     response.setKeepAlive(false);
   }
+  markRequestAnswered();
   const auto finished = std::chrono::steady_clock::now();
   if (!context_.accessLog.enabled()) return;
   try {

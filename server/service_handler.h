@@ -1,6 +1,7 @@
 // The base of every handler: times the request, catches every exception (a
-// JSON 500 instead of Poco's bare one or a dropped connection), and writes the
-// access log line. Subclasses only translate HTTP to a call and back.
+// JSON 500 instead of Poco's bare one or a dropped connection), starts the
+// connection's deadline for its next request, and writes the access log line.
+// Subclasses only translate HTTP to a call and back.
 #pragma once
 
 #include <Poco/Net/HTTPRequestHandler.h>

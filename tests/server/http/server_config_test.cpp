@@ -124,6 +124,35 @@ TEST_F(ServerConfigFile, DefaultMinimumFollowsALowerMaximum) {
   EXPECT_EQ(config.minThreads, 4);
 }
 
+TEST_F(ServerConfigFile, PerAddressLimitIsHalfTheWorkersUnlessSet) {
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).maxConnectionsPerAddress, 32);
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "10"}})).maxConnectionsPerAddress,
+            5);
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "1"}})).maxConnectionsPerAddress,
+            1);
+  const ServerConfig unlimited = loadServerConfig(
+      write("http.maxConnectionsPerAddress = 0\n"), environmentOf({{"CODEPAYLOAD_THREADS", "10"}}));
+  EXPECT_EQ(unlimited.maxConnectionsPerAddress, 0);
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS", "200"}}))
+                .maxConnectionsPerAddress,
+            200);
+  EXPECT_EQ(errorOf("http.maxConnectionsPerAddress = -1\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key http.maxConnectionsPerAddress: must be between 0 and 65536, got '-1'");
+}
+
+TEST_F(ServerConfigFile, RequestTimeoutMustOutlastTheKeepAliveWait) {
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).requestTimeout, std::chrono::seconds(30));
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_REQUEST_TIMEOUT", "6"}})).requestTimeout,
+            std::chrono::seconds(6));
+  EXPECT_EQ(errorOf("http.requestTimeout = 5\n"),
+            "http.requestTimeout (5) must be longer than http.keepAliveTimeout (5): the request deadline includes the "
+            "wait for the next request on a kept-alive connection");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_REQUEST_TIMEOUT", "0"}}),
+            "environment variable CODEPAYLOAD_REQUEST_TIMEOUT (key http.requestTimeout): must be between 1 and 3600, "
+            "got '0'");
+}
+
 TEST_F(ServerConfigFile, InconsistentSettingsAreRefused) {
   EXPECT_EQ(errorOf("http.minThreads = 10\nhttp.maxThreads = 4\n"),
             "http.minThreads (10) must not exceed http.maxThreads (4)");

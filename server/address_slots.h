@@ -1,0 +1,51 @@
+// How many connections each client address holds, so that one address cannot
+// take every worker (the server is thread-per-connection). A connection takes
+// a slot when it is accepted and gives it back when it ends. A connection is
+// known by an identity unique among live connections (the address of its
+// socket object), so a connection that ended without giving its slot back
+// (dropped between accept and its worker) is released as soon as its identity
+// is reused by a new connection. Thread-safe.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace codepayload::server {
+
+class AddressSlots {
+ public:
+  using Connection = std::uintptr_t;
+
+  // At most `perAddress` connections per address key; 0: no limit.
+  explicit AddressSlots(int perAddress) : perAddress_(perAddress) {}
+
+  // Takes a slot for `connection` from `addressKey`;
+  // false (nothing taken) when that address already holds its limit.
+  bool admit(Connection connection, std::string_view addressKey);
+  // Gives back the slot of `connection` (nothing when it has none).
+  void release(Connection connection);
+
+  int held(std::string_view addressKey) const;
+  std::size_t connections() const;
+  int perAddress() const { return perAddress_; }
+
+ private:
+  struct KeyHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+  };
+
+  void releaseLocked(Connection connection);
+
+  const int perAddress_;
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, int, KeyHash, std::equal_to<>> heldByAddress_;
+  std::unordered_map<Connection, std::string> addressByConnection_;
+};
+
+}  // namespace codepayload::server

@@ -1,0 +1,184 @@
+#include "server/connection_guard.h"
+
+#include <Poco/Exception.h>
+#include <Poco/Net/HTTPServerConnection.h>
+#include <Poco/Net/SocketAddress.h>
+#include <Poco/Net/StreamSocket.h>
+#include <Poco/Net/TCPServerConnection.h>
+
+#include <vector>
+
+#include "server/auth/auth_throttle.h"
+
+namespace codepayload::server {
+
+namespace {
+
+constexpr std::chrono::milliseconds kWatchInterval{100};
+constexpr std::chrono::seconds kRefusalReportInterval{10};
+
+int descriptorOf(const Poco::Net::StreamSocket& socket) { return socket.impl()->sockfd(); }
+
+// Unique among live connections: every copy of a StreamSocket shares one
+// implementation object, alive until the connection is over.
+AddressSlots::Connection identityOf(const Poco::Net::StreamSocket& socket) {
+  return reinterpret_cast<AddressSlots::Connection>(socket.impl());
+}
+
+}  // namespace
+
+class ConnectionGuard::AdmissionFilter final : public Poco::Net::TCPServerConnectionFilter {
+ public:
+  AdmissionFilter(ConnectionGuard& guard, const Poco::Net::TCPServer& server) : guard_(guard), server_(server) {}
+
+  // Runs on the server's accept thread, the only one that adds to its queue,
+  // so a connection admitted here always finds room in the queue.
+  bool accept(const Poco::Net::StreamSocket& socket) override {
+    std::string address;
+    try {
+      address = socket.peerAddress().host().toString();
+    } catch (const Poco::Exception&) {
+      return false;  // the peer is already gone
+    }
+    if (server_.queuedConnections() >= server_.params().getMaxQueued()) {
+      guard_.recordRefusal(Refusal::QueueFull, address);
+      return false;
+    }
+    if (!guard_.slots_.admit(identityOf(socket), auth::throttleAddressKey(address))) {
+      guard_.recordRefusal(Refusal::OverAddressLimit, address);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  ConnectionGuard& guard_;
+  const Poco::Net::TCPServer& server_;
+};
+
+namespace {
+
+struct SlotRelease {
+  AddressSlots& slots;
+  AddressSlots::Connection connection;
+  ~SlotRelease() { slots.release(connection); }
+};
+
+}  // namespace
+
+class ConnectionGuard::HttpConnection final : public Poco::Net::TCPServerConnection {
+ public:
+  HttpConnection(const Poco::Net::StreamSocket& socket, Poco::Net::HTTPServerParams::Ptr params,
+                 Poco::Net::HTTPRequestHandlerFactory::Ptr router, ConnectionGuard& guard)
+      : Poco::Net::TCPServerConnection(socket), http_(socket, params, router), guard_(guard) {}
+
+  ~HttpConnection() override { guard_.slots_.release(identityOf(socket())); }
+
+  void run() override {
+    std::string peer;
+    try {
+      peer = socket().peerAddress().toString();
+    } catch (const Poco::Exception&) {
+      return;  // the peer is already gone
+    }
+    const RequestDeadlines::Watch watch(guard_.deadlines_, descriptorOf(socket()), std::move(peer));
+    // The slot goes back before the Watch closes the last descriptor of the
+    // socket, so a client that reconnects as soon as it sees the close finds
+    // it free.
+    const SlotRelease release{guard_.slots_, identityOf(socket())};
+    http_.run();
+  }
+
+ private:
+  Poco::Net::HTTPServerConnection http_;
+  ConnectionGuard& guard_;
+};
+
+class ConnectionGuard::HttpConnectionFactory final : public Poco::Net::TCPServerConnectionFactory {
+ public:
+  HttpConnectionFactory(Poco::Net::HTTPServerParams::Ptr params, Poco::Net::HTTPRequestHandlerFactory::Ptr router,
+                        ConnectionGuard& guard)
+      : params_(std::move(params)), router_(std::move(router)), guard_(guard) {}
+
+  Poco::Net::TCPServerConnection* createConnection(const Poco::Net::StreamSocket& socket) override {
+    return new HttpConnection(socket, params_, router_, guard_);
+  }
+
+ private:
+  Poco::Net::HTTPServerParams::Ptr params_;
+  Poco::Net::HTTPRequestHandlerFactory::Ptr router_;
+  ConnectionGuard& guard_;
+};
+
+ConnectionGuard::ConnectionGuard(const ConnectionLimits& limits, std::function<void(std::string_view)> log)
+    : slots_(limits.perAddress),
+      deadlines_(limits.requestTimeout),
+      log_(std::move(log)),
+      watchdog_([this] { watchdog(); }) {}
+
+ConnectionGuard::~ConnectionGuard() {
+  {
+    const std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stopSignal_.notify_all();
+  watchdog_.join();
+}
+
+Poco::Net::TCPServerConnectionFactory::Ptr ConnectionGuard::httpConnectionFactory(
+    Poco::Net::HTTPServerParams::Ptr params, Poco::Net::HTTPRequestHandlerFactory::Ptr router) {
+  return new HttpConnectionFactory(std::move(params), std::move(router), *this);
+}
+
+Poco::Net::TCPServerConnectionFilter::Ptr ConnectionGuard::admissionFilter(const Poco::Net::TCPServer& server) {
+  return new AdmissionFilter(*this, server);
+}
+
+ConnectionGuard::Counts ConnectionGuard::counts() const {
+  const std::lock_guard lock(mutex_);
+  return counts_;
+}
+
+void ConnectionGuard::recordRefusal(Refusal refusal, std::string_view address) {
+  const std::lock_guard lock(mutex_);
+  if (refusal == Refusal::OverAddressLimit) {
+    ++counts_.refusedOverAddressLimit;
+    ++unreportedOverAddressLimit_;
+  } else {
+    ++counts_.refusedQueueFull;
+    ++unreportedQueueFull_;
+  }
+  lastRefusedAddress_ = address;
+}
+
+void ConnectionGuard::watchdog() {
+  auto nextReport = std::chrono::steady_clock::now();
+  std::unique_lock lock(mutex_);
+  while (!stopSignal_.wait_for(lock, kWatchInterval, [this] { return stopping_; })) {
+    const auto now = std::chrono::steady_clock::now();
+    lock.unlock();
+    const std::vector<std::string> closedPeers = deadlines_.closeOverdue(now);
+    for (const std::string& peer : closedPeers) {
+      log_("closed the connection from " + peer + ": no whole request within " +
+           std::to_string(deadlines_.timeout().count()) + " ms (http.requestTimeout)");
+    }
+    lock.lock();
+    counts_.closedOverdue += closedPeers.size();
+    if (now < nextReport || (unreportedOverAddressLimit_ == 0 && unreportedQueueFull_ == 0)) continue;
+    const std::string line = "refused " + std::to_string(unreportedOverAddressLimit_ + unreportedQueueFull_) +
+                             " new connection(s): " + std::to_string(unreportedOverAddressLimit_) +
+                             " over the limit of " + std::to_string(slots_.perAddress()) +
+                             " per address (http.maxConnectionsPerAddress), " +
+                             std::to_string(unreportedQueueFull_) +
+                             " with every worker busy and the queue full (http.maxQueued); the last from " +
+                             lastRefusedAddress_;
+    unreportedOverAddressLimit_ = 0;
+    unreportedQueueFull_ = 0;
+    nextReport = now + kRefusalReportInterval;
+    lock.unlock();
+    log_(line);
+    lock.lock();
+  }
+}
+
+}  // namespace codepayload::server

@@ -1,0 +1,86 @@
+// Keeps slow, idle and numerous clients from taking every worker of Poco's
+// thread-per-connection server:
+//  - at accept time, a connection is refused when its address (an IPv6
+//    address counts for its /64) already holds `perAddress` connections, or
+//    when every worker is busy and the server's queue is full (AddressSlots);
+//  - every request must arrive whole within `requestTimeout` of the connection
+//    being ready for it (RequestDeadlines);
+//  - a watchdog thread enforces the deadlines every 100 ms and logs each
+//    connection it closes, and at most every 10 s one line counting refusals.
+// A TCPServer takes its connection factory and its accept filter from here;
+// both servers (HTTPS and plain) share one guard, so the limits span them.
+#pragma once
+
+#include <Poco/Net/HTTPRequestHandlerFactory.h>
+#include <Poco/Net/HTTPServerParams.h>
+#include <Poco/Net/TCPServer.h>
+#include <Poco/Net/TCPServerConnectionFactory.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+
+#include "server/address_slots.h"
+#include "server/request_deadlines.h"
+
+namespace codepayload::server {
+
+struct ConnectionLimits {
+  std::chrono::milliseconds requestTimeout{30000};
+  int perAddress = 32;  // 0: no limit
+};
+
+class ConnectionGuard {
+ public:
+  // Starts the watchdog; `log` gets the lines described above.
+  ConnectionGuard(const ConnectionLimits& limits, std::function<void(std::string_view)> log);
+  // Stops the watchdog. Every server and connection using the guard must be gone.
+  ~ConnectionGuard();
+
+  ConnectionGuard(const ConnectionGuard&) = delete;
+  ConnectionGuard& operator=(const ConnectionGuard&) = delete;
+
+  // Poco's HTTP connection (HTTPServerConnection over `router` with `params`),
+  // watched by the request deadlines and giving back its address slot when it
+  // ends.
+  Poco::Net::TCPServerConnectionFactory::Ptr httpConnectionFactory(Poco::Net::HTTPServerParams::Ptr params,
+                                                                   Poco::Net::HTTPRequestHandlerFactory::Ptr router);
+  // The accept filter of `server` (set it before start()).
+  Poco::Net::TCPServerConnectionFilter::Ptr admissionFilter(const Poco::Net::TCPServer& server);
+
+  struct Counts {
+    std::uint64_t refusedOverAddressLimit = 0;
+    std::uint64_t refusedQueueFull = 0;
+    std::uint64_t closedOverdue = 0;
+  };
+  Counts counts() const;
+
+ private:
+  class AdmissionFilter;
+  class HttpConnection;
+  class HttpConnectionFactory;
+  enum class Refusal { OverAddressLimit, QueueFull };
+
+  void recordRefusal(Refusal refusal, std::string_view address);
+  void watchdog();
+
+  AddressSlots slots_;
+  RequestDeadlines deadlines_;
+  const std::function<void(std::string_view)> log_;
+
+  mutable std::mutex mutex_;  // guards everything below
+  Counts counts_;
+  std::uint64_t unreportedOverAddressLimit_ = 0;
+  std::uint64_t unreportedQueueFull_ = 0;
+  std::string lastRefusedAddress_;
+  std::condition_variable stopSignal_;
+  bool stopping_ = false;
+  std::thread watchdog_;
+};
+
+}  // namespace codepayload::server

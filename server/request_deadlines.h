@@ -1,0 +1,82 @@
+// A deadline for every request to arrive whole. Poco's HTTPServer bounds each
+// socket read (http.ioTimeout), not a request, so a client sending one byte a
+// second would keep its worker forever. Each connection holds a Watch for as
+// long as its worker serves it; the deadline runs from when the connection is
+// ready for a request (opened, or the previous response sent: the keep-alive
+// wait counts) until the request's head and body are in. closeOverdue(),
+// called every so often by a watchdog (ConnectionGuard's), shuts the socket
+// down in both directions once a deadline has passed: the worker's blocked
+// read returns at once and the connection ends. Handling a request and sending
+// its response are not under the deadline.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace codepayload::server {
+
+class RequestDeadlines {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  explicit RequestDeadlines(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+
+  RequestDeadlines(const RequestDeadlines&) = delete;
+  RequestDeadlines& operator=(const RequestDeadlines&) = delete;
+
+  // The connection on socket descriptor `fd` (from `peer`, for the log), served
+  // by the calling thread while the Watch lives; its first deadline starts now.
+  // The Watch keeps a duplicate of the descriptor, so the socket stays the same
+  // one until the Watch is gone even if its owner closes `fd` earlier (the
+  // number could be reused by another connection otherwise); the peer sees the
+  // close once both are closed. Throws std::system_error when no descriptor
+  // is left for the duplicate (the connection is then not served).
+  class Watch {
+   public:
+    Watch(RequestDeadlines& deadlines, int fd, std::string peer);
+    ~Watch();
+
+    Watch(const Watch&) = delete;
+    Watch& operator=(const Watch&) = delete;
+
+    // The request's head and body are in: no deadline while it is handled.
+    void requestReceived() noexcept { deadline_.store(kNoDeadline, std::memory_order_relaxed); }
+    // The response went out: the next request's deadline starts now.
+    void requestAnswered() noexcept {
+      deadline_.store(deadlines_.deadlineFrom(Clock::now()), std::memory_order_relaxed);
+    }
+
+   private:
+    friend class RequestDeadlines;
+
+    RequestDeadlines& deadlines_;
+    const int fd_;  // the duplicate
+    const std::string peer_;
+    std::atomic<Clock::rep> deadline_;  // kNoDeadline while a request is handled
+    bool closed_ = false;               // guarded by deadlines_.mutex_
+  };
+
+  // Shuts down every watched connection whose deadline is before `now` (each
+  // once); returns their peers.
+  std::vector<std::string> closeOverdue(Clock::time_point now);
+  std::chrono::milliseconds timeout() const { return timeout_; }
+
+ private:
+  static constexpr Clock::rep kNoDeadline = Clock::duration::max().count();
+
+  Clock::rep deadlineFrom(Clock::time_point start) const { return (start + timeout_).time_since_epoch().count(); }
+
+  const std::chrono::milliseconds timeout_;
+  std::mutex mutex_;
+  std::vector<Watch*> watches_;
+};
+
+// Watch::requestReceived and requestAnswered of the connection the calling
+// thread serves; nothing on a thread that serves none.
+void markRequestReceived() noexcept;
+void markRequestAnswered() noexcept;
+
+}  // namespace codepayload::server
