@@ -54,7 +54,7 @@ std::string requestBytes(const HttpCall& call) {
 }
 
 TlsConnection::TlsConnection(const ServiceEndpoint& endpoint, const std::string& sourceAddress)
-    : socket_(connectFrom(endpoint, sourceAddress)) {}
+    : socket_(connectFrom(endpoint, sourceAddress)), localAddress_(socket_.address().toString()) {}
 
 bool TlsConnection::send(std::string_view bytes) {
   std::size_t sent = 0;

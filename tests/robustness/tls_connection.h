@@ -61,12 +61,16 @@ class TlsConnection {
   // Closes the connection from this side.
   void close();
 
+  // This side's address and port ("127.0.0.2:41234"), as the server sees it.
+  std::string localAddress() const { return localAddress_; }
+
  private:
   // Appends what the socket has to the buffer, waiting until `deadline` (at
   // least 1 ms); false on EOF, reset or timeout.
   bool fill(std::chrono::steady_clock::time_point deadline);
 
   Poco::Net::SecureStreamSocket socket_;
+  std::string localAddress_;
   std::string buffer_;  // received, not yet returned
   bool ended_ = false;  // EOF or reset seen
 };
