@@ -82,7 +82,7 @@ trap 'exit 130' INT TERM
 trap 'echo "bench/profile.sh: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 
 export CODEPAYLOAD_DATA_DIR=$work/data CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=$work/access.log \
-  CODEPAYLOAD_SHUTDOWN_GRACE=2
+  CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0
 summary=$out/summary.txt
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }

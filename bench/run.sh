@@ -152,9 +152,12 @@ check_codes() {
   echo "$bytes"
 }
 
+# Every wrk connection comes from 127.0.0.1: no per-address connection limit
+# (the default, half the workers, is exactly wrk's 32 connections, and a
+# reconnecting wrk could race the slot of the connection it replaces).
 start_server() {
   env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG="$work/access.log" \
-    CODEPAYLOAD_SHUTDOWN_GRACE=2 "$server" >>"$work/server.log" 2>&1 &
+    CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 "$server" >>"$work/server.log" 2>&1 &
   server_pid=$!
   pids+=("$server_pid")
   rm -f "$work/data/server.port"
@@ -519,7 +522,7 @@ What bench/run.sh ran (DATA is its temporary data dir; PORT, CEILING_PORT: ports
 
 \`\`\`sh
 CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=DATA/../access.log \\
-  CODEPAYLOAD_SHUTDOWN_GRACE=2 $(rel "$server")          # started twice: first start, then restart
+  CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 $(rel "$server")          # started twice: first start, then restart
 CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") org create --name bench --plan starter
 CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") client create --org ORG --scope write:codes   # 1 + $runs x $token_clients
 curl -sk -u "\$CLIENT_ID:\$CLIENT_SECRET" -d grant_type=client_credentials https://127.0.0.1:PORT/oauth/token
