@@ -103,7 +103,15 @@ bool splitSegments(std::string_view token, Segments& segments) {
   return !segments.header.empty() && !segments.payload.empty() && !segments.signature.empty();
 }
 
+// The algorithms a key of the set can have: anything else is refused before
+// the kid is looked at.
+bool isSigningAlgorithm(std::string_view algorithm) {
+  return algorithm == signingAlgorithmName(SigningAlgorithm::ES256) ||
+         algorithm == signingAlgorithmName(SigningAlgorithm::RS256);
+}
+
 TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& keys, const SigningKey*& key) {
+  std::string_view algorithm;
   bool sawAlgorithm = false;
   bool sawType = false;
   bool sawKeyId = false;
@@ -111,7 +119,8 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
     std::string_view text;
     if (field.value.get_string().get(text) != simdjson::SUCCESS) return TokenRejection::BadHeader;
     if (field.key == "alg") {
-      if (text != "RS256") return TokenRejection::BadHeader;
+      if (!isSigningAlgorithm(text)) return TokenRejection::BadHeader;
+      algorithm = text;
       sawAlgorithm = true;
     } else if (field.key == "typ") {
       if (!equalsIgnoringAsciiCase(text, "at+jwt") && !equalsIgnoringAsciiCase(text, "application/at+jwt")) {
@@ -128,10 +137,15 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
   }
   if (!sawAlgorithm || !sawType) return TokenRejection::BadHeader;
   if (!sawKeyId || key == nullptr) return TokenRejection::UnknownKey;
+  // The algorithm follows the key: an ES256 header naming an RSA key, or RS256
+  // naming an EC key, is refused like any other algorithm.
+  if (algorithm != key->algorithmName()) return TokenRejection::BadHeader;
   return TokenRejection::None;
 }
 
 bool signatureVerifies(const SigningKey& key, std::string_view token, std::size_t signatureSize) {
+  // Poco splits an ES256 signature in halves and takes &signature[0] for RS256
+  // without looking at the length: only the key's exact size reaches it.
   if (signatureSize != key.signatureSize()) return false;
   try {
     Poco::JWT::Token parsed;

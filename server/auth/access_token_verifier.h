@@ -7,10 +7,13 @@
 //     each non-empty strict base64url (no padding, canonical last character);
 //  2. header: a JSON object (valid UTF-8, no duplicate members) with exactly
 //     the members alg, typ, kid and no others (so no crit, jku, x5u, jwk, x5c,
-//     cty); alg == "RS256" exactly; typ "at+jwt" or "application/at+jwt"
-//     (ASCII case-insensitive); kid a string naming a key of the set;
-//  3. signature: RS256 over "<header>.<payload>" with that key (Poco::JWT,
-//     RS256 only), 256 bytes for a 2048-bit key;
+//     cty); alg "ES256" or "RS256" exactly; typ "at+jwt" or
+//     "application/at+jwt" (ASCII case-insensitive); kid a string naming a
+//     key of the set (else UnknownKey); alg the algorithm of that key (else
+//     BadHeader: an ES256 header with an RSA kid, or RS256 with an EC kid);
+//  3. signature: exactly the key's signature size (64 bytes for ES256, the
+//     modulus size for RS256) before Poco sees it, then verified over
+//     "<header>.<payload>" with that key (Poco::JWT, that algorithm only);
 //  4. payload: a JSON object without duplicate members; iss, sub, client_id,
 //     jti non-empty strings; scope absent or a string; aud a string or an
 //     array of strings; iat, exp integers (JSON integers, not strings or
@@ -46,7 +49,7 @@ enum class TokenRejection {
   None,
   TooLong,          // over kMaxAccessTokenLength
   Malformed,        // segments, base64url, JSON, or a claim of the wrong type/shape
-  BadHeader,        // alg, typ, or a header member that is not allowed
+  BadHeader,        // alg (unsupported, or not its key's), typ, or a header member that is not allowed
   UnknownKey,       // kid names no key of the set
   BadSignature,     // signature does not verify
   WrongIssuer,

@@ -1,16 +1,21 @@
 // Everything the server needs for OAuth, wired from one data directory:
 //   <dataDir>/registry.db             the client registry (SQLite, created and migrated)
 //   <dataDir>/client-secret-pepper    32 random bytes, 0600 (created on first use)
-//   <dataDir>/token-signing-key.pem   RSA 2048 private key, 0600 (created on first use)
+//   <dataDir>/token-signing-key.pem   the signing key, 0600: an EC P-256 private key
+//                                     (tokens are ES256; created on first use) or an
+//                                     RSA private key of at least 2048 bits (RS256)
 //   <dataDir>/token-signing-key.previous.pem, token-signing-key.next.pem
-//                                     optional, 0600: keys that are published in the
-//                                     JWKS and accepted, but do not sign
+//                                     optional, 0600, each EC P-256 or RSA: keys that
+//                                     are published in the JWKS and accepted, but do
+//                                     not sign
 // A background thread refreshes the registry view every `registryPollInterval`.
 //
 // Key rotation (checklist JK-05), each step a restart of the server:
-//  1. put the next key in token-signing-key.next.pem (e.g. `openssl genrsa
-//     -out token-signing-key.next.pem 2048 && chmod 600 ...`): it is published,
-//     not used; wait until JWKS caches elsewhere have it;
+//  1. put the next key in token-signing-key.next.pem (e.g. `openssl genpkey
+//     -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out token-signing-key.next.pem
+//     && chmod 600 ...`; an RSA key instead, e.g. `openssl genpkey -algorithm RSA
+//     -pkeyopt rsa_keygen_bits:2048 -out ...`, keeps RS256 for verifiers that need
+//     it): it is published, not used; wait until JWKS caches elsewhere have it;
 //  2. rename token-signing-key.pem to token-signing-key.previous.pem and
 //     token-signing-key.next.pem to token-signing-key.pem: the new key signs,
 //     tokens of the old one keep verifying and it stays in the JWKS;

@@ -54,7 +54,9 @@ std::string_view rejectionMessage(TokenRejection rejection) {
     case TokenRejection::None: return "";
     case TokenRejection::TooLong: return "The access token is longer than 4096 characters.";
     case TokenRejection::Malformed: return "The access token is not a well-formed access token.";
-    case TokenRejection::BadHeader: return "The access token's header is not accepted (RS256 at+jwt tokens only).";
+    case TokenRejection::BadHeader:
+      return "The access token's header is not accepted (at+jwt tokens signed with their key's algorithm, ES256 or "
+             "RS256, only).";
     case TokenRejection::UnknownKey: return "The access token was signed with an unknown key.";
     case TokenRejection::BadSignature: return "The access token's signature is not valid.";
     case TokenRejection::WrongIssuer: return "The access token was issued by another issuer.";

@@ -1,10 +1,12 @@
-// RS256 signing keys for access tokens, and their JWKS publication.
+// Signing keys for access tokens, and their JWKS publication.
 //
-// The active key is an RSA 2048 private key in PEM form in the data directory
-// (mode 0600), generated on first start. Its `kid` is its RFC 7638 JWK
-// thumbprint. A SigningKeySet holds the active key plus any keys that are only
-// published and accepted (the previous key during a rotation, or the next one
-// before it starts signing).
+// The algorithm follows the key: an EC P-256 private key signs ES256, an RSA
+// private key of at least 2048 bits signs RS256; any other key is refused.
+// The active key is a PEM file in the data directory (mode 0600), generated
+// as EC P-256 on first start. Its `kid` is its RFC 7638 JWK thumbprint. A
+// SigningKeySet holds the active key plus any keys that are only published
+// and accepted (the previous key during a rotation, or the next one before it
+// starts signing); each may be EC or RSA, independently.
 #pragma once
 
 #include <cstddef>
@@ -15,51 +17,82 @@
 #include <string_view>
 #include <vector>
 
+#include <Poco/Crypto/ECKey.h>
+#include <Poco/Crypto/KeyPair.h>
 #include <Poco/Crypto/RSAKey.h>
 #include <Poco/JWT/Signer.h>
 #include <Poco/SharedPtr.h>
 
 namespace codepayload::auth {
 
-// A key file that cannot be created or read, is not an RSA key of at least
-// 2048 bits, or is readable by group/others.
+// A key file that cannot be created or read, does not hold an EC P-256 or an
+// RSA (>= 2048 bits) private key, or is readable by group/others.
 struct SigningKeyError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The JWS algorithms a signing key can have (RFC 7518 §3.1 names).
+enum class SigningAlgorithm {
+  ES256,  // ECDSA P-256 with SHA-256
+  RS256,  // RSASSA-PKCS1-v1_5 with SHA-256
+};
+
+// "ES256" or "RS256".
+std::string_view signingAlgorithmName(SigningAlgorithm algorithm);
+
 class SigningKey {
  public:
   // Reads the PEM private key in `pemFile`; when the file does not exist,
-  // generates an RSA 2048 key and writes it atomically with mode 0600.
-  static SigningKey loadOrCreate(const std::filesystem::path& pemFile);
+  // generates a key for `whenCreating` (EC P-256 or RSA 2048) and writes it
+  // atomically with mode 0600 (PKCS #8 PEM).
+  static SigningKey loadOrCreate(const std::filesystem::path& pemFile,
+                                 SigningAlgorithm whenCreating = SigningAlgorithm::ES256);
   // Reads an existing PEM private key file (no creation).
   static SigningKey load(const std::filesystem::path& pemFile);
-  // A fresh in-memory RSA key (tests); `bits` >= 2048.
-  static SigningKey generate(int bits = 2048);
+  // A fresh in-memory key: EC P-256 for ES256, RSA 2048 for RS256.
+  static SigningKey generate(SigningAlgorithm algorithm = SigningAlgorithm::ES256);
 
-  // RFC 7638 thumbprint (base64url SHA-256 of {"e","kty","n"}): 43 characters.
+  // Which algorithm the key signs with, and its name as a JWS "alg" value
+  // ("ES256" or "RS256", the same string Poco::JWT uses).
+  SigningAlgorithm algorithm() const { return material_->algorithm; }
+  const std::string& algorithmName() const { return material_->algorithmName; }
+
+  // RFC 7638 thumbprint, 43 characters: base64url SHA-256 of the required
+  // members in lexicographic order, {"crv","kty","x","y"} for EC and
+  // {"e","kty","n"} for RSA.
   const std::string& kid() const { return material_->kid; }
-  // The public JWK: {"kty":"RSA","kid":...,"use":"sig","alg":"RS256","n":...,"e":...}.
+  // The public JWK:
+  //   {"kty":"EC","kid":...,"use":"sig","alg":"ES256","crv":"P-256","x":...,"y":...}
+  //   {"kty":"RSA","kid":...,"use":"sig","alg":"RS256","n":...,"e":...}
+  // with x and y the 32-byte big-endian coordinates (left-padded with zeros).
   const std::string& publicJwk() const { return material_->publicJwk; }
   // The public key in PEM ("-----BEGIN PUBLIC KEY-----...").
   std::string publicKeyPem() const;
 
-  // The RS256 signature length in bytes (the modulus size: 256 for 2048 bits).
+  // The exact length in bytes of a signature by this key: 64 for ES256 (R||S,
+  // RFC 7518 §3.4), the modulus size for RS256 (256 for 2048 bits).
   std::size_t signatureSize() const { return material_->signatureSize; }
 
-  const Poco::SharedPtr<Poco::Crypto::RSAKey>& rsaKey() const { return material_->rsaKey; }
-  // A Poco signer allowing exactly RS256 (setAlgorithms, never the HS256 default).
+  // The Poco key (an ECKey or an RSAKey), private half included.
+  const Poco::Crypto::KeyPair& keyPair() const;
+  // A Poco signer allowing exactly algorithmName() (setAlgorithms, never the
+  // HS256 default).
   const Poco::JWT::Signer& signer() const { return *material_->signer; }
 
  private:
   struct Material {
-    Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey;
+    SigningAlgorithm algorithm = SigningAlgorithm::ES256;
+    std::string algorithmName;
+    Poco::SharedPtr<Poco::Crypto::ECKey> ecKey;    // set for ES256
+    Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey;  // set for RS256
     std::unique_ptr<Poco::JWT::Signer> signer;
     std::string kid;
     std::string publicJwk;
     std::size_t signatureSize = 0;
   };
-  explicit SigningKey(Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey);
+  explicit SigningKey(std::shared_ptr<const Material> material) : material_(std::move(material)) {}
+  // The key in `pem` (a PEM private key); `origin` names it in errors.
+  static SigningKey fromPem(const std::string& pem, const std::string& origin);
 
   std::shared_ptr<const Material> material_;
 };

@@ -36,7 +36,7 @@ IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
   payload.set("jti", randomBase64Url(kJwtIdBytes));
 
   IssuedToken issued;
-  issued.accessToken = key.signer().sign(token, Poco::JWT::Signer::ALGO_RS256);
+  issued.accessToken = key.signer().sign(token, key.algorithmName());
   issued.expiresIn = settings_.lifetimeSeconds;
   return issued;
 }

@@ -1,6 +1,7 @@
-// Issues access tokens: RS256 JWTs (RFC 9068 profile) signed with the active key.
+// Issues access tokens: JWTs (RFC 9068 profile) signed with the active key, ES256
+// for an EC P-256 key, RS256 for an RSA key.
 //
-// Header: {"alg":"RS256","typ":"at+jwt","kid":<thumbprint>}.
+// Header: {"alg":<the active key's algorithm>,"typ":"at+jwt","kid":<thumbprint>}.
 // Claims: iss, sub (the organisation id: the token represents the
 // organisation), aud, client_id, scope (space-delimited, the client's scopes in
 // creation order; omitted when the client has none), iat, nbf (= iat), exp
