@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <functional>
 #include <map>
 #include <optional>
+#include <tuple>
 
 #include "auth_test_support.h"
 #include "server/auth/base64.h"
@@ -14,14 +16,26 @@
 namespace codepayload::auth {
 namespace {
 
+using testing::JwsSignatureOptions;
 using testing::kTestEpoch;
-using testing::otherTestKey;
-using testing::sharedTestKey;
 using testing::signHs256;
-using testing::signRs256;
-using testing::signRsa;
+using testing::signJws;
 
 constexpr std::int64_t kNow = kTestEpoch + 100;
+
+// The keys one run of the tests uses: every test runs for an EC (ES256) and
+// an RSA (RS256) active key.
+struct KeyCase {
+  SigningAlgorithm algorithm;
+  const SigningKey& key;        // the active key of keysFor(algorithm)
+  const SigningKey& other;      // same algorithm, not in the set
+  const SigningKey& otherKind;  // the other algorithm, not in the set
+};
+
+KeyCase keyCase(SigningAlgorithm algorithm) {
+  return {algorithm, testing::sharedTestKey(algorithm), testing::otherTestKey(algorithm),
+          testing::sharedTestKey(testing::otherAlgorithm(algorithm))};
+}
 
 // Raw JSON members, in order; a member without value is removed.
 struct Member {
@@ -53,10 +67,13 @@ std::string object(const Members& defaults, const Members& changes) {
 
 std::string jsonText(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-std::string header(const Members& changes = {}) {
-  return object({{"alg", jsonText("RS256")}, {"typ", jsonText("at+jwt")}, {"kid", jsonText(sharedTestKey().kid())}},
+// {"alg":<the key's algorithm>,"typ":"at+jwt","kid":<the key's kid>} with changes.
+std::string header(const SigningKey& key, const Members& changes = {}) {
+  return object({{"alg", jsonText(key.algorithmName())}, {"typ", jsonText("at+jwt")}, {"kid", jsonText(key.kid())}},
                 changes);
 }
+
+std::string header(const KeyCase& k, const Members& changes = {}) { return header(k.key, changes); }
 
 std::string payload(const Members& changes = {}) {
   return object({{"iss", jsonText("urn:codepayload:token-service")},
@@ -71,24 +88,32 @@ std::string payload(const Members& changes = {}) {
                 changes);
 }
 
-std::string valid() { return signRs256(header(), payload(), sharedTestKey()); }
+std::string valid(const KeyCase& k) { return signJws(header(k), payload(), k.key); }
 
-// A key set with the shared key active and the "next" key published.
-const SigningKeySet& keys() {
-  static const SigningKeySet set(sharedTestKey(), {});
-  return set;
+// A key set with only the shared key of `algorithm`.
+const SigningKeySet& keysFor(SigningAlgorithm algorithm) {
+  static const SigningKeySet ec(testing::sharedTestKey(SigningAlgorithm::ES256));
+  static const SigningKeySet rsa(testing::sharedTestKey(SigningAlgorithm::RS256));
+  return algorithm == SigningAlgorithm::ES256 ? ec : rsa;
 }
 
-TokenRejection verify(const std::string& token, std::int64_t now = kNow) {
-  const AccessTokenVerifier verifier(keys(), TokenSettings{});
+TokenRejection verify(const KeyCase& k, const std::string& token, std::int64_t now = kNow) {
+  const AccessTokenVerifier verifier(keysFor(k.algorithm), TokenSettings{});
   AccessTokenClaims claims;
   return verifier.verify(token, now, claims);
 }
 
-TEST(AccessTokenVerifier, AcceptsAValidTokenAndReturnsItsClaims) {
-  const AccessTokenVerifier verifier(keys(), TokenSettings{});
+class AccessTokenVerifierTest : public ::testing::TestWithParam<SigningAlgorithm> {
+ protected:
+  KeyCase k = keyCase(GetParam());
+};
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, AccessTokenVerifierTest, testing::kBothAlgorithms, testing::algorithmTestName);
+
+TEST_P(AccessTokenVerifierTest, AcceptsAValidTokenAndReturnsItsClaims) {
+  const AccessTokenVerifier verifier(keysFor(GetParam()), TokenSettings{});
   AccessTokenClaims claims;
-  ASSERT_EQ(verifier.verify(valid(), kNow, claims), TokenRejection::None);
+  ASSERT_EQ(verifier.verify(valid(k), kNow, claims), TokenRejection::None);
   EXPECT_EQ(claims.organisationId, "org_0123456789abcdef");
   EXPECT_EQ(claims.clientId, "svc_client_AbCdEfGhIjKlMnOpQrStUvWx");
   EXPECT_EQ(claims.scope, "write:codes");
@@ -97,40 +122,53 @@ TEST(AccessTokenVerifier, AcceptsAValidTokenAndReturnsItsClaims) {
   EXPECT_EQ(claims.expiresAt, kTestEpoch + 3600);
 }
 
-TEST(AccessTokenVerifier, LeavesClaimsUntouchedOnRejection) {
-  const AccessTokenVerifier verifier(keys(), TokenSettings{});
+TEST_P(AccessTokenVerifierTest, LeavesClaimsUntouchedOnRejection) {
+  const AccessTokenVerifier verifier(keysFor(GetParam()), TokenSettings{});
   AccessTokenClaims claims;
   claims.clientId = "untouched";
-  EXPECT_EQ(verifier.verify(valid(), kTestEpoch + 3600 + 31, claims), TokenRejection::Expired);
+  EXPECT_EQ(verifier.verify(valid(k), kTestEpoch + 3600 + 31, claims), TokenRejection::Expired);
   EXPECT_EQ(claims.clientId, "untouched");
 }
 
 struct Forged {
   const char* name;
-  std::function<std::string()> token;  // built when the test runs, not at registration
+  std::function<std::string(const KeyCase&)> token;  // built when the test runs, not at registration
   TokenRejection expected;
 };
 
-class AccessTokenVerifierTable : public ::testing::TestWithParam<Forged> {};
+// gtest shows a row by its name.
+void PrintTo(const Forged& forged, std::ostream* out) { *out << forged.name; }
+
+class AccessTokenVerifierTable : public ::testing::TestWithParam<std::tuple<SigningAlgorithm, Forged>> {};
 
 TEST_P(AccessTokenVerifierTable, Rejection) {
-  EXPECT_EQ(tokenRejectionName(verify(GetParam().token())), tokenRejectionName(GetParam().expected));
+  const auto& [algorithm, forged] = GetParam();
+  const KeyCase k = keyCase(algorithm);
+  EXPECT_EQ(tokenRejectionName(verify(k, forged.token(k))), tokenRejectionName(forged.expected));
 }
 
 std::string segment(std::string_view json) { return encodeBase64Url(json); }
 
 // The valid token with its signature segment replaced by `change(signature)`.
-std::string withSignature(const std::function<std::string(std::string)>& change) {
-  const std::string token = valid();
+std::string withSignature(const KeyCase& k, const std::function<std::string(std::string)>& change) {
+  const std::string token = valid(k);
   const std::size_t dot = token.rfind('.');
   return token.substr(0, dot + 1) + change(token.substr(dot + 1));
 }
 
+// The valid token with its decoded signature bytes replaced by `change(bytes)`.
+std::string withSignatureBytes(const KeyCase& k, const std::function<std::string(std::string)>& change) {
+  return withSignature(k, [&change](const std::string& text) {
+    std::string bytes;
+    EXPECT_TRUE(decodeBase64UrlStrict(text, bytes));
+    return encodeBase64Url(change(bytes));
+  });
+}
+
 // A signature segment whose text contains '-' or '_' (retries until one does).
-std::string validWithUrlCharacters() {
+std::string validWithUrlCharacters(const KeyCase& k) {
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const std::string token =
-        signRs256(header(), payload({{"jti", jsonText("j" + std::to_string(attempt))}}), sharedTestKey());
+    const std::string token = signJws(header(k), payload({{"jti", jsonText("j" + std::to_string(attempt))}}), k.key);
     const std::string signature = token.substr(token.rfind('.') + 1);
     if (signature.find_first_of("-_") != std::string::npos) return token;
   }
@@ -141,7 +179,21 @@ std::string nested(int depth) {
   return std::string(static_cast<std::size_t>(depth), '[') + std::string(static_cast<std::size_t>(depth), ']');
 }
 
-// Pieces of one valid token, made on first use (not at test registration).
+// A valid token with a "pad" claim as long as possible without passing 4096
+// characters (`overTheCap`: one character more of pad), made without signing
+// first: the length of every segment is known in advance.
+std::string tokenAtTheCap(const KeyCase& k, bool overTheCap) {
+  const auto encodedLength = [](std::size_t bytes) { return (bytes * 8 + 5) / 6; };
+  const std::size_t fixed = encodedLength(header(k).size()) + 2 + encodedLength(k.key.signatureSize());
+  std::size_t pad = 0;
+  while (fixed + encodedLength(payload({{"pad", jsonText(std::string(pad + 1, 'p'))}}).size()) <=
+         kMaxAccessTokenLength) {
+    ++pad;
+  }
+  return signJws(header(k), payload({{"pad", jsonText(std::string(overTheCap ? pad + 1 : pad, 'p'))}}), k.key);
+}
+
+// Pieces of one valid token per algorithm, made on first use (not at test registration).
 struct ValidParts {
   std::string good;
   std::string firstTwo;
@@ -152,549 +204,651 @@ struct ValidParts {
   std::string publicPem;
 };
 
-const ValidParts& parts() {
-  static const ValidParts made = [] {
-    ValidParts p;
-    p.good = valid();
-    p.firstTwo = p.good.substr(0, p.good.rfind('.'));
-    p.headerSegment = p.good.substr(0, p.good.find('.'));
-    p.payloadSegment = p.firstTwo.substr(p.firstTwo.find('.') + 1);
-    p.signatureSegment = p.good.substr(p.good.rfind('.') + 1);
-    const std::string urlToken = validWithUrlCharacters();
-    p.standardAlphabet = urlToken;
-    for (std::size_t index = urlToken.rfind('.'); index < p.standardAlphabet.size(); ++index) {
-      if (p.standardAlphabet[index] == '-') p.standardAlphabet[index] = '+';
-      if (p.standardAlphabet[index] == '_') p.standardAlphabet[index] = '/';
-    }
-    p.publicPem = sharedTestKey().publicKeyPem();
-    return p;
-  }();
-  return made;
+ValidParts makeParts(const KeyCase& k) {
+  ValidParts p;
+  p.good = valid(k);
+  p.firstTwo = p.good.substr(0, p.good.rfind('.'));
+  p.headerSegment = p.good.substr(0, p.good.find('.'));
+  p.payloadSegment = p.firstTwo.substr(p.firstTwo.find('.') + 1);
+  p.signatureSegment = p.good.substr(p.good.rfind('.') + 1);
+  const std::string urlToken = validWithUrlCharacters(k);
+  p.standardAlphabet = urlToken;
+  for (std::size_t index = urlToken.rfind('.'); index < p.standardAlphabet.size(); ++index) {
+    if (p.standardAlphabet[index] == '-') p.standardAlphabet[index] = '+';
+    if (p.standardAlphabet[index] == '_') p.standardAlphabet[index] = '/';
+  }
+  p.publicPem = k.key.publicKeyPem();
+  return p;
+}
+
+const ValidParts& parts(const KeyCase& k) {
+  static const ValidParts ec = makeParts(keyCase(SigningAlgorithm::ES256));
+  static const ValidParts rsa = makeParts(keyCase(SigningAlgorithm::RS256));
+  return k.algorithm == SigningAlgorithm::ES256 ? ec : rsa;
+}
+
+// "RS" or "ES", the family of the key's algorithm, for RS384/ES512-style names.
+std::string family(const KeyCase& k) { return k.key.algorithmName().substr(0, 2); }
+
+std::string lowerCase(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::vector<Forged> forgedTokens() {
   return {
       // JW-01: alg none in every spelling, with and without a signature.
       {"JW01_noneEmptySignature",
-       [] {
-         return std::string(segment(header({{"alg", jsonText("none")}})) + "." + parts().payloadSegment + ".");
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"alg", jsonText("none")}})) + "." + parts(k).payloadSegment + ".");
        },
        TokenRejection::Malformed},
       {"JW01_none",
-       [] {
-         return std::string(segment(header({{"alg", jsonText("none")}})) + "." + parts().payloadSegment + "." +
-                            parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"alg", jsonText("none")}})) + "." + parts(k).payloadSegment + "." +
+                            parts(k).signatureSegment);
        },
        TokenRejection::BadHeader},
       {"JW01_None",
-       [] {
-         return std::string(segment(header({{"alg", jsonText("None")}})) + "." + parts().payloadSegment + "." +
-                            parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"alg", jsonText("None")}})) + "." + parts(k).payloadSegment + "." +
+                            parts(k).signatureSegment);
        },
        TokenRejection::BadHeader},
       {"JW01_NONE",
-       [] {
-         return std::string(segment(header({{"alg", jsonText("NONE")}})) + "." + parts().payloadSegment + "." +
-                            parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"alg", jsonText("NONE")}})) + "." + parts(k).payloadSegment + "." +
+                            parts(k).signatureSegment);
        },
        TokenRejection::BadHeader},
       {"JW01_nOnE",
-       [] {
-         return std::string(segment(header({{"alg", jsonText("nOnE")}})) + "." + parts().payloadSegment + "." +
-                            parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"alg", jsonText("nOnE")}})) + "." + parts(k).payloadSegment + "." +
+                            parts(k).signatureSegment);
        },
        TokenRejection::BadHeader},
       // JW-02/JW-03: HMAC keyed with the public key (PEM, JWK) and with anything.
       {"JW02_hs256PublicPem",
-       [] {
-         return std::string(signHs256(header({{"alg", jsonText("HS256")}}), payload(), parts().publicPem));
+       [](const KeyCase& k) {
+         return std::string(signHs256(header(k, {{"alg", jsonText("HS256")}}), payload(), parts(k).publicPem));
        },
        TokenRejection::BadHeader},
       {"JW02_hs256PublicJwk",
-       [] {
-         return std::string(signHs256(header({{"alg", jsonText("HS256")}}), payload(), sharedTestKey().publicJwk()));
+       [](const KeyCase& k) {
+         return std::string(signHs256(header(k, {{"alg", jsonText("HS256")}}), payload(), k.key.publicJwk()));
        },
        TokenRejection::BadHeader},
       {"JW03_hs256",
-       [] {
-         return std::string(signHs256(header({{"alg", jsonText("HS256")}}), payload(), "secret"));
+       [](const KeyCase& k) {
+         return std::string(signHs256(header(k, {{"alg", jsonText("HS256")}}), payload(), "secret"));
        },
        TokenRejection::BadHeader},
-      {"JW03_rs256LowerCase",
-       [] {
-         return std::string(signRs256(header({{"alg", jsonText("rs256")}}), payload(), sharedTestKey()));
+      {"JW03_algLowerCase",
+       [](const KeyCase& k) {
+         return std::string(
+             signJws(header(k, {{"alg", jsonText(lowerCase(k.key.algorithmName()))}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       // JW-04: other algorithms with a correct signature of their own.
-      {"JW04_rs384",
-       [] {
-         return std::string(signRsa(header({{"alg", jsonText("RS384")}}), payload(), sharedTestKey(), "RS384"));
+      {"JW04_sha384OfTheFamily",  // RS384, or ES384 (signed on P-256, as Poco would)
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"alg", jsonText(family(k) + "384")}}), payload(), k.key,
+                                    JwsSignatureOptions{.digest = "SHA384"}));
        },
        TokenRejection::BadHeader},
-      {"JW04_rs512",
-       [] {
-         return std::string(signRsa(header({{"alg", jsonText("RS512")}}), payload(), sharedTestKey(), "RS512"));
+      {"JW04_sha512OfTheFamily",  // RS512, or ES512
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"alg", jsonText(family(k) + "512")}}), payload(), k.key,
+                                    JwsSignatureOptions{.digest = "SHA512"}));
        },
        TokenRejection::BadHeader},
       {"JW04_ps256",
-       [] {
-         return std::string(signRs256(header({{"alg", jsonText("PS256")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"alg", jsonText("PS256")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
-      {"JW16_es256WithRsaKid",
-       [] {
-         return std::string(signRs256(header({{"alg", jsonText("ES256")}}), payload(), sharedTestKey()));
+      // JW-16: the other supported algorithm with this key's kid (ES256 with an
+      // RSA kid, RS256 with an EC kid), signed by this key or as that algorithm.
+      {"JW16_otherAlgorithmWithThisKid",
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"alg", jsonText(k.otherKind.algorithmName())}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
-      {"rs256SignedWithRs512Digest", [] { return std::string(signRsa(header(), payload(), sharedTestKey(), "RS512")); },
+      {"JW16_otherAlgorithmSignedAsThatAlgorithm",
+       [](const KeyCase& k) {
+         return std::string(
+             signJws(header(k, {{"alg", jsonText(k.otherKind.algorithmName())}}), payload(), k.otherKind));
+       },
+       TokenRejection::BadHeader},
+      {"ownAlgorithmSignedWithSha512",
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload(), k.key, JwsSignatureOptions{.digest = "SHA512"}));
+       },
        TokenRejection::BadSignature},
       // JW-05: missing segments.
-      {"JW05_signatureStripped", [] { return std::string(parts().firstTwo + "."); }, TokenRejection::Malformed},
-      {"JW05_twoSegments", [] { return std::string(parts().firstTwo); }, TokenRejection::Malformed},
-      {"JW05_emptyPayload", [] { return std::string(parts().headerSegment + ".." + parts().signatureSegment); },
+      {"JW05_signatureStripped", [](const KeyCase& k) { return std::string(parts(k).firstTwo + "."); },
        TokenRejection::Malformed},
-      {"JW05_emptyHeader", [] { return std::string("." + parts().payloadSegment + "." + parts().signatureSegment); },
+      {"JW05_twoSegments", [](const KeyCase& k) { return std::string(parts(k).firstTwo); }, TokenRejection::Malformed},
+      {"JW05_emptyPayload",
+       [](const KeyCase& k) { return std::string(parts(k).headerSegment + ".." + parts(k).signatureSegment); },
        TokenRejection::Malformed},
-      {"oneSegment", [] { return std::string(parts().headerSegment); }, TokenRejection::Malformed},
+      {"JW05_emptyHeader",
+       [](const KeyCase& k) { return std::string("." + parts(k).payloadSegment + "." + parts(k).signatureSegment); },
+       TokenRejection::Malformed},
+      {"oneSegment", [](const KeyCase& k) { return std::string(parts(k).headerSegment); }, TokenRejection::Malformed},
       // JW-06: extra segments.
-      {"JW06_fourSegments", [] { return std::string(parts().good + ".x"); }, TokenRejection::Malformed},
-      {"JW06_fiveSegments", [] { return std::string(parts().good + ".a.b"); }, TokenRejection::Malformed},
+      {"JW06_fourSegments", [](const KeyCase& k) { return std::string(parts(k).good + ".x"); },
+       TokenRejection::Malformed},
+      {"JW06_fiveSegments", [](const KeyCase& k) { return std::string(parts(k).good + ".a.b"); },
+       TokenRejection::Malformed},
       // JW-07: other spellings of the same signature.
-      {"JW07_onePad", [] { return std::string(parts().good + "="); }, TokenRejection::Malformed},
-      {"JW07_twoPads", [] { return std::string(parts().good + "=="); }, TokenRejection::Malformed},
+      {"JW07_onePad", [](const KeyCase& k) { return std::string(parts(k).good + "="); }, TokenRejection::Malformed},
+      {"JW07_twoPads", [](const KeyCase& k) { return std::string(parts(k).good + "=="); }, TokenRejection::Malformed},
       {"JW07_unusedBitsSet",
-       [] {
-         return std::string(withSignature([](std::string signature) {
-           // 256 bytes -> 342 characters; the last one carries 4 unused bits.
+       [](const KeyCase& k) {
+         return std::string(withSignature(k, [](std::string signature) {
+           // 64 or 256 bytes -> 86 or 342 characters; the last one carries 4 unused bits.
            signature.back() = signature.back() == 'A' ? 'B' : static_cast<char>(signature.back() ^ 1);
            return signature;
          }));
        },
        TokenRejection::Malformed},
-      {"JW07_standardAlphabet", [] { return std::string(parts().standardAlphabet); }, TokenRejection::Malformed},
+      {"JW07_standardAlphabet", [](const KeyCase& k) { return std::string(parts(k).standardAlphabet); },
+       TokenRejection::Malformed},
       {"JW07_whitespace",
-       [] { return std::string(withSignature([](std::string signature) { return signature.insert(10, " "); })); },
+       [](const KeyCase& k) {
+         return std::string(withSignature(k, [](std::string signature) { return signature.insert(10, " "); }));
+       },
        TokenRejection::Malformed},
       {"JW07_newline",
-       [] { return std::string(withSignature([](std::string signature) { return signature.insert(10, "\n"); })); },
+       [](const KeyCase& k) {
+         return std::string(withSignature(k, [](std::string signature) { return signature.insert(10, "\n"); }));
+       },
        TokenRejection::Malformed},
       {"JW07_truncatedSignature",
-       [] { return std::string(withSignature([](std::string signature) { return signature.substr(0, 340); })); },
+       [](const KeyCase& k) {
+         return std::string(
+             withSignature(k, [](std::string signature) { return signature.substr(0, signature.size() - 2); }));
+       },
+       TokenRejection::BadSignature},
+      // The signature must be exactly the key's size (64 bytes for ES256, the
+      // modulus size for RS256) before Poco sees it.
+      {"signatureOneByteShort",
+       [](const KeyCase& k) {
+         return std::string(withSignatureBytes(k, [](std::string bytes) { return bytes.substr(1); }));
+       },
+       TokenRejection::BadSignature},
+      {"signatureOneByteLong",
+       [](const KeyCase& k) {
+         return std::string(withSignatureBytes(k, [](std::string bytes) { return bytes.insert(0, 1, '\0'); }));
+       },
+       TokenRejection::BadSignature},
+      {"signatureDoubled",
+       [](const KeyCase& k) {
+         return std::string(withSignatureBytes(k, [](std::string bytes) { return bytes + bytes; }));
+       },
+       TokenRejection::BadSignature},
+      {"signatureOneByte",
+       [](const KeyCase& k) {
+         return std::string(withSignatureBytes(k, [](std::string bytes) { return bytes.substr(0, 1); }));
+       },
+       TokenRejection::BadSignature},
+      {"signatureAllZeros",
+       [](const KeyCase& k) {
+         return std::string(withSignatureBytes(k, [](std::string bytes) { return std::string(bytes.size(), '\0'); }));
+       },
+       TokenRejection::BadSignature},
+      {"signatureOfTheOtherAlgorithmsSize",
+       [](const KeyCase& k) { return std::string(signJws(header(k), payload(), k.otherKind)); },
        TokenRejection::BadSignature},
       // JW-08: header or payload changed, signature kept.
       {"JW08_payloadChanged",
-       [] {
-         return std::string(parts().headerSegment + "." + segment(payload({{"scope", jsonText("write:codes admin")}})) +
-                            "." + parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(parts(k).headerSegment + "." +
+                            segment(payload({{"scope", jsonText("write:codes admin")}})) + "." +
+                            parts(k).signatureSegment);
        },
        TokenRejection::BadSignature},
       {"JW08_headerChanged",
-       [] {
-         return std::string(segment(header({{"typ", jsonText("application/at+jwt")}})) + "." + parts().payloadSegment +
-                            "." + parts().signatureSegment);
+       [](const KeyCase& k) {
+         return std::string(segment(header(k, {{"typ", jsonText("application/at+jwt")}})) + "." +
+                            parts(k).payloadSegment + "." + parts(k).signatureSegment);
        },
        TokenRejection::BadSignature},
-      {"JW08_otherKeySameKid", [] { return std::string(signRs256(header(), payload(), otherTestKey())); },
+      {"JW08_otherKeySameKid", [](const KeyCase& k) { return std::string(signJws(header(k), payload(), k.other)); },
        TokenRejection::BadSignature},
       // JW-09: kid tricks.
       {"JW09_unknownKid",
-       [] {
-         return std::string(signRs256(header({{"kid", jsonText("unknown")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", jsonText("unknown")}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       {"JW09_missingKid",
-       [] {
-         return std::string(signRs256(header({{"kid", std::nullopt}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", std::nullopt}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       {"JW09_pathKid",
-       [] {
-         return std::string(signRs256(header({{"kid", jsonText("../../../../dev/null")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", jsonText("../../../../dev/null")}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       {"JW09_sqlKid",
-       [] {
-         return std::string(signRs256(header({{"kid", jsonText("' OR '1'='1")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", jsonText("' OR '1'='1")}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       {"JW09_hugeKid",
-       [] {
-         return std::string(signRs256(header({{"kid", jsonText(std::string(4096, 'k'))}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", jsonText(std::string(4096, 'k'))}}), payload(), k.key));
        },
        TokenRejection::TooLong},
       {"JW09_numberKid",
-       [] {
-         return std::string(signRs256(header({{"kid", "7"}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", "7"}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW09_objectKid",
-       [] {
-         return std::string(signRs256(header({{"kid", "{}"}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", "{}"}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW09_nulKid",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header({{"kid", jsonText(sharedTestKey().kid() + "\\u0000")}}), payload(), sharedTestKey()));
+             signJws(header(k, {{"kid", jsonText(k.key.kid() + "\\u0000")}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       // JW-10/JW-11: key-carrying and critical headers.
       {"JW10_jku",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header({{"jku", jsonText("https://evil.example/jwks")}}), payload(), sharedTestKey()));
+             signJws(header(k, {{"jku", jsonText("https://evil.example/jwks")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW10_x5u",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header({{"x5u", jsonText("https://evil.example/cert")}}), payload(), sharedTestKey()));
+             signJws(header(k, {{"x5u", jsonText("https://evil.example/cert")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW10_jwk",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header({{"kid", jsonText(otherTestKey().kid())}, {"jwk", otherTestKey().publicJwk()}}),
-                       payload(), otherTestKey()));
+             signJws(header(k, {{"kid", jsonText(k.other.kid())}, {"jwk", k.other.publicJwk()}}),
+                       payload(), k.other));
        },
        TokenRejection::BadHeader},
       {"JW10_x5c",
-       [] {
-         return std::string(signRs256(header({{"x5c", "[\"MIIB\"]"}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"x5c", "[\"MIIB\"]"}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW11_crit",
-       [] {
-         return std::string(signRs256(header({{"crit", "[\"foo\"]"}, {"foo", "1"}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"crit", "[\"foo\"]"}, {"foo", "1"}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"cty",
-       [] {
-         return std::string(signRs256(header({{"cty", jsonText("JWT")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"cty", jsonText("JWT")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       // JW-12: not objects, not UTF-8, too deep.
-      {"JW12_headerArray", [] { return std::string(signRs256("[1]", payload(), sharedTestKey())); },
+      {"JW12_headerArray", [](const KeyCase& k) { return std::string(signJws("[1]", payload(), k.key)); },
        TokenRejection::Malformed},
-      {"JW12_headerString", [] { return std::string(signRs256("\"RS256\"", payload(), sharedTestKey())); },
+      {"JW12_headerString", [](const KeyCase& k) { return std::string(signJws("\"RS256\"", payload(), k.key)); },
        TokenRejection::Malformed},
-      {"JW12_payloadArray", [] { return std::string(signRs256(header(), "[]", sharedTestKey())); },
+      {"JW12_payloadArray", [](const KeyCase& k) { return std::string(signJws(header(k), "[]", k.key)); },
        TokenRejection::Malformed},
-      {"JW12_payloadString", [] { return std::string(signRs256(header(), "\"x\"", sharedTestKey())); },
+      {"JW12_payloadString", [](const KeyCase& k) { return std::string(signJws(header(k), "\"x\"", k.key)); },
        TokenRejection::Malformed},
-      {"JW12_payloadNotJson", [] { return std::string(signRs256(header(), "{", sharedTestKey())); },
+      {"JW12_payloadNotJson", [](const KeyCase& k) { return std::string(signJws(header(k), "{", k.key)); },
        TokenRejection::Malformed},
       {"JW12_invalidUtf8",
-       [] {
-         return std::string(signRs256(header(), payload({{"scope", "\"write:codes\xff\""}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"scope", "\"write:codes\xff\""}}), k.key));
        },
        TokenRejection::Malformed},
       {"JW12_deepNesting",
-       [] {
-         return std::string(signRs256(header(), payload({{"extra", nested(200)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"extra", nested(200)}}), k.key));
        },
        TokenRejection::Malformed},
       {"JW12_headerDeepNesting",
-       [] {
-         return std::string(signRs256(header({{"x", nested(200)}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"x", nested(200)}}), payload(), k.key));
        },
        TokenRejection::Malformed},
       {"modestNestingInAnUnknownClaim",
-       [] {
-         return std::string(signRs256(header(), payload({{"extra", nested(20)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"extra", nested(20)}}), k.key));
        },
        TokenRejection::None},
-      {"JW12_trailingGarbage", [] { return std::string(signRs256(header(), payload() + "x", sharedTestKey())); },
+      {"JW12_trailingGarbage", [](const KeyCase& k) { return std::string(signJws(header(k), payload() + "x", k.key)); },
        TokenRejection::Malformed},
       // JW-13: duplicate members.
       {"JW13_duplicateScope",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"scope", jsonText("read:codes")}}).insert(1, R"("scope":"write:codes",)"),
-                       sharedTestKey()));
+             signJws(header(k), payload({{"scope", jsonText("read:codes")}}).insert(1, R"("scope":"write:codes",)"),
+                       k.key));
        },
        TokenRejection::Malformed},
       {"JW13_duplicateAlg",
-       [] { return std::string(signRs256(header().insert(1, R"("alg":"RS256",)"), payload(), sharedTestKey())); },
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k).insert(1, R"("alg":"RS256",)"), payload(), k.key));
+       },
        TokenRejection::Malformed},
       // JW-14: claims of the wrong type or shape.
       {"JW14_issNumber",
-       [] {
-         return std::string(signRs256(header(), payload({{"iss", "1"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"iss", "1"}}), k.key));
        },
        TokenRejection::Malformed},
       {"JW14_subObject",
-       [] {
-         return std::string(signRs256(header(), payload({{"sub", "{}"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"sub", "{}"}}), k.key));
        },
        TokenRejection::Malformed},
       {"JW14_clientIdArray",
-       [] {
-         return std::string(signRs256(header(), payload({{"client_id", "[\"svc_client_x\"]"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"client_id", "[\"svc_client_x\"]"}}), k.key));
        },
        TokenRejection::Malformed},
       {"subNotAnOrganisation",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"sub", jsonText("svc_client_AbCdEfGhIjKlMnOpQrStUvWx")}}), sharedTestKey()));
+             signJws(header(k), payload({{"sub", jsonText("svc_client_AbCdEfGhIjKlMnOpQrStUvWx")}}), k.key));
        },
        TokenRejection::Malformed},
       {"clientIdNotAClient",
-       [] {
-         return std::string(signRs256(header(), payload({{"client_id", jsonText("svc_client_")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"client_id", jsonText("svc_client_")}}), k.key));
        },
        TokenRejection::Malformed},
       {"missingJti",
-       [] {
-         return std::string(signRs256(header(), payload({{"jti", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"jti", std::nullopt}}), k.key));
        },
        TokenRejection::Malformed},
       {"emptyJti",
-       [] {
-         return std::string(signRs256(header(), payload({{"jti", jsonText("")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"jti", jsonText("")}}), k.key));
        },
        TokenRejection::Malformed},
       {"missingIss",
-       [] {
-         return std::string(signRs256(header(), payload({{"iss", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"iss", std::nullopt}}), k.key));
        },
        TokenRejection::Malformed},
       {"missingAud",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", std::nullopt}}), k.key));
        },
        TokenRejection::Malformed},
       {"missingIat",
-       [] {
-         return std::string(signRs256(header(), payload({{"iat", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"iat", std::nullopt}}), k.key));
        },
        TokenRejection::Malformed},
       {"scopeArray",
-       [] {
-         return std::string(signRs256(header(), payload({{"scope", "[\"write:codes\"]"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"scope", "[\"write:codes\"]"}}), k.key));
        },
        TokenRejection::Malformed},
       {"expNotAfterIat",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", std::to_string(kTestEpoch)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", std::to_string(kTestEpoch)}}), k.key));
        },
        TokenRejection::Malformed},
       // JW-15: a retired key, and a published one.
       {"JW15_retiredKey",
-       [] {
-         return std::string(signRs256(header({{"kid", jsonText(otherTestKey().kid())}}), payload(), otherTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"kid", jsonText(k.other.kid())}}), payload(), k.other));
        },
        TokenRejection::UnknownKey},
       // JW-17: structurally valid but 7 KiB.
       {"JW17_sevenKiB",
-       [] {
-         return std::string(signRs256(header(), payload({{"pad", jsonText(std::string(5000, 'p'))}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"pad", jsonText(std::string(5000, 'p'))}}), k.key));
        },
        TokenRejection::TooLong},
-      {"justUnderTheCap",
-       [] {
-         return std::string(signRs256(header(), payload({{"pad", jsonText(std::string(2200, 'p'))}}), sharedTestKey()));
-       },
-       TokenRejection::None},
+      {"justUnderTheCap", [](const KeyCase& k) { return tokenAtTheCap(k, false); }, TokenRejection::None},
+      {"justOverTheCap", [](const KeyCase& k) { return tokenAtTheCap(k, true); }, TokenRejection::TooLong},
       // BA-11..BA-14: time claims.
       {"BA11_expiredBeyondLeeway",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", std::to_string(kNow - 31)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", std::to_string(kNow - 31)}}), k.key));
        },
        TokenRejection::Expired},
       {"BA12_expiredWithinLeeway",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", std::to_string(kNow - 30 + 5)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", std::to_string(kNow - 30 + 5)}}), k.key));
        },
        TokenRejection::None},
       {"expiredExactlyAtLeeway",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", std::to_string(kNow - 30)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", std::to_string(kNow - 30)}}), k.key));
        },
        TokenRejection::None},
       {"BA13_nbfInFuture",
-       [] {
-         return std::string(signRs256(header(), payload({{"nbf", std::to_string(kNow + 30 + 5)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"nbf", std::to_string(kNow + 30 + 5)}}), k.key));
        },
        TokenRejection::NotYetValid},
       {"nbfWithinLeeway",
-       [] {
-         return std::string(signRs256(header(), payload({{"nbf", std::to_string(kNow + 30)}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"nbf", std::to_string(kNow + 30)}}), k.key));
        },
        TokenRejection::None},
       {"BA13_iatInFuture",
-       [] {
-         return std::string(signRs256(
-             header(),
+       [](const KeyCase& k) {
+         return std::string(signJws(
+             header(k),
              payload(
                  {{"iat", std::to_string(kNow + 600)}, {"nbf", std::nullopt}, {"exp", std::to_string(kNow + 4200)}}),
-             sharedTestKey()));
+             k.key));
        },
        TokenRejection::NotYetValid},
       {"nbfAbsent",
-       [] {
-         return std::string(signRs256(header(), payload({{"nbf", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"nbf", std::nullopt}}), k.key));
        },
        TokenRejection::None},
       {"BA14_expMissing",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", std::nullopt}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", std::nullopt}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expString",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", jsonText("9999999999")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", jsonText("9999999999")}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expHugeDouble",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", "1e300"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", "1e300"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expNegative",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", "-1"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", "-1"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expFraction",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"exp", std::to_string(kTestEpoch + 3600) + ".5"}}), sharedTestKey()));
+             signJws(header(k), payload({{"exp", std::to_string(kTestEpoch + 3600) + ".5"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expBeyond2To53",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", "9007199254740992"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", "9007199254740992"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expBool",
-       [] {
-         return std::string(signRs256(header(), payload({{"exp", "true"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"exp", "true"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_nbfString",
-       [] {
-         return std::string(signRs256(header(), payload({{"nbf", jsonText("0")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"nbf", jsonText("0")}}), k.key));
        },
        TokenRejection::Malformed},
       // BA-21: audience.
       {"BA21_otherAudience",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", jsonText("https://other-api")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", jsonText("https://other-api")}}), k.key));
        },
        TokenRejection::WrongAudience},
       {"BA21_arrayWithoutUs",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", "[\"https://other-api\"]"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", "[\"https://other-api\"]"}}), k.key));
        },
        TokenRejection::WrongAudience},
       {"BA21_emptyAudience",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", jsonText("")}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", jsonText("")}}), k.key));
        },
        TokenRejection::WrongAudience},
       {"BA21_emptyArray",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", "[]"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", "[]"}}), k.key));
        },
        TokenRejection::WrongAudience},
       {"BA21_arrayWithUs",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", "[\"https://other-api\",\"urn:codepayload:api\"]"}}),
-                                      sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", "[\"https://other-api\",\"urn:codepayload:api\"]"}}),
+                                      k.key));
        },
        TokenRejection::None},
       {"BA21_arrayWithNumber",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", "[\"urn:codepayload:api\",1]"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", "[\"urn:codepayload:api\",1]"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA21_audNumber",
-       [] {
-         return std::string(signRs256(header(), payload({{"aud", "1"}}), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k), payload({{"aud", "1"}}), k.key));
        },
        TokenRejection::Malformed},
       // BA-22: typ.
       {"BA22_typJwt",
-       [] {
-         return std::string(signRs256(header({{"typ", jsonText("JWT")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"typ", jsonText("JWT")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"BA22_typMissing",
-       [] {
-         return std::string(signRs256(header({{"typ", std::nullopt}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"typ", std::nullopt}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"BA22_typApplicationAtJwt",
-       [] {
-         return std::string(signRs256(header({{"typ", jsonText("application/at+jwt")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"typ", jsonText("application/at+jwt")}}), payload(), k.key));
        },
        TokenRejection::None},
       {"BA22_typUpperCase",
-       [] {
-         return std::string(signRs256(header({{"typ", jsonText("AT+JWT")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"typ", jsonText("AT+JWT")}}), payload(), k.key));
        },
        TokenRejection::None},
       {"BA22_typIdToken",
-       [] {
-         return std::string(signRs256(header({{"typ", jsonText("id_token+jwt")}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"typ", jsonText("id_token+jwt")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"algMissing",
-       [] {
-         return std::string(signRs256(header({{"alg", std::nullopt}}), payload(), sharedTestKey()));
+       [](const KeyCase& k) {
+         return std::string(signJws(header(k, {{"alg", std::nullopt}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       // BA-23: issuer, exactly.
       {"BA23_issuerTrailingSlash",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"iss", jsonText("urn:codepayload:token-service/")}}), sharedTestKey()));
+             signJws(header(k), payload({{"iss", jsonText("urn:codepayload:token-service/")}}), k.key));
        },
        TokenRejection::WrongIssuer},
       {"BA23_stagingIssuer",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"iss", jsonText("urn:codepayload:staging")}}), sharedTestKey()));
+             signJws(header(k), payload({{"iss", jsonText("urn:codepayload:staging")}}), k.key));
        },
        TokenRejection::WrongIssuer},
       {"issuerCase",
-       [] {
+       [](const KeyCase& k) {
          return std::string(
-             signRs256(header(), payload({{"iss", jsonText("URN:codepayload:token-service")}}), sharedTestKey()));
+             signJws(header(k), payload({{"iss", jsonText("URN:codepayload:token-service")}}), k.key));
        },
        TokenRejection::WrongIssuer},
-      {"empty", [] { return std::string(""); }, TokenRejection::Malformed},
-      {"garbage", [] { return std::string("not-a-token"); }, TokenRejection::Malformed},
+      {"empty", [](const KeyCase&) { return std::string(""); }, TokenRejection::Malformed},
+      {"garbage", [](const KeyCase&) { return std::string("not-a-token"); }, TokenRejection::Malformed},
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(Tokens, AccessTokenVerifierTable, ::testing::ValuesIn(forgedTokens()),
-                         [](const auto& row) { return std::string(row.param.name); });
+INSTANTIATE_TEST_SUITE_P(Tokens, AccessTokenVerifierTable,
+                         ::testing::Combine(testing::kBothAlgorithms, ::testing::ValuesIn(forgedTokens())),
+                         [](const auto& row) {
+                           return std::string(std::get<1>(row.param).name) + "_" +
+                                  std::string(signingAlgorithmName(std::get<0>(row.param)));
+                         });
 
-TEST(AccessTokenVerifier, AcceptsTokensOfAPublishedKey) {
-  // JW-15: the next (or previous) key in the set verifies; removed, it does not.
-  const SigningKeySet withNext(sharedTestKey(), {otherTestKey()});
-  const AccessTokenVerifier verifier(withNext, TokenSettings{});
-  const std::string token = signRs256(header({{"kid", jsonText(otherTestKey().kid())}}), payload(), otherTestKey());
-  AccessTokenClaims claims;
-  EXPECT_EQ(verifier.verify(token, kNow, claims), TokenRejection::None);
-  EXPECT_EQ(verify(token), TokenRejection::UnknownKey);
+TEST_P(AccessTokenVerifierTest, AcceptsTokensOfPublishedKeysOfEitherAlgorithm) {
+  // JW-15: the next (or previous) key in the set verifies, EC or RSA, with
+  // its own algorithm; removed, it does not.
+  const SigningKeySet withPublished(k.key, {k.other, k.otherKind});
+  const AccessTokenVerifier verifier(withPublished, TokenSettings{});
+  for (const SigningKey* published : {&k.other, &k.otherKind}) {
+    const std::string token = signJws(header(*published), payload(), *published);
+    AccessTokenClaims claims;
+    EXPECT_EQ(verifier.verify(token, kNow, claims), TokenRejection::None) << published->algorithmName();
+    EXPECT_EQ(verify(k, token), TokenRejection::UnknownKey) << published->algorithmName();
+  }
 }
 
-TEST(AccessTokenVerifier, UsesTheConfiguredIssuerAudienceAndLeeway) {
+TEST_P(AccessTokenVerifierTest, TheAlgorithmMustBeTheOneOfTheKidsKey) {
+  // JW-16 with both keys in the set: ES256 with the RSA kid and RS256 with
+  // the EC kid are refused whichever key signed; each key's own algorithm passes.
+  const SigningKeySet both(k.key, {k.otherKind});
+  const AccessTokenVerifier verifier(both, TokenSettings{});
+  AccessTokenClaims claims;
+  for (const SigningKey* named : {&k.key, &k.otherKind}) {
+    const SigningKey& otherKind = named == &k.key ? k.otherKind : k.key;
+    for (const SigningKey* signer : {named, &otherKind}) {
+      const std::string token =
+          signJws(header(*named, {{"alg", jsonText(otherKind.algorithmName())}}), payload(), *signer);
+      EXPECT_EQ(verifier.verify(token, kNow, claims), TokenRejection::BadHeader)
+          << "kid of " << named->algorithmName() << ", signed by " << signer->algorithmName();
+    }
+    EXPECT_EQ(verifier.verify(signJws(header(*named), payload(), *named), kNow, claims), TokenRejection::None);
+  }
+}
+
+TEST(AccessTokenVerifier, RefusesADerEncodedEs256Signature) {
+  // RFC 7518 §3.4: R||S, not the DER ECDSA-Sig-Value (70 to 72 bytes) OpenSSL produces.
+  const KeyCase k = keyCase(SigningAlgorithm::ES256);
+  const std::string der = signJws(header(k), payload(), k.key, JwsSignatureOptions{.derEcdsa = true});
+  std::string signature;
+  ASSERT_TRUE(decodeBase64UrlStrict(der.substr(der.rfind('.') + 1), signature));
+  EXPECT_GE(signature.size(), 70u);
+  EXPECT_EQ(verify(k, der), TokenRejection::BadSignature);
+}
+
+TEST_P(AccessTokenVerifierTest, UsesTheConfiguredIssuerAudienceAndLeeway) {
   TokenSettings settings;
   settings.issuer = "https://auth.example";
   settings.audience = "https://api.example";
   settings.leewaySeconds = 0;
-  const AccessTokenVerifier verifier(keys(), settings);
+  const AccessTokenVerifier verifier(keysFor(GetParam()), settings);
   AccessTokenClaims claims;
-  const std::string token = signRs256(
-      header(), payload({{"iss", jsonText("https://auth.example")}, {"aud", jsonText("https://api.example")}}),
-      sharedTestKey());
+  const std::string token = signJws(
+      header(k), payload({{"iss", jsonText("https://auth.example")}, {"aud", jsonText("https://api.example")}}), k.key);
   EXPECT_EQ(verifier.verify(token, kTestEpoch + 3600, claims), TokenRejection::None);
   EXPECT_EQ(verifier.verify(token, kTestEpoch + 3601, claims), TokenRejection::Expired);
-  EXPECT_EQ(verifier.verify(valid(), kNow, claims), TokenRejection::WrongIssuer);
+  EXPECT_EQ(verifier.verify(valid(k), kNow, claims), TokenRejection::WrongIssuer);
 }
 
 TEST(ScopeContains, MatchesWholeSpaceDelimitedTokensExactly) {

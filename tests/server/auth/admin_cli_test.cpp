@@ -201,7 +201,7 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   EXPECT_EQ(listed.find(secret), std::string::npos);
 
   // The secret shown once works at the token endpoint of a service on the same data dir...
-  testing::installSharedTestKey(dataDir() / "token-signing-key.pem");
+  testing::installSharedTestKey(dataDir() / "token-signing-key.pem", SigningAlgorithm::ES256);
   AuthSettings settings;
   settings.dataDir = dataDir();
   settings.migrationsDir = testing::sourceRegistryMigrations();

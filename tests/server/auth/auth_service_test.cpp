@@ -6,6 +6,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include "auth_test_support.h"
 #include "server/auth/base64.h"
@@ -25,11 +26,11 @@ AuthSettings settingsFor(const std::filesystem::path& dataDir) {
   return settings;
 }
 
-// A data dir holding the shared test key, so the service loads it instead of
-// generating one (RSA generation is slow).
-AuthSettings settingsWithTestKey(const std::filesystem::path& dataDir) {
+// A data dir holding the shared test key of `algorithm`, so the service loads
+// it instead of generating one (RSA generation is slow).
+AuthSettings settingsWithTestKey(const std::filesystem::path& dataDir, SigningAlgorithm algorithm) {
   std::filesystem::create_directories(dataDir);
-  testing::installSharedTestKey(dataDir / "token-signing-key.pem");
+  testing::installSharedTestKey(dataDir / "token-signing-key.pem", algorithm);
   return settingsFor(dataDir);
 }
 
@@ -63,22 +64,40 @@ BearerOutcome authenticate(const AuthService& service, const std::string& token)
   return service.bearerAuthenticator().authenticate(values, "write:codes");
 }
 
-TEST(AuthService, CreatesItsFilesInANewDataDirectory) {
+// The header of a JWT, decoded.
+std::string headerOf(const std::string& token) {
+  std::string header;
+  EXPECT_TRUE(decodeBase64UrlStrict(token.substr(0, token.find('.')), header));
+  return header;
+}
+
+std::string expectedHeader(const SigningKey& key) {
+  return R"({"alg":")" + key.algorithmName() + R"(","kid":")" + key.kid() + R"(","typ":"at+jwt"})";
+}
+
+TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
   TempDir dir;
   const auto dataDir = dir.path() / "data";
-  const AuthService service(settingsFor(dataDir));
+  AuthService service(settingsFor(dataDir));
   EXPECT_EQ(modeOf(dataDir), 0700u);
   EXPECT_EQ(modeOf(dataDir / "client-secret-pepper"), 0600u);
   EXPECT_EQ(modeOf(dataDir / "token-signing-key.pem"), 0600u);
   EXPECT_TRUE(std::filesystem::exists(dataDir / "registry.db"));
-  const std::string& jwks = service.jwksJson();
-  EXPECT_TRUE(jwks.starts_with(R"({"keys":[{"kty":"RSA","kid":")")) << jwks;
-  EXPECT_TRUE(jwks.ends_with(R"(","e":"AQAB"}]})")) << jwks;
+  const SigningKey key = SigningKey::load(dataDir / "token-signing-key.pem");
+  EXPECT_EQ(key.algorithm(), SigningAlgorithm::ES256);
+  EXPECT_EQ(service.jwksJson(), R"({"keys":[)" + key.publicJwk() + "]}");
+  EXPECT_TRUE(service.jwksJson().starts_with(R"({"keys":[{"kty":"EC","kid":")")) << service.jwksJson();
+  // ES256 is the default: the tokens of a new data directory say so.
+  const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+  const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
+  ASSERT_EQ(issued.answer.status, 200) << issued.answer.body;
+  EXPECT_EQ(headerOf(accessTokenOf(issued)), expectedHeader(key));
 }
 
 TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
-  AuthService service(settingsWithTestKey(dir.path()));
+  AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
   const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
 
@@ -106,29 +125,62 @@ TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   EXPECT_EQ(requestToken(service, client.client.id, client.secret).answer.status, 401);
 }
 
-TEST(AuthService, ASecondStartReusesTheKeyAndThePepper) {
+class AuthServiceWithKey : public ::testing::TestWithParam<SigningAlgorithm> {};
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, AuthServiceWithKey, testing::kBothAlgorithms, testing::algorithmTestName);
+
+TEST_P(AuthServiceWithKey, ASecondStartReusesTheKeyAndThePepperAndSignsWithTheKeysAlgorithm) {
+  // An existing data dir with an RSA key keeps signing RS256 (nothing breaks on upgrade).
   TempDir dir;
   std::string jwks;
   CreatedClient client;
   {
-    AuthService first(settingsWithTestKey(dir.path()));
+    AuthService first(settingsWithTestKey(dir.path(), GetParam()));
     jwks = first.jwksJson();
     const Organisation acme = first.registry().createOrganisation("Acme", Plan::Pro);
     client = first.registry().createClient(acme.id, "erp", {"write:codes"});
   }
   const AuthService second(settingsFor(dir.path()));
   EXPECT_EQ(second.jwksJson(), jwks);
-  EXPECT_EQ(requestToken(second, client.client.id, client.secret).answer.status, 200);
+  const TokenOutcome issued = requestToken(second, client.client.id, client.secret);
+  ASSERT_EQ(issued.answer.status, 200);
+  EXPECT_EQ(headerOf(accessTokenOf(issued)), expectedHeader(testing::sharedTestKey(GetParam())));
 }
 
-// The header of a JWT, decoded.
-std::string headerOf(const std::string& token) {
-  std::string header;
-  EXPECT_TRUE(decodeBase64UrlStrict(token.substr(0, token.find('.')), header));
-  return header;
+TEST(AuthService, RefusesToStartWithASigningKeyOfAnotherKind) {
+  TempDir dir;
+  std::filesystem::create_directories(dir.path());
+  const auto file = dir.path() / "token-signing-key.next.pem";
+  {
+    std::ofstream out(file);
+    out << "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIENn3idCa4QMU2OQozPHu23KU8o1YasUNPZozvCpKSTo\n"
+           "-----END PRIVATE KEY-----\n";
+  }
+  ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
+  try {
+    const AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+    FAIL() << "an Ed25519 next key was accepted";
+  } catch (const SigningKeyError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "token signing key: " + file.string() +
+                  " holds a key of type ED25519; it must be an EC P-256 key (ES256) or an RSA key of at least 2048 "
+                  "bits (RS256)");
+  }
 }
 
-TEST(AuthService, JK05_KeyRotationDrill) {
+// Key rotation from a key of the first algorithm to a key of the second:
+// RSA to EC is the upgrade path; every pair works the same way.
+class KeyRotationDrill : public ::testing::TestWithParam<std::tuple<SigningAlgorithm, SigningAlgorithm>> {};
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, KeyRotationDrill,
+                         ::testing::Combine(testing::kBothAlgorithms, testing::kBothAlgorithms),
+                         [](const auto& row) {
+                           return std::string(signingAlgorithmName(std::get<0>(row.param))) + "_to_" +
+                                  std::string(signingAlgorithmName(std::get<1>(row.param)));
+                         });
+
+TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
+  const auto [before, after] = GetParam();
   TempDir dir;
   const auto current = dir.path() / "token-signing-key.pem";
   const auto previous = dir.path() / "token-signing-key.previous.pem";
@@ -136,20 +188,23 @@ TEST(AuthService, JK05_KeyRotationDrill) {
   CreatedClient client;
   std::string oldToken;
   {
-    AuthService before(settingsWithTestKey(dir.path()));
-    const Organisation acme = before.registry().createOrganisation("Acme", Plan::Pro);
-    client = before.registry().createClient(acme.id, "erp", {"write:codes"});
-    oldToken = accessTokenOf(requestToken(before, client.client.id, client.secret));
+    AuthService service(settingsWithTestKey(dir.path(), before));
+    const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+    client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+    oldToken = accessTokenOf(requestToken(service, client.client.id, client.secret));
   }
-  testing::installOtherTestKey(next);
+  testing::installOtherTestKey(next, after);
   const SigningKey first = SigningKey::load(current);
   const SigningKey second = SigningKey::load(next);
+  ASSERT_EQ(first.algorithm(), before);
+  ASSERT_EQ(second.algorithm(), after);
+  EXPECT_EQ(headerOf(oldToken), expectedHeader(first));
   {
     // 1. The next key is published but does not sign yet.
     const AuthService published(settingsFor(dir.path()));
     EXPECT_EQ(published.jwksJson(), R"({"keys":[)" + first.publicJwk() + "," + second.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(published, client.client.id, client.secret));
-    EXPECT_NE(headerOf(token).find(first.kid()), std::string::npos);
+    EXPECT_EQ(headerOf(token), expectedHeader(first));
   }
   std::filesystem::rename(current, previous);
   std::filesystem::rename(next, current);
@@ -158,7 +213,7 @@ TEST(AuthService, JK05_KeyRotationDrill) {
     const AuthService rotated(settingsFor(dir.path()));
     EXPECT_EQ(rotated.jwksJson(), R"({"keys":[)" + second.publicJwk() + "," + first.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(rotated, client.client.id, client.secret));
-    EXPECT_NE(headerOf(token).find(second.kid()), std::string::npos);
+    EXPECT_EQ(headerOf(token), expectedHeader(second));
     EXPECT_TRUE(authenticate(rotated, oldToken).allowed());
     EXPECT_TRUE(authenticate(rotated, token).allowed());
   }

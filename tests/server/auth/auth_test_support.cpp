@@ -1,6 +1,8 @@
 #include "auth_test_support.h"
 
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
@@ -66,37 +68,55 @@ namespace {
 // Test keys are generated once per build tree and shared by every test
 // process (ctest runs each test on its own); loadOrCreate makes the first
 // process's key win when several start at once.
-std::filesystem::path buildTreeKeyFile(const char* name) {
+std::filesystem::path buildTreeKeyFile(std::string_view role, SigningAlgorithm algorithm) {
   const std::filesystem::path dir(CODEPAYLOAD_TEST_KEY_DIR);
   std::filesystem::create_directories(dir);
-  return dir / name;
+  return dir / (std::string(role) + "-test-key-" + std::string(signingAlgorithmName(algorithm)) + ".pem");
 }
 
-void installKey(const char* name, const std::filesystem::path& destination) {
-  std::filesystem::copy_file(buildTreeKeyFile(name), destination);
+const SigningKey& testKey(std::string_view role, SigningAlgorithm algorithm) {
+  static const SigningKey sharedEc = SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::ES256),
+                                                              SigningAlgorithm::ES256);
+  static const SigningKey otherEc = SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::ES256),
+                                                             SigningAlgorithm::ES256);
+  // The RSA keys are made on first use only.
+  if (algorithm == SigningAlgorithm::ES256) return role == "shared" ? sharedEc : otherEc;
+  if (role == "shared") {
+    static const SigningKey sharedRsa = SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::RS256),
+                                                                 SigningAlgorithm::RS256);
+    return sharedRsa;
+  }
+  static const SigningKey otherRsa = SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::RS256),
+                                                              SigningAlgorithm::RS256);
+  return otherRsa;
+}
+
+void installKey(std::string_view role, SigningAlgorithm algorithm, const std::filesystem::path& destination) {
+  testKey(role, algorithm);  // the file exists from here on
+  std::filesystem::copy_file(buildTreeKeyFile(role, algorithm), destination);
   std::filesystem::permissions(destination, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
 }
 
 }  // namespace
 
-const SigningKey& sharedTestKey() {
-  static const SigningKey key = SigningKey::loadOrCreate(buildTreeKeyFile("shared-test-key.pem"));
-  return key;
+const SigningKey& sharedTestKey(SigningAlgorithm algorithm) { return testKey("shared", algorithm); }
+
+const SigningKey& otherTestKey(SigningAlgorithm algorithm) { return testKey("other", algorithm); }
+
+void installSharedTestKey(const std::filesystem::path& destination, SigningAlgorithm algorithm) {
+  installKey("shared", algorithm, destination);
 }
 
-const SigningKey& otherTestKey() {
-  static const SigningKey key = SigningKey::loadOrCreate(buildTreeKeyFile("other-test-key.pem"));
-  return key;
+void installOtherTestKey(const std::filesystem::path& destination, SigningAlgorithm algorithm) {
+  installKey("other", algorithm, destination);
 }
 
-void installSharedTestKey(const std::filesystem::path& destination) {
-  sharedTestKey();  // the file exists from here on
-  installKey("shared-test-key.pem", destination);
+std::string algorithmTestName(const ::testing::TestParamInfo<SigningAlgorithm>& info) {
+  return std::string(signingAlgorithmName(info.param));
 }
 
-void installOtherTestKey(const std::filesystem::path& destination) {
-  otherTestKey();
-  installKey("other-test-key.pem", destination);
+SigningAlgorithm otherAlgorithm(SigningAlgorithm algorithm) {
+  return algorithm == SigningAlgorithm::ES256 ? SigningAlgorithm::RS256 : SigningAlgorithm::ES256;
 }
 
 namespace {
@@ -107,10 +127,13 @@ struct PkeyFree {
 struct MdCtxFree {
   void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
 };
+struct EcdsaSigFree {
+  void operator()(ECDSA_SIG* signature) const { ECDSA_SIG_free(signature); }
+};
 
 std::unique_ptr<EVP_PKEY, PkeyFree> privateKeyOf(const SigningKey& key) {
   std::ostringstream pem;
-  key.rsaKey()->save(nullptr, &pem);
+  key.keyPair().save(nullptr, &pem);
   const std::string text = pem.str();
   BIO* bio = BIO_new_mem_buf(text.data(), static_cast<int>(text.size()));
   EVP_PKEY* pkey = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
@@ -123,11 +146,27 @@ std::string signingInput(std::string_view headerJson, std::string_view payloadJs
   return encodeBase64Url(headerJson) + "." + encodeBase64Url(payloadJson);
 }
 
+// The DER ECDSA-Sig-Value as R || S, each left-padded to 32 bytes.
+std::string rawEcdsaSignature(const std::string& der) {
+  const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
+  const std::unique_ptr<ECDSA_SIG, EcdsaSigFree> signature(
+      d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
+  if (signature == nullptr) throw std::runtime_error("not a DER ECDSA signature");
+  std::string raw(64, '\0');
+  auto* out = reinterpret_cast<unsigned char*>(raw.data());
+  if (BN_bn2binpad(ECDSA_SIG_get0_r(signature.get()), out, 32) != 32 ||
+      BN_bn2binpad(ECDSA_SIG_get0_s(signature.get()), out + 32, 32) != 32) {
+    throw std::runtime_error("an ECDSA signature component is longer than 32 bytes");
+  }
+  return raw;
+}
+
 }  // namespace
 
-std::string signRsa(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
-                    std::string_view algorithm) {
-  const EVP_MD* digest = algorithm == "RS512" ? EVP_sha512() : algorithm == "RS384" ? EVP_sha384() : EVP_sha256();
+std::string signJws(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
+                    const JwsSignatureOptions& options) {
+  const EVP_MD* digest = EVP_get_digestbyname(std::string(options.digest).c_str());
+  if (digest == nullptr) throw std::runtime_error("unknown digest " + std::string(options.digest));
   const std::string input = signingInput(headerJson, payloadJson);
   const auto pkey = privateKeyOf(key);
   std::unique_ptr<EVP_MD_CTX, MdCtxFree> context(EVP_MD_CTX_new());
@@ -135,19 +174,16 @@ std::string signRsa(std::string_view headerJson, std::string_view payloadJson, c
   if (EVP_DigestSignInit(context.get(), nullptr, digest, nullptr, pkey.get()) != 1 ||
       EVP_DigestSign(context.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(input.data()),
                      input.size()) != 1) {
-    throw std::runtime_error("RSA signing failed");
+    throw std::runtime_error("signing failed");
   }
   std::string signature(length, '\0');
   if (EVP_DigestSign(context.get(), reinterpret_cast<unsigned char*>(signature.data()), &length,
                      reinterpret_cast<const unsigned char*>(input.data()), input.size()) != 1) {
-    throw std::runtime_error("RSA signing failed");
+    throw std::runtime_error("signing failed");
   }
   signature.resize(length);
+  if (key.algorithm() == SigningAlgorithm::ES256 && !options.derEcdsa) signature = rawEcdsaSignature(signature);
   return input + "." + encodeBase64Url(signature);
-}
-
-std::string signRs256(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key) {
-  return signRsa(headerJson, payloadJson, key, "RS256");
 }
 
 std::string signHs256(std::string_view headerJson, std::string_view payloadJson, std::string_view secret) {

@@ -1,18 +1,28 @@
 // Helpers shared by the codepayload_auth tests: a settable clock, temporary
-// directories, header builders, and a test-only JWT signer that can forge
-// any header, payload or signature.
+// directories, header builders, test keys of both algorithms, and a test-only
+// JWT signer that can forge any header, payload or signature.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <string_view>
+
+#include <gtest/gtest.h>
 
 #include "server/auth/client_registry.h"
 #include "server/auth/signing_keys.h"
 #include "server/auth/unix_clock.h"
+
+namespace codepayload::auth {
+
+// gtest shows a SigningAlgorithm parameter by its name.
+inline void PrintTo(SigningAlgorithm algorithm, std::ostream* out) { *out << signingAlgorithmName(algorithm); }
+
+}  // namespace codepayload::auth
 
 namespace codepayload::auth::testing {
 
@@ -59,23 +69,35 @@ std::string basic(std::string_view id, std::string_view secret);
 // Form-urlencodes every byte outside [A-Za-z0-9*-._] (space -> %20).
 std::string formEncode(std::string_view text);
 
-// An RSA 2048 key kept in the build tree (generation is slow).
-const SigningKey& sharedTestKey();
-// A second, independent key.
-const SigningKey& otherTestKey();
+// Test keys kept in the build tree (RSA generation is slow), one pair per
+// algorithm: EC P-256 keys for ES256, RSA 2048 keys for RS256.
+const SigningKey& sharedTestKey(SigningAlgorithm algorithm);
+// A second, independent key of the same algorithm.
+const SigningKey& otherTestKey(SigningAlgorithm algorithm);
 // Copies the PEM file of sharedTestKey() / otherTestKey() to `destination`
 // (mode 0600), so an AuthService on a new data dir need not generate a key.
-void installSharedTestKey(const std::filesystem::path& destination);
-void installOtherTestKey(const std::filesystem::path& destination);
+void installSharedTestKey(const std::filesystem::path& destination, SigningAlgorithm algorithm);
+void installOtherTestKey(const std::filesystem::path& destination, SigningAlgorithm algorithm);
 
-// base64url(header) "." base64url(payload) "." base64url(RS256 signature by
-// `key` over the first two segments): any header, any payload.
-std::string signRs256(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key);
+// Both algorithms, for INSTANTIATE_TEST_SUITE_P, and the test name of each
+// ("ES256", "RS256").
+inline const auto kBothAlgorithms = ::testing::Values(SigningAlgorithm::ES256, SigningAlgorithm::RS256);
+std::string algorithmTestName(const ::testing::TestParamInfo<SigningAlgorithm>& info);
+// The other algorithm of the two.
+SigningAlgorithm otherAlgorithm(SigningAlgorithm algorithm);
+
+struct JwsSignatureOptions {
+  std::string_view digest = "SHA256";  // "SHA384", "SHA512": the RS384/ES384-style digests
+  bool derEcdsa = false;               // EC keys: the DER ECDSA-Sig-Value instead of R||S
+};
+// base64url(header) "." base64url(payload) "." base64url(signature by `key`
+// over the first two segments), with the key's own kind of signature:
+// RSASSA-PKCS1-v1_5 for RSA, ECDSA as R||S (32 bytes each, RFC 7518 §3.4)
+// for EC. Signed with OpenSSL directly: any header, any payload.
+std::string signJws(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
+                    const JwsSignatureOptions& options = {});
 // Same with an HMAC-SHA-256 "signature" keyed with `secret`.
 std::string signHs256(std::string_view headerJson, std::string_view payloadJson, std::string_view secret);
-// Signs with another RSA digest: "RS384" or "RS512".
-std::string signRsa(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
-                    std::string_view algorithm);
 
 // A ClientRegistry that forwards to another one, counts the lookups the token
 // endpoint makes, and can be switched to fail like a broken database.

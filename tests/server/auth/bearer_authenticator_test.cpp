@@ -19,12 +19,12 @@ using testing::TempDir;
 constexpr std::string_view kScope = "write:codes";
 constexpr std::string_view kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
 
-class BearerAuthenticatorTest : public ::testing::Test {
+class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm> {
  protected:
   BearerAuthenticatorTest()
       : hasher_(std::string(32, 'p')),
         registry_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
-        keys_(testing::sharedTestKey()),
+        keys_(testing::sharedTestKey(GetParam())),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         verifier_(keys_, TokenSettings{}),
         organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
@@ -72,7 +72,9 @@ class BearerAuthenticatorTest : public ::testing::Test {
   BearerAuthenticator authenticator_;
 };
 
-TEST_F(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
+INSTANTIATE_TEST_SUITE_P(Algorithms, BearerAuthenticatorTest, testing::kBothAlgorithms, testing::algorithmTestName);
+
+TEST_P(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
   const BearerOutcome outcome = authenticate({"Bearer " + tokenFor(writer_)});
   ASSERT_TRUE(outcome.allowed());
   EXPECT_EQ(outcome.status, 200);
@@ -87,12 +89,12 @@ TEST_F(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
   EXPECT_EQ(outcome.claims->scope, "read:codes write:codes");
 }
 
-TEST_F(BearerAuthenticatorTest, BA02_MissingCredentialsGetAChallengeWithoutErrorCode) {
+TEST_P(BearerAuthenticatorTest, BA02_MissingCredentialsGetAChallengeWithoutErrorCode) {
   expectRefused(authenticate({}), 401, R"(Bearer realm="codepayload")",
                 "An access token is required: send Authorization: Bearer <token>.", "missing");
 }
 
-TEST_F(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials) {
+TEST_P(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials) {
   for (const std::string& value : {testing::basic(writer_.id, "secret"), std::string("Digest x"),
                                   std::string("Bearertoken"), std::string("")}) {
     expectRefused(authenticate({value}), 401, R"(Bearer realm="codepayload")",
@@ -100,20 +102,20 @@ TEST_F(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials)
   }
 }
 
-TEST_F(BearerAuthenticatorTest, BA04_EmptyBearerTokenIsInvalid) {
+TEST_P(BearerAuthenticatorTest, BA04_EmptyBearerTokenIsInvalid) {
   for (const char* value : {"Bearer", "Bearer ", "Bearer    "}) {
     expectRefused(authenticate({value}), 401, kInvalidToken, "The Bearer token is empty.", "emptyToken");
   }
 }
 
-TEST_F(BearerAuthenticatorTest, BA05_SchemeIsCaseInsensitive) {
+TEST_P(BearerAuthenticatorTest, BA05_SchemeIsCaseInsensitive) {
   const std::string token = tokenFor(writer_);
   EXPECT_TRUE(authenticate({"bearer " + token}).allowed());
   EXPECT_TRUE(authenticate({"BEARER " + token}).allowed());
   EXPECT_TRUE(authenticate({"  Bearer   " + token + " "}).allowed());
 }
 
-TEST_F(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutEchoingTheToken) {
+TEST_P(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutEchoingTheToken) {
   const std::string token = tokenFor(writer_);
   for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20),
                                 token + ",x", token + "=a", "=" + token}) {
@@ -123,12 +125,12 @@ TEST_F(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutE
   }
 }
 
-TEST_F(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
+TEST_P(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
   expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken,
                 "The access token is not a well-formed access token.", "malformed");
 }
 
-TEST_F(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
+TEST_P(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
   const std::string token = tokenFor(writer_);
   expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken,
                 "Send exactly one Authorization header.", "multipleHeaders");
@@ -136,7 +138,7 @@ TEST_F(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
                 "Send exactly one Authorization header.", "multipleHeaders");
 }
 
-TEST_F(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
+TEST_P(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
   const std::string token = tokenFor(writer_);
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
   clock_.advance(3600 + 30);
@@ -145,7 +147,7 @@ TEST_F(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
   expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, "The access token has expired.", "expired");
 }
 
-TEST_F(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
+TEST_P(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
   const std::string token = tokenFor(writer_);
   std::string tampered = token;
   const std::size_t inSignature = tampered.rfind('.') + 10;
@@ -156,15 +158,24 @@ TEST_F(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
                 "The access token is not a well-formed access token.", "malformed");
   expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken,
                 "The access token is longer than 4096 characters.", "tooLong");
-  const std::string otherKey = testing::signRs256(
-      R"({"alg":"RS256","typ":"at+jwt","kid":")" + testing::otherTestKey().kid() + R"("})", "{}",
-      testing::otherTestKey());
+  const SigningKey& other = testing::otherTestKey(GetParam());
+  const std::string otherKey = testing::signJws(
+      R"({"alg":")" + other.algorithmName() + R"(","typ":"at+jwt","kid":")" + other.kid() + R"("})", "{}", other);
   expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken,
                 "The access token was signed with an unknown key.", "unknownKey");
+  // The other algorithm with this key's kid (ES256 with an RSA kid, RS256 with an EC kid).
+  const SigningKey& active = keys_.active();
+  const SigningKey& otherKind = testing::sharedTestKey(testing::otherAlgorithm(GetParam()));
+  const std::string crossed = testing::signJws(
+      R"({"alg":")" + otherKind.algorithmName() + R"(","typ":"at+jwt","kid":")" + active.kid() + R"("})", "{}", active);
+  expectRefused(authenticate({"Bearer " + crossed}), 401, kInvalidToken,
+                "The access token's header is not accepted (at+jwt tokens signed with their key's algorithm, ES256 or "
+                "RS256, only).",
+                "badHeader");
   EXPECT_EQ(cache_.size(), 0u);
 }
 
-TEST_F(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
+TEST_P(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
   const std::string token = tokenFor(writer_);
   const BearerOutcome first = authenticate({"Bearer " + token});
   const BearerOutcome second = authenticate({"bearer " + token});
@@ -173,13 +184,13 @@ TEST_F(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
   EXPECT_EQ(first.claims, second.claims);  // the very same cached claims
 }
 
-TEST_F(BearerAuthenticatorTest, BA24_ReplayingATokenKeepsWorking) {
+TEST_P(BearerAuthenticatorTest, BA24_ReplayingATokenKeepsWorking) {
   const std::string header = "Bearer " + tokenFor(writer_);
   for (int replay = 0; replay < 100; ++replay) ASSERT_TRUE(authenticate({header}).allowed()) << replay;
   EXPECT_EQ(cache_.size(), 1u);
 }
 
-TEST_F(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
+TEST_P(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
   expectRefused(authenticate({"Bearer " + tokenFor(reader_)}), 403,
                 R"(Bearer realm="codepayload", error="insufficient_scope", scope="write:codes")",
                 "The access token lacks the scope write:codes.", "insufficientScope");
@@ -190,7 +201,7 @@ TEST_F(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
                 "The access token lacks the scope admin:codes.", "insufficientScope");
 }
 
-TEST_F(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRefreshes) {
+TEST_P(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRefreshes) {
   const std::string token = tokenFor(writer_);
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
   registry_.setSubscription(organisation_.id, Subscription::Inactive);
@@ -207,7 +218,7 @@ TEST_F(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRef
   EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
 }
 
-TEST_F(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
+TEST_P(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
   const std::string token = tokenFor(writer_);
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
   registry_.setClientState(writer_.id, ClientState::Blocked);
@@ -222,7 +233,7 @@ TEST_F(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
   EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
 }
 
-TEST_F(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {
+TEST_P(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {
   const Organisation other = registry_.createOrganisation("Other", Plan::Pro);
   ASSERT_TRUE(view_.refreshIfChanged());
   const std::string token = issuer_.issue({other.id, writer_.id, writer_.scopes}).accessToken;
@@ -232,7 +243,7 @@ TEST_F(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRev
   EXPECT_EQ(authenticate({"Bearer " + unknownClient}).cause, "revoked");
 }
 
-TEST_F(BearerAuthenticatorTest, BA26_NoMessageOrChallengeEverContainsTheToken) {
+TEST_P(BearerAuthenticatorTest, BA26_NoMessageOrChallengeEverContainsTheToken) {
   const std::string token = tokenFor(reader_);
   std::vector<std::vector<std::string>> requests = {{"Bearer " + token},
                                                     {"Bearer " + token + "\""},

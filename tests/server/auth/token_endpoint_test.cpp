@@ -68,11 +68,14 @@ ThrottleSettings generousThrottle() {
 
 class TokenEndpointTest : public ::testing::Test {
  protected:
-  explicit TokenEndpointTest(ThrottleSettings throttleSettings = generousThrottle())
+  // The signing key is EC (ES256, the default of a new data directory) unless
+  // a test asks for RSA: the endpoint itself does not depend on the algorithm.
+  explicit TokenEndpointTest(ThrottleSettings throttleSettings = generousThrottle(),
+                             SigningAlgorithm algorithm = SigningAlgorithm::ES256)
       : hasher_(std::string(32, 'p')),
         sqlite_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
         registry_(sqlite_),
-        keys_(testing::sharedTestKey()),
+        keys_(testing::sharedTestKey(algorithm)),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         throttle_(throttleSettings, clock_.clock()),
         endpoint_(registry_, hasher_, issuer_, throttle_) {
@@ -128,6 +131,9 @@ class TokenEndpointTest : public ::testing::Test {
     ASSERT_TRUE(body.starts_with(kPrefix)) << body;
     ASSERT_TRUE(body.ends_with(kSuffix)) << body;
     const std::string token = body.substr(kPrefix.size(), body.size() - kPrefix.size() - kSuffix.size());
+    std::string header;
+    ASSERT_TRUE(decodeBase64UrlStrict(token.substr(0, token.find('.')), header));
+    EXPECT_TRUE(header.starts_with(R"({"alg":")" + keys_.active().algorithmName() + "\",")) << header;
     const AccessTokenVerifier verifier(keys_, TokenSettings{});
     AccessTokenClaims claims;
     ASSERT_EQ(verifier.verify(token, clock_.now(), claims), TokenRejection::None);
@@ -150,6 +156,16 @@ class TokenEndpointTest : public ::testing::Test {
 };
 
 TEST_F(TokenEndpointTest, TE01_IssuesATokenForValidClientCredentials) {
+  expectToken(send(valid()), clientId_);
+}
+
+class TokenEndpointRsaKeyTest : public TokenEndpointTest {
+ protected:
+  TokenEndpointRsaKeyTest() : TokenEndpointTest(generousThrottle(), SigningAlgorithm::RS256) {}
+};
+
+TEST_F(TokenEndpointRsaKeyTest, TE01_IssuesATokenForValidClientCredentials) {
+  ASSERT_EQ(keys_.active().algorithm(), SigningAlgorithm::RS256);
   expectToken(send(valid()), clientId_);
 }
 
