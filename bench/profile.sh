@@ -20,10 +20,9 @@
 # are stopped on exit; the data dir with its secrets is removed.
 set -euo pipefail
 
-die() {
-  echo "bench/profile.sh: $*" >&2
-  exit 1
-}
+script_name=bench/profile.sh
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
   echo "usage: bench/profile.sh BUILD_DIR [OUT_DIR]" >&2
@@ -40,9 +39,7 @@ server=$build/server/codepayload-server
 admin=$build/tools/admin/codepayload-admin
 ceiling=$build/bench/codepayload_ceiling_server
 engine_profile=$build/bench/codepayload_engine_profile
-for binary in "$server" "$admin" "$ceiling" "$engine_profile"; do
-  [ -x "$binary" ] || die "missing $binary (build $build with -DCODEPAYLOAD_BENCH=ON)"
-done
+require_built "$build" "$server" "$admin" "$ceiling" "$engine_profile"
 for tool in valgrind callgrind_annotate callgrind_control curl wrk; do
   command -v "$tool" >/dev/null || die "$tool is not installed (make bench installs valgrind and wrk)"
 done
@@ -59,20 +56,10 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/codepayload-profile-work.XXXXXX")
 chmod 700 "$work"
 pids=()
-stop_process() {
-  local pid=$1 waited=0
-  kill -TERM "$pid" 2>/dev/null || return 0
-  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 600 ]; do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do stop_process "$pid"; done
+  stop_started_processes 600
   rm -rf "$work"
   [ $status -eq 0 ] || echo "bench/profile.sh: failed (status $status)" >&2
   exit $status
@@ -87,7 +74,6 @@ summary=$out/summary.txt
 : >"$summary"
 note() { echo "$*" | tee -a "$summary"; }
 
-json_field() { sed -n "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p" "$1"; }
 callgrind_total() { sed -n 's/^summary: //p' "$1"; }
 per() { awk -v total="$1" -v count="$2" 'BEGIN { printf "%.0f", total / count }'; }
 

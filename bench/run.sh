@@ -21,10 +21,9 @@
 # secrets and tokens stay in the temporary directory (0700), which is removed.
 set -euo pipefail
 
-die() {
-  echo "bench/run.sh: $*" >&2
-  exit 1
-}
+script_name=bench/run.sh
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 [ $# -eq 1 ] || { echo "usage: bench/run.sh BUILD_DIR" >&2; exit 64; }
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,9 +47,7 @@ server=$build/server/codepayload-server
 admin=$build/tools/admin/codepayload-admin
 ceiling=$build/bench/codepayload_ceiling_server
 engine_bench=$build/bench/codepayload_engine_bench
-for binary in "$server" "$admin" "$ceiling" "$engine_bench"; do
-  [ -x "$binary" ] || die "missing $binary (build $build with -DCODEPAYLOAD_BENCH=ON)"
-done
+require_built "$build" "$server" "$admin" "$ceiling" "$engine_bench"
 for tool in wrk curl base64 awk sed; do
   command -v "$tool" >/dev/null || die "$tool is not installed (make bench installs wrk)"
 done
@@ -60,21 +57,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/codepayload-bench.XXXXXX")
 chmod 700 "$work"
 pids=()
 
-stop_process() {
-  local pid=$1 waited=0
-  kill -TERM "$pid" 2>/dev/null || return 0
-  while kill -0 "$pid" 2>/dev/null && [ $waited -lt 150 ]; do
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
 cleanup() {
   local status=$?
   trap - EXIT INT TERM
-  for pid in "${pids[@]}"; do stop_process "$pid"; done
+  stop_started_processes
   if [ $status -eq 0 ]; then
     rm -rf "$work"
   else
@@ -100,8 +86,6 @@ wait_for_file() {
     waited=$((waited + 1))
   done
 }
-
-json_field() { sed -n "s/.*\"$2\":\"\([^\"]*\)\".*/\1/p" "$1"; }
 
 status_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 
@@ -282,7 +266,7 @@ for run in $(seq "$runs"); do
 done
 load_after_http=$(cut -d' ' -f1-3 /proc/loadavg)
 
-for pid in "${pids[@]}"; do stop_process "$pid"; done
+stop_started_processes
 pids=()
 
 echo "== engine: codepayload_engine_bench, $engine_repetitions repetitions"
