@@ -39,7 +39,10 @@ void replaceAll(std::string& text, std::string_view placeholder, std::string_vie
 }  // namespace
 
 AuthFuzzFixture::AuthFuzzFixture()
-    : directory_(makeTemporaryDirectory()), hasher_(kPepper), keys_(auth::SigningKey::generate()) {
+    : directory_(makeTemporaryDirectory()),
+      hasher_(kPepper),
+      rsaKey_(auth::SigningKey::generate(auth::SigningAlgorithm::RS256)),
+      keys_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256), {rsaKey_}) {
   registry_ = std::make_unique<auth::SqliteClientRegistry>(directory_ / auth::kRegistryDatabaseFile,
                                                            auth::registryMigrationsDir(), hasher_, clock());
   const std::vector<std::string> scoped{std::string(kScope)};
@@ -73,6 +76,7 @@ std::string AuthFuzzFixture::substitute(std::string_view text) const {
     replaceAll(result, prefix + "_SECRET", client->secret);
     replaceAll(result, prefix + "_ORG", client->organisationId);
   }
+  replaceAll(result, "$RSA_KID", rsaKey_.kid());
   replaceAll(result, "$KID", keys_.active().kid());
   return result;
 }

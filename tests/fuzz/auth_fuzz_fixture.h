@@ -1,7 +1,8 @@
 // What both auth fuzz targets run against: a client registry (SQLite, in a
 // fresh temporary directory) holding one client of each standing, a fixed
-// pepper, one RS256 signing key and a fixed clock, so a given input always
-// gets the same answer.
+// pepper, two signing keys (an active EC P-256 key, so tokens are ES256 as in a
+// new data directory, and a published RSA 2048 key, as during a rotation from
+// RS256) and a fixed clock, so a given input always gets the same answer.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,9 @@ class AuthFuzzFixture {
   auth::ClientRegistry& registry() { return *registry_; }
   const auth::SecretHasher& hasher() const { return hasher_; }
   const auth::SigningKeySet& keys() const { return keys_; }
+  // The active key (ES256) and the published one (RS256) of keys().
+  const auth::SigningKey& ecKey() const { return keys_.active(); }
+  const auth::SigningKey& rsaKey() const { return rsaKey_; }
   static auth::UnixClock clock() {
     return [] { return kNow; };
   }
@@ -56,7 +60,7 @@ class AuthFuzzFixture {
 
   // `text` with every placeholder replaced: $ACTIVE_ID, $ACTIVE_SECRET,
   // $ACTIVE_ORG, and the same for BLOCKED, DELETED, UNSCOPED and LAPSED;
-  // $KID (the signing key's kid).
+  // $KID (the active EC key's kid), $RSA_KID (the published RSA key's kid).
   std::string substitute(std::string_view text) const;
 
   // True when `text` contains one of the clients' secrets.
@@ -68,6 +72,7 @@ class AuthFuzzFixture {
  private:
   std::filesystem::path directory_;
   auth::SecretHasher hasher_;
+  auth::SigningKey rsaKey_;
   auth::SigningKeySet keys_;
   std::unique_ptr<auth::SqliteClientRegistry> registry_;
   FuzzClient active_, blocked_, deleted_, unscoped_, lapsed_;

@@ -1,6 +1,7 @@
 // fuzz_jwt_verify: bearer tokens for auth::BearerAuthenticator (and
-// auth::AccessTokenVerifier on its own), against a real token issued in
+// auth::AccessTokenVerifier on its own), against a real ES256 token issued in
 // LLVMFuzzerInitialize by auth::TokenIssuer for the fixture's active client.
+// The key set is the fixture's: an active EC P-256 key and a published RSA key.
 //
 // The first byte picks the mode (modulo 4); the rest is the mode's text:
 //  0  raw token: "Bearer " + text; the text also goes to the verifier alone;
@@ -12,9 +13,11 @@
 //     (modulo the length);
 //  3  re-signed: the text is "<header JSON>\n<payload JSON>" (without '\n',
 //     the whole text is the payload under the real header), placeholders
-//     ($KID, $ACTIVE_ID, $ACTIVE_ORG, $LAPSED_ID, ... see AuthFuzzFixture)
-//     replaced, base64url-encoded and signed RS256 with the real key, so the
-//     header and claim checks behind the signature are reached.
+//     ($KID, $RSA_KID, $ACTIVE_ID, $ACTIVE_ORG, $LAPSED_ID, ... see
+//     AuthFuzzFixture) replaced, base64url-encoded and signed with a real key
+//     of the set, so the header and claim checks behind the signature are
+//     reached: ES256 (R||S) with the EC key, or, when bit 2 of the first byte
+//     is set ('7' instead of '3'), RS256 with the RSA key.
 //
 // Invariants (abort on violation):
 //  - never a crash; the outcome is 200 "OK" with claims, 401 "Unauthorized" or
@@ -23,12 +26,15 @@
 //  - modes 0-2: allowed exactly when the one Authorization value is
 //    "Bearer <the untouched real token>" (scheme in any case, spaces around);
 //    the verifier alone accepts exactly the untouched token;
-//  - mode 3: allowed only when the header is exactly {alg RS256, typ at+jwt,
-//    kid of the key} and the claims are the active client's, with the issuer,
+//  - mode 3: allowed only when the header is exactly {alg, typ at+jwt, kid}
+//    with the alg and kid of the key that signed (ES256 and the EC kid, or
+//    RS256 and the RSA kid) and the claims are the active client's, with the issuer,
 //    audience, scope write:codes and times the verifier documents; the
 //    returned claims are the payload's; "lapsed" only for the lapsed client,
 //    "insufficientScope" only without write:codes.
 #include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <simdjson.h>
@@ -65,10 +71,14 @@ struct DigestContextFree {
   void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
 };
 
-// The active signing key as an OpenSSL key, read once from its PEM form.
+struct EcdsaSignatureFree {
+  void operator()(ECDSA_SIG* signature) const { ECDSA_SIG_free(signature); }
+};
+
+// A signing key as an OpenSSL key, read once from its PEM form.
 std::unique_ptr<EVP_PKEY, PrivateKeyFree> privateKeyOf(const auth::SigningKey& key) {
   std::ostringstream pem;
-  key.rsaKey()->save(nullptr, &pem);
+  key.keyPair().save(nullptr, &pem);
   const std::string text = pem.str();
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())),
                                                  &BIO_free);
@@ -83,27 +93,48 @@ struct Harness {
   auth::RegistryView view{fixture.registry()};
   auth::VerifiedTokenCache cache{256};
   auth::BearerAuthenticator authenticator{verifier, view, cache, [] { return kVerifiedAt; }};
-  std::unique_ptr<EVP_PKEY, PrivateKeyFree> privateKey = privateKeyOf(fixture.keys().active());
+  std::unique_ptr<EVP_PKEY, PrivateKeyFree> ecPrivateKey = privateKeyOf(fixture.ecKey());
+  std::unique_ptr<EVP_PKEY, PrivateKeyFree> rsaPrivateKey = privateKeyOf(fixture.rsaKey());
   std::string realToken;
   std::string realHeaderJson;
+  std::string realPayloadJson;
   simdjson::dom::parser parser;
 };
 
 Harness* harness = nullptr;
 
-std::string signRs256(std::string_view headerJson, std::string_view payloadJson) {
+// The DER ECDSA-Sig-Value OpenSSL makes as JWS wants it: R || S, 32 bytes each.
+std::string rawEcdsaSignature(const std::string& der) {
+  const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
+  const std::unique_ptr<ECDSA_SIG, EcdsaSignatureFree> signature(
+      d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
+  require(signature != nullptr, "an ECDSA signature is DER");
+  std::string raw(64, '\0');
+  auto* out = reinterpret_cast<unsigned char*>(raw.data());
+  require(BN_bn2binpad(ECDSA_SIG_get0_r(signature.get()), out, 32) == 32 &&
+              BN_bn2binpad(ECDSA_SIG_get0_s(signature.get()), out + 32, 32) == 32,
+          "R and S fit 32 bytes");
+  return raw;
+}
+
+// "<header>.<payload>.<signature>" signed with `key` (its own algorithm).
+std::string signJws(std::string_view headerJson, std::string_view payloadJson, const auth::SigningKey& key) {
+  const bool ec = key.algorithm() == auth::SigningAlgorithm::ES256;
+  EVP_PKEY* privateKey = ec ? harness->ecPrivateKey.get() : harness->rsaPrivateKey.get();
   const std::string input = auth::encodeBase64Url(headerJson) + "." + auth::encodeBase64Url(payloadJson);
   std::unique_ptr<EVP_MD_CTX, DigestContextFree> context(EVP_MD_CTX_new());
   std::size_t length = 0;
   const auto* bytes = reinterpret_cast<const unsigned char*>(input.data());
-  require(EVP_DigestSignInit(context.get(), nullptr, EVP_sha256(), nullptr, harness->privateKey.get()) == 1 &&
+  require(EVP_DigestSignInit(context.get(), nullptr, EVP_sha256(), nullptr, privateKey) == 1 &&
               EVP_DigestSign(context.get(), nullptr, &length, bytes, input.size()) == 1,
-          "RS256 signing starts");
+          "signing starts");
   std::string signature(length, '\0');
   require(EVP_DigestSign(context.get(), reinterpret_cast<unsigned char*>(signature.data()), &length, bytes,
                          input.size()) == 1,
-          "RS256 signing succeeds");
+          "signing succeeds");
   signature.resize(length);
+  if (ec) signature = rawEcdsaSignature(signature);
+  require(signature.size() == key.signatureSize(), "a signature has the key's size");
   return input + "." + auth::encodeBase64Url(signature);
 }
 
@@ -226,17 +257,17 @@ bool stringIs(simdjson::dom::object object, std::string_view key, std::string_vi
 
 // What an accepted re-signed token must look like, checked independently of
 // the verifier: the documented header and claims.
-void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJson,
+void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJson, const auth::SigningKey& signer,
                          const auth::AccessTokenClaims& claims) {
   const std::string shown = std::string(headerJson) + "\n" + std::string(payloadJson);
   simdjson::dom::parser headerParser;
   const std::optional<simdjson::dom::object> header = uniqueObject(headerParser, headerJson);
   require(header.has_value() && header->size() == 3, "an accepted header is an object of three members", shown);
   std::string_view type;
-  require(stringIs(*header, "alg", "RS256") && stringIs(*header, "kid", harness->fixture.keys().active().kid()) &&
+  require(stringIs(*header, "alg", signer.algorithmName()) && stringIs(*header, "kid", signer.kid()) &&
               header->at_key("typ").get_string().get(type) == simdjson::SUCCESS &&
               (equalsIgnoringAsciiCase(type, "at+jwt") || equalsIgnoringAsciiCase(type, "application/at+jwt")),
-          "an accepted header is RS256, at+jwt, the key's kid", shown);
+          "an accepted header is the signing key's alg and kid, at+jwt", shown);
 
   const std::optional<simdjson::dom::object> payload = uniqueObject(harness->parser, payloadJson);
   require(payload.has_value(), "an accepted payload is an object without repeated members", shown);
@@ -280,22 +311,27 @@ void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJs
           "the returned claims are the payload's", shown);
 }
 
-void checkResigned(std::string_view text) {
+void checkResigned(std::string_view text, const auth::SigningKey& signer) {
   const std::size_t newline = text.find('\n');
   const std::string headerJson = newline == std::string_view::npos
                                      ? harness->realHeaderJson
                                      : harness->fixture.substitute(text.substr(0, newline));
   const std::string payloadJson =
       harness->fixture.substitute(newline == std::string_view::npos ? text : text.substr(newline + 1));
-  const std::string token = signRs256(headerJson, payloadJson);
+  const std::string token = signJws(headerJson, payloadJson, signer);
   const std::string value = "Bearer " + token;
   const std::vector<std::string_view> values{value};
   const auth::BearerOutcome outcome = harness->authenticator.authenticate(values, AuthFuzzFixture::kScope);
   checkOutcomeShape(outcome, token);
   const std::string shown = headerJson + "\n" + payloadJson;
-  if (token == harness->realToken) require(outcome.allowed(), "the real token re-signed is allowed", shown);
+  // ECDSA signatures are randomised: the real token's header and payload
+  // signed again by the EC key make another token that must pass as well.
+  if (&signer == &harness->fixture.ecKey() && headerJson == harness->realHeaderJson &&
+      payloadJson == harness->realPayloadJson) {
+    require(outcome.allowed(), "the real token re-signed is allowed", shown);
+  }
   if (outcome.allowed()) {
-    checkAcceptedClaims(headerJson, payloadJson, *outcome.claims);
+    checkAcceptedClaims(headerJson, payloadJson, signer, *outcome.claims);
   } else if (outcome.cause == "lapsed") {
     require(payloadJson.find(harness->fixture.lapsed().id) != std::string::npos,
             "only the lapsed organisation's client is lapsed", shown);
@@ -346,6 +382,12 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   fuzz::require(auth::decodeBase64UrlStrict(harness->realToken.substr(0, harness->realToken.find('.')), header),
                 "the real token's header decodes");
   harness->realHeaderJson = header;
+  const std::size_t firstDot = harness->realToken.find('.');
+  const std::size_t secondDot = harness->realToken.find('.', firstDot + 1);
+  fuzz::require(auth::decodeBase64UrlStrict(
+                    harness->realToken.substr(firstDot + 1, secondDot - firstDot - 1), harness->realPayloadJson),
+                "the real token's payload decodes");
+  fuzz::require(header.starts_with(R"({"alg":"ES256",)"), "the real token is ES256", header);
   fuzz::harness = harness;
   // libFuzzer ends a run with exit(): remove the fixture's temporary directory then.
   std::atexit([] { delete fuzz::harness; });
@@ -375,7 +417,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::checkVerifierAlone(token);
       break;
     }
-    default: fuzz::checkResigned(text);
+    default: {
+      const fuzz::AuthFuzzFixture& fixture = fuzz::harness->fixture;
+      fuzz::checkResigned(text, (data[0] & 4) != 0 ? fixture.rsaKey() : fixture.ecKey());
+    }
   }
   return 0;
 }
