@@ -5,6 +5,7 @@
 #include <Poco/Data/SQLite/Utility.h>
 #include <Poco/Data/Session.h>
 #include <Poco/Exception.h>
+#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -138,12 +139,24 @@ ClientState stateFromColumn(const std::string& text) {
 
 }  // namespace
 
+namespace {
+
+struct StatementFinalize {
+  void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+};
+
+}  // namespace
+
 struct SqliteClientRegistry::Connection {
   explicit Connection(const std::filesystem::path& file) : session(Poco::Data::SQLite::Connector::KEY, file.string()) {}
 
   std::mutex mutex;
   Poco::Data::Session session;
   std::atomic<std::uint64_t> localChanges{0};
+  // The token endpoint's query, prepared on first use and kept: preparing it
+  // cost more than running it. Declared after `session`, so finalized before
+  // the connection closes.
+  std::unique_ptr<sqlite3_stmt, StatementFinalize> authenticationQuery;
 };
 
 namespace {
@@ -427,27 +440,72 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
   });
 }
 
+namespace {
+
+constexpr const char* kAuthenticationQuery =
+    "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan, o.subscription"
+    " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?";
+
+// Leaves a kept statement ready for its next use, however the use ended.
+class StatementReset {
+ public:
+  explicit StatementReset(sqlite3_stmt* statement) : statement_(statement) {}
+  ~StatementReset() {
+    sqlite3_reset(statement_);
+    sqlite3_clear_bindings(statement_);
+  }
+  StatementReset(const StatementReset&) = delete;
+  StatementReset& operator=(const StatementReset&) = delete;
+
+ private:
+  sqlite3_stmt* statement_;
+};
+
+[[noreturn]] void throwSqliteError(sqlite3* database, std::string_view what) {
+  throw RegistryError(RegistryError::Kind::Storage,
+                      "registry database, " + std::string(what) + ": " + sqlite3_errmsg(database));
+}
+
+std::string textColumn(sqlite3_stmt* statement, int column) {
+  const unsigned char* text = sqlite3_column_text(statement, column);
+  if (text == nullptr) return {};
+  const auto length = static_cast<std::size_t>(sqlite3_column_bytes(statement, column));
+  return std::string(reinterpret_cast<const char*>(text), length);
+}
+
+}  // namespace
+
 std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientAuthRecord> {
-    std::vector<std::string> organisationIds, states, scopes, plans, subscriptions;
-    std::vector<Poco::Data::BLOB> digests;
-    connection_->session
-        << "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan,"
-           " o.subscription FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?",
-        bind(std::string(clientId)), into(organisationIds), into(states), into(scopes), into(digests), into(plans),
-        into(subscriptions), now;
-    if (organisationIds.empty()) return std::nullopt;
+    sqlite3* database = Poco::Data::SQLite::Utility::dbHandle(connection_->session);
+    if (connection_->authenticationQuery == nullptr) {
+      sqlite3_stmt* prepared = nullptr;
+      if (sqlite3_prepare_v3(database, kAuthenticationQuery, -1, SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) !=
+          SQLITE_OK) {
+        throwSqliteError(database, "reading a client");
+      }
+      connection_->authenticationQuery.reset(prepared);
+    }
+    sqlite3_stmt* statement = connection_->authenticationQuery.get();
+    const StatementReset reset(statement);
+    if (sqlite3_bind_text64(statement, 1, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
+      throwSqliteError(database, "reading a client");
+    }
+    const int stepped = sqlite3_step(statement);
+    if (stepped == SQLITE_DONE) return std::nullopt;
+    if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
     ClientAuthRecord record;
     record.clientId = clientId;
-    record.organisationId = organisationIds[0];
-    record.state = stateFromColumn(states[0]);
-    record.scopes = splitScopes(scopes[0]);
-    if (digests[0].size() != kSecretDigestSize) {
+    record.organisationId = textColumn(statement, 0);
+    record.state = stateFromColumn(textColumn(statement, 1));
+    record.scopes = splitScopes(textColumn(statement, 2));
+    if (sqlite3_column_bytes(statement, 3) != static_cast<int>(kSecretDigestSize)) {
       throw RegistryError(RegistryError::Kind::Storage, "registry database holds a secret digest of the wrong size");
     }
-    std::copy(digests[0].rawContent(), digests[0].rawContent() + kSecretDigestSize, record.secretDigest.begin());
+    const auto* digest = static_cast<const unsigned char*>(sqlite3_column_blob(statement, 3));
+    std::copy(digest, digest + kSecretDigestSize, record.secretDigest.begin());
     record.organisationCoversApiClients =
-        coversApiClients(planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]));
+        coversApiClients(planFromColumn(textColumn(statement, 4)), subscriptionFromColumn(textColumn(statement, 5)));
     return record;
   });
 }

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <fstream>
+#include <functional>
 
 #include "auth_test_support.h"
 #include "server/auth/base64.h"
@@ -235,6 +236,58 @@ TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
   other.setSubscription(acme.id, Subscription::Inactive);
   EXPECT_NE(registry_.version(), afterOwnChange);
   EXPECT_EQ(registry_.findOrganisation(acme.id)->subscription, Subscription::Inactive);
+}
+
+// Runs `sql` on a second, raw connection to the registry database (another process).
+void executeElsewhere(const std::filesystem::path& database, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  sqlite3_close(db);
+}
+
+std::string storageErrorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
+  // findClientForAuthentication keeps its prepared statement between calls:
+  // each call must bind afresh, read current rows and leave it reusable.
+  const Organisation acme = starterOrganisation();
+  const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}).client.id;
+  const std::string second = registry_.createClient(acme.id, "second", {"read:codes", "write:codes"}).client.id;
+  EXPECT_EQ(registry_.findClientForAuthentication(first)->scopes, (std::vector<std::string>{"write:codes"}));
+  EXPECT_EQ(registry_.findClientForAuthentication("svc_client_000000000000000000000000"), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(second)->scopes,
+            (std::vector<std::string>{"read:codes", "write:codes"}));
+
+  // Another process blocks the first client and lets the subscription lapse.
+  executeElsewhere(databaseFile(), "UPDATE api_clients SET state = 'blocked' WHERE id = '" + first + "'");
+  executeElsewhere(databaseFile(), "UPDATE organisations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
+  const std::optional<ClientAuthRecord> blocked = registry_.findClientForAuthentication(first);
+  ASSERT_TRUE(blocked.has_value());
+  EXPECT_EQ(blocked->state, ClientState::Blocked);
+  EXPECT_FALSE(blocked->organisationCoversApiClients);
+
+  // A stored digest of the wrong size (past the schema's CHECK) is a storage
+  // fault; the next lookup works.
+  executeElsewhere(databaseFile(), "PRAGMA ignore_check_constraints = ON;"
+                                   " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" + first + "'");
+  EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(first); }),
+            "registry database holds a secret digest of the wrong size");
+  EXPECT_EQ(registry_.findClientForAuthentication(second)->clientId, second);
+
+  // The table gone under the kept statement: a storage fault naming the cause.
+  executeElsewhere(databaseFile(), "PRAGMA foreign_keys = OFF; DROP TABLE api_clients");
+  EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(second); }),
+            "registry database, reading a client: no such table: api_clients");
 }
 
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
