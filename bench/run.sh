@@ -459,7 +459,7 @@ keeps for its next request count as extra.
   answered with $(fmt "$batch10k_response_bytes") bytes.
 - Tokens: \`grant_type=client_credentials\` with HTTP Basic client authentication, cycling through $token_clients
   clients per run (a fresh set each run: the server caps the tokens one client may mint per minute); the answer
-  (an RS256 JWT) is $token_response_bytes bytes.
+  (an ES256 JWT) is $token_response_bytes bytes.
 - The ceiling (\`codepayload_ceiling_server\`) reads the same configuration, uses the same certificate, TLS context,
   thread pool, timeouts and keep-alive settings, reads every body with the server's own reader and answers each
   scenario with a fixed body of the server's answer size.
