@@ -40,6 +40,12 @@ struct ItemAi {
   std::string_view value() const { return normalised ? std::string_view(normalisedValue) : sentValue; }
 };
 
+// Whether two AIs of an item have the same key: by slot (one per 2- to 4-digit
+// key), by text only for keys that have none.
+inline bool sameKey(const ItemAi& first, const ItemAi& second) {
+  return (first.slot >= 0 || second.slot >= 0) ? first.slot == second.slot : first.key == second.key;
+}
+
 // Where an AI of the item sits in the request: the primary key or ais.<index>.
 struct AiSlot {
   bool primary;

@@ -18,14 +18,14 @@ class AiKeysRule final : public RuleModule {
       AiSlot slot{false, i};
       if (ai.ai == nullptr) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"});
-      } else if (ai.key == item.primaryKey().key) {
+      } else if (sameKey(ai, item.primaryKey())) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
                       {std::string(ai.key), "repeatsPrimaryKey"});
         ai.usable = false;
       }
       // A repeated key is a fault of its own, whatever else is wrong with it.
       for (std::size_t first = 0; first < i; ++first) {
-        if (ais[first].key == ai.key) {
+        if (sameKey(ais[first], ai)) {
           item.addError("Validation.Invalid.ais", ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
           ai.usable = false;
           break;

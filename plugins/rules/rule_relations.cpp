@@ -94,7 +94,8 @@ class RelationsRule final : public RuleModule {
   }
 
   static void checkExclusion(ItemContext& item, const Present& first, const Present& second) {
-    if (first.key == second.key) return;
+    if (first.ai->slot == second.ai->slot) return;  // the primary key repeated
+    if (first.ai->excludes.empty() && second.ai->excludes.empty()) return;
     const Present* named = nullptr;
     const Present* other = nullptr;
     if (excludes(*first.ai, second)) {
