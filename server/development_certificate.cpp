@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "server/openssl_handles.h"
+
 namespace codepayload::server {
 
 namespace {
@@ -33,30 +35,17 @@ namespace {
   throw std::runtime_error(message);
 }
 
-struct PkeyFree {
-  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-struct X509Free {
-  void operator()(X509* certificate) const { X509_free(certificate); }
-};
-struct BioFree {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct ExtensionFree {
-  void operator()(X509_EXTENSION* extension) const { X509_EXTENSION_free(extension); }
-};
-
 void addExtension(X509* certificate, int nid, const char* value) {
   X509V3_CTX context;
   X509V3_set_ctx_nodb(&context);
   X509V3_set_ctx(&context, certificate, certificate, nullptr, nullptr, 0);
-  std::unique_ptr<X509_EXTENSION, ExtensionFree> extension(X509V3_EXT_conf_nid(nullptr, &context, nid, value));
+  openssl::CertificateExtension extension(X509V3_EXT_conf_nid(nullptr, &context, nid, value));
   if (!extension || X509_add_ext(certificate, extension.get(), -1) != 1) {
     throwOpenSslError(std::string("cannot add extension ") + value);
   }
 }
 
-std::string pemOf(const std::unique_ptr<BIO, BioFree>& bio) {
+std::string pemOf(const openssl::Bio& bio) {
   char* data = nullptr;
   const long length = BIO_get_mem_data(bio.get(), &data);
   return std::string(data, static_cast<std::size_t>(length));
@@ -99,10 +88,10 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
     return result;
   }
 
-  std::unique_ptr<EVP_PKEY, PkeyFree> key(EVP_EC_gen("P-256"));
+  openssl::PrivateKey key(EVP_EC_gen("P-256"));
   if (!key) throwOpenSslError("cannot generate an EC P-256 key");
 
-  std::unique_ptr<X509, X509Free> certificate(X509_new());
+  openssl::Certificate certificate(X509_new());
   if (!certificate) throwOpenSslError("cannot allocate a certificate");
   X509_set_version(certificate.get(), 2);
 
@@ -139,8 +128,8 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
 
   if (X509_sign(certificate.get(), key.get(), EVP_sha256()) == 0) throwOpenSslError("cannot sign the certificate");
 
-  std::unique_ptr<BIO, BioFree> keyPem(BIO_new(BIO_s_mem()));
-  std::unique_ptr<BIO, BioFree> certificatePem(BIO_new(BIO_s_mem()));
+  openssl::Bio keyPem(BIO_new(BIO_s_mem()));
+  openssl::Bio certificatePem(BIO_new(BIO_s_mem()));
   if (!keyPem || !certificatePem ||
       PEM_write_bio_PrivateKey(keyPem.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1 ||
       PEM_write_bio_X509(certificatePem.get(), certificate.get()) != 1) {

@@ -16,6 +16,7 @@
 
 #include "server/auth/base64.h"
 #include "server/auth/private_file.h"
+#include "server/openssl_handles.h"
 
 namespace codepayload::auth {
 
@@ -29,18 +30,9 @@ constexpr std::string_view kP256GroupName = "prime256v1";  // OpenSSL's name of 
 constexpr std::string_view kAcceptedKeys =
     "; it must be an EC P-256 key (ES256) or an RSA key of at least 2048 bits (RS256)";
 
-struct PrivateKeyFree {
-  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-struct BioFree {
-  void operator()(BIO* bio) const { BIO_free(bio); }
-};
-struct BignumFree {
-  void operator()(BIGNUM* number) const { BN_free(number); }
-};
-using PrivateKey = std::unique_ptr<EVP_PKEY, PrivateKeyFree>;
-using Bio = std::unique_ptr<BIO, BioFree>;
-using Bignum = std::unique_ptr<BIGNUM, BignumFree>;
+using openssl::Bignum;
+using openssl::Bio;
+using openssl::PrivateKey;
 
 std::string sha256(std::string_view bytes) {
   unsigned char digest[EVP_MAX_MD_SIZE];

@@ -56,6 +56,7 @@
 #include "server/auth/registry_view.h"
 #include "server/auth/token_issuer.h"
 #include "server/auth/verified_token_cache.h"
+#include "server/openssl_handles.h"
 #include "tests/fuzz/auth_fuzz_fixture.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -64,19 +65,8 @@ namespace {
 
 constexpr std::int64_t kVerifiedAt = AuthFuzzFixture::kNow + 60;  // the authenticator's clock
 
-struct PrivateKeyFree {
-  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-struct DigestContextFree {
-  void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
-};
-
-struct EcdsaSignatureFree {
-  void operator()(ECDSA_SIG* signature) const { ECDSA_SIG_free(signature); }
-};
-
 // A signing key as an OpenSSL key, read once from its PEM form.
-std::unique_ptr<EVP_PKEY, PrivateKeyFree> privateKeyOf(const auth::SigningKey& key) {
+openssl::PrivateKey privateKeyOf(const auth::SigningKey& key) {
   std::ostringstream pem;
   key.keyPair().save(nullptr, &pem);
   const std::string text = pem.str();
@@ -84,7 +74,7 @@ std::unique_ptr<EVP_PKEY, PrivateKeyFree> privateKeyOf(const auth::SigningKey& k
                                                  &BIO_free);
   EVP_PKEY* privateKey = PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr);
   require(privateKey != nullptr, "the signing key reads back from PEM");
-  return std::unique_ptr<EVP_PKEY, PrivateKeyFree>(privateKey);
+  return openssl::PrivateKey(privateKey);
 }
 
 struct Harness {
@@ -93,8 +83,8 @@ struct Harness {
   auth::RegistryView view{fixture.registry()};
   auth::VerifiedTokenCache cache{256};
   auth::BearerAuthenticator authenticator{verifier, view, cache, [] { return kVerifiedAt; }};
-  std::unique_ptr<EVP_PKEY, PrivateKeyFree> ecPrivateKey = privateKeyOf(fixture.ecKey());
-  std::unique_ptr<EVP_PKEY, PrivateKeyFree> rsaPrivateKey = privateKeyOf(fixture.rsaKey());
+  openssl::PrivateKey ecPrivateKey = privateKeyOf(fixture.ecKey());
+  openssl::PrivateKey rsaPrivateKey = privateKeyOf(fixture.rsaKey());
   std::string realToken;
   std::string realHeaderJson;
   std::string realPayloadJson;
@@ -106,7 +96,7 @@ Harness* harness = nullptr;
 // The DER ECDSA-Sig-Value OpenSSL makes as JWS wants it: R || S, 32 bytes each.
 std::string rawEcdsaSignature(const std::string& der) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
-  const std::unique_ptr<ECDSA_SIG, EcdsaSignatureFree> signature(
+  const openssl::EcdsaSignature signature(
       d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
   require(signature != nullptr, "an ECDSA signature is DER");
   std::string raw(64, '\0');
@@ -122,7 +112,7 @@ std::string signJws(std::string_view headerJson, std::string_view payloadJson, c
   const bool ec = key.algorithm() == auth::SigningAlgorithm::ES256;
   EVP_PKEY* privateKey = ec ? harness->ecPrivateKey.get() : harness->rsaPrivateKey.get();
   const std::string input = auth::encodeBase64Url(headerJson) + "." + auth::encodeBase64Url(payloadJson);
-  std::unique_ptr<EVP_MD_CTX, DigestContextFree> context(EVP_MD_CTX_new());
+  openssl::DigestContext context(EVP_MD_CTX_new());
   std::size_t length = 0;
   const auto* bytes = reinterpret_cast<const unsigned char*>(input.data());
   require(EVP_DigestSignInit(context.get(), nullptr, EVP_sha256(), nullptr, privateKey) == 1 &&

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "server/auth/base64.h"
+#include "server/openssl_handles.h"
 
 namespace codepayload::auth::testing {
 
@@ -121,17 +122,7 @@ SigningAlgorithm otherAlgorithm(SigningAlgorithm algorithm) {
 
 namespace {
 
-struct PkeyFree {
-  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
-};
-struct MdCtxFree {
-  void operator()(EVP_MD_CTX* context) const { EVP_MD_CTX_free(context); }
-};
-struct EcdsaSigFree {
-  void operator()(ECDSA_SIG* signature) const { ECDSA_SIG_free(signature); }
-};
-
-std::unique_ptr<EVP_PKEY, PkeyFree> privateKeyOf(const SigningKey& key) {
+openssl::PrivateKey privateKeyOf(const SigningKey& key) {
   std::ostringstream pem;
   key.keyPair().save(nullptr, &pem);
   const std::string text = pem.str();
@@ -139,7 +130,7 @@ std::unique_ptr<EVP_PKEY, PkeyFree> privateKeyOf(const SigningKey& key) {
   EVP_PKEY* pkey = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
   BIO_free(bio);
   if (pkey == nullptr) throw std::runtime_error("cannot read the test key");
-  return std::unique_ptr<EVP_PKEY, PkeyFree>(pkey);
+  return openssl::PrivateKey(pkey);
 }
 
 std::string signingInput(std::string_view headerJson, std::string_view payloadJson) {
@@ -149,7 +140,7 @@ std::string signingInput(std::string_view headerJson, std::string_view payloadJs
 // The DER ECDSA-Sig-Value as R || S, each left-padded to 32 bytes.
 std::string rawEcdsaSignature(const std::string& der) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
-  const std::unique_ptr<ECDSA_SIG, EcdsaSigFree> signature(
+  const openssl::EcdsaSignature signature(
       d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
   if (signature == nullptr) throw std::runtime_error("not a DER ECDSA signature");
   std::string raw(64, '\0');
@@ -169,7 +160,7 @@ std::string signJws(std::string_view headerJson, std::string_view payloadJson, c
   if (digest == nullptr) throw std::runtime_error("unknown digest " + std::string(options.digest));
   const std::string input = signingInput(headerJson, payloadJson);
   const auto pkey = privateKeyOf(key);
-  std::unique_ptr<EVP_MD_CTX, MdCtxFree> context(EVP_MD_CTX_new());
+  openssl::DigestContext context(EVP_MD_CTX_new());
   std::size_t length = 0;
   if (EVP_DigestSignInit(context.get(), nullptr, digest, nullptr, pkey.get()) != 1 ||
       EVP_DigestSign(context.get(), nullptr, &length, reinterpret_cast<const unsigned char*>(input.data()),
