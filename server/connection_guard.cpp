@@ -72,6 +72,8 @@ class ConnectionGuard::HttpConnection final : public Poco::Net::TCPServerConnect
                  Poco::Net::HTTPRequestHandlerFactory::Ptr router, ConnectionGuard& guard)
       : Poco::Net::TCPServerConnection(socket), http_(socket, params, router), guard_(guard) {}
 
+  // For the paths that leave run() before its SlotRelease exists (peer gone,
+  // no descriptor for the Watch); otherwise the slot is already back.
   ~HttpConnection() override { guard_.slots_.release(identityOf(socket())); }
 
   void run() override {

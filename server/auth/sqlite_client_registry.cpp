@@ -137,10 +137,6 @@ ClientState stateFromColumn(const std::string& text) {
   throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown client state \"" + text + "\"");
 }
 
-}  // namespace
-
-namespace {
-
 struct StatementFinalize {
   void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
 };

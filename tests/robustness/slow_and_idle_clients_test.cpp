@@ -103,6 +103,19 @@ std::optional<std::chrono::milliseconds> trickle(TlsConnection& connection, cons
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
 }
 
+// The head of a POST /codes request with `token` and a body of `contentLength` bytes.
+std::string codesHead(const std::string& token, std::size_t contentLength) {
+  return "POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token +
+         "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(contentLength) + "\r\n\r\n";
+}
+
+// Stops the normal client; it must have been served throughout.
+void expectServedThroughout(NormalClient& normal) {
+  normal.stop();
+  EXPECT_GT(normal.served(), 0);
+  EXPECT_EQ(normal.failed(), 0) << normal.firstFailure();
+}
+
 class SlowAndIdleClients : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -119,10 +132,7 @@ class SlowAndIdleClients : public ::testing::Test {
     token_ = harness_->token(harness_->createClient({"write:codes"}));
   }
 
-  std::string codesHead(std::size_t contentLength) const {
-    return "POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token_ +
-           "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(contentLength) + "\r\n\r\n";
-  }
+  std::string codesHead(std::size_t contentLength) const { return robustness::codesHead(token_, contentLength); }
 
   // After a trickle: the deadline closed the connection without an answer
   // (the worker is blocked in a TLS read; nothing can be written beside it),
@@ -160,9 +170,7 @@ TEST_F(SlowAndIdleClients, ARequestHeadTrickledAtOneByteASecondLosesItsWorker) {
   ASSERT_TRUE(held.has_value()) << "the server still reads a one-byte-a-second head after "
                                 << kTrickleGivesUpAfter.count() << " s";
   expectClosedByTheDeadline(slow, *held);
-  normal.stop();
-  EXPECT_GT(normal.served(), 0);
-  EXPECT_EQ(normal.failed(), 0) << normal.firstFailure();
+  expectServedThroughout(normal);
 }
 
 TEST_F(SlowAndIdleClients, ABodyTrickledAtOneByteASecondLosesItsWorker) {
@@ -174,9 +182,7 @@ TEST_F(SlowAndIdleClients, ABodyTrickledAtOneByteASecondLosesItsWorker) {
   ASSERT_TRUE(held.has_value()) << "the server still reads a one-byte-a-second body after "
                                 << kTrickleGivesUpAfter.count() << " s";
   expectClosedByTheDeadline(slow, *held);
-  normal.stop();
-  EXPECT_GT(normal.served(), 0);
-  EXPECT_EQ(normal.failed(), 0) << normal.firstFailure();
+  expectServedThroughout(normal);
 }
 
 TEST_F(SlowAndIdleClients, AKeptAliveConnectionOutlivesTheRequestTimeout) {
@@ -336,9 +342,7 @@ TEST(SlowClientOfTheServerProcess, ABodyCutByTheDeadlineLeavesTheServerRunning) 
   const std::string token = accessTokenFrom(tokenResponse.body);
   TlsConnection slow(server.endpoint(), "127.0.0.2");
   const std::string body(kOneItem);
-  ASSERT_TRUE(slow.send("POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token +
-                        "\r\nContent-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-                        "\r\n\r\n"));
+  ASSERT_TRUE(slow.send(codesHead(token, body.size())));
   const std::optional<std::chrono::milliseconds> held = trickle(slow, body);
   ASSERT_TRUE(held.has_value());
   EXPECT_GE(*held, std::chrono::milliseconds(2500));
