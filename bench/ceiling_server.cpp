@@ -1,7 +1,7 @@
 // codepayload_ceiling_server: the ceiling of the HTTP benchmarks. A minimal
 // Poco HTTPServer that does what every request to codepayload-server must do
 // and nothing else: accept TLS with the same context, read the whole request
-// body the same way, and answer a fixed body of a given size. Every HTTP
+// body (with Poco's own HTTP framing), and answer a fixed body of a given size. Every HTTP
 // figure of bench/run.sh is reported as a ratio to this server, measured in
 // the same run.
 //
@@ -27,11 +27,13 @@
 #include <Poco/ThreadPool.h>
 #include <signal.h>
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <istream>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -41,7 +43,6 @@
 
 #include "engine/paths.h"
 #include "server/development_certificate.h"
-#include "server/request_body.h"
 #include "server/server_config.h"
 #include "server/server_transport.h"
 
@@ -49,8 +50,7 @@ namespace {
 
 using codepayload::server::ServerConfig;
 
-// Mirrors server/service_handler.cpp: bodies up to this size leave in one
-// write together with the headers.
+// Bodies up to this size leave in one write together with the headers.
 constexpr std::size_t kCoalescedBodyLimit = 3 * 1024;
 
 
@@ -60,26 +60,26 @@ struct FixedAnswer {
   std::size_t maxBodyBytes = 0;
 };
 
-// Reads the request body (the server's own framing and reader), then sends
-// the fixed answer.
+// Reads the request body with Poco's own framing (a bare Poco server), then
+// sends the fixed answer.
 class FixedAnswerHandler final : public Poco::Net::HTTPRequestHandler {
  public:
   explicit FixedAnswerHandler(const FixedAnswer& answer) : answer_(answer) {}
 
   void handleRequest(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) override {
-    using codepayload::server::BodyFraming;
-    using codepayload::server::BodyReadResult;
     thread_local std::string body;
-    const BodyFraming framing = codepayload::server::bodyFraming(request, answer_.maxBodyBytes);
-    const bool readable =
-        framing == BodyFraming::Empty || framing == BodyFraming::Length || framing == BodyFraming::Chunked;
-    if (!readable || codepayload::server::readRequestBody(request, framing, answer_.maxBodyBytes, body) !=
-                         BodyReadResult::Complete) {
-      response.setKeepAlive(false);
-      response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_BAD_REQUEST);
-      response.setContentLength(0);
-      response.send().flush();
-      return;
+    body.clear();
+    std::istream& in = request.stream();
+    std::array<char, 16 * 1024> chunk;
+    while (in.read(chunk.data(), static_cast<std::streamsize>(chunk.size())) || in.gcount() > 0) {
+      body.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+      if (body.size() > answer_.maxBodyBytes) {
+        response.setKeepAlive(false);
+        response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_BAD_REQUEST);
+        response.setContentLength(0);
+        response.send().flush();
+        return;
+      }
     }
     response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_OK);
     response.setContentType(answer_.contentType);

@@ -14,8 +14,7 @@ class CodesHandler final : public ServiceHandler {
   explicit CodesHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
 
  private:
-  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-              RequestTrace& trace) override;
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 };
 
 }  // namespace codepayload::server

@@ -1,7 +1,6 @@
 #include "server/connection_guard.h"
 
 #include <Poco/Exception.h>
-#include <Poco/Net/HTTPServerConnection.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/StreamSocket.h>
 #include <Poco/Net/TCPServerConnection.h>
@@ -68,47 +67,47 @@ struct SlotRelease {
 
 class ConnectionGuard::HttpConnection final : public Poco::Net::TCPServerConnection {
  public:
-  HttpConnection(const Poco::Net::StreamSocket& socket, Poco::Net::HTTPServerParams::Ptr params,
-                 Poco::Net::HTTPRequestHandlerFactory::Ptr router, ConnectionGuard& guard)
-      : Poco::Net::TCPServerConnection(socket), http_(socket, params, router), guard_(guard) {}
+  HttpConnection(const Poco::Net::StreamSocket& socket, const HttpSettings& settings, HttpService& service,
+                 ConnectionGuard& guard)
+      : Poco::Net::TCPServerConnection(socket), settings_(settings), service_(service), guard_(guard) {}
 
   // For the paths that leave run() before its SlotRelease exists (peer gone,
   // no descriptor for the Watch); otherwise the slot is already back.
   ~HttpConnection() override { guard_.slots_.release(identityOf(socket())); }
 
   void run() override {
-    std::string peer;
+    Poco::Net::SocketAddress peer;
     try {
-      peer = socket().peerAddress().toString();
+      peer = socket().peerAddress();
     } catch (const Poco::Exception&) {
       return;  // the peer is already gone
     }
-    const RequestDeadlines::Watch watch(guard_.deadlines_, descriptorOf(socket()), std::move(peer));
+    const RequestDeadlines::Watch watch(guard_.deadlines_, descriptorOf(socket()), peer.toString());
     // The slot goes back before the Watch closes the last descriptor of the
     // socket, so a client that reconnects as soon as it sees the close finds
     // it free.
     const SlotRelease release{guard_.slots_, identityOf(socket())};
-    http_.run();
+    serveHttpConnection(socket(), peer, settings_, service_, guard_.hooks_);
   }
 
  private:
-  Poco::Net::HTTPServerConnection http_;
+  const HttpSettings& settings_;
+  HttpService& service_;
   ConnectionGuard& guard_;
 };
 
 class ConnectionGuard::HttpConnectionFactory final : public Poco::Net::TCPServerConnectionFactory {
  public:
-  HttpConnectionFactory(Poco::Net::HTTPServerParams::Ptr params, Poco::Net::HTTPRequestHandlerFactory::Ptr router,
-                        ConnectionGuard& guard)
-      : params_(std::move(params)), router_(std::move(router)), guard_(guard) {}
+  HttpConnectionFactory(const HttpSettings& settings, HttpService& service, ConnectionGuard& guard)
+      : settings_(settings), service_(service), guard_(guard) {}
 
   Poco::Net::TCPServerConnection* createConnection(const Poco::Net::StreamSocket& socket) override {
-    return new HttpConnection(socket, params_, router_, guard_);
+    return new HttpConnection(socket, settings_, service_, guard_);
   }
 
  private:
-  Poco::Net::HTTPServerParams::Ptr params_;
-  Poco::Net::HTTPRequestHandlerFactory::Ptr router_;
+  const HttpSettings& settings_;
+  HttpService& service_;
   ConnectionGuard& guard_;
 };
 
@@ -116,20 +115,26 @@ ConnectionGuard::ConnectionGuard(const ConnectionLimits& limits, std::function<v
     : slots_(limits.perAddress),
       deadlines_(limits.requestTimeout),
       log_(std::move(log)),
+      hooks_{&stopping_, log_},
       watchdog_([this] { watchdog(); }) {}
 
 ConnectionGuard::~ConnectionGuard() {
   {
     const std::lock_guard lock(mutex_);
-    stopping_ = true;
+    watchdogStopping_ = true;
   }
   stopSignal_.notify_all();
   watchdog_.join();
 }
 
-Poco::Net::TCPServerConnectionFactory::Ptr ConnectionGuard::httpConnectionFactory(
-    Poco::Net::HTTPServerParams::Ptr params, Poco::Net::HTTPRequestHandlerFactory::Ptr router) {
-  return new HttpConnectionFactory(std::move(params), std::move(router), *this);
+Poco::Net::TCPServerConnectionFactory::Ptr ConnectionGuard::httpConnectionFactory(const HttpSettings& settings,
+                                                                                  HttpService& service) {
+  return new HttpConnectionFactory(settings, service, *this);
+}
+
+void ConnectionGuard::stopConnections(bool abortCurrent) {
+  stopping_.store(true);
+  deadlines_.closeIdle(abortCurrent);
 }
 
 Poco::Net::TCPServerConnectionFilter::Ptr ConnectionGuard::admissionFilter(const Poco::Net::TCPServer& server) {
@@ -156,7 +161,7 @@ void ConnectionGuard::recordRefusal(Refusal refusal, std::string_view address) {
 void ConnectionGuard::watchdog() {
   auto nextReport = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
-  while (!stopSignal_.wait_for(lock, kWatchInterval, [this] { return stopping_; })) {
+  while (!stopSignal_.wait_for(lock, kWatchInterval, [this] { return watchdogStopping_; })) {
     const auto now = std::chrono::steady_clock::now();
     lock.unlock();
     const std::vector<std::string> closedPeers = deadlines_.closeOverdue(now);

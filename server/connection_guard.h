@@ -11,11 +11,10 @@
 // both servers (HTTPS and plain) share one guard, so the limits span them.
 #pragma once
 
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-#include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/TCPServer.h>
 #include <Poco/Net/TCPServerConnectionFactory.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -26,6 +25,7 @@
 #include <thread>
 
 #include "server/address_slots.h"
+#include "server/http_connection.h"
 #include "server/request_deadlines.h"
 
 namespace codepayload::server {
@@ -45,13 +45,17 @@ class ConnectionGuard {
   ConnectionGuard(const ConnectionGuard&) = delete;
   ConnectionGuard& operator=(const ConnectionGuard&) = delete;
 
-  // Poco's HTTP connection (HTTPServerConnection over `router` with `params`),
-  // watched by the request deadlines and giving back its address slot when it
-  // ends.
-  Poco::Net::TCPServerConnectionFactory::Ptr httpConnectionFactory(Poco::Net::HTTPServerParams::Ptr params,
-                                                                   Poco::Net::HTTPRequestHandlerFactory::Ptr router);
+  // The service's HTTP connection (serveHttpConnection with `settings` for
+  // `service`, both outliving every connection), watched by the request
+  // deadlines and giving back its address slot when it ends.
+  Poco::Net::TCPServerConnectionFactory::Ptr httpConnectionFactory(const HttpSettings& settings,
+                                                                   HttpService& service);
   // The accept filter of `server` (set it before start()).
   Poco::Net::TCPServerConnectionFilter::Ptr admissionFilter(const Poco::Net::TCPServer& server);
+
+  // Tells every connection that the servers stop: idle ones close at once,
+  // busy ones after their request (or at once with `abortCurrent`).
+  void stopConnections(bool abortCurrent);
 
   struct Counts {
     std::uint64_t refusedOverAddressLimit = 0;
@@ -72,6 +76,8 @@ class ConnectionGuard {
   AddressSlots slots_;
   RequestDeadlines deadlines_;
   const std::function<void(std::string_view)> log_;
+  std::atomic<bool> stopping_{false};
+  HttpConnectionHooks hooks_;
 
   mutable std::mutex mutex_;  // guards everything below
   Counts counts_;
@@ -79,7 +85,7 @@ class ConnectionGuard {
   std::uint64_t unreportedQueueFull_ = 0;
   std::string lastRefusedAddress_;
   std::condition_variable stopSignal_;
-  bool stopping_ = false;
+  bool watchdogStopping_ = false;
   std::thread watchdog_;
 };
 

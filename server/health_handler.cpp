@@ -6,14 +6,13 @@
 
 namespace codepayload::server {
 
-void HealthHandler::handle(Poco::Net::HTTPServerRequest&, Poco::Net::HTTPServerResponse& response,
-                           RequestTrace& trace) {
+void HealthHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   const auto snapshot = context_.rules.current();
   std::string body = R"({"status":"ok","release":)";
   appendJsonString(body, snapshot->release().name);
   body.push_back('}');
-  response.set("Cache-Control", "no-store");
-  sendBody(response, 200, "OK", "application/json", body, trace);
+  exchange.addHeader("Cache-Control", "no-store");
+  sendBody(exchange, 200, "application/json", body, trace);
 }
 
 }  // namespace codepayload::server

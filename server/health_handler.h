@@ -11,8 +11,7 @@ class HealthHandler final : public ServiceHandler {
   explicit HealthHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
 
  private:
-  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-              RequestTrace& trace) override;
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 };
 
 }  // namespace codepayload::server

@@ -2,12 +2,11 @@
 
 namespace codepayload::server {
 
-void JwksHandler::handle(Poco::Net::HTTPServerRequest&, Poco::Net::HTTPServerResponse& response,
-                         RequestTrace& trace) {
+void JwksHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   // Keys change only at a restart (rotation is a restart, see auth_service.h):
   // five minutes of caching is far below the rotation lead time.
-  response.set("Cache-Control", "public, max-age=300");
-  sendBody(response, 200, "OK", "application/jwk-set+json", context_.auth.jwksJson(), trace);
+  exchange.addHeader("Cache-Control", "public, max-age=300");
+  sendBody(exchange, 200, "application/jwk-set+json", context_.auth.jwksJson(), trace);
 }
 
 }  // namespace codepayload::server

@@ -10,8 +10,7 @@ class JwksHandler final : public ServiceHandler {
   explicit JwksHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
 
  private:
-  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-              RequestTrace& trace) override;
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 };
 
 }  // namespace codepayload::server

@@ -55,6 +55,19 @@ std::vector<std::string> RequestDeadlines::closeOverdue(Clock::time_point now) {
   return closedPeers;
 }
 
+void RequestDeadlines::closeIdle(bool busyToo) {
+  const std::lock_guard lock(mutex_);
+  for (Watch* watch : watches_) {
+    if (watch->closed_ || (!busyToo && !watch->idle_.load(std::memory_order_relaxed))) continue;
+    watch->closed_ = true;
+    ::shutdown(watch->fd_, SHUT_RDWR);
+  }
+}
+
+void markRequestStarted() noexcept {
+  if (servedConnection != nullptr) servedConnection->requestStarted();
+}
+
 void markRequestReceived() noexcept {
   if (servedConnection != nullptr) servedConnection->requestReceived();
 }

@@ -42,11 +42,15 @@ class RequestDeadlines {
     Watch(const Watch&) = delete;
     Watch& operator=(const Watch&) = delete;
 
+    // The first bytes of a request arrived: the connection is busy until
+    // the request is answered (a stopping server lets it finish).
+    void requestStarted() noexcept { idle_.store(false, std::memory_order_relaxed); }
     // The request's head and body are in: no deadline while it is handled.
     void requestReceived() noexcept { deadline_.store(kNoDeadline, std::memory_order_relaxed); }
     // The response went out: the next request's deadline starts now.
     void requestAnswered() noexcept {
       deadline_.store(deadlines_.deadlineFrom(Clock::now()), std::memory_order_relaxed);
+      idle_.store(true, std::memory_order_relaxed);
     }
 
    private:
@@ -56,12 +60,16 @@ class RequestDeadlines {
     const int fd_;  // the duplicate
     const std::string peer_;
     std::atomic<Clock::rep> deadline_;  // kNoDeadline while a request is handled
+    std::atomic<bool> idle_{true};      // waiting for a request, none of it received
     bool closed_ = false;               // guarded by deadlines_.mutex_
   };
 
   // Shuts down every watched connection whose deadline is before `now` (each
   // once); returns their peers.
   std::vector<std::string> closeOverdue(Clock::time_point now);
+  // Shuts down every watched connection that waits for a request (every
+  // connection with `busyToo`): what a stopping server does.
+  void closeIdle(bool busyToo);
   std::chrono::milliseconds timeout() const { return timeout_; }
 
  private:
@@ -74,8 +82,9 @@ class RequestDeadlines {
   std::vector<Watch*> watches_;
 };
 
-// Watch::requestReceived and requestAnswered of the connection the calling
-// thread serves; nothing on a thread that serves none.
+// Watch::requestStarted, requestReceived and requestAnswered of the
+// connection the calling thread serves; nothing on a thread that serves none.
+void markRequestStarted() noexcept;
 void markRequestReceived() noexcept;
 void markRequestAnswered() noexcept;
 

@@ -1,35 +1,29 @@
 #include "server/request_router.h"
 
-#include <Poco/Net/HTTPRequest.h>
-
-#include <array>
 #include <string>
 
 #include "server/codes_handler.h"
 #include "server/health_handler.h"
 #include "server/jwks_handler.h"
-#include "server/request_body.h"
 #include "server/token_handler.h"
 
 namespace codepayload::server {
 
 namespace {
 
-// Answers 404 or 405 for requests no route takes.
+// Answers 404, or 405 with Allow, for requests no route takes.
 class RouteErrorHandler final : public ServiceHandler {
  public:
   RouteErrorHandler(const ServiceContext& context, std::string_view allow)
       : ServiceHandler(context, FaultBody::Envelope), allow_(allow) {}
 
  private:
-  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-              RequestTrace& trace) override {
-    discardUnreadBody(request, response);
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override {
     if (allow_.empty()) {
-      sendErrorEnvelope(response, 404, "NotFound", std::nullopt, "There is no resource at this path.", trace);
+      sendErrorEnvelope(exchange, 404, "NotFound", std::nullopt, "There is no resource at this path.", trace);
     } else {
-      response.set("Allow", std::string(allow_));
-      sendErrorEnvelope(response, 405, "MethodNotAllowed", std::nullopt,
+      exchange.addHeader("Allow", allow_);
+      sendErrorEnvelope(exchange, 405, "MethodNotAllowed", std::nullopt,
                         "This resource only allows " + std::string(allow_) + ".", trace);
     }
   }
@@ -37,51 +31,31 @@ class RouteErrorHandler final : public ServiceHandler {
   std::string_view allow_;
 };
 
-using HandlerFactory = ServiceHandler* (*)(const ServiceContext&);
-
-struct Route {
-  std::string_view path;
-  std::string_view method;  // "" = every method
-  HandlerFactory create;
-};
-
-template <typename Handler>
-ServiceHandler* make(const ServiceContext& context) {
-  return new Handler(context);
-}
-
-constexpr std::array kRoutes{
-    Route{"/codes", "POST", make<CodesHandler>},
-    Route{"/oauth/token", "", make<TokenHandler>},
-    Route{"/.well-known/jwks.json", "GET", make<JwksHandler>},
-    Route{"/healthz", "GET", make<HealthHandler>},
-};
-
 }  // namespace
 
-std::string_view requestPath(std::string_view target) {
-  if (!target.starts_with('/')) {
-    const auto scheme = target.find("://");
-    if (scheme == std::string_view::npos) return {};
-    const auto pathStart = target.find('/', scheme + 3);
-    if (pathStart == std::string_view::npos) return "/";
-    target = target.substr(pathStart);
-  }
-  const auto end = target.find_first_of("?#");
-  return end == std::string_view::npos ? target : target.substr(0, end);
+RequestRouter::RequestRouter(const ServiceContext& context)
+    : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())) {
+  const auto route = [&](std::string_view path, std::string_view method, std::unique_ptr<ServiceHandler> handler) {
+    routes_.push_back(Route{path, method, std::move(handler),
+                            method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method)});
+  };
+  route("/codes", "POST", std::make_unique<CodesHandler>(context));
+  route("/oauth/token", "", std::make_unique<TokenHandler>(context));
+  route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
+  route("/healthz", "GET", std::make_unique<HealthHandler>(context));
 }
 
-Poco::Net::HTTPRequestHandler* RequestRouter::createRequestHandler(const Poco::Net::HTTPServerRequest& request) {
-  const std::string_view path = requestPath(request.getURI());
-  for (const Route& route : kRoutes) {
+RequestRouter::~RequestRouter() = default;
+
+void RequestRouter::serve(HttpExchange& exchange) noexcept {
+  const std::string_view path = exchange.path();
+  for (const Route& route : routes_) {
     if (route.path != path) continue;
-    ServiceHandler* handler = (route.method.empty() || route.method == request.getMethod())
-                                  ? route.create(context_)
-                                  : new RouteErrorHandler(context_, route.method);
-    handler->setRoutePath(route.path);
-    return handler;
+    const bool methodMatches = route.method.empty() || route.method == exchange.method();
+    (methodMatches ? *route.handler : *route.wrongMethod).serve(exchange, route.path);
+    return;
   }
-  return new RouteErrorHandler(context_, {});
+  notFound_->serve(exchange, {});
 }
 
 }  // namespace codepayload::server

@@ -4,32 +4,33 @@
 // endpoint itself answers non-POST requests (405, flat {"error"} body).
 #pragma once
 
-#include <Poco/Net/HTTPRequestHandlerFactory.h>
-
+#include <memory>
 #include <string_view>
+#include <vector>
 
+#include "server/http_connection.h"
 #include "server/service_context.h"
+#include "server/service_handler.h"
 
 namespace codepayload::server {
 
-class RequestRouter final : public Poco::Net::HTTPRequestHandlerFactory {
+class RequestRouter final : public HttpService {
  public:
-  explicit RequestRouter(const ServiceContext& context) : context_(context) {}
+  explicit RequestRouter(const ServiceContext& context);
+  ~RequestRouter() override;
 
-  Poco::Net::HTTPRequestHandler* createRequestHandler(const Poco::Net::HTTPServerRequest& request) override;
-
-  // Tells every open connection of the servers using this router that they
-  // stopped: idle ones close at once, busy ones after their request (or at
-  // once with `abortCurrent`). What Poco's HTTPServer::stopAll does.
-  void stopConnections(bool abortCurrent) { serverStopped(this, abortCurrent); }
+  void serve(HttpExchange& exchange) noexcept override;
 
  private:
-  const ServiceContext& context_;
-};
+  struct Route {
+    std::string_view path;
+    std::string_view method;  // "" = every method
+    std::unique_ptr<ServiceHandler> handler;
+    std::unique_ptr<ServiceHandler> wrongMethod;  // 405 with Allow: method
+  };
 
-// The path of a request target: origin-form up to '?' or '#'; for an
-// absolute-form target ("https://host/codes?x") the path part; "" when the
-// target has neither form.
-std::string_view requestPath(std::string_view target);
+  std::vector<Route> routes_;
+  std::unique_ptr<ServiceHandler> notFound_;
+};
 
 }  // namespace codepayload::server

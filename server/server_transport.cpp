@@ -25,6 +25,14 @@ Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
   return params;
 }
 
+HttpSettings httpSettings(const ServerConfig& config) {
+  HttpSettings settings;
+  settings.ioTimeout = config.ioTimeout;
+  settings.keepAliveTimeout = config.keepAliveTimeout;
+  settings.maxKeepAliveRequests = config.maxKeepAliveRequests;
+  return settings;
+}
+
 Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,
                                          const std::filesystem::path& privateKeyFile, const std::string& sessionCacheName) {
   Poco::Net::Context::Params params;

@@ -9,12 +9,18 @@
 #include <filesystem>
 #include <string>
 
+#include "server/http_connection.h"
 #include "server/server_config.h"
 
 namespace codepayload::server {
 
-// Threads, queue, timeouts and keep-alive from the configuration; no Server header.
+// Threads, queue, timeouts and keep-alive from the configuration; no Server
+// header. The service's TCPServers take their thread and queue limits from
+// here; the ceiling server (Poco's own HTTP) all of it.
 Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config);
+
+// The service's HTTP connection settings from the configuration.
+HttpSettings httpSettings(const ServerConfig& config);
 
 // TLS 1.2+ (TLS 1.2 suites: ECDHE with AEAD only), server cipher preference,
 // X25519/P-256/P-384, a session cache named `sessionCacheName`.

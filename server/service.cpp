@@ -1,7 +1,6 @@
 #include "server/service.h"
 
 #include <Poco/Net/Context.h>
-#include <Poco/Net/HTTPServerParams.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
@@ -66,7 +65,8 @@ struct CodePayloadService::Running {
   std::unique_ptr<ServiceContext> context;
   std::unique_ptr<Poco::ThreadPool> pool;
   std::unique_ptr<ConnectionGuard> guard;
-  Poco::SharedPtr<RequestRouter> router;
+  HttpSettings http;
+  std::unique_ptr<RequestRouter> router;
   std::unique_ptr<Poco::Net::TCPServer> httpsServer;
   std::unique_ptr<Poco::Net::TCPServer> plainServer;
   std::unique_ptr<RulesWatcher> watcher;
@@ -157,11 +157,12 @@ void CodePayloadService::start() {
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
   running->guard = std::make_unique<ConnectionGuard>(
       ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress}, log_);
-  running->router = new RequestRouter(*running->context);
+  running->router = std::make_unique<RequestRouter>(*running->context);
+  running->http = httpSettings(config_);
   const auto serve = [&running, this](const Poco::Net::ServerSocket& socket) {
-    const Poco::Net::HTTPServerParams::Ptr params = httpParams(config_);
     auto server = std::make_unique<Poco::Net::TCPServer>(
-        running->guard->httpConnectionFactory(params, running->router), *running->pool, socket, params);
+        running->guard->httpConnectionFactory(running->http, *running->router), *running->pool, socket,
+        httpParams(config_));
     server->setConnectionFilter(running->guard->admissionFilter(*server));
     return server;
   };
@@ -203,17 +204,18 @@ void CodePayloadService::stop() {
   if (running.plainServer) running.plainServer->stop();
   // Idle keep-alive connections close now; each connection with a request in
   // flight closes once that request is answered (Poco waits for it).
-  std::thread closeIdle([&running] { running.router->stopConnections(false); });
+  running.guard->stopConnections(false);
   const auto deadline = std::chrono::steady_clock::now() + config_.shutdownGrace;
   while (running.openConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // A connection that finished its request since the last look.
+    running.guard->stopConnections(false);
   }
   const int abandoned = running.openConnections();
   if (abandoned > 0) {
     log_("shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open");
-    running.router->stopConnections(true);
+    running.guard->stopConnections(true);
   }
-  closeIdle.join();
   std::error_code ignored;
   std::filesystem::remove(config_.dataDir / kPortFile, ignored);
   running_.reset();

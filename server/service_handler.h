@@ -1,12 +1,8 @@
 // The base of every handler: times the request, catches every exception (a
-// JSON 500 instead of Poco's bare one or a dropped connection), starts the
-// connection's deadline for its next request, and writes the access log line.
-// Subclasses only translate HTTP to a call and back.
+// 500 in the route's error shape instead of a dropped connection), and writes
+// the access log line. Subclasses only translate HTTP to a call and back; the
+// body is read, drained or refused by the HttpExchange, never by them alone.
 #pragma once
-
-#include <Poco/Net/HTTPRequestHandler.h>
-#include <Poco/Net/HTTPServerRequest.h>
-#include <Poco/Net/HTTPServerResponse.h>
 
 #include <cstdint>
 #include <memory>
@@ -14,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "server/http_connection.h"
 #include "server/service_context.h"
 
 namespace codepayload::server {
@@ -28,37 +25,38 @@ struct RequestTrace {
   std::optional<std::size_t> failures;
 };
 
-class ServiceHandler : public Poco::Net::HTTPRequestHandler {
+class ServiceHandler {
  public:
   // The body of an unexpected 500: the token endpoint's flat
   // {"error":"server_error"}, or an ErrorEnvelope everywhere else.
   enum class FaultBody { TokenError, Envelope };
 
   ServiceHandler(const ServiceContext& context, FaultBody faultBody) : context_(context), faultBody_(faultBody) {}
+  virtual ~ServiceHandler() = default;
 
-  void handleRequest(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response) final;
+  ServiceHandler(const ServiceHandler&) = delete;
+  ServiceHandler& operator=(const ServiceHandler&) = delete;
 
-  // The route path written to the access log ("" for an unknown path).
-  void setRoutePath(std::string_view routePath) { routePath_ = routePath; }
+  // Answers the request; `routePath` is what the access log names ("" for an
+  // unknown path).
+  void serve(HttpExchange& exchange, std::string_view routePath) const noexcept;
 
  protected:
-  virtual void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-                      RequestTrace& trace) = 0;
+  virtual void handle(HttpExchange& exchange, RequestTrace& trace) const = 0;
 
   const ServiceContext& context_;
 
  private:
   FaultBody faultBody_;
-  std::string_view routePath_;
 };
 
-// Sends a complete response: status and reason, Content-Type, nosniff,
-// Content-Length, and the body in one write.
-void sendBody(Poco::Net::HTTPServerResponse& response, int status, std::string_view reason,
-              std::string_view contentType, std::string_view body, RequestTrace& trace);
+// Sends a complete response: status, Content-Type, nosniff, Content-Length,
+// and the body.
+void sendBody(HttpExchange& exchange, int status, std::string_view contentType, std::string_view body,
+              RequestTrace& trace);
 
-// Sends an ErrorEnvelope (application/json) with the status's standard reason.
-void sendErrorEnvelope(Poco::Net::HTTPServerResponse& response, int status, std::string_view code,
+// Sends an ErrorEnvelope (application/json).
+void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code,
                        std::optional<std::string_view> path, std::string_view message, RequestTrace& trace);
 
 }  // namespace codepayload::server

@@ -12,8 +12,7 @@ class TokenHandler final : public ServiceHandler {
   explicit TokenHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::TokenError) {}
 
  private:
-  void handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
-              RequestTrace& trace) override;
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 };
 
 }  // namespace codepayload::server

@@ -107,6 +107,24 @@ HttpResult TlsConnection::readResponse(std::chrono::milliseconds timeout) {
   result.status = static_cast<int>(response.getStatus());
   result.reason = response.getReason();
   for (const auto& [name, value] : response) result.headers.emplace(Poco::toLower(name), value);
+  if (result.status >= 100 && result.status < 200) return result;  // an interim answer has no body
+  if (response.getChunkedTransferEncoding()) {
+    // Chunks of "<hex size>\r\n<data>\r\n", ending with a zero-size chunk and
+    // an empty trailer section.
+    while (true) {
+      std::size_t lineEnd;
+      while ((lineEnd = buffer_.find("\r\n")) == std::string::npos) {
+        if (!fill(deadline)) return result;
+      }
+      const std::size_t size = std::stoul(buffer_.substr(0, lineEnd), nullptr, 16);
+      while (buffer_.size() < lineEnd + 2 + size + 2) {
+        if (!fill(deadline)) return result;
+      }
+      result.body.append(buffer_, lineEnd + 2, size);
+      buffer_.erase(0, lineEnd + 2 + size + 2);
+      if (size == 0) return result;
+    }
+  }
   if (response.hasContentLength()) {
     const auto length = static_cast<std::size_t>(response.getContentLength64());
     while (buffer_.size() < length && fill(deadline)) {

@@ -45,8 +45,9 @@ class TlsConnection {
   // connection first.
   bool send(std::string_view bytes);
 
-  // Reads one response: the head, then a Content-Length body, or without a
-  // Content-Length everything up to the close. Status 0 when the connection
+  // Reads one response: the head, then a chunked or Content-Length body, or
+  // with neither everything up to the close (an interim 1xx answer has no
+  // body). Status 0 when the connection
   // closed, or nothing came within `timeout`, before a complete head.
   HttpResult readResponse(std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
