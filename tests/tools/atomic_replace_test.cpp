@@ -43,7 +43,8 @@ TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
 
 TEST(AtomicReplaceTest, CreatesANewTargetAndItsFolder) {
   TempDir temp;
-  replaceFileAtomically(temp / "a/b/target", FileAccess::Readable, [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
+  replaceFileAtomically(temp / "a/b/target", FileAccess::Readable,
+                        [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
   EXPECT_EQ(readFile(temp / "a/b/target"), "x");
   EXPECT_EQ(permissions(temp / "a/b/target"), 0644u);
 }
@@ -98,7 +99,8 @@ TEST(AtomicReplaceTest, ATargetThatIsAFolderIsRefused) {
   std::filesystem::create_directory(temp / "target");
   bool built = false;
   try {
-    replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [&built](const std::filesystem::path&) { built = true; });
+    replaceFileAtomically(temp / "target", FileAccess::OwnerOnly,
+                          [&built](const std::filesystem::path&) { built = true; });
     ADD_FAILURE() << "no error";
   } catch (const ImportError& error) {
     EXPECT_EQ(std::string(error.what()), (temp / "target").string() + ": exists and is not a regular file");

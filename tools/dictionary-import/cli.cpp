@@ -109,7 +109,8 @@ class ArgumentReader {
 
 // The folder the rule database is written to, when group or others can enter it.
 void warnAboutSharedDataDirectory(const std::filesystem::path& database, std::ostream& err) {
-  const std::filesystem::path folder = database.parent_path().empty() ? std::filesystem::path(".") : database.parent_path();
+  const std::filesystem::path folder =
+      database.parent_path().empty() ? std::filesystem::path(".") : database.parent_path();
   if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(folder)) {
     err << "codepayload-import: " << *warning << '\n';
   }
