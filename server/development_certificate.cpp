@@ -1,6 +1,5 @@
 #include "server/development_certificate.h"
 
-#include <fcntl.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -8,14 +7,12 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
+#include "db/file_modes.h"
 #include "server/openssl_handles.h"
 
 namespace codepayload::server {
@@ -51,40 +48,15 @@ std::string pemOf(const openssl::Bio& bio) {
   return std::string(data, static_cast<std::size_t>(length));
 }
 
-// Writes `content` to `target` through a temporary file created with `mode`,
-// then renames it into place.
-void writeFileAtomically(const std::filesystem::path& target, const std::string& content, mode_t mode) {
-  const std::filesystem::path temporary = target.string() + ".tmp";
-  std::filesystem::remove(temporary);
-  const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (descriptor < 0) {
-    throw std::runtime_error("cannot create " + temporary.string() + ": " + std::strerror(errno));
-  }
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t result = ::write(descriptor, content.data() + written, content.size() - written);
-    if (result < 0) {
-      if (errno == EINTR) continue;
-      const std::string reason = std::strerror(errno);
-      ::close(descriptor);
-      std::filesystem::remove(temporary);
-      throw std::runtime_error("cannot write " + temporary.string() + ": " + reason);
-    }
-    written += static_cast<std::size_t>(result);
-  }
-  if (::fsync(descriptor) != 0 || ::close(descriptor) != 0) {
-    std::filesystem::remove(temporary);
-    throw std::runtime_error("cannot write " + temporary.string() + ": " + std::strerror(errno));
-  }
-  std::filesystem::rename(temporary, target);
-}
-
 }  // namespace
 
 DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir) {
   DevelopmentCertificate result{dataDir / "dev-tls-cert.pem", dataDir / "dev-tls-key.pem", false};
   if (std::filesystem::is_regular_file(result.certificateFile) &&
       std::filesystem::is_regular_file(result.privateKeyFile)) {
+    // An older install wrote the certificate 0644.
+    filemodes::restrictToOwner(result.certificateFile);
+    filemodes::restrictToOwner(result.privateKeyFile);
     return result;
   }
 
@@ -136,8 +108,8 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
     throwOpenSslError("cannot encode the key or certificate as PEM");
   }
   std::filesystem::create_directories(dataDir);
-  writeFileAtomically(result.privateKeyFile, pemOf(keyPem), 0600);
-  writeFileAtomically(result.certificateFile, pemOf(certificatePem), 0644);
+  filemodes::writeOwnerOnlyFileAtomically(result.privateKeyFile, pemOf(keyPem));
+  filemodes::writeOwnerOnlyFileAtomically(result.certificateFile, pemOf(certificatePem));
   result.generated = true;
   return result;
 }

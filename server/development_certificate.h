@@ -1,6 +1,6 @@
 // A self-signed TLS certificate for development and tests, made when no
 // certificate is configured: EC P-256, SAN localhost / 127.0.0.1 / ::1,
-// valid for one year, the key file readable by its owner only (0600).
+// valid for one year; both files readable by their owner only (0600).
 #pragma once
 
 #include <filesystem>
@@ -13,9 +13,10 @@ struct DevelopmentCertificate {
   bool generated = false;                 // false: both files were already there
 };
 
-// Reuses the pair in `dataDir` when both files exist, else generates a new
-// pair (each file written to a temporary name, then renamed). Throws
-// std::runtime_error with the OpenSSL or file error.
+// Reuses the pair in `dataDir` when both files exist (removing any group or
+// other permission an older install gave them), else generates a new pair
+// (each file written to a temporary name with mode 0600, then renamed).
+// Throws std::runtime_error with the OpenSSL or file error.
 DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir);
 
 }  // namespace codepayload::server

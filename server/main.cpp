@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/file_modes.h"
 #include "engine/paths.h"
 #include "server/server_config.h"
 #include "server/service.h"
@@ -52,6 +53,7 @@ class ServerMain final : public Poco::Util::ServerApplication {
 }  // namespace
 
 int main(int argc, char** argv) {
+  codepayload::filemodes::restrictNewFilesToOwner();  // D-S4: every file it creates is 0600
   // A write to a connection the peer (or the request deadline) closed must
   // fail with EPIPE, not end the process: OpenSSL's socket BIO writes without
   // MSG_NOSIGNAL.

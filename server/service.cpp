@@ -12,10 +12,10 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
 
+#include "db/file_modes.h"
 #include "engine/paths.h"
 #include "engine/payload_engine.h"
 #include "server/server_transport.h"
@@ -42,17 +42,6 @@ void logToStderr(std::string_view message) {
 }
 
 std::string urlHost(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
-
-void writePortFile(const std::filesystem::path& file, std::uint16_t port) {
-  const std::filesystem::path temporary = file.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << port << '\n';
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  std::filesystem::rename(temporary, file);
-}
-
 
 }  // namespace
 
@@ -108,6 +97,7 @@ void CodePayloadService::start() {
     std::filesystem::create_directories(dataDir);
     std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
   }
+  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) log_(*warning);
 
   const std::filesystem::path rulesDirectory = codepayload::rulesDir();
   const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
@@ -116,6 +106,8 @@ void CodePayloadService::start() {
     importer::importBaseline(baseline, rulesDatabase, rulesDirectory);
     log_("created the rules database " + rulesDatabase.string() + " from the shipped baseline " + baseline.string());
   }
+  // Installs before D-S4 wrote it 0644.
+  filemodes::restrictDatabaseToOwner(rulesDatabase);
   const std::optional<FileIdentity> loadedIdentity = identifyFile(rulesDatabase);
   running->rules = std::make_unique<SnapshotHolder>(loadRulesSnapshot(rulesDatabase, rulesDirectory));
   running->engine = std::make_unique<PayloadEngine>(*running->rules, EngineLimits{config_.maxItems});
@@ -186,7 +178,7 @@ void CodePayloadService::start() {
 
   running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
                                                     config_.reloadInterval, log_);
-  writePortFile(dataDir / kPortFile, running->httpsPort);
+  filemodes::writeOwnerOnlyFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n");
   std::string line = "listening on https://" + urlHost(config_.listen.host) + ":" + std::to_string(running->httpsPort);
   if (running->plainPort) {
     line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);

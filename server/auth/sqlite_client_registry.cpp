@@ -12,6 +12,7 @@
 #include <mutex>
 #include <set>
 
+#include "db/file_modes.h"
 #include "db/migrations.h"
 #include "server/auth/random_strings.h"
 
@@ -203,6 +204,13 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
                                            UnixClock clock)
     : hasher_(hasher), clock_(std::move(clock)) {
   registerSqliteConnector();
+  try {
+    // Installs before D-S4 wrote it 0644, and SQLite gives -wal and -shm the
+    // database file's mode.
+    filemodes::prepareOwnerOnlyDatabase(databaseFile);
+  } catch (const filemodes::FileModeError& error) {
+    throw RegistryError(RegistryError::Kind::Storage, "registry database: " + std::string(error.what()));
+  }
   try {
     connection_ = std::make_unique<Connection>(databaseFile);
     Poco::Data::Session& session = connection_->session;

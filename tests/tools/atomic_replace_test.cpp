@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <ios>
+#include <utility>
+#include <vector>
+
 #include "tests/tools/test_files.h"
 #include "tools/dictionary-import/import_error.h"
 
@@ -25,7 +29,7 @@ TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
   writeFile(temp / "target", "old");
   ::chmod((temp / "target").c_str(), 0640);
   std::filesystem::path seen;
-  replaceFileAtomically(temp / "target", [&seen](const std::filesystem::path& temporary) {
+  replaceFileAtomically(temp / "target", FileAccess::Readable, [&seen](const std::filesystem::path& temporary) {
     seen = temporary;
     EXPECT_TRUE(temporary.filename().string().starts_with(".target.new-"));
     EXPECT_EQ(readFile(temporary), "");
@@ -39,16 +43,45 @@ TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
 
 TEST(AtomicReplaceTest, CreatesANewTargetAndItsFolder) {
   TempDir temp;
-  replaceFileAtomically(temp / "a/b/target", [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
+  replaceFileAtomically(temp / "a/b/target", FileAccess::Readable,
+                        [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
   EXPECT_EQ(readFile(temp / "a/b/target"), "x");
   EXPECT_EQ(permissions(temp / "a/b/target"), 0644u);
+}
+
+TEST(AtomicReplaceTest, OwnerOnlyTakesGroupAndOtherBitsAwayFromAnOldTarget) {
+  for (const auto& [oldMode, newMode] : std::vector<std::pair<mode_t, mode_t>>{
+           {0644, 0600}, {0640, 0600}, {0666, 0600}, {0755, 0700}, {0600, 0600}}) {
+    TempDir temp;
+    writeFile(temp / "target", "old");
+    ::chmod((temp / "target").c_str(), oldMode);
+    mode_t modeDuringBuild = 0;
+    replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [&](const std::filesystem::path& temporary) {
+      modeDuringBuild = permissions(temporary);
+      writeFile(temporary, "new");
+    });
+    EXPECT_EQ(readFile(temp / "target"), "new");
+    EXPECT_EQ(modeDuringBuild, newMode) << std::oct << oldMode;
+    EXPECT_EQ(permissions(temp / "target"), newMode) << std::oct << oldMode;
+  }
+}
+
+TEST(AtomicReplaceTest, OwnerOnlyCreatesANewTargetWithMode0600WhateverTheUmask) {
+  TempDir temp;
+  const mode_t previousUmask = ::umask(0);
+  replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [](const std::filesystem::path& temporary) {
+    EXPECT_EQ(permissions(temporary), 0600u);
+    writeFile(temporary, "x");
+  });
+  ::umask(previousUmask);
+  EXPECT_EQ(permissions(temp / "target"), 0600u);
 }
 
 TEST(AtomicReplaceTest, AFailingBuildLeavesTheTargetAndNoTemporaryFiles) {
   TempDir temp;
   writeFile(temp / "target", "old");
   try {
-    replaceFileAtomically(temp / "target", [](const std::filesystem::path& temporary) {
+    replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [](const std::filesystem::path& temporary) {
       writeFile(temporary, "half");
       writeFile(temporary.string() + "-journal", "journal");
       throw ImportError("build failed");
@@ -66,7 +99,8 @@ TEST(AtomicReplaceTest, ATargetThatIsAFolderIsRefused) {
   std::filesystem::create_directory(temp / "target");
   bool built = false;
   try {
-    replaceFileAtomically(temp / "target", [&built](const std::filesystem::path&) { built = true; });
+    replaceFileAtomically(temp / "target", FileAccess::OwnerOnly,
+                          [&built](const std::filesystem::path&) { built = true; });
     ADD_FAILURE() << "no error";
   } catch (const ImportError& error) {
     EXPECT_EQ(std::string(error.what()), (temp / "target").string() + ": exists and is not a regular file");

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "db/file_modes.h"
 #include "server/auth/auth_service.h"
 #include "server/auth/client_registry.h"
 #include "server/auth/secret_hasher.h"
@@ -265,7 +266,12 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
   }
   std::unique_ptr<OpenRegistry> open;
   const std::function<ClientRegistry&()> registry = [&]() -> ClientRegistry& {
-    if (!open) open = std::make_unique<OpenRegistry>(dataDir, migrationsDir);
+    if (!open) {
+      open = std::make_unique<OpenRegistry>(dataDir, migrationsDir);
+      if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
+        err << "codepayload-admin: " << *warning << '\n';
+      }
+    }
     return open->registry;
   };
   try {

@@ -14,7 +14,9 @@
 // a client as {"clientId","organisationId","name","scopes","state","createdAt"};
 // createdAt is UTC ISO 8601. Errors go to stderr as one line
 // "codepayload-admin: <cause>"; exit status 1 for a refused or failed
-// command, 2 for a usage error.
+// command, 2 for a usage error. The files it writes are 0600; when group or
+// others can enter the data directory, one warning line on stderr says so
+// (and how to fix it) once the registry is opened.
 #pragma once
 
 #include <filesystem>

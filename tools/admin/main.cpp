@@ -5,10 +5,12 @@
 #include <string_view>
 #include <vector>
 
+#include "db/file_modes.h"
 #include "server/auth/auth_service.h"
 #include "tools/admin/admin_cli.h"
 
 int main(int argc, char** argv) {
+  codepayload::filemodes::restrictNewFilesToOwner();  // D-S4: every file it creates is 0600
   std::vector<std::string_view> arguments(argv + 1, argv + argc);
   const char* dataDir = std::getenv("CODEPAYLOAD_DATA_DIR");
   return codepayload::admin::runAdmin(arguments, (dataDir != nullptr && *dataDir != '\0') ? dataDir : "./data",

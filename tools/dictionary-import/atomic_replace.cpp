@@ -41,7 +41,7 @@ void removeTemporary(const std::filesystem::path& temporary) {
 
 }  // namespace
 
-void replaceFileAtomically(const std::filesystem::path& target,
+void replaceFileAtomically(const std::filesystem::path& target, FileAccess access,
                            const std::function<void(const std::filesystem::path& temporaryPath)>& build) {
   if (target.filename().empty()) throw ImportError(target.string() + ": not a file name");
   const std::filesystem::path folder = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
@@ -49,11 +49,11 @@ void replaceFileAtomically(const std::filesystem::path& target,
   std::filesystem::create_directories(folder, ec);
   if (ec) throw ImportError(target.string() + ": cannot create folder " + folder.string() + ": " + ec.message());
 
-  mode_t mode = 0644;
+  mode_t mode = access == FileAccess::OwnerOnly ? 0600 : 0644;
   struct stat existing {};
   if (::stat(target.c_str(), &existing) == 0) {
     if (!S_ISREG(existing.st_mode)) throw ImportError(target.string() + ": exists and is not a regular file");
-    mode = existing.st_mode & 07777;
+    mode = existing.st_mode & (access == FileAccess::OwnerOnly ? S_IRWXU : 07777);
   }
 
   // "<folder>/.<name>.new-XXXXXX": hidden, recognisable, unique.

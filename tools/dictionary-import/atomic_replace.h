@@ -10,12 +10,18 @@
 
 namespace codepayload::importer {
 
-// Calls build(temporaryPath) to write the new content (the file exists and is
-// empty; build may reopen it, e.g. with SQLite, and must close it), then swaps
-// it in. The new file keeps the old one's permission bits (0644 for a new
-// target). Creates the target's folder when missing. Rethrows what build
+// Who may read the new file.
+enum class FileAccess {
+  OwnerOnly,  // the old file's owner bits only (0600 for a new target): the rule database
+  Readable,   // the old file's permission bits (0644 for a new target): the baseline
+};
+
+// Calls build(temporaryPath) to write the new content (the file exists, is
+// empty and already has the mode `access` gives; build may reopen it, e.g.
+// with SQLite, which gives its journals that mode, and must close it), then
+// swaps it in. Creates the target's folder when missing. Rethrows what build
 // throws; filesystem failures throw ImportError "<target>: <cause>".
-void replaceFileAtomically(const std::filesystem::path& target,
+void replaceFileAtomically(const std::filesystem::path& target, FileAccess access,
                            const std::function<void(const std::filesystem::path& temporaryPath)>& build);
 
 }  // namespace codepayload::importer

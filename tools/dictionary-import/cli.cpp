@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "db/db_error.h"
+#include "db/file_modes.h"
 
 namespace codepayload::importer {
 
@@ -106,6 +107,15 @@ class ArgumentReader {
   std::optional<std::string> db_, rulesDir_, linkTypes_, baseline_, writeBaseline_, release_;
 };
 
+// The folder the rule database is written to, when group or others can enter it.
+void warnAboutSharedDataDirectory(const std::filesystem::path& database, std::ostream& err) {
+  const std::filesystem::path folder =
+      database.parent_path().empty() ? std::filesystem::path(".") : database.parent_path();
+  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(folder)) {
+    err << "codepayload-import: " << *warning << '\n';
+  }
+}
+
 }  // namespace
 
 CliCommand parseCommandLine(const std::vector<std::string>& arguments) {
@@ -141,9 +151,11 @@ int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out,
         out << kUsage;
         return 0;
       case CliCommand::Mode::ImportRelease:
+        warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importRelease(command.options), "db") << '\n';
         return 0;
       case CliCommand::Mode::ImportBaseline:
+        warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importBaseline(command.baselineFile, command.options.dbPath, command.options.rulesDir,
                                           command.options.schemaDir),
                            "db")

@@ -7,7 +7,9 @@
 // Success: exit 0 and one JSON line on stdout,
 //   {"release":"2026-01-27","ais":541,"linkTypes":60,"db":"data/rules.db"}
 // ("baseline" instead of "db" with --write-baseline). Failure: exit 1, the
-// error ("<file>:<line>: <cause>") on stderr. Usage error: exit 2.
+// error ("<file>:<line>: <cause>") on stderr. Usage error: exit 2. The rule
+// database is written 0600; when group or others can enter its folder, one
+// warning line on stderr says so (and how to fix it) before the import.
 #pragma once
 
 #include <optional>

@@ -74,7 +74,7 @@ Dictionary loadBaseline(const std::filesystem::path& baselineFile, const std::fi
 void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
                         const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir) {
   try {
-    replaceFileAtomically(dbPath, [&](const std::filesystem::path& temporary) {
+    replaceFileAtomically(dbPath, FileAccess::OwnerOnly, [&](const std::filesystem::path& temporary) {
       sqlite::Connection connection(temporary, sqlite::Connection::Mode::ReadWriteCreate);
       // A fresh file that is thrown away on failure needs no journal on disk.
       sqlite::execute(connection.handle(), "PRAGMA journal_mode = MEMORY", "setting the journal mode");
@@ -105,7 +105,8 @@ ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std:
                             const std::filesystem::path& outFile, const std::filesystem::path& rulesDir) {
   const Dictionary dictionary = loadRelease(releaseFile, linkTypesFile, rulesDir);
   const std::string text = formatBaseline(dictionary);
-  replaceFileAtomically(outFile, [&text](const std::filesystem::path& temporary) { writeTextFile(temporary, text); });
+  replaceFileAtomically(outFile, FileAccess::Readable,
+                        [&text](const std::filesystem::path& temporary) { writeTextFile(temporary, text); });
   return summarize(dictionary, outFile);
 }
 

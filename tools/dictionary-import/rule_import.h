@@ -58,7 +58,8 @@ ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std:
                             const std::filesystem::path& outFile,
                             const std::filesystem::path& rulesDir = codepayload::rulesDir());
 
-// Writes `dictionary` as a complete rule database at `dbPath`, atomically.
+// Writes `dictionary` as a complete rule database at `dbPath`, atomically,
+// readable by its owner only (an existing file loses any group or other bit).
 void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
                         const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir);
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <fstream>
 #include <functional>
@@ -361,6 +362,36 @@ TEST(SqliteClientRegistryOpen, ReportsAnUnusableDatabaseAsStorageError) {
                                              ": migration folder " + (dir.path() / "no-migrations").string() +
                                              " does not exist");
   }
+}
+
+// D-S4: the registry and the -wal/-shm beside it are 0600 whatever the umask
+// of the process, and an older install's 0644 files are tightened on open.
+TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
+  const mode_t previousUmask = ::umask(022);
+  TempDir dir;
+  const SecretHasher hasher(std::string(32, 'p'));
+  const auto modeOf = [](const std::filesystem::path& file) {
+    struct stat status {};
+    EXPECT_EQ(::stat(file.c_str(), &status), 0) << file;
+    return status.st_mode & 07777;
+  };
+  const std::filesystem::path database = dir.path() / "registry.db";
+  {
+    SqliteClientRegistry fresh(database, testing::sourceRegistryMigrations(), hasher);
+    fresh.createOrganisation("Acme GmbH", Plan::Starter);
+    for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
+  }
+  // As an install before D-S4 left it (a crash keeps -wal and -shm).
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    const std::string file = database.string() + suffix;
+    if (!std::filesystem::exists(file)) std::ofstream(file).close();
+    ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  }
+  SqliteClientRegistry reopened(database, testing::sourceRegistryMigrations(), hasher);
+  reopened.createOrganisation("Beta AG", Plan::Pro);
+  for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
+  EXPECT_EQ(reopened.listOrganisations().size(), 2u);
+  ::umask(previousUmask);
 }
 
 }  // namespace
