@@ -86,6 +86,17 @@ class Smuggling : public ::testing::Test {
     EXPECT_EQ(third.status, 0) << "answered a request hidden in a body: " << third.body;
   }
 
+  // Sends `bytes`; expects the health answer with Connection: Close, then the close.
+  static void expectHealthThenClose(const std::string& bytes) {
+    TlsConnection connection(endpoint_);
+    ASSERT_TRUE(connection.send(bytes));
+    const HttpResult result = connection.readResponse();
+    EXPECT_EQ(result.status, 200);
+    EXPECT_EQ(result.body, kHealth2026);
+    EXPECT_EQ(result.header("connection"), "Close");
+    EXPECT_TRUE(connection.closedByServer());
+  }
+
   // Sends `bytes`; expects exactly `status` with `body`, then the close.
   static void expectRefusedAndClosed(const std::string& bytes, int status, const std::string& body) {
     SCOPED_TRACE(::testing::PrintToString(bytes.substr(0, 120)));
@@ -128,13 +139,7 @@ TEST_F(Smuggling, ARequestHiddenInAChunkedBodyIsNeverAnswered) {
 TEST_F(Smuggling, ABodyTooLargeToDrainClosesTheConnectionAfterTheAnswer) {
   // 100 KiB announced on GET /healthz: over what a route without a body
   // drains, so the answer comes and the connection closes unread.
-  TlsConnection connection(endpoint_);
-  ASSERT_TRUE(connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 102400\r\n\r\n" + kHidden));
-  const HttpResult result = connection.readResponse();
-  EXPECT_EQ(result.status, 200);
-  EXPECT_EQ(result.body, kHealth2026);
-  EXPECT_EQ(result.header("connection"), "Close");
-  EXPECT_TRUE(connection.closedByServer());
+  expectHealthThenClose("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 102400\r\n\r\n" + kHidden);
 }
 
 TEST_F(Smuggling, HeadsRfc9112SaysToRejectGetOneAnswerAndAClose) {
@@ -176,13 +181,7 @@ TEST_F(Smuggling, TheVersionIsNeverEchoed) {
                            envelope("HttpVersionNotSupported", "This server speaks HTTP/1.1 and HTTP/1.0 only."));
   }
   // An HTTP/1.0 request is answered in HTTP/1.1 (RFC 9110 §6.2) and closed.
-  TlsConnection connection(endpoint_);
-  ASSERT_TRUE(connection.send("GET /healthz HTTP/1.0\r\n\r\n"));
-  const HttpResult result = connection.readResponse();
-  EXPECT_EQ(result.status, 200);
-  EXPECT_EQ(result.body, kHealth2026);
-  EXPECT_EQ(result.header("connection"), "Close");
-  EXPECT_TRUE(connection.closedByServer());
+  expectHealthThenClose("GET /healthz HTTP/1.0\r\n\r\n");
 }
 
 TEST_F(Smuggling, ContinueIsSentOnlyWhenTheBodyIsWanted) {
