@@ -1,13 +1,20 @@
 #include "server/codes_handler.h"
 
+#include <Poco/Net/HTTPServerRequestImpl.h>
+#include <Poco/Net/StreamSocket.h>
 #include <Poco/String.h>
 
 #include <array>
 #include <iterator>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 
+#include "engine/output_sink.h"
 #include "server/media_type.h"
+#include "server/memory_release.h"
 #include "server/request_body.h"
+#include "server/request_deadlines.h"
 
 namespace codepayload::server {
 
@@ -58,6 +65,123 @@ std::string_view requestErrorCode(RequestError::Kind kind) {
   }
   return "InvalidJson";
 }
+
+// ---- Memory per request and per client (D-S3) ------------------------------
+// What follows is the only Poco-specific part of streaming and of the
+// per-client limit on large requests; a transport port replaces these three
+// pieces: drain-and-429, the streaming sink, and the abort of a cut stream.
+
+// A 200 response grows in `buffer` up to this size and goes out with a
+// Content-Length when it ends below it; a larger one is sent chunked as the
+// engine produces it, so the whole response is never held.
+constexpr std::size_t kBufferedResponseBytes = 1024 * 1024;
+
+// Reads and drops a whole body (at most `limit` bytes) without keeping it, so
+// the client reads the answer instead of a reset; false when the connection
+// cannot be kept (over the limit, cut, timed out).
+bool dropWholeBody(Poco::Net::HTTPServerRequest& request, std::size_t limit) {
+  bool complete = false;
+  try {
+    std::istream& in = request.stream();
+    std::array<char, 16 * 1024> scratch;
+    std::size_t dropped = 0;
+    while (dropped <= limit) {
+      in.read(scratch.data(), static_cast<std::streamsize>(scratch.size()));
+      dropped += static_cast<std::size_t>(in.gcount());
+      if (in.eof()) {
+        complete = dropped <= limit;
+        break;
+      }
+      if (!in) break;
+    }
+  } catch (const Poco::Exception&) {
+    // A timeout or reset while reading: closing is the answer.
+  }
+  markRequestReceived();
+  return complete;
+}
+
+// 429 for a large request over the client's limit: its body is read and
+// dropped (never kept), then the answer says when to try again.
+void refuseLargeRequest(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTPServerResponse& response,
+                        std::size_t maxBodyBytes, int perClient, RequestTrace& trace) {
+  if (!dropWholeBody(request, maxBodyBytes)) response.setKeepAlive(false);
+  response.set("Retry-After", "1");
+  sendErrorEnvelope(response, 429, "TooManyRequests", std::nullopt,
+                    "This client already has as many large requests in progress as it may (" +
+                        std::to_string(perClient) + "); send this one again when one of them is answered.",
+                    trace);
+}
+
+// The engine's output as the 200 response: buffered while small, then
+// chunked. A write that fails (the client went away) stops the engine.
+class CodesResponseSink final : public OutputSink {
+ public:
+  CodesResponseSink(Poco::Net::HTTPServerResponse& response, std::string& buffer, std::string_view contentType)
+      : response_(response), buffer_(buffer), contentType_(contentType) {
+    buffer_.clear();
+  }
+
+  void write(std::string_view piece) override {
+    if (stream_ == nullptr && buffer_.size() + piece.size() <= kBufferedResponseBytes) {
+      buffer_.append(piece);
+      return;
+    }
+    if (stream_ == nullptr) startChunked();
+    send(piece);
+  }
+
+  // Sends what is still buffered (the whole response, when it stayed small).
+  void finish(RequestTrace& trace) {
+    if (stream_ == nullptr) {
+      sendBody(response_, 200, "OK", contentType_, buffer_, trace);
+      return;
+    }
+    stream_->flush();
+    if (!*stream_) throw std::runtime_error("the client stopped reading the response");
+    trace.responseBytes = sent_;
+  }
+
+  bool streaming() const { return stream_ != nullptr; }
+
+ private:
+  void startChunked() {
+    response_.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_OK, "OK");
+    response_.setContentType(std::string(contentType_));
+    response_.set("X-Content-Type-Options", "nosniff");
+    response_.setChunkedTransferEncoding(true);
+    stream_ = &response_.send();
+    send(buffer_);
+    buffer_.clear();
+  }
+
+  void send(std::string_view piece) {
+    stream_->write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    if (!*stream_) throw std::runtime_error("the client stopped reading the response");
+    sent_ += piece.size();
+  }
+
+  Poco::Net::HTTPServerResponse& response_;
+  std::string& buffer_;
+  std::string_view contentType_;
+  std::ostream* stream_ = nullptr;
+  std::uint64_t sent_ = 0;
+};
+
+// A chunked 200 that cannot be finished must not end with the last chunk
+// (Poco writes it when the response stream closes), or the cut JSON would
+// look complete: the connection is shut down first.
+void abortStreamedResponse(Poco::Net::HTTPServerRequest& request) {
+  auto* server = dynamic_cast<Poco::Net::HTTPServerRequestImpl*>(&request);
+  if (server == nullptr) return;
+  try {
+    server->socket().shutdown();
+  } catch (const Poco::Exception&) {
+    // Already gone.
+  }
+}
+
+// ---- end of the transport-specific part --------------------------------------
 
 }  // namespace
 
@@ -115,6 +239,21 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
       break;
   }
 
+  // Memory per client (D-S3): a large body (over limits.largeBodyBytes, or
+  // chunked) takes one of the client's large-request slots before it is read.
+  LargeRequestSlots::Slot largeSlot;
+  const bool large = context_.largeRequests.isLarge(
+      framing == BodyFraming::Chunked ? std::nullopt
+                                      : std::optional<std::size_t>(static_cast<std::size_t>(
+                                            framing == BodyFraming::Empty ? 0 : request.getContentLength64())));
+  if (large) {
+    largeSlot = context_.largeRequests.tryTake(outcome.claims->clientId);
+    if (!largeSlot) {
+      refuseLargeRequest(request, response, maxBodyBytes, context_.largeRequests.perClient(), trace);
+      return;
+    }
+  }
+
   thread_local std::string body;
   thread_local std::string output;
   // Poco 1.11 ends a chunked body quietly at a malformed chunk-size line, so the
@@ -140,18 +279,31 @@ void CodesHandler::handle(Poco::Net::HTTPServerRequest& request, Poco::Net::HTTP
 
   RequestError error{RequestError::Kind::InvalidJson, {}, {}};
   GenerateCounts counts;
-  if (!context_.engine.generateJson(body, output, error, &counts)) {
-    const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
-    sendErrorEnvelope(response, status, requestErrorCode(error.kind),
-                      error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
-                      trace);
-  } else {
-    trace.codes = counts.codes;
-    trace.failures = counts.failures;
-    sendBody(response, 200, "OK", mediaTypeName(*responseType), output, trace);
+  CodesResponseSink sink(response, output, mediaTypeName(*responseType));
+  try {
+    if (!context_.engine.generateJson(body, sink, error, &counts)) {
+      const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
+      sendErrorEnvelope(response, status, requestErrorCode(error.kind),
+                        error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
+                        trace);
+    } else {
+      trace.codes = counts.codes;
+      trace.failures = counts.failures;
+      sink.finish(trace);
+      trace.status = 200;
+    }
+  } catch (...) {
+    if (sink.streaming()) abortStreamedResponse(request);
+    releaseIfHuge(body);
+    releaseIfHuge(output);
+    if (large) returnFreedMemoryToSystem();
+    throw;
   }
   releaseIfHuge(body);
   releaseIfHuge(output);
+  // After a large request the freed body, simdjson buffers and definitions go
+  // back to the system, not into the allocator's free lists for good.
+  if (large) returnFreedMemoryToSystem();
 }
 
 }  // namespace codepayload::server
