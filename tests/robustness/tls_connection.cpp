@@ -122,6 +122,80 @@ HttpResult TlsConnection::readResponse(std::chrono::milliseconds timeout) {
   return result;
 }
 
+HttpResult TlsConnection::readStreamedResponse(const std::function<void(std::string_view piece)>& consume,
+                                               bool& complete, std::chrono::milliseconds timeout) {
+  complete = false;
+  auto more = [&] { return fill(std::chrono::steady_clock::now() + timeout); };
+  HttpResult result;
+  std::size_t headEnd;
+  while ((headEnd = buffer_.find("\r\n\r\n")) == std::string::npos) {
+    if (!more()) return result;
+  }
+  std::istringstream head(buffer_.substr(0, headEnd + 4));
+  Poco::Net::HTTPResponse response;
+  response.read(head);
+  buffer_.erase(0, headEnd + 4);
+  result.status = static_cast<int>(response.getStatus());
+  result.reason = response.getReason();
+  for (const auto& [name, value] : response) result.headers.emplace(Poco::toLower(name), value);
+
+  // Hands up to `wanted` buffered bytes to `consume`; returns how many.
+  auto pass = [&](std::size_t wanted) {
+    const std::size_t count = std::min(wanted, buffer_.size());
+    if (count > 0) consume(std::string_view(buffer_).substr(0, count));
+    buffer_.erase(0, count);
+    return count;
+  };
+  if (response.getChunkedTransferEncoding()) {
+    while (true) {
+      std::size_t lineEnd;
+      while ((lineEnd = buffer_.find("\r\n")) == std::string::npos) {
+        if (!more()) return result;
+      }
+      const std::string sizeLine = buffer_.substr(0, lineEnd);
+      buffer_.erase(0, lineEnd + 2);
+      std::size_t size = 0;
+      try {
+        size = std::stoul(sizeLine, nullptr, 16);
+      } catch (const std::exception&) {
+        return result;  // not a chunk-size line: incomplete
+      }
+      if (size == 0) {
+        // No trailers are expected: the last chunk is followed by an empty line.
+        while (buffer_.size() < 2) {
+          if (!more()) return result;
+        }
+        complete = buffer_.compare(0, 2, "\r\n") == 0;
+        buffer_.erase(0, 2);
+        return result;
+      }
+      while (size > 0) {
+        if (buffer_.empty() && !more()) return result;
+        size -= pass(size);
+      }
+      while (buffer_.size() < 2) {
+        if (!more()) return result;
+      }
+      if (buffer_.compare(0, 2, "\r\n") != 0) return result;
+      buffer_.erase(0, 2);
+    }
+  }
+  if (response.hasContentLength()) {
+    auto left = static_cast<std::size_t>(response.getContentLength64());
+    while (left > 0) {
+      if (buffer_.empty() && !more()) return result;
+      left -= pass(left);
+    }
+    complete = true;
+    return result;
+  }
+  do {
+    pass(buffer_.size());
+  } while (more());
+  complete = true;
+  return result;
+}
+
 bool TlsConnection::readable(std::chrono::milliseconds wait) {
   if (!buffer_.empty() || ended_) return true;
   fill(std::chrono::steady_clock::now() + wait);
