@@ -1,5 +1,9 @@
 #include "engine/payload_engine.h"
 
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
 #include "engine/request_parser.h"
@@ -9,16 +13,94 @@ namespace codepayload {
 namespace {
 
 // Per-thread scratch space: the parser and its buffers, the definitions and the
-// failures text are reused from request to request.
+// output buffers are reused from request to request.
 struct Scratch {
   RequestParser parser;
   std::vector<CodeDefinition> definitions;
   ItemOutcome outcome;
-  std::string failures;
+  std::string pending;                     // streamed output not yet handed to the sink
+  std::string failures;                    // failure text kept until the codes are written
+  std::vector<std::size_t> laterFailures;  // failing items generated again after the codes
   std::string reference;
 };
 
 thread_local Scratch scratch;
+
+// After a request larger than this (body bytes, or output buffer capacity) the
+// thread gives its scratch memory back instead of keeping it for the next
+// request: a worker that once served a 32 MiB batch must not hold that much
+// (and simdjson's indexes of about 4 bytes per body byte) for good.
+constexpr std::size_t kRetainedScratchBytes = 4 * 1024 * 1024;
+// Definitions kept (with their vectors' capacity) between requests.
+constexpr std::size_t kRetainedDefinitions = 10000;
+
+void releaseIfHuge(std::string& buffer) {
+  if (buffer.capacity() > kRetainedScratchBytes) std::string().swap(buffer);
+}
+
+// Releases what a large request left in the thread's scratch; runs when
+// generate() returns or throws.
+struct ScratchRelease {
+  std::size_t bodyBytes;
+  ~ScratchRelease() {
+    if (bodyBytes > kRetainedScratchBytes) scratch.parser.releaseBuffers();
+    if (scratch.definitions.size() > kRetainedDefinitions) std::vector<CodeDefinition>().swap(scratch.definitions);
+    if (scratch.laterFailures.capacity() > kRetainedDefinitions) std::vector<std::size_t>().swap(scratch.laterFailures);
+    releaseIfHuge(scratch.pending);
+    releaseIfHuge(scratch.failures);
+    releaseIfHuge(scratch.outcome.barcodeText);
+    releaseIfHuge(scratch.outcome.hri);
+  }
+};
+
+// Where generated text goes: with a sink, `text` is handed on in pieces at
+// item boundaries; without one, it is the whole response.
+class Output {
+ public:
+  Output(std::string& text, OutputSink* sink, std::size_t pieceBytes)
+      : text_(text), sink_(sink), pieceBytes_(std::max<std::size_t>(pieceBytes, 1)) {}
+
+  std::string& text() { return text_; }
+
+  // An item is complete: hand the text on when a piece is full.
+  void itemDone() {
+    if (sink_ != nullptr && text_.size() >= pieceBytes_) flush();
+  }
+
+  // Appends `more`; when streaming and a piece would be full, hands the
+  // waiting text on and then `more` in slices of the piece size.
+  void appendLarge(std::string_view more) {
+    if (sink_ == nullptr || text_.size() + more.size() < pieceBytes_) {
+      text_.append(more);
+      return;
+    }
+    flush();
+    for (std::size_t offset = 0; offset < more.size(); offset += pieceBytes_) {
+      sink_->write(more.substr(offset, pieceBytes_));
+    }
+  }
+
+  void finish() {
+    if (sink_ != nullptr) flush();
+  }
+
+ private:
+  void flush() {
+    if (text_.empty()) return;
+    sink_->write(text_);
+    text_.clear();
+  }
+
+  std::string& text_;
+  OutputSink* sink_;
+  std::size_t pieceBytes_;
+};
+
+std::string_view referenceFor(const CodeDefinition& definition, std::size_t position) {
+  if (definition.reference) return *definition.reference;
+  scratch.reference = std::to_string(position);
+  return scratch.reference;
+}
 
 }  // namespace
 
@@ -27,34 +109,64 @@ PayloadEngine::PayloadEngine(SnapshotHolder& rules, EngineLimits limits) : rules
 bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error,
                                  GenerateCounts* counts) const {
   out.clear();
+  return generate(body, out, nullptr, error, counts);
+}
+
+bool PayloadEngine::generateJson(std::string_view body, OutputSink& sink, RequestError& error,
+                                 GenerateCounts* counts) const {
+  scratch.pending.clear();
+  return generate(body, scratch.pending, &sink, error, counts);
+}
+
+bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
+                             GenerateCounts* counts) const {
+  ScratchRelease release{body.size()};
   std::size_t count = 0;
   if (!scratch.parser.parse(body, limits_.maxItems, scratch.definitions, count, error)) return false;
   std::shared_ptr<const Snapshot> rules = rules_.current();
+  Output output(text, sink, limits_.outputPieceBytes);
+  // The string overload holds the whole response anyway: it keeps every
+  // failure's text rather than generating any twice.
+  const std::size_t failureBudget = sink != nullptr ? limits_.bufferedFailureBytes
+                                                    : std::numeric_limits<std::size_t>::max();
   scratch.failures.clear();
-  out.reserve(64 + count * 160);
-  out += "{\"codes\":[";
+  scratch.laterFailures.clear();
+  if (sink == nullptr) text.reserve(64 + count * 160);
+  text += "{\"codes\":[";
   GenerateCounts tally;
   for (std::size_t i = 0; i < count; ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
-    std::string_view reference;
-    if (definition.reference) {
-      reference = *definition.reference;
-    } else {
-      scratch.reference = std::to_string(i);
-      reference = scratch.reference;
-    }
     if (scratch.outcome.accepted()) {
-      if (tally.codes++ != 0) out += ',';
-      json::appendGeneratedCode(out, reference, scratch.outcome.barcodeText, scratch.outcome.hri);
-    } else {
+      if (tally.codes++ != 0) text += ',';
+      json::appendGeneratedCode(text, referenceFor(definition, i), scratch.outcome.barcodeText, scratch.outcome.hri);
+      output.itemDone();
+    } else if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
       if (tally.failures++ != 0) scratch.failures += ',';
-      json::appendFailure(scratch.failures, reference, scratch.outcome.errors);
+      json::appendFailure(scratch.failures, referenceFor(definition, i), scratch.outcome.errors);
+    } else {
+      ++tally.failures;
+      scratch.laterFailures.push_back(i);
     }
   }
-  out += "],\"failures\":[";
-  out += scratch.failures;
-  out += "]}";
+  text += "],\"failures\":[";
+  output.appendLarge(scratch.failures);
+  bool failureWritten = !scratch.failures.empty();
+  for (const std::size_t i : scratch.laterFailures) {
+    const CodeDefinition& definition = scratch.definitions[i];
+    processItem(*rules, definition, i, scratch.outcome);
+    // The rules are pure functions of the snapshot and the definition; an item
+    // that passes now would make the counts and the response disagree.
+    if (scratch.outcome.accepted()) {
+      throw std::logic_error("item " + std::to_string(i) + " passed when generated again after failing");
+    }
+    if (failureWritten) text += ',';
+    failureWritten = true;
+    json::appendFailure(text, referenceFor(definition, i), scratch.outcome.errors);
+    output.itemDone();
+  }
+  text += "]}";
+  output.finish();
   if (counts != nullptr) *counts = tally;
   return true;
 }

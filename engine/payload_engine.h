@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/output_sink.h"
 #include "engine/snapshot.h"
 
 namespace codepayload {
@@ -33,6 +34,14 @@ struct GenerateCounts {
 
 struct EngineLimits {
   std::size_t maxItems = 100000;
+  // Streaming (generateJson with a sink): output is handed on at item
+  // boundaries once at least this many bytes are waiting.
+  std::size_t outputPieceBytes = 64 * 1024;
+  // Streaming: failures follow all codes in the response, so they cannot be
+  // sent as they are found. Up to this much failure text is kept while the
+  // codes are written; the failures after that are generated a second time
+  // (same snapshot, same definitions: the same text) once the codes are out.
+  std::size_t bufferedFailureBytes = 1024 * 1024;
 };
 
 class PayloadEngine {
@@ -46,9 +55,24 @@ class PayloadEngine {
   bool generateJson(std::string_view body, std::string& out, RequestError& error,
                     GenerateCounts* counts = nullptr) const;
 
+  // The same, streamed: every request-level check (the RequestError kinds)
+  // is done before the first write, so a caller that has not seen a write when
+  // this returns false can still answer with an error status. On success the
+  // response goes to `sink` in pieces (about limits.outputPieceBytes each)
+  // whose concatenation is byte for byte what the string overload writes;
+  // at most about outputPieceBytes + bufferedFailureBytes of output (plus one
+  // item's text) is held at a time.
+  bool generateJson(std::string_view body, OutputSink& sink, RequestError& error,
+                    GenerateCounts* counts = nullptr) const;
+
   SnapshotHolder& rules() const { return rules_; }
 
  private:
+  // `text` receives the output; with a sink it is handed on (and cleared) in
+  // pieces, without one it is the whole response.
+  bool generate(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
+                GenerateCounts* counts) const;
+
   SnapshotHolder& rules_;
   EngineLimits limits_;
 };

@@ -180,6 +180,11 @@ bool readDefinition(value v, const PathRef& path, CodeDefinition& out, Fault& fa
 
 }  // namespace
 
+void RequestParser::releaseBuffers() {
+  parser_ = simdjson::ondemand::parser{};
+  padded_ = simdjson::padded_string{};
+}
+
 bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
                           std::size_t& count, RequestError& error) {
   count = 0;

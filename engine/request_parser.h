@@ -23,6 +23,10 @@ class RequestParser {
   bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
              std::size_t& count, RequestError& error);
 
+  // Gives back the body copy and simdjson's buffers (its structural index
+  // takes about 4 bytes per body byte); the next parse allocates what it needs.
+  void releaseBuffers();
+
  private:
   simdjson::ondemand::parser parser_;
   simdjson::padded_string padded_;

@@ -3,7 +3,9 @@
 #include <array>
 #include <string>
 
+#include "engine/output_sink.h"
 #include "server/media_type.h"
+#include "server/memory_release.h"
 
 namespace codepayload::server {
 
@@ -13,6 +15,11 @@ namespace {
 // requests instead of allocating both every time. A buffer that grew past
 // this after a huge batch is released.
 constexpr std::size_t kRetainedBufferBytes = 4 * 1024 * 1024;
+
+// A 200 response grows in a buffer up to this size and goes out with a
+// Content-Length when it ends below it; a larger one is sent chunked as the
+// engine produces it, so the whole response is never held (D-S3).
+constexpr std::size_t kBufferedResponseBytes = 1024 * 1024;
 
 void releaseIfHuge(std::string& buffer) {
   if (buffer.capacity() > kRetainedBufferBytes) std::string().swap(buffer);
@@ -43,6 +50,48 @@ std::string_view requestErrorCode(RequestError::Kind kind) {
   return "InvalidJson";
 }
 
+// The engine's output as the 200 response: buffered while small, then
+// streamed. A write that fails (the client went away) throws and stops the
+// engine; a stream left open is never ended, so the cut JSON cannot look
+// complete (the connection closes without the last chunk).
+class CodesResponseSink final : public OutputSink {
+ public:
+  CodesResponseSink(HttpExchange& exchange, std::string& buffer, std::string_view contentType)
+      : exchange_(exchange), buffer_(buffer), contentType_(contentType) {
+    buffer_.clear();
+  }
+
+  void write(std::string_view piece) override {
+    if (!exchange_.streamOpen() && buffer_.size() + piece.size() <= kBufferedResponseBytes) {
+      buffer_.append(piece);
+      return;
+    }
+    if (!exchange_.streamOpen()) {
+      exchange_.addHeader("X-Content-Type-Options", "nosniff");
+      exchange_.beginStream(200, contentType_);
+      exchange_.streamWrite(buffer_);
+      buffer_.clear();
+    }
+    exchange_.streamWrite(piece);
+  }
+
+  // Sends what is still buffered (the whole response, when it stayed small).
+  void finish(RequestTrace& trace) {
+    if (!exchange_.streamOpen()) {
+      sendBody(exchange_, 200, contentType_, buffer_, trace);
+      return;
+    }
+    exchange_.endStream();
+    trace.status = 200;
+    trace.responseBytes = exchange_.bodyBytesSent();
+  }
+
+ private:
+  HttpExchange& exchange_;
+  std::string& buffer_;
+  std::string_view contentType_;
+};
+
 }  // namespace
 
 void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
@@ -71,14 +120,46 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     return;
   }
 
+  // Memory per client (D-S3): a large body (over limits.largeBodyBytes, or
+  // chunked) takes one of the client's large-request slots before it is read.
   const std::size_t maxBodyBytes = context_.config.maxBodyBytes;
+  const RequestHead& head = exchange.head();
+  const bool withinLimit = !head.contentLength || *head.contentLength <= maxBodyBytes;
+  const bool large =
+      withinLimit && context_.largeRequests.isLarge(
+                         head.chunked ? std::nullopt
+                                      : std::optional<std::size_t>(static_cast<std::size_t>(head.contentLength.value_or(0))));
+  LargeRequestSlots::Slot largeSlot;
+  if (large) {
+    largeSlot = context_.largeRequests.tryTake(outcome.claims->clientId);
+    if (!largeSlot) {
+      // The body is read and dropped (never kept), so the client reads the
+      // answer instead of a reset.
+      if (!exchange.discardBody(maxBodyBytes)) exchange.closeAfterAnswer();
+      exchange.addHeader("Retry-After", "1");
+      sendErrorEnvelope(exchange, 429, "TooManyRequests", std::nullopt,
+                        "This client already has as many large requests in progress as it may (" +
+                            std::to_string(context_.largeRequests.perClient()) +
+                            "); send this one again when one of them is answered.",
+                        trace);
+      return;
+    }
+  }
+
   thread_local std::string body;
   thread_local std::string output;
+  const auto releaseMemory = [large] {
+    releaseIfHuge(body);
+    releaseIfHuge(output);
+    // After a large request the freed body, simdjson buffers and definitions
+    // go back to the system, not into the allocator's free lists for good.
+    if (large) returnFreedMemoryToSystem();
+  };
   switch (exchange.readBody(maxBodyBytes, body)) {
     case BodyRead::TooLarge:
       sendErrorEnvelope(exchange, 413, "BodyTooLarge", std::nullopt,
                         "The body is larger than " + std::to_string(maxBodyBytes) + " bytes.", trace);
-      releaseIfHuge(body);
+      releaseMemory();
       return;
     case BodyRead::LengthRequired:
       sendErrorEnvelope(exchange, 411, "LengthRequired", std::nullopt, "Send a Content-Length or a chunked body.",
@@ -87,12 +168,12 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     case BodyRead::Incomplete:
       sendErrorEnvelope(exchange, 400, "IncompleteBody", std::nullopt, "The body ended before its announced length.",
                         trace);
-      releaseIfHuge(body);
+      releaseMemory();
       return;
     case BodyRead::Malformed:
       sendErrorEnvelope(exchange, 400, "InvalidFraming", std::nullopt,
                         "The chunked body does not follow RFC 9112 §7.1.", trace);
-      releaseIfHuge(body);
+      releaseMemory();
       return;
     case BodyRead::Complete:
       break;
@@ -100,18 +181,23 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
 
   RequestError error{RequestError::Kind::InvalidJson, {}, {}};
   GenerateCounts counts;
-  if (!context_.engine.generateJson(body, output, error, &counts)) {
-    const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
-    sendErrorEnvelope(exchange, status, requestErrorCode(error.kind),
-                      error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
-                      trace);
-  } else {
-    trace.codes = counts.codes;
-    trace.failures = counts.failures;
-    sendBody(exchange, 200, mediaTypeName(*responseType), output, trace);
+  CodesResponseSink sink(exchange, output, mediaTypeName(*responseType));
+  try {
+    if (!context_.engine.generateJson(body, sink, error, &counts)) {
+      const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
+      sendErrorEnvelope(exchange, status, requestErrorCode(error.kind),
+                        error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path),
+                        error.message, trace);
+    } else {
+      trace.codes = counts.codes;
+      trace.failures = counts.failures;
+      sink.finish(trace);
+    }
+  } catch (...) {
+    releaseMemory();
+    throw;
   }
-  releaseIfHuge(body);
-  releaseIfHuge(output);
+  releaseMemory();
 }
 
 }  // namespace codepayload::server

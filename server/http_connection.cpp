@@ -219,12 +219,20 @@ BodyRead HttpExchange::readBody(std::size_t limit, std::string& out) {
   }
 }
 
-bool HttpExchange::drainBody() {
+bool HttpExchange::discardBody(std::size_t limit) {
+  bodyRead_ = true;
+  const bool dropped = drainBody(limit);
+  if (!dropped) keepAlive_ = false;
+  markRequestReceived();
+  return dropped;
+}
+
+bool HttpExchange::drainBody(std::size_t limit) {
   if (!head_.chunked && !head_.contentLength) return true;
   // Without 100 Continue the client may never send the body it announced.
   if (head_.expectContinue) return false;
   if (head_.contentLength) {
-    if (*head_.contentLength > kDrainLimit) return false;
+    if (*head_.contentLength > limit) return false;
     std::size_t left = static_cast<std::size_t>(*head_.contentLength);
     while (true) {
       const std::size_t take = std::min(left, pending().size());
@@ -237,7 +245,7 @@ bool HttpExchange::drainBody() {
   }
   ChunkedDecoder decoder;
   while (true) {
-    consume(decoder.feed(pending(), nullptr, kDrainLimit));
+    consume(decoder.feed(pending(), nullptr, limit));
     if (decoder.state() == ChunkedDecoder::State::Complete) return true;
     if (decoder.state() != ChunkedDecoder::State::NeedMore) return false;
     compact();
@@ -246,10 +254,7 @@ bool HttpExchange::drainBody() {
 }
 
 void HttpExchange::settleUnreadBody() {
-  if (bodyRead_) return;
-  bodyRead_ = true;
-  if (!drainBody()) keepAlive_ = false;
-  markRequestReceived();
+  if (!bodyRead_) discardBody(kDrainLimit);
 }
 
 void HttpExchange::addHeader(std::string_view name, std::string_view value) {

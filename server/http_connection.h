@@ -86,6 +86,10 @@ class HttpExchange {
   // Anything but Complete closes the connection after the answer, except a
   // Content-Length over `limit` but within kDrainLimit: that body is drained.
   BodyRead readBody(std::size_t limit, std::string& out);
+  // Reads and drops the body, at most `limit` bytes of it, without keeping
+  // it; false when the connection cannot be kept (over the limit, cut, timed
+  // out, malformed, or a 100-continue the client still waits for).
+  bool discardBody(std::size_t limit);
 
   // --- The answer. Headers for the next send(), in order (Content-Type,
   // Content-Length, Date and Connection are written by send()).
@@ -118,7 +122,7 @@ class HttpExchange {
   // Before an answer: reads and drops a body the handler did not read, or
   // turns keep-alive off.
   void settleUnreadBody();
-  bool drainBody();
+  bool drainBody(std::size_t limit);
   void writeHead(int status, std::string_view contentType, std::optional<std::uint64_t> contentLength,
                  bool chunked);
   // The bytes of the next request (pipelined), from buffer_.

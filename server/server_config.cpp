@@ -100,6 +100,14 @@ void applyMaxItems(ServerConfig& config, std::string_view value) {
   config.maxItems = static_cast<std::size_t>(parseInteger(value, 1, 10000000));
 }
 
+void applyLargeBodyBytes(ServerConfig& config, std::string_view value) {
+  config.largeBodyBytes = static_cast<std::size_t>(parseInteger(value, 1024, std::int64_t{1} << 31));
+}
+
+void applyMaxLargeRequestsPerClient(ServerConfig& config, std::string_view value) {
+  config.maxLargeRequestsPerClient = parseInt(value, 0, 4096);
+}
+
 void applyMinThreads(ServerConfig& config, std::string_view value) { config.minThreads = parseInt(value, 1, 4096); }
 
 void applyMaxThreads(ServerConfig& config, std::string_view value) { config.maxThreads = parseInt(value, 1, 4096); }
@@ -153,6 +161,9 @@ constexpr std::array kSettings{
     ServerSetting{"token.audience", "CODEPAYLOAD_AUDIENCE", applyAudience},
     ServerSetting{"limits.maxBodyBytes", "CODEPAYLOAD_MAX_BODY_BYTES", applyMaxBodyBytes},
     ServerSetting{"limits.maxItems", "CODEPAYLOAD_MAX_ITEMS", applyMaxItems},
+    ServerSetting{"limits.largeBodyBytes", "CODEPAYLOAD_LARGE_BODY_BYTES", applyLargeBodyBytes},
+    ServerSetting{"limits.maxLargeRequestsPerClient", "CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT",
+                  applyMaxLargeRequestsPerClient},
     ServerSetting{"http.minThreads", "CODEPAYLOAD_MIN_THREADS", applyMinThreads},
     ServerSetting{"http.maxThreads", "CODEPAYLOAD_THREADS", applyMaxThreads},
     ServerSetting{"http.maxQueued", "CODEPAYLOAD_MAX_QUEUED", applyMaxQueued},

@@ -49,6 +49,11 @@ struct ServerConfig {
 
   std::size_t maxBodyBytes = 32u * 1024u * 1024u;
   std::size_t maxItems = 100000;
+  // A /codes request whose body is larger than this (or chunked: its size is
+  // not known before it is read) is large: one client id may have at most
+  // maxLargeRequestsPerClient of them in flight (0: no limit); more get 429.
+  std::size_t largeBodyBytes = 1024u * 1024u;
+  int maxLargeRequestsPerClient = 2;
 
   int minThreads = 8;
   int maxThreads = 64;

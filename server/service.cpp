@@ -51,6 +51,7 @@ struct CodePayloadService::Running {
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<AccessLog> accessLog;
+  std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceContext> context;
   std::unique_ptr<Poco::ThreadPool> pool;
   std::unique_ptr<ConnectionGuard> guard;
@@ -73,6 +74,7 @@ struct CodePayloadService::Running {
     guard.reset();
     router.reset();
     context.reset();
+    largeRequests.reset();
     engine.reset();
     auth.reset();
     rules.reset();
@@ -133,8 +135,10 @@ void CodePayloadService::start() {
   running->certificateFile = certificateFile;
 
   running->accessLog = std::make_unique<AccessLog>(config_.accessLog);
-  running->context = std::make_unique<ServiceContext>(
-      ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_});
+  running->largeRequests =
+      std::make_unique<LargeRequestSlots>(config_.largeBodyBytes, config_.maxLargeRequestsPerClient);
+  running->context = std::make_unique<ServiceContext>(ServiceContext{
+      config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_, *running->largeRequests});
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;

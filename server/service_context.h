@@ -10,6 +10,7 @@
 #include "engine/snapshot.h"
 #include "server/access_log.h"
 #include "server/auth/auth_service.h"
+#include "server/large_request_slots.h"
 #include "server/server_config.h"
 
 namespace codepayload::server {
@@ -25,6 +26,9 @@ struct ServiceContext {
   auth::AuthService& auth;
   AccessLog& accessLog;
   ServiceLogger log;
+  // Large /codes requests in flight per client id (config.largeBodyBytes,
+  // config.maxLargeRequestsPerClient).
+  LargeRequestSlots& largeRequests;
 };
 
 }  // namespace codepayload::server

@@ -13,6 +13,17 @@ namespace {
 
 std::atomic<int> startCounter{0};
 
+// A "Name:   12345 kB" line of /proc/<pid>/status, in bytes.
+std::size_t statusBytes(int pid, std::string_view name) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.starts_with(name) && line.size() > name.size() && line[name.size()] == ':') {
+      return std::stoul(line.substr(name.size() + 1)) * 1024;
+    }
+  }
+  throw std::runtime_error("no " + std::string(name) + " for process " + std::to_string(pid));
+}
+
 }  // namespace
 
 std::string healthBody(const ServiceEndpoint& endpoint) {
@@ -66,12 +77,8 @@ ServerProcess::ServerProcess(const std::filesystem::path& dataDir, const std::ma
 
 ServerProcess::~ServerProcess() = default;
 
-std::size_t ServerProcess::residentBytes() const {
-  std::ifstream status("/proc/" + std::to_string(process_->pid()) + "/status");
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmRSS:")) return std::stoul(line.substr(6)) * 1024;  // "VmRSS:   12345 kB"
-  }
-  throw std::runtime_error("no VmRSS for process " + std::to_string(process_->pid()));
-}
+std::size_t ServerProcess::residentBytes() const { return statusBytes(process_->pid(), "VmRSS"); }
+
+std::size_t ServerProcess::peakResidentBytes() const { return statusBytes(process_->pid(), "VmHWM"); }
 
 }  // namespace codepayload::robustness

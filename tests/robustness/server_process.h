@@ -38,6 +38,8 @@ class ServerProcess {
 
   // Resident set size (VmRSS) in bytes, from /proc/<pid>/status.
   std::size_t residentBytes() const;
+  // Its peak since the process started (VmHWM), in bytes.
+  std::size_t peakResidentBytes() const;
 
  private:
   std::unique_ptr<ChildProcess> process_;

@@ -94,11 +94,21 @@ bool TlsConnection::fill(std::chrono::steady_clock::time_point deadline) {
 }
 
 HttpResult TlsConnection::readResponse(std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string body;
+  bool complete = false;
+  HttpResult result = readStreamedResponse([&body](std::string_view piece) { body.append(piece); }, complete, timeout);
+  result.body = std::move(body);
+  return result;
+}
+
+HttpResult TlsConnection::readStreamedResponse(const std::function<void(std::string_view piece)>& consume,
+                                               bool& complete, std::chrono::milliseconds timeout) {
+  complete = false;
+  auto more = [&] { return fill(std::chrono::steady_clock::now() + timeout); };
   HttpResult result;
   std::size_t headEnd;
   while ((headEnd = buffer_.find("\r\n\r\n")) == std::string::npos) {
-    if (!fill(deadline)) return result;
+    if (!more()) return result;
   }
   std::istringstream head(buffer_.substr(0, headEnd + 4));
   Poco::Net::HTTPResponse response;
@@ -107,36 +117,65 @@ HttpResult TlsConnection::readResponse(std::chrono::milliseconds timeout) {
   result.status = static_cast<int>(response.getStatus());
   result.reason = response.getReason();
   for (const auto& [name, value] : response) result.headers.emplace(Poco::toLower(name), value);
-  if (result.status >= 100 && result.status < 200) return result;  // an interim answer has no body
+  if (result.status >= 100 && result.status < 200) {  // an interim answer has no body
+    complete = true;
+    return result;
+  }
+
+  // Hands up to `wanted` buffered bytes to `consume`; returns how many.
+  auto pass = [&](std::size_t wanted) {
+    const std::size_t count = std::min(wanted, buffer_.size());
+    if (count > 0) consume(std::string_view(buffer_).substr(0, count));
+    buffer_.erase(0, count);
+    return count;
+  };
   if (response.getChunkedTransferEncoding()) {
-    // Chunks of "<hex size>\r\n<data>\r\n", ending with a zero-size chunk and
-    // an empty trailer section.
     while (true) {
       std::size_t lineEnd;
       while ((lineEnd = buffer_.find("\r\n")) == std::string::npos) {
-        if (!fill(deadline)) return result;
+        if (!more()) return result;
       }
-      const std::size_t size = std::stoul(buffer_.substr(0, lineEnd), nullptr, 16);
-      while (buffer_.size() < lineEnd + 2 + size + 2) {
-        if (!fill(deadline)) return result;
+      const std::string sizeLine = buffer_.substr(0, lineEnd);
+      buffer_.erase(0, lineEnd + 2);
+      std::size_t size = 0;
+      try {
+        size = std::stoul(sizeLine, nullptr, 16);
+      } catch (const std::exception&) {
+        return result;  // not a chunk-size line: incomplete
       }
-      result.body.append(buffer_, lineEnd + 2, size);
-      buffer_.erase(0, lineEnd + 2 + size + 2);
-      if (size == 0) return result;
+      if (size == 0) {
+        // No trailers are expected: the last chunk is followed by an empty line.
+        while (buffer_.size() < 2) {
+          if (!more()) return result;
+        }
+        complete = buffer_.compare(0, 2, "\r\n") == 0;
+        buffer_.erase(0, 2);
+        return result;
+      }
+      while (size > 0) {
+        if (buffer_.empty() && !more()) return result;
+        size -= pass(size);
+      }
+      while (buffer_.size() < 2) {
+        if (!more()) return result;
+      }
+      if (buffer_.compare(0, 2, "\r\n") != 0) return result;
+      buffer_.erase(0, 2);
     }
   }
   if (response.hasContentLength()) {
-    const auto length = static_cast<std::size_t>(response.getContentLength64());
-    while (buffer_.size() < length && fill(deadline)) {
+    auto left = static_cast<std::size_t>(response.getContentLength64());
+    while (left > 0) {
+      if (buffer_.empty() && !more()) return result;
+      left -= pass(left);
     }
-    result.body = buffer_.substr(0, length);
-    buffer_.erase(0, result.body.size());
-  } else {
-    while (fill(deadline)) {
-    }
-    result.body.swap(buffer_);
-    buffer_.clear();
+    complete = true;
+    return result;
   }
+  do {
+    pass(buffer_.size());
+  } while (more());
+  complete = true;
   return result;
 }
 

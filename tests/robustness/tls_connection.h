@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -47,9 +48,18 @@ class TlsConnection {
 
   // Reads one response: the head, then a chunked or Content-Length body, or
   // with neither everything up to the close (an interim 1xx answer has no
-  // body). Status 0 when the connection
-  // closed, or nothing came within `timeout`, before a complete head.
+  // body). Status 0 when the connection closed, or nothing came within
+  // `timeout`, before a complete head; `timeout` bounds each wait for more
+  // bytes.
   HttpResult readResponse(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+  // Reads one response, handing the body to `consume` in pieces as it
+  // arrives (Content-Length, chunked, or up to the close) instead of keeping
+  // it: the result's body stays empty. `complete` is set when the
+  // body ended as its framing says (a chunked body with its last chunk).
+  // `timeout` bounds each wait for more bytes, not the whole response.
+  HttpResult readStreamedResponse(const std::function<void(std::string_view piece)>& consume, bool& complete,
+                                  std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   // Waits up to `wait` (at least 1 ms) for bytes or the close; true when
   // either came.

@@ -121,10 +121,16 @@ int listModules(const codepayload::Snapshot& rules) {
   return 0;
 }
 
+// Writes the response to standard output as the engine produces it.
+class StdoutSink final : public codepayload::OutputSink {
+ public:
+  void write(std::string_view piece) override { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); }
+};
+
 int generate(const Options& options, codepayload::SnapshotHolder& holder) {
   std::string body = readInput(options);
   codepayload::PayloadEngine engine(holder);
-  std::string out;
+  StdoutSink out;
   codepayload::RequestError error{};
   if (!engine.generateJson(body, out, error)) {
     std::string envelope = "{\"errors\":[{\"code\":\"InvalidRequest\",\"path\":";
@@ -135,8 +141,8 @@ int generate(const Options& options, codepayload::SnapshotHolder& holder) {
     std::cerr << envelope;
     return 1;
   }
-  out += '\n';
-  std::cout.write(out.data(), static_cast<std::streamsize>(out.size()));
+  std::cout << '\n';
+  std::cout.flush();
   return std::cout.good() ? 0 : 1;
 }
 

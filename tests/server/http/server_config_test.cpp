@@ -58,6 +58,8 @@ TEST_F(ServerConfigFile, DefaultsWithoutFileOrEnvironment) {
   EXPECT_EQ(config.tokenTtlSeconds, 3600);
   EXPECT_EQ(config.maxBodyBytes, 33554432u);
   EXPECT_EQ(config.maxItems, 100000u);
+  EXPECT_EQ(config.largeBodyBytes, 1048576u);
+  EXPECT_EQ(config.maxLargeRequestsPerClient, 2);
 }
 
 TEST_F(ServerConfigFile, ShippedFileDocumentsEveryKeyAndLoads) {
@@ -111,6 +113,19 @@ TEST_F(ServerConfigFile, BadValuesNameTheirSource) {
   EXPECT_EQ(errorOf("token.audience = urn:a b\n"),
             "configuration file " + (directory_ / "codepayload.properties").string() +
                 ", key token.audience: must be an absolute URI of at most 256 visible ASCII characters, got 'urn:a b'");
+}
+
+TEST_F(ServerConfigFile, LargeRequestLimitsAreReadAndChecked) {
+  const ServerConfig config = loadServerConfig(
+      write("limits.largeBodyBytes = 65536\n"), environmentOf({{"CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT", "0"}}));
+  EXPECT_EQ(config.largeBodyBytes, 65536u);
+  EXPECT_EQ(config.maxLargeRequestsPerClient, 0);
+  EXPECT_EQ(errorOf("limits.largeBodyBytes = 1000\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key limits.largeBodyBytes: must be between 1024 and 2147483648, got '1000'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT", "-1"}}),
+            "environment variable CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT (key limits.maxLargeRequestsPerClient): "
+            "must be between 0 and 4096, got '-1'");
 }
 
 TEST_F(ServerConfigFile, UnknownKeyIsRefused) {
