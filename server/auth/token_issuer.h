@@ -6,7 +6,7 @@
 // organisation), aud, client_id, scope (space-delimited, the client's scopes in
 // creation order; omitted when the client has none), iat, nbf (= iat), exp
 // (= iat + lifetime), jti (16 random bytes, base64url). NumericDates are
-// integers.
+// integers. ES256 signatures are written in their low-S spelling (ecdsa_low_s.h).
 #pragma once
 
 #include <cstdint>
