@@ -15,7 +15,10 @@
 //    Bearer realm="codepayload", error="insufficient_scope", scope="<required>"
 // The scheme is matched case-insensitively. ErrorEnvelope code is
 // "Unauthorized" (401) or "Forbidden" (403), with a one-sentence message that
-// never repeats the token.
+// never repeats the token. Every invalid_token 401 has the same message, "The
+// access token is not valid.", whichever check failed (only `cause`, for the
+// log, names it); the two 401s without an error code (no Authorization, not
+// Bearer) say what to send, which reveals nothing about the token checks.
 //
 // Verified tokens are cached by their exact string until exp + leeway; the
 // client's standing is checked on every call against the RegistryView. The

@@ -18,6 +18,8 @@ using testing::TempDir;
 
 constexpr std::string_view kScope = "write:codes";
 constexpr std::string_view kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
+// The one message of every invalid_token 401, whichever check failed.
+constexpr std::string_view kNotValid = "The access token is not valid.";
 
 class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm> {
  protected:
@@ -104,7 +106,7 @@ TEST_P(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials)
 
 TEST_P(BearerAuthenticatorTest, BA04_EmptyBearerTokenIsInvalid) {
   for (const char* value : {"Bearer", "Bearer ", "Bearer    "}) {
-    expectRefused(authenticate({value}), 401, kInvalidToken, "The Bearer token is empty.", "emptyToken");
+    expectRefused(authenticate({value}), 401, kInvalidToken, kNotValid, "emptyToken");
   }
 }
 
@@ -120,22 +122,22 @@ TEST_P(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutE
   for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20),
                                 token + ",x", token + "=a", "=" + token}) {
     const BearerOutcome outcome = authenticate({"Bearer " + bad});
-    expectRefused(outcome, 401, kInvalidToken, "The access token contains characters a token cannot have.",
+    expectRefused(outcome, 401, kInvalidToken, kNotValid,
                   "badCharacters");
   }
 }
 
 TEST_P(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
   expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken,
-                "The access token is not a well-formed access token.", "malformed");
+                kNotValid, "malformed");
 }
 
 TEST_P(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
   const std::string token = tokenFor(writer_);
   expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken,
-                "Send exactly one Authorization header.", "multipleHeaders");
+                kNotValid, "multipleHeaders");
   expectRefused(authenticate({"Bearer " + token, "Bearer " + token}), 401, kInvalidToken,
-                "Send exactly one Authorization header.", "multipleHeaders");
+                kNotValid, "multipleHeaders");
 }
 
 TEST_P(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
@@ -144,7 +146,7 @@ TEST_P(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
   clock_.advance(3600 + 30);
   EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());  // BA-12: within the leeway
   clock_.advance(1);
-  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, "The access token has expired.", "expired");
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "expired");
 }
 
 TEST_P(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
@@ -152,25 +154,24 @@ TEST_P(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
   std::string tampered = token;
   const std::size_t inSignature = tampered.rfind('.') + 10;
   tampered[inSignature] = tampered[inSignature] == 'A' ? 'B' : 'A';
-  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, "The access token's signature is not valid.",
+  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, kNotValid,
                 "badSignature");
   expectRefused(authenticate({"Bearer " + token + ".x"}), 401, kInvalidToken,
-                "The access token is not a well-formed access token.", "malformed");
+                kNotValid, "malformed");
   expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken,
-                "The access token is longer than 4096 characters.", "tooLong");
+                kNotValid, "tooLong");
   const SigningKey& other = testing::otherTestKey(GetParam());
   const std::string otherKey = testing::signJws(
       R"({"alg":")" + other.algorithmName() + R"(","typ":"at+jwt","kid":")" + other.kid() + R"("})", "{}", other);
   expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken,
-                "The access token was signed with an unknown key.", "unknownKey");
+                kNotValid, "unknownKey");
   // The other algorithm with this key's kid (ES256 with an RSA kid, RS256 with an EC kid).
   const SigningKey& active = keys_.active();
   const SigningKey& otherKind = testing::sharedTestKey(testing::otherAlgorithm(GetParam()));
   const std::string crossed = testing::signJws(
       R"({"alg":")" + otherKind.algorithmName() + R"(","typ":"at+jwt","kid":")" + active.kid() + R"("})", "{}", active);
   expectRefused(authenticate({"Bearer " + crossed}), 401, kInvalidToken,
-                "The access token's header is not accepted (at+jwt tokens signed with their key's algorithm, ES256 or "
-                "RS256, only).",
+                kNotValid,
                 "badHeader");
   EXPECT_EQ(cache_.size(), 0u);
 }
@@ -224,7 +225,7 @@ TEST_P(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
   registry_.setClientState(writer_.id, ClientState::Blocked);
   ASSERT_TRUE(view_.refreshIfChanged());
   expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken,
-                "The access token's client is blocked or deleted.", "revoked");
+                kNotValid, "revoked");
   registry_.setClientState(writer_.id, ClientState::Active);
   ASSERT_TRUE(view_.refreshIfChanged());
   EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
