@@ -96,14 +96,14 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
     cache_.insert(token, claims, validUntil, now);
   }
 
-  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId);
+  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
   if (standing == ClientStanding::Unknown) {
     // A token we signed for a client the view has not seen: the client was
     // created since the last background refresh. Refresh now (cheap when
     // nothing changed) so a fresh client's first request is not refused.
     try {
       view_.refreshIfChanged();
-      standing = view_.standing(claims->clientId, claims->organisationId);
+      standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
     } catch (const RegistryError&) {
       standing = ClientStanding::Unknown;
     }

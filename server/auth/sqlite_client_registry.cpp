@@ -427,6 +427,14 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
     if (state == ClientState::Deleted) {
       session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = ? WHERE id = ?",
           bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
+    } else if (state == ClientState::Blocked) {
+      // iat has a resolution of one second: a token issued in this second,
+      // before the block, is revoked too (the issuer dates tokens issued later
+      // in this second at tokens_not_before; see TokenSubject::notBefore).
+      const Poco::Int64 blockedAt = clock_();
+      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = max(tokens_not_before, ?),"
+                 " updated_at = ? WHERE id = ?",
+          bind(Poco::Int64{blockedAt + 1}), bind(blockedAt), bind(std::string(clientId)), now;
     } else {
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
@@ -439,8 +447,8 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
 namespace {
 
 constexpr const char* kAuthenticationQuery =
-    "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan, o.subscription"
-    " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?";
+    "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan, o.subscription,"
+    " c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?";
 
 // Leaves a kept statement ready for its next use, however the use ended.
 class StatementReset {
@@ -502,6 +510,7 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
     std::copy(digest, digest + kSecretDigestSize, record.secretDigest.begin());
     record.organisationCoversApiClients =
         coversApiClients(planFromColumn(textColumn(statement, 4)), subscriptionFromColumn(textColumn(statement, 5)));
+    record.tokensNotBefore = sqlite3_column_int64(statement, 6);
     return record;
   });
 }
@@ -509,15 +518,18 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
 std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
   return guarded(connection_->mutex, "listing client states", [&] {
     std::vector<std::string> ids, organisationIds, states, plans, subscriptions;
-    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription FROM api_clients c"
-                            " JOIN organisations o ON o.id = c.organisation_id WHERE c.state <> 'deleted'",
-        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), now;
+    std::vector<Poco::Int64> notBefore;
+    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription, c.tokens_not_before"
+                            " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+                            " WHERE c.state <> 'deleted'",
+        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), into(notBefore), now;
     std::vector<ClientStatus> statuses;
     statuses.reserve(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
       statuses.push_back(ClientStatus{ids[row], organisationIds[row], stateFromColumn(states[row]),
                                       coversApiClients(planFromColumn(plans[row]),
-                                                       subscriptionFromColumn(subscriptions[row]))});
+                                                       subscriptionFromColumn(subscriptions[row])),
+                                      notBefore[row]});
     }
     return statuses;
   });

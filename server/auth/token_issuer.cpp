@@ -2,6 +2,7 @@
 
 #include <Poco/JWT/Token.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "server/auth/base64.h"
@@ -35,7 +36,7 @@ TokenIssuer::TokenIssuer(const SigningKeySet& keys, TokenSettings settings, Unix
     : keys_(keys), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
 IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
-  const std::int64_t now = clock_();
+  const std::int64_t now = std::max(clock_(), subject.notBefore);
   const SigningKey& key = keys_.active();
 
   Poco::JWT::Token token;

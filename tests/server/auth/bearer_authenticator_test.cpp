@@ -36,8 +36,10 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
         cache_(1024),
         authenticator_(verifier_, view_, cache_, clock_.clock()) {}
 
+  // As the token endpoint issues it: dated no earlier than the client's tokensNotBefore.
   std::string tokenFor(const ClientRecord& client) {
-    return issuer_.issue({client.organisationId, client.id, client.scopes}).accessToken;
+    const std::int64_t notBefore = registry_.findClientForAuthentication(client.id).value().tokensNotBefore;
+    return issuer_.issue({client.organisationId, client.id, client.scopes, notBefore}).accessToken;
   }
 
   BearerOutcome authenticate(std::vector<std::string> values) {
@@ -228,10 +230,46 @@ TEST_P(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
                 kNotValid, "revoked");
   registry_.setClientState(writer_.id, ClientState::Active);
   ASSERT_TRUE(view_.refreshIfChanged());
-  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
+  // The unblock does not revive the token from before the block; a new one works.
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "revoked");
+  clock_.advance(1);
+  const std::string afterUnblock = tokenFor(writer_);
+  EXPECT_TRUE(authenticate({"Bearer " + afterUnblock}).allowed());
   registry_.setClientState(writer_.id, ClientState::Deleted);
   ASSERT_TRUE(view_.refreshIfChanged());
-  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
+  EXPECT_EQ(authenticate({"Bearer " + afterUnblock}).cause, "revoked");
+}
+
+TEST_P(BearerAuthenticatorTest, ACachedTokenStaysRevokedAfterABlockAndUnblockBetweenRefreshes) {
+  const std::string token = tokenFor(writer_);
+  const std::string other = tokenFor(reader_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());  // verified and cached
+  clock_.advance(20);
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  clock_.advance(1);
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());  // the view never saw the client blocked
+  EXPECT_EQ(cache_.size(), 1u);           // the token is still cached...
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "revoked");  // ...and refused
+  // Another client's token is not affected.
+  EXPECT_EQ(authenticate({"Bearer " + other}).cause, "insufficientScope");
+  EXPECT_TRUE(authenticate({"Bearer " + tokenFor(writer_)}).allowed());
+}
+
+TEST_P(BearerAuthenticatorTest, ATokenIssuedAfterAnUnblockInTheBlocksSecondWorks) {
+  // iat counts seconds: a token issued in the second of the block, before it,
+  // is revoked; one issued after the unblock in that same second is dated at
+  // the second after the block (inside the leeway), and works at once.
+  const std::string before = tokenFor(writer_);
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  const std::string after = tokenFor(writer_);
+  EXPECT_EQ(authenticate({"Bearer " + before}).cause, "revoked");
+  const BearerOutcome outcome = authenticate({"Bearer " + after});
+  ASSERT_TRUE(outcome.allowed()) << outcome.cause;
+  EXPECT_EQ(outcome.claims->issuedAt, clock_.now() + 1);
+  EXPECT_EQ(outcome.claims->expiresAt, clock_.now() + 1 + 3600);
 }
 
 TEST_P(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {

@@ -113,6 +113,18 @@ TEST_P(TokenIssuerTest, UsesTheConfiguredIssuerAudienceAndLifetime) {
                                jtiOf(token.payload) + R"(","nbf":1800000000,"sub":"org_0123456789abcdef"})");
 }
 
+TEST_P(TokenIssuerTest, DatesATokenNoEarlierThanTheSubjectsNotBefore) {
+  for (const auto& [notBefore, expectedIat] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, kTestEpoch}, {kTestEpoch - 5, kTestEpoch}, {kTestEpoch, kTestEpoch}, {kTestEpoch + 1, kTestEpoch + 1}}) {
+    const DecodedToken token = decode(issuer_.issue({kOrg, kClient, scopes_, notBefore}).accessToken);
+    const std::string iat = std::to_string(expectedIat);
+    EXPECT_NE(token.payload.find(R"("iat":)" + iat + ","), std::string::npos) << token.payload;
+    EXPECT_NE(token.payload.find(R"("nbf":)" + iat + ","), std::string::npos) << token.payload;
+    EXPECT_NE(token.payload.find(R"("exp":)" + std::to_string(expectedIat + 3600) + ","), std::string::npos)
+        << token.payload;
+  }
+}
+
 TEST(TokenIssuer, ResponseJsonIsTheTokenResponse) {
   // TE-01/TK-02: token_type Bearer, integer expires_in, no refresh_token or id_token.
   EXPECT_EQ(TokenIssuer::responseJson({"a.b.c", 3600}),
