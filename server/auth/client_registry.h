@@ -152,7 +152,9 @@ class ClientRegistry {
   // after now, so every token issued until then stays revoked after an unblock.
   virtual void setClientState(std::string_view clientId, ClientState state) = 0;
 
-  // One read for the token endpoint; nullopt for an unknown id.
+  // One read for the token endpoint; nullopt for an unknown id. An unknown
+  // id must cost what a known one does (the token endpoint's failure paths
+  // are timed alike: bench/token_failure_timing.cpp).
   virtual std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) = 0;
 
   // Every client that is not deleted, for the in-memory status view.

@@ -342,6 +342,30 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
             "registry database, reading a client: no such table: api_clients");
 }
 
+TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInClientsRow) {
+  // For equal work an unknown id reads the oldest client's row instead (the
+  // timing is judged in bench/token_failure_timing.cpp): never returned.
+  const std::string unknown = "svc_client_000000000000000000000000";
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
+  const Organisation acme = starterOrganisation();
+  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"read:codes"});
+  const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(std::string(kClientIdPrefix)), std::nullopt);
+    const std::optional<ClientAuthRecord> found = registry_.findClientForAuthentication(newer.client.id);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->clientId, newer.client.id);
+    EXPECT_EQ(found->scopes, std::vector<std::string>{"write:codes"});
+    EXPECT_EQ(found->secretDigest, hasher_.digest(newer.secret));
+    EXPECT_EQ(registry_.findClientForAuthentication(oldest.client.id)->scopes,
+              std::vector<std::string>{"read:codes"});
+    // The stand-in deleted (a tombstone keeps its row): still nothing for unknown ids.
+    if (round == 0) registry_.setClientState(oldest.client.id, ClientState::Deleted);
+  }
+}
+
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   const Organisation acme = starterOrganisation();
   std::vector<std::string> secrets;
