@@ -153,9 +153,9 @@ struct SqliteClientRegistry::Connection {
   // cost more than running it. Declared after `session`, so finalized before
   // the connection closes.
   std::unique_ptr<sqlite3_stmt, StatementFinalize> authenticationQuery;
-  // The id of the oldest client, read whenever the authentication query
-  // misses, for equal work (see findClientForAuthentication); kept once found,
-  // as ids are never removed (tombstones). Empty while the registry has no client.
+  // The id of the oldest client, for equal work on a miss (see
+  // findClientForAuthentication); kept once found, as ids are never removed
+  // (tombstones). Empty while the registry has no client.
   std::string standInClientId;
 };
 
@@ -526,7 +526,12 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
       throwSqliteError(database, "reading a client");
     }
     const int stepped = sqlite3_step(statement);
-    if (stepped == SQLITE_DONE) return std::nullopt;  // no client at all
+    if (stepped == SQLITE_DONE) {
+      // No client at all, or the stand-in is gone (a database restored from an
+      // older copy): look for a stand-in again next time.
+      connection_->standInClientId.clear();
+      return std::nullopt;
+    }
     if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
     const bool found = sqlite3_column_int(statement, 0) == 1;
     ClientAuthRecord record;

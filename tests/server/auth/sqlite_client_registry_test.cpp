@@ -364,6 +364,12 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
     // The stand-in deleted (a tombstone keeps its row): still nothing for unknown ids.
     if (round == 0) registry_.setClientState(oldest.client.id, ClientState::Deleted);
   }
+  // The stand-in's row gone behind the registry's back (a restored copy): an
+  // unknown id still finds nothing, and the next lookups pick a new stand-in.
+  executeElsewhere(databaseFile(), "DELETE FROM api_clients WHERE id = '" + oldest.client.id + "'");
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(newer.client.id)->clientId, newer.client.id);
 }
 
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
