@@ -11,13 +11,18 @@
 #     batches (peak reset through /proc/PID/clear_refs first).
 #  3. The engine in process (codepayload_engine_bench, repetitions, medians),
 #     run first.
+#  4. The token endpoint's failure paths in process
+#     (codepayload_token_failure_timing: an unknown client id against a known
+#     id with a wrong secret, interleaved, over a real SQLite registry;
+#     Mann-Whitney U), run after the engine, before any server starts.
 #
 # Settings (environment): BENCH_RUNS (3), BENCH_DURATION (seconds per wrk
 # run, 10), BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (32),
 # BENCH_TOKEN_CLIENTS (API clients per token run, 500: each may mint 600
 # tokens a minute, so 500 allow 30,000 tokens/s over a run), BENCH_MEMORY_DURATION
-# (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5), BENCH_OUTPUT
-# (bench/results/latest.md).
+# (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5),
+# BENCH_TIMING_ROUNDS (interleaved rounds of the failure timing, 20000),
+# BENCH_OUTPUT (bench/results/latest.md).
 #
 # Every process it starts is stopped on exit, failure or interrupt. Client
 # secrets and tokens stay in the temporary directory (0700), which is removed.
@@ -39,8 +44,9 @@ connections=${BENCH_CONNECTIONS:-32}
 token_clients=${BENCH_TOKEN_CLIENTS:-500}
 memory_duration=${BENCH_MEMORY_DURATION:-5}
 engine_repetitions=${BENCH_ENGINE_REPETITIONS:-5}
+timing_rounds=${BENCH_TIMING_ROUNDS:-20000}
 output=${BENCH_OUTPUT:-$repo/bench/results/latest.md}
-for setting in runs duration threads connections token_clients memory_duration engine_repetitions; do
+for setting in runs duration threads connections token_clients memory_duration engine_repetitions timing_rounds; do
   [[ ${!setting} =~ ^[1-9][0-9]*$ ]] || die "$setting must be a whole number >= 1, not '${!setting}'"
 done
 [ "$threads" -le "$connections" ] || die "BENCH_THREADS ($threads) must not exceed BENCH_CONNECTIONS ($connections)"
@@ -49,7 +55,8 @@ server=$build/server/codepayload-server
 admin=$build/tools/admin/codepayload-admin
 ceiling=$build/bench/codepayload_ceiling_server
 engine_bench=$build/bench/codepayload_engine_bench
-require_built "$build" "$server" "$admin" "$ceiling" "$engine_bench"
+failure_timing=$build/bench/codepayload_token_failure_timing
+require_built "$build" "$server" "$admin" "$ceiling" "$engine_bench" "$failure_timing"
 for tool in wrk curl base64 awk sed; do
   command -v "$tool" >/dev/null || die "$tool is not installed (make bench installs wrk)"
 done
@@ -191,6 +198,21 @@ echo "== engine: codepayload_engine_bench, $engine_repetitions repetitions"
   --benchmark_out="$work/engine.csv" --benchmark_out_format=csv >"$work/engine.log" 2>&1 ||
   { cat "$work/engine.log" >&2; die "codepayload_engine_bench failed"; }
 grep -q ',true,' "$work/engine.csv" && die "a benchmark reported an error: $(grep ',true,' "$work/engine.csv")"
+
+# Exit status 1 is a "fail" verdict (reported in the results), 2 a broken run.
+echo "== token endpoint failure timing: codepayload_token_failure_timing, $timing_rounds rounds"
+timing_status=0
+"$failure_timing" "$timing_rounds" "$repo/db/registry" >"$work/timing.log" 2>&1 || timing_status=$?
+[ "$timing_status" -le 1 ] || { cat "$work/timing.log" >&2; die "codepayload_token_failure_timing failed"; }
+timing_field() { sed -n "s/^TIMING $1 .*$2=\([^ ]*\).*/\1/p" "$work/timing.log"; }
+timing_unknown=$(timing_field path=unknownId median_ns)
+timing_wrong=$(timing_field path=wrongSecret median_ns)
+timing_difference=$(timing_field compare=unknownId-wrongSecret median_difference_ns)
+timing_p=$(timing_field compare=unknownId-wrongSecret p)
+timing_verdict=$(sed -n 's/^TIMING verdict=\([a-z]*\):.*/\1/p' "$work/timing.log")
+for value in timing_unknown timing_wrong timing_difference timing_p timing_verdict; do
+  [ -n "${!value}" ] || die "no $value in $work/timing.log"
+done
 
 echo "== server: first start (imports the shipped baseline into a new rules.db)"
 start_server
@@ -444,6 +466,7 @@ Written by \`make bench\` (\`bench/run.sh $(rel "$build")\`) from one run: $star
 | /oauth/token: p99 latency | $(fixed "$token_p99" 1) ms | $(fixed "$token_ceiling_p99" 1) ms | | | |
 | idle server, rules loaded: resident set (first start / restart) | $(mib "$rss_first_start") / $(mib "$rss_idle") MiB | $(mib "$rss_ceiling_idle") MiB | | < 40 MiB | $(verdict "$rss_idle_worst < 40 * 1024") |
 | one 10,000-item batch at a time: peak extra memory | $(mib "$extra_one_kib") MiB = $(fixed "$extra_one_ratio" 1) x the $(fixed "$(calc "$batch10k_request_bytes / 1048576" 2)" 2) MiB request | | | <= ~20 x the request | $(verdict "$extra_one_ratio <= 20") |
+| /oauth/token failure paths: median of an unknown client id minus a wrong secret | $timing_difference ns ($timing_unknown / $timing_wrong ns, Mann-Whitney p = $timing_p) | | | \|difference\| < 500 ns | $timing_verdict |
 | $connections connections of 10,000-item batches: peak resident set | $(mib "$hwm_many") MiB ($(mib "$extra_many_kib") MiB above the server before them, $(mib "$(( extra_many_kib / connections ))") MiB a connection) | | | | |
 
 Ratios to the ceiling are the median of the per-run ratios (server run 1 against ceiling run 1, and so on).
@@ -491,6 +514,12 @@ $(per_run_rows batch 1000)
 |---|---|---|---|---|---|---|---|---|
 $(per_run_rows token 1)
 
+Token endpoint failure timing (\`TokenEndpoint::handle\` in process, wall-clock; decision D-S5 in docs/decisions.md):
+
+\`\`\`
+$(grep '^TIMING ' "$work/timing.log")
+\`\`\`
+
 Engine (medians of $engine_repetitions repetitions, CPU time):
 
 \`\`\`
@@ -504,7 +533,7 @@ make bench    # = scripts/install-deps.sh (with libbenchmark-dev wrk valgrind), 
 cmake -S . -B $(rel "$build") -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
 cmake --build $(rel "$build")
 BENCH_RUNS=$runs BENCH_DURATION=$duration BENCH_THREADS=$threads BENCH_CONNECTIONS=$connections BENCH_TOKEN_CLIENTS=$token_clients \\
-  BENCH_MEMORY_DURATION=$memory_duration BENCH_ENGINE_REPETITIONS=$engine_repetitions bench/run.sh $(rel "$build")
+  BENCH_MEMORY_DURATION=$memory_duration BENCH_ENGINE_REPETITIONS=$engine_repetitions BENCH_TIMING_ROUNDS=$timing_rounds bench/run.sh $(rel "$build")
 \`\`\`
 
 What bench/run.sh ran (DATA is its temporary data dir; PORT, CEILING_PORT: ports the kernel chose):
@@ -526,6 +555,7 @@ BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=1000 wrk -t $threads -c $connections -d ${
 BENCH_CLIENTS_FILE=CLIENTS_OF_THE_RUN wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/token.lua https://127.0.0.1:PORT
 # first, before any server started:
 $(rel "$engine_bench") --benchmark_repetitions=$engine_repetitions --benchmark_report_aggregates_only=true
+$(rel "$failure_timing") $timing_rounds db/registry
 \`\`\`
 
 Why the misses, with callgrind profiles of the hot paths, what changed because of them and what should change next:

@@ -8,6 +8,7 @@
 
 #include "server/auth/base64.h"
 #include "server/auth/client_registry.h"
+#include "server/auth/ecdsa_low_s.h"
 #include "server/auth/text_util.h"
 
 namespace codepayload::auth {
@@ -143,10 +144,17 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
   return TokenRejection::None;
 }
 
-bool signatureVerifies(const SigningKey& key, std::string_view token, std::size_t signatureSize) {
+bool signatureVerifies(const SigningKey& key, std::string_view token, std::string_view signature) {
   // Poco splits an ES256 signature in halves and takes &signature[0] for RS256
   // without looking at the length: only the key's exact size reaches it.
-  if (signatureSize != key.signatureSize()) return false;
+  if (signature.size() != key.signatureSize()) return false;
+  // Of the two spellings (R, S) and (R, n - S) of an ECDSA signature, only the
+  // low-S one is accepted (ecdsa_low_s.h): one token, one spelling.
+  if (key.algorithm() == SigningAlgorithm::ES256 &&
+      !hasLowS(std::span<const unsigned char, kEs256SignatureSize>(
+          reinterpret_cast<const unsigned char*>(signature.data()), kEs256SignatureSize))) {
+    return false;
+  }
   try {
     Poco::JWT::Token parsed;
     return key.signer().tryVerify(std::string(token), parsed);
@@ -200,7 +208,7 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
   if (const TokenRejection rejection = checkHeader(header, keys_, key); rejection != TokenRejection::None) {
     return rejection;
   }
-  if (!signatureVerifies(*key, token, signature.size())) return TokenRejection::BadSignature;
+  if (!signatureVerifies(*key, token, signature)) return TokenRejection::BadSignature;
 
   // Only now, with the signature verified, are the claims read.
 

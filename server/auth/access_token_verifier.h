@@ -12,7 +12,8 @@
 //     key of the set (else UnknownKey); alg the algorithm of that key (else
 //     BadHeader: an ES256 header with an RSA kid, or RS256 with an EC kid);
 //  3. signature: exactly the key's signature size (64 bytes for ES256, the
-//     modulus size for RS256) before Poco sees it, then verified over
+//     modulus size for RS256) and, for ES256, S <= n/2 (the low-S spelling,
+//     ecdsa_low_s.h) before Poco sees it, then verified over
 //     "<header>.<payload>" with that key (Poco::JWT, that algorithm only);
 //  4. payload: a JSON object without duplicate members; iss, sub, client_id,
 //     jti non-empty strings; scope absent or a string; aud a string or an
@@ -51,7 +52,7 @@ enum class TokenRejection {
   Malformed,        // segments, base64url, JSON, or a claim of the wrong type/shape
   BadHeader,        // alg (unsupported, or not its key's), typ, or a header member that is not allowed
   UnknownKey,       // kid names no key of the set
-  BadSignature,     // signature does not verify
+  BadSignature,     // signature does not verify, or is the high-S spelling of an ES256 one
   WrongIssuer,
   WrongAudience,
   Expired,          // now > exp + leeway

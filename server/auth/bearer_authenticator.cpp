@@ -49,22 +49,14 @@ BearerOutcome forbidden(std::string challenge, std::string message, std::string_
   return outcome;
 }
 
-std::string_view rejectionMessage(TokenRejection rejection) {
-  switch (rejection) {
-    case TokenRejection::None: return "";
-    case TokenRejection::TooLong: return "The access token is longer than 4096 characters.";
-    case TokenRejection::Malformed: return "The access token is not a well-formed access token.";
-    case TokenRejection::BadHeader:
-      return "The access token's header is not accepted (at+jwt tokens signed with their key's algorithm, ES256 or "
-             "RS256, only).";
-    case TokenRejection::UnknownKey: return "The access token was signed with an unknown key.";
-    case TokenRejection::BadSignature: return "The access token's signature is not valid.";
-    case TokenRejection::WrongIssuer: return "The access token was issued by another issuer.";
-    case TokenRejection::WrongAudience: return "The access token is not meant for this API.";
-    case TokenRejection::Expired: return "The access token has expired.";
-    case TokenRejection::NotYetValid: return "The access token is not valid yet.";
-  }
-  return "The access token is not valid.";
+// Every 401 with error="invalid_token" carries this one message, whatever
+// check failed: the answer must not tell a prober which check it passed (the
+// signature, the key, the time, the client's standing). `cause` names the
+// check for the log.
+constexpr std::string_view kInvalidTokenMessage = "The access token is not valid.";
+
+BearerOutcome invalidToken(std::string_view cause) {
+  return unauthorized(kInvalidTokenChallenge, std::string(kInvalidTokenMessage), cause);
 }
 
 }  // namespace
@@ -80,7 +72,7 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
                         "missing");
   }
   if (authorizationValues.size() > 1) {
-    return unauthorized(kInvalidTokenChallenge, "Send exactly one Authorization header.", "multipleHeaders");
+    return invalidToken("multipleHeaders");
   }
   const std::string_view value = trimOptionalWhitespace(authorizationValues.front());
   const std::size_t schemeEnd = value.find(' ');
@@ -89,38 +81,29 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
   }
   std::string_view token = schemeEnd == std::string_view::npos ? std::string_view() : value.substr(schemeEnd);
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);
-  if (token.empty()) return unauthorized(kInvalidTokenChallenge, "The Bearer token is empty.", "emptyToken");
-  if (token.size() > kMaxAccessTokenLength) {
-    return unauthorized(kInvalidTokenChallenge, std::string(rejectionMessage(TokenRejection::TooLong)),
-                        tokenRejectionName(TokenRejection::TooLong));
-  }
-  if (!isB64Token(token)) {
-    return unauthorized(kInvalidTokenChallenge, "The access token contains characters a token cannot have.",
-                        "badCharacters");
-  }
+  if (token.empty()) return invalidToken("emptyToken");
+  if (token.size() > kMaxAccessTokenLength) return invalidToken(tokenRejectionName(TokenRejection::TooLong));
+  if (!isB64Token(token)) return invalidToken("badCharacters");
 
   const std::int64_t now = clock_();
   std::shared_ptr<const AccessTokenClaims> claims = cache_.find(token, now);
   if (claims == nullptr) {
     auto verified = std::make_shared<AccessTokenClaims>();
     const TokenRejection rejection = verifier_.verify(token, now, *verified);
-    if (rejection != TokenRejection::None) {
-      return unauthorized(kInvalidTokenChallenge, std::string(rejectionMessage(rejection)),
-                          tokenRejectionName(rejection));
-    }
+    if (rejection != TokenRejection::None) return invalidToken(tokenRejectionName(rejection));
     const std::int64_t validUntil = verified->expiresAt + verifier_.settings().leewaySeconds;
     claims = std::move(verified);
     cache_.insert(token, claims, validUntil, now);
   }
 
-  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId);
+  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
   if (standing == ClientStanding::Unknown) {
     // A token we signed for a client the view has not seen: the client was
     // created since the last background refresh. Refresh now (cheap when
     // nothing changed) so a fresh client's first request is not refused.
     try {
       view_.refreshIfChanged();
-      standing = view_.standing(claims->clientId, claims->organisationId);
+      standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
     } catch (const RegistryError&) {
       standing = ClientStanding::Unknown;
     }
@@ -128,7 +111,7 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
   switch (standing) {
     case ClientStanding::Revoked:
     case ClientStanding::Unknown:
-      return unauthorized(kInvalidTokenChallenge, "The access token's client is blocked or deleted.", "revoked");
+      return invalidToken("revoked");
     case ClientStanding::Lapsed:
       return forbidden(std::string(kLapsedChallenge),
                        "The organisation's subscription no longer covers API clients.", "lapsed");

@@ -6,7 +6,8 @@
 //    WWW-Authenticate: Bearer realm="codepayload" (no error code, RFC 6750 §3.1)
 //  - more than one value; "Bearer" without a token; a token outside the
 //    b64token charset or over 4 KiB; any AccessTokenVerifier rejection; a
-//    client that is blocked, deleted or no longer the organisation's -> 401,
+//    client that is blocked, deleted or no longer the organisation's, or a
+//    token issued before the client was last blocked -> 401,
 //    Bearer realm="codepayload", error="invalid_token"
 //  - the organisation's plan/subscription no longer covers API clients -> 403,
 //    Bearer realm="codepayload", error="insufficient_scope",
@@ -15,10 +16,15 @@
 //    Bearer realm="codepayload", error="insufficient_scope", scope="<required>"
 // The scheme is matched case-insensitively. ErrorEnvelope code is
 // "Unauthorized" (401) or "Forbidden" (403), with a one-sentence message that
-// never repeats the token.
+// never repeats the token. Every invalid_token 401 has the same message, "The
+// access token is not valid.", whichever check failed (only `cause`, for the
+// log, names it); the two 401s without an error code (no Authorization, not
+// Bearer) say what to send, which reveals nothing about the token checks.
 //
 // Verified tokens are cached by their exact string until exp + leeway; the
-// client's standing is checked on every call against the RegistryView. The
+// client's standing (and the token's iat against the client's
+// tokensNotBefore) is checked on every call against the RegistryView, cache
+// hit or not, so a cached token is revoked as soon as the view is. The
 // allowed path does not allocate on a cache hit.
 #pragma once
 

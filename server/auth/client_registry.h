@@ -89,6 +89,7 @@ struct ClientAuthRecord {
   std::vector<std::string> scopes;
   SecretDigest secretDigest{};      // all zero for a deleted client
   bool organisationCoversApiClients = false;
+  std::int64_t tokensNotBefore = 0;  // Unix seconds; see ClientStatus
 };
 
 // One row of the status view the bearer authenticator keeps in memory.
@@ -97,6 +98,10 @@ struct ClientStatus {
   std::string organisationId;
   ClientState state = ClientState::Active;
   bool organisationCoversApiClients = false;
+  // Tokens of this client issued (iat) before this time are revoked: blocking
+  // sets it to the second after the block, and unblocking leaves it. 0 when
+  // the client was never blocked.
+  std::int64_t tokensNotBefore = 0;
 };
 
 class RegistryError : public std::runtime_error {
@@ -143,9 +148,13 @@ class ClientRegistry {
   // block: active|blocked -> blocked; unblock: active|blocked -> active;
   // delete: active|blocked -> deleted (the stored digest is wiped). Any change
   // to a deleted client throws ClientDeleted; an unknown id UnknownClient.
+  // Blocking an active client also moves its tokensNotBefore to the second
+  // after now, so every token issued until then stays revoked after an unblock.
   virtual void setClientState(std::string_view clientId, ClientState state) = 0;
 
-  // One read for the token endpoint; nullopt for an unknown id.
+  // One read for the token endpoint; nullopt for an unknown id. An unknown
+  // id must cost what a known one does (the token endpoint's failure paths
+  // are timed alike: bench/token_failure_timing.cpp).
   virtual std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) = 0;
 
   // Every client that is not deleted, for the in-memory status view.

@@ -36,12 +36,16 @@ bool RegistryView::refreshIfChanged() {
   return true;
 }
 
-ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organisationId) const {
+ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organisationId,
+                                      std::int64_t issuedAt) const {
   const std::shared_ptr<const Snapshot> snapshot = snapshot_.load();
   const auto found = snapshot->clients.find(clientId);
   if (found == snapshot->clients.end()) return ClientStanding::Unknown;
   const ClientStatus& status = found->second;
-  if (status.state != ClientState::Active || status.organisationId != organisationId) return ClientStanding::Revoked;
+  if (status.state != ClientState::Active || status.organisationId != organisationId ||
+      issuedAt < status.tokensNotBefore) {
+    return ClientStanding::Revoked;
+  }
   return status.organisationCoversApiClients ? ClientStanding::Active : ClientStanding::Lapsed;
 }
 

@@ -2,7 +2,8 @@
 // so the bearer path never touches the database. refreshIfChanged() reloads
 // the whole view when ClientRegistry::version() moved; AuthService calls it
 // from a background thread every 250 ms, so a block, delete or lapsed
-// subscription is seen within a second. Lookups are lock-free reads of an
+// subscription is seen within a second; a block and unblock between two
+// refreshes is still seen, through the client's tokensNotBefore. Lookups are lock-free reads of an
 // immutable snapshot.
 #pragma once
 
@@ -17,7 +18,8 @@ namespace codepayload::auth {
 
 enum class ClientStanding {
   Active,   // client active, and owned by the organisation named in the token
-  Revoked,  // client blocked, deleted, or owned by another organisation
+  Revoked,  // client blocked, deleted, or owned by another organisation, or the
+            // token issued before the client's tokensNotBefore (an earlier block)
   Unknown,  // no such client in the view (yet: it may have been created since the last refresh)
   Lapsed,   // client active, but its organisation's plan/subscription no longer covers API clients
 };
@@ -36,7 +38,9 @@ class RegistryView {
   // Throws RegistryError when the registry fails (the old view stays).
   bool refreshIfChanged();
 
-  ClientStanding standing(std::string_view clientId, std::string_view organisationId) const;
+  // The standing of a token of `clientId` for `organisationId` issued at
+  // `issuedAt` (its iat, Unix seconds).
+  ClientStanding standing(std::string_view clientId, std::string_view organisationId, std::int64_t issuedAt) const;
 
  private:
   struct Snapshot;

@@ -154,6 +154,10 @@ struct SqliteClientRegistry::Connection {
   // cost more than running it. Declared after `session`, so finalized before
   // the connection closes.
   std::unique_ptr<sqlite3_stmt, StatementFinalize> authenticationQuery;
+  // The id of the oldest client, for equal work on a miss (see
+  // findClientForAuthentication); kept once found, as ids are never removed
+  // (tombstones). Empty while the registry has no client.
+  std::string standInClientId;
 };
 
 namespace {
@@ -435,6 +439,14 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
     if (state == ClientState::Deleted) {
       session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = ? WHERE id = ?",
           bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
+    } else if (state == ClientState::Blocked) {
+      // iat has a resolution of one second: a token issued in this second,
+      // before the block, is revoked too (the issuer dates tokens issued later
+      // in this second at tokens_not_before; see TokenSubject::notBefore).
+      const Poco::Int64 blockedAt = clock_();
+      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = max(tokens_not_before, ?),"
+                 " updated_at = ? WHERE id = ?",
+          bind(Poco::Int64{blockedAt + 1}), bind(blockedAt), bind(std::string(clientId)), now;
     } else {
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
@@ -446,9 +458,15 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
 
 namespace {
 
+// The row of client ?1 or, when there is none, of the stand-in client ?2, so
+// that an unknown id costs the same as a known one: the same two index
+// lookups, the join, and the same columns read and turned into a record.
+// Column 0 tells which row it is.
 constexpr const char* kAuthenticationQuery =
-    "SELECT c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan, o.subscription"
-    " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id WHERE c.id = ?";
+    "SELECT c.id = ?1, c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan,"
+    " o.subscription, c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+    " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?1) THEN ?1 ELSE ?2 END";
+constexpr const char* kStandInQuery = "SELECT id FROM api_clients ORDER BY rowid LIMIT 1";
 
 // Leaves a kept statement ready for its next use, however the use ended.
 class StatementReset {
@@ -477,11 +495,29 @@ std::string textColumn(sqlite3_stmt* statement, int column) {
   return std::string(reinterpret_cast<const char*>(text), length);
 }
 
+// The id of the registry's oldest client, or "" when it has none.
+std::string oldestClientId(sqlite3* database) {
+  sqlite3_stmt* prepared = nullptr;
+  if (sqlite3_prepare_v2(database, kStandInQuery, -1, &prepared, nullptr) != SQLITE_OK) {
+    throwSqliteError(database, "reading a client");
+  }
+  const std::unique_ptr<sqlite3_stmt, StatementFinalize> statement(prepared);
+  const int stepped = sqlite3_step(prepared);
+  if (stepped == SQLITE_DONE) return {};
+  if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
+  return textColumn(prepared, 0);
+}
+
 }  // namespace
 
+// An unknown id must cost what a known one does (issue 12, finding 7): the
+// query then reads the stand-in client's row, and its record is built in full
+// and dropped. Only a registry without any client answers a miss sooner, and
+// there no id is known to compare with.
 std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientAuthRecord> {
     sqlite3* database = Poco::Data::SQLite::Utility::dbHandle(connection_->session);
+    if (connection_->standInClientId.empty()) connection_->standInClientId = oldestClientId(database);
     if (connection_->authenticationQuery == nullptr) {
       sqlite3_stmt* prepared = nullptr;
       if (sqlite3_prepare_v3(database, kAuthenticationQuery, -1, SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) !=
@@ -492,24 +528,34 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
     }
     sqlite3_stmt* statement = connection_->authenticationQuery.get();
     const StatementReset reset(statement);
-    if (sqlite3_bind_text64(statement, 1, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
+    const std::string& standIn = connection_->standInClientId;
+    if (sqlite3_bind_text64(statement, 1, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
+        sqlite3_bind_text64(statement, 2, standIn.data(), standIn.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
       throwSqliteError(database, "reading a client");
     }
     const int stepped = sqlite3_step(statement);
-    if (stepped == SQLITE_DONE) return std::nullopt;
+    if (stepped == SQLITE_DONE) {
+      // No client at all, or the stand-in is gone (a database restored from an
+      // older copy): look for a stand-in again next time.
+      connection_->standInClientId.clear();
+      return std::nullopt;
+    }
     if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
+    const bool found = sqlite3_column_int(statement, 0) == 1;
     ClientAuthRecord record;
     record.clientId = clientId;
-    record.organisationId = textColumn(statement, 0);
-    record.state = stateFromColumn(textColumn(statement, 1));
-    record.scopes = splitScopes(textColumn(statement, 2));
-    if (sqlite3_column_bytes(statement, 3) != static_cast<int>(kSecretDigestSize)) {
+    record.organisationId = textColumn(statement, 1);
+    record.state = stateFromColumn(textColumn(statement, 2));
+    record.scopes = splitScopes(textColumn(statement, 3));
+    if (sqlite3_column_bytes(statement, 4) != static_cast<int>(kSecretDigestSize)) {
       throw RegistryError(RegistryError::Kind::Storage, "registry database holds a secret digest of the wrong size");
     }
-    const auto* digest = static_cast<const unsigned char*>(sqlite3_column_blob(statement, 3));
+    const auto* digest = static_cast<const unsigned char*>(sqlite3_column_blob(statement, 4));
     std::copy(digest, digest + kSecretDigestSize, record.secretDigest.begin());
     record.organisationCoversApiClients =
-        coversApiClients(planFromColumn(textColumn(statement, 4)), subscriptionFromColumn(textColumn(statement, 5)));
+        coversApiClients(planFromColumn(textColumn(statement, 5)), subscriptionFromColumn(textColumn(statement, 6)));
+    record.tokensNotBefore = sqlite3_column_int64(statement, 7);
+    if (!found) return std::nullopt;
     return record;
   });
 }
@@ -517,15 +563,18 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
 std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
   return guarded(connection_->mutex, "listing client states", [&] {
     std::vector<std::string> ids, organisationIds, states, plans, subscriptions;
-    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription FROM api_clients c"
-                            " JOIN organisations o ON o.id = c.organisation_id WHERE c.state <> 'deleted'",
-        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), now;
+    std::vector<Poco::Int64> notBefore;
+    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription, c.tokens_not_before"
+                            " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+                            " WHERE c.state <> 'deleted'",
+        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), into(notBefore), now;
     std::vector<ClientStatus> statuses;
     statuses.reserve(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
       statuses.push_back(ClientStatus{ids[row], organisationIds[row], stateFromColumn(states[row]),
                                       coversApiClients(planFromColumn(plans[row]),
-                                                       subscriptionFromColumn(subscriptions[row]))});
+                                                       subscriptionFromColumn(subscriptions[row])),
+                                      notBefore[row]});
     }
     return statuses;
   });

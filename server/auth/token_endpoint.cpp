@@ -169,7 +169,8 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
       outcome.clientId = record->clientId;
       return outcome;
     }
-    const IssuedToken token = issuer_.issue({record->organisationId, record->clientId, record->scopes});
+    const IssuedToken token =
+        issuer_.issue({record->organisationId, record->clientId, record->scopes, record->tokensNotBefore});
     TokenOutcome outcome;
     outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
     outcome.clientId = record->clientId;

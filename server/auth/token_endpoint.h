@@ -23,9 +23,11 @@
 //     then grant_type != "client_credentials" (exact) -> 400 unsupported_grant_type
 //  4. client authentication (HTTP Basic only; see basic_credentials.h). The
 //     same work on every path: one registry lookup (a never-issued id stands in
-//     for a malformed or missing one), one HMAC of the presented secret (a fixed
-//     dummy when there is none or it is too long), one constant-time compare
-//     against the stored or a dummy digest. Missing/malformed header, unknown
+//     for a malformed or missing one; the registry reads a real client's row
+//     for an unknown id), one HMAC of the presented secret (a fixed dummy when
+//     there is none or it is too long), one constant-time compare against the
+//     stored or a dummy digest. bench/token_failure_timing.cpp measures an
+//     unknown id against a wrong secret (docs/decisions.md D-S5). Missing/malformed header, unknown
 //     id, wrong secret, blocked or deleted client -> 401 invalid_client with
 //     WWW-Authenticate: Basic realm="codepayload", byte-identical; or 429 when
 //     the presented client id is over its failure budget.

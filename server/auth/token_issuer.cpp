@@ -2,7 +2,12 @@
 
 #include <Poco/JWT/Token.h>
 
+#include <algorithm>
+#include <stdexcept>
+
+#include "server/auth/base64.h"
 #include "server/auth/client_registry.h"
+#include "server/auth/ecdsa_low_s.h"
 #include "server/auth/random_strings.h"
 
 namespace codepayload::auth {
@@ -11,13 +16,27 @@ namespace {
 
 constexpr std::size_t kJwtIdBytes = 16;
 
+// Rewrites the signature segment of an ES256 token to its low-S spelling,
+// the only one AccessTokenVerifier accepts (ecdsa_low_s.h).
+void makeSignatureLowS(std::string& token) {
+  const std::size_t signatureStart = token.rfind('.') + 1;
+  std::string signature;
+  if (signatureStart == 0 || !decodeBase64UrlStrict(std::string_view(token).substr(signatureStart), signature) ||
+      signature.size() != kEs256SignatureSize) {
+    throw std::runtime_error("the ES256 signer wrote a signature that is not 64 bytes of base64url");
+  }
+  auto* bytes = reinterpret_cast<unsigned char*>(signature.data());
+  if (!makeLowS(std::span<unsigned char, kEs256SignatureSize>(bytes, kEs256SignatureSize))) return;
+  token.replace(signatureStart, std::string::npos, encodeBase64Url(signature));
+}
+
 }  // namespace
 
 TokenIssuer::TokenIssuer(const SigningKeySet& keys, TokenSettings settings, UnixClock clock)
     : keys_(keys), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
 IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
-  const std::int64_t now = clock_();
+  const std::int64_t now = std::max(clock_(), subject.notBefore);
   const SigningKey& key = keys_.active();
 
   Poco::JWT::Token token;
@@ -37,6 +56,7 @@ IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
 
   IssuedToken issued;
   issued.accessToken = key.signer().sign(token, key.algorithmName());
+  if (key.algorithm() == SigningAlgorithm::ES256) makeSignatureLowS(issued.accessToken);
   issued.expiresIn = settings_.lifetimeSeconds;
   return issued;
 }

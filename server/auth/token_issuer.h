@@ -6,7 +6,7 @@
 // organisation), aud, client_id, scope (space-delimited, the client's scopes in
 // creation order; omitted when the client has none), iat, nbf (= iat), exp
 // (= iat + lifetime), jti (16 random bytes, base64url). NumericDates are
-// integers.
+// integers. ES256 signatures are written in their low-S spelling (ecdsa_low_s.h).
 #pragma once
 
 #include <cstdint>
@@ -24,6 +24,11 @@ struct TokenSubject {
   std::string_view organisationId;
   std::string_view clientId;
   const std::vector<std::string>& scopes;
+  // The client's tokensNotBefore: a token is dated (iat, nbf) no earlier than
+  // this, so a token issued after an unblock in the same second as the block
+  // is not revoked with the ones before it. It is then dated at most one
+  // second ahead of the clock, inside any leeway of a second or more.
+  std::int64_t notBefore = 0;
 };
 
 struct IssuedToken {

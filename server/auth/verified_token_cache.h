@@ -3,6 +3,9 @@
 // spelling of a signed token). An entry lives until its token expires (exp +
 // leeway); then it is no longer returned and is dropped when its shard is
 // full. Thread-safe; lookups take a shared lock on one shard and do not allocate.
+// The cache holds what the signature proves, never whether the token is still
+// honoured: BearerAuthenticator asks the RegistryView about the client (state,
+// tokensNotBefore) on every use, so revocation needs no cache eviction.
 #pragma once
 
 #include <cstddef>

@@ -16,8 +16,9 @@
 //     ($KID, $RSA_KID, $ACTIVE_ID, $ACTIVE_ORG, $LAPSED_ID, ... see
 //     AuthFuzzFixture) replaced, base64url-encoded and signed with a real key
 //     of the set, so the header and claim checks behind the signature are
-//     reached: ES256 (R||S) with the EC key, or, when bit 2 of the first byte
-//     is set ('7' instead of '3'), RS256 with the RSA key.
+//     reached: ES256 (R||S, S in its low spelling, S <= n/2) with the EC key,
+//     or, when bit 2 of the first byte is set ('7' instead of '3'), RS256 with
+//     the RSA key.
 //
 // Invariants (abort on violation):
 //  - never a crash; the outcome is 200 "OK" with claims, 401 "Unauthorized" or
@@ -31,7 +32,9 @@
 //    RS256 and the RSA kid) and the claims are the active client's, with the issuer,
 //    audience, scope write:codes and times the verifier documents; the
 //    returned claims are the payload's; "lapsed" only for the lapsed client,
-//    "insufficientScope" only without write:codes.
+//    "insufficientScope" only without write:codes; the high-S twin (R, n - S)
+//    of every ES256 signature is refused by the verifier alone: badSignature,
+//    or what refused the low-S token before its signature was checked.
 #include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/ec.h>
@@ -89,11 +92,44 @@ struct Harness {
   std::string realHeaderJson;
   std::string realPayloadJson;
   simdjson::dom::parser parser;
+  // n, the order of P-256, and n / 2 (rounded down).
+  openssl::Bignum order = groupOrder();
+  openssl::Bignum halfOrder = half(order.get());
+
+  static openssl::Bignum groupOrder() {
+    const std::unique_ptr<EC_GROUP, decltype(&EC_GROUP_free)> group(EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1),
+                                                                    &EC_GROUP_free);
+    require(group != nullptr, "the P-256 group exists");
+    return openssl::Bignum(BN_dup(EC_GROUP_get0_order(group.get())));
+  }
+  static openssl::Bignum half(const BIGNUM* value) {
+    openssl::Bignum result(BN_new());
+    require(result != nullptr && BN_rshift1(result.get(), value) == 1, "n / 2 is computed");
+    return result;
+  }
 };
 
 Harness* harness = nullptr;
 
-// The DER ECDSA-Sig-Value OpenSSL makes as JWS wants it: R || S, 32 bytes each.
+// R || S with S replaced by n - S: the other spelling of the same signature.
+std::string otherSpelling(std::string raw) {
+  auto* bytes = reinterpret_cast<unsigned char*>(raw.data());
+  const openssl::Bignum s(BN_bin2bn(bytes + 32, 32, nullptr));
+  const openssl::Bignum twin(BN_new());
+  require(s != nullptr && twin != nullptr && BN_sub(twin.get(), harness->order.get(), s.get()) == 1 &&
+              BN_bn2binpad(twin.get(), bytes + 32, 32) == 32,
+          "n - S fits 32 bytes");
+  return raw;
+}
+
+bool hasHighS(const std::string& raw) {
+  const openssl::Bignum s(BN_bin2bn(reinterpret_cast<const unsigned char*>(raw.data()) + 32, 32, nullptr));
+  require(s != nullptr, "S reads as a number");
+  return BN_cmp(s.get(), harness->halfOrder.get()) > 0;
+}
+
+// The DER ECDSA-Sig-Value OpenSSL makes as JWS wants it: R || S, 32 bytes
+// each, S in its low spelling (S <= n/2), the only one the verifier accepts.
 std::string rawEcdsaSignature(const std::string& der) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
   const openssl::EcdsaSignature signature(
@@ -104,7 +140,7 @@ std::string rawEcdsaSignature(const std::string& der) {
   require(BN_bn2binpad(ECDSA_SIG_get0_r(signature.get()), out, 32) == 32 &&
               BN_bn2binpad(ECDSA_SIG_get0_s(signature.get()), out + 32, 32) == 32,
           "R and S fit 32 bytes");
-  return raw;
+  return hasHighS(raw) ? otherSpelling(std::move(raw)) : raw;
 }
 
 // "<header>.<payload>.<signature>" signed with `key` (its own algorithm).
@@ -314,6 +350,25 @@ void checkResigned(std::string_view text, const auth::SigningKey& signer) {
   const auth::BearerOutcome outcome = harness->authenticator.authenticate(values, AuthFuzzFixture::kScope);
   checkOutcomeShape(outcome, token);
   const std::string shown = headerJson + "\n" + payloadJson;
+  if (&signer == &harness->fixture.ecKey()) {
+    // One token, one spelling: the high-S twin of the signature never passes.
+    const std::size_t signatureStart = token.rfind('.') + 1;
+    std::string signature;
+    require(auth::decodeBase64UrlStrict(std::string_view(token).substr(signatureStart), signature) &&
+                !hasHighS(signature),
+            "the harness signs with low S", shown);
+    const std::string twin = token.substr(0, signatureStart) + auth::encodeBase64Url(otherSpelling(signature));
+    auth::AccessTokenClaims claims;
+    const auth::TokenRejection original = harness->verifier.verify(token, kVerifiedAt, claims);
+    const auth::TokenRejection twinRejection = harness->verifier.verify(twin, kVerifiedAt, claims);
+    // Refused before its signature is looked at: the twin the same way.
+    const bool refusedBeforeTheSignature =
+        original == auth::TokenRejection::Malformed || original == auth::TokenRejection::BadHeader ||
+        original == auth::TokenRejection::UnknownKey || original == auth::TokenRejection::TooLong;
+    require(twinRejection == auth::TokenRejection::BadSignature ||
+                (refusedBeforeTheSignature && twinRejection == original),
+            "the high-S spelling of an ES256 signature is refused", shown);
+  }
   // ECDSA signatures are randomised: the real token's header and payload
   // signed again by the EC key make another token that must pass as well.
   if (&signer == &harness->fixture.ecKey() && headerJson == harness->realHeaderJson &&

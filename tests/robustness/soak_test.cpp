@@ -79,7 +79,7 @@ std::vector<Exchange> soakExchanges(const std::string& accessToken) {
       {requestBytes(codesCall(accessToken, R"({"codes":[)")), 400,
        R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})"},
       {requestBytes(codesCall(accessToken + "x", kOneItem)), 401,
-       R"({"errors":[{"code":"Unauthorized","path":null,"message":"The access token is not a well-formed access token."}]})"},
+       R"({"errors":[{"code":"Unauthorized","path":null,"message":"The access token is not valid."}]})"},
       {requestBytes(HttpCall{"GET", "/healthz", {}, ""}), 200, kHealth2026},
   };
 }

@@ -2,6 +2,7 @@
 // tokens against AccessTokenVerifier.
 #include "server/auth/access_token_verifier.h"
 
+#include <Poco/JWT/Token.h>
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -835,6 +836,23 @@ TEST(AccessTokenVerifier, RefusesADerEncodedEs256Signature) {
   ASSERT_TRUE(decodeBase64UrlStrict(der.substr(der.rfind('.') + 1), signature));
   EXPECT_GE(signature.size(), 70u);
   EXPECT_EQ(verify(k, der), TokenRejection::BadSignature);
+}
+
+TEST(AccessTokenVerifier, RefusesTheHighSSpellingOfAnEs256Signature) {
+  // (R, S) and (R, n - S) both verify as ECDSA; only S <= n/2 is accepted, so
+  // a token has one spelling. Every high-S twin is a signature Poco itself
+  // accepts, so the refusal is the low-S rule's.
+  const KeyCase k = keyCase(SigningAlgorithm::ES256);
+  for (int signing = 0; signing < 16; ++signing) {
+    const std::string low = signJws(header(k), payload(), k.key);
+    const std::string high = signJws(header(k), payload(), k.key, JwsSignatureOptions{.ecdsaS = testing::EcdsaS::High});
+    ASSERT_EQ(low.substr(0, low.rfind('.')), high.substr(0, high.rfind('.')));
+    EXPECT_NE(low.substr(low.rfind('.')), high.substr(high.rfind('.')));
+    Poco::JWT::Token parsed;
+    EXPECT_TRUE(k.key.signer().tryVerify(high, parsed)) << signing;
+    EXPECT_EQ(verify(k, low), TokenRejection::None) << signing;
+    EXPECT_EQ(verify(k, high), TokenRejection::BadSignature) << signing;
+  }
 }
 
 TEST_P(AccessTokenVerifierTest, UsesTheConfiguredIssuerAudienceAndLeeway) {

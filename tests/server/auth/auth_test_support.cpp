@@ -137,16 +137,29 @@ std::string signingInput(std::string_view headerJson, std::string_view payloadJs
   return encodeBase64Url(headerJson) + "." + encodeBase64Url(payloadJson);
 }
 
-// The DER ECDSA-Sig-Value as R || S, each left-padded to 32 bytes.
-std::string rawEcdsaSignature(const std::string& der) {
+// The DER ECDSA-Sig-Value as R || S, each left-padded to 32 bytes, with S
+// replaced by n - S when that gives the spelling `s` asks for (computed with
+// OpenSSL's big numbers, independently of server/auth/ecdsa_low_s.cpp).
+std::string rawEcdsaSignature(const std::string& der, EcdsaS s) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
   const openssl::EcdsaSignature signature(
       d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
   if (signature == nullptr) throw std::runtime_error("not a DER ECDSA signature");
+  const std::unique_ptr<EC_GROUP, decltype(&EC_GROUP_free)> group(EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1),
+                                                                  &EC_GROUP_free);
+  const std::unique_ptr<BN_CTX, decltype(&BN_CTX_free)> context(BN_CTX_new(), &BN_CTX_free);
+  const openssl::Bignum halfOrder(BN_new());
+  const openssl::Bignum twin(BN_new());
+  if (group == nullptr || context == nullptr || halfOrder == nullptr || twin == nullptr ||
+      BN_rshift1(halfOrder.get(), EC_GROUP_get0_order(group.get())) != 1 ||
+      BN_sub(twin.get(), EC_GROUP_get0_order(group.get()), ECDSA_SIG_get0_s(signature.get())) != 1) {
+    throw std::runtime_error("cannot compute n - S");
+  }
+  const bool isHigh = BN_cmp(ECDSA_SIG_get0_s(signature.get()), halfOrder.get()) > 0;
+  const BIGNUM* chosen = isHigh == (s == EcdsaS::High) ? ECDSA_SIG_get0_s(signature.get()) : twin.get();
   std::string raw(64, '\0');
   auto* out = reinterpret_cast<unsigned char*>(raw.data());
-  if (BN_bn2binpad(ECDSA_SIG_get0_r(signature.get()), out, 32) != 32 ||
-      BN_bn2binpad(ECDSA_SIG_get0_s(signature.get()), out + 32, 32) != 32) {
+  if (BN_bn2binpad(ECDSA_SIG_get0_r(signature.get()), out, 32) != 32 || BN_bn2binpad(chosen, out + 32, 32) != 32) {
     throw std::runtime_error("an ECDSA signature component is longer than 32 bytes");
   }
   return raw;
@@ -173,7 +186,7 @@ std::string signJws(std::string_view headerJson, std::string_view payloadJson, c
     throw std::runtime_error("signing failed");
   }
   signature.resize(length);
-  if (key.algorithm() == SigningAlgorithm::ES256 && !options.derEcdsa) signature = rawEcdsaSignature(signature);
+  if (key.algorithm() == SigningAlgorithm::ES256 && !options.derEcdsa) signature = rawEcdsaSignature(signature, options.ecdsaS);
   return input + "." + encodeBase64Url(signature);
 }
 

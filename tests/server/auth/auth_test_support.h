@@ -86,14 +86,19 @@ std::string algorithmTestName(const ::testing::TestParamInfo<SigningAlgorithm>& 
 // The other algorithm of the two.
 SigningAlgorithm otherAlgorithm(SigningAlgorithm algorithm);
 
+// Which of the two spellings (R, S) and (R, n - S) of an ECDSA signature to write.
+enum class EcdsaS { Low, High };  // S <= n/2 (what the issuer writes), S > n/2
+
 struct JwsSignatureOptions {
   std::string_view digest = "SHA256";  // "SHA384", "SHA512": the RS384/ES384-style digests
   bool derEcdsa = false;               // EC keys: the DER ECDSA-Sig-Value instead of R||S
+  EcdsaS ecdsaS = EcdsaS::Low;         // EC keys, R||S: which spelling of S
 };
 // base64url(header) "." base64url(payload) "." base64url(signature by `key`
 // over the first two segments), with the key's own kind of signature:
 // RSASSA-PKCS1-v1_5 for RSA, ECDSA as R||S (32 bytes each, RFC 7518 §3.4)
-// for EC. Signed with OpenSSL directly: any header, any payload.
+// for EC, in the low-S spelling unless options ask for the high one. Signed
+// with OpenSSL directly: any header, any payload.
 std::string signJws(std::string_view headerJson, std::string_view payloadJson, const SigningKey& key,
                     const JwsSignatureOptions& options = {});
 // Same with an HMAC-SHA-256 "signature" keyed with `secret`.

@@ -192,6 +192,58 @@ TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
   EXPECT_EQ(registry_.listClients(acme.id)[0].state, ClientState::Deleted);
 }
 
+TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
+  const Organisation acme = starterOrganisation();
+  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}).client.id;
+  const auto notBefore = [&] {
+    const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(id);
+    const std::vector<ClientStatus> statuses = registry_.listClientStatuses();
+    EXPECT_EQ(statuses.size(), 1u);
+    EXPECT_EQ(statuses.at(0).tokensNotBefore, record.value().tokensNotBefore);  // both reads agree
+    return record.value().tokensNotBefore;
+  };
+  EXPECT_EQ(notBefore(), 0);
+  clock_.set(testing::kTestEpoch + 100);
+  registry_.setClientState(id, ClientState::Blocked);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  clock_.advance(10);
+  registry_.setClientState(id, ClientState::Blocked);  // already blocked: unchanged
+  registry_.setClientState(id, ClientState::Active);   // unblocking keeps it
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  clock_.set(testing::kTestEpoch);  // a clock stepped back never lowers it
+  registry_.setClientState(id, ClientState::Blocked);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  registry_.setClientState(id, ClientState::Active);
+  clock_.set(testing::kTestEpoch + 200);
+  registry_.setClientState(id, ClientState::Blocked);
+  registry_.setClientState(id, ClientState::Active);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 201);
+}
+
+TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClientsKept) {
+  // A data directory from before 0002: its clients keep working, never blocked.
+  TempDir dir;
+  FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  const std::filesystem::path firstOnly = dir.path() / "migrations-0001";
+  std::filesystem::create_directory(firstOnly);
+  std::filesystem::copy_file(testing::sourceRegistryMigrations() / "0001_registry.sql",
+                             firstOnly / "0001_registry.sql");
+  CreatedClient created;
+  {
+    SqliteClientRegistry old(dir.path() / "registry.db", firstOnly, hasher, clock.clock());
+    created = old.createClient(old.createOrganisation("Acme", Plan::Pro).id, "ERP", {"write:codes"});
+  }
+  SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher,
+                                clock.clock());
+  const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(created.client.id);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->tokensNotBefore, 0);
+  EXPECT_EQ(record->secretDigest, hasher.digest(created.secret));
+  upgraded.setClientState(created.client.id, ClientState::Blocked);
+  EXPECT_EQ(upgraded.findClientForAuthentication(created.client.id)->tokensNotBefore, testing::kTestEpoch + 1);
+}
+
 TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
   const Organisation acme = starterOrganisation();
   const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
@@ -291,6 +343,36 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
             "registry database, reading a client: no such table: api_clients");
 }
 
+TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInClientsRow) {
+  // For equal work an unknown id reads the oldest client's row instead (the
+  // timing is judged in bench/token_failure_timing.cpp): never returned.
+  const std::string unknown = "svc_client_000000000000000000000000";
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
+  const Organisation acme = starterOrganisation();
+  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"read:codes"});
+  const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(std::string(kClientIdPrefix)), std::nullopt);
+    const std::optional<ClientAuthRecord> found = registry_.findClientForAuthentication(newer.client.id);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->clientId, newer.client.id);
+    EXPECT_EQ(found->scopes, std::vector<std::string>{"write:codes"});
+    EXPECT_EQ(found->secretDigest, hasher_.digest(newer.secret));
+    EXPECT_EQ(registry_.findClientForAuthentication(oldest.client.id)->scopes,
+              std::vector<std::string>{"read:codes"});
+    // The stand-in deleted (a tombstone keeps its row): still nothing for unknown ids.
+    if (round == 0) registry_.setClientState(oldest.client.id, ClientState::Deleted);
+  }
+  // The stand-in's row gone behind the registry's back (a restored copy): an
+  // unknown id still finds nothing, and the next lookups pick a new stand-in.
+  executeElsewhere(databaseFile(), "DELETE FROM api_clients WHERE id = '" + oldest.client.id + "'");
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(newer.client.id)->clientId, newer.client.id);
+}
+
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   const Organisation acme = starterOrganisation();
   std::vector<std::string> secrets;
@@ -328,12 +410,13 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
     return value;
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"), "1:0001_registry.sql");
+  EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
+            "1:0001_registry.sql,2:0002_tokens_not_before.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   EXPECT_NE(sqlite3_exec(db,
                          "INSERT INTO api_clients VALUES ('svc_client_000000000000000000000000',"
-                         " 'org_0000000000000000', '', '', 'active', zeroblob(32), 0, 0)",
+                         " 'org_0000000000000000', '', '', 'active', zeroblob(32), 0, 0, 0)",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);

@@ -159,6 +159,32 @@ TEST_F(TokenEndpointTest, TE01_IssuesATokenForValidClientCredentials) {
   expectToken(send(valid()), clientId_);
 }
 
+TEST_F(TokenEndpointTest, ATokenIssuedInTheSecondOfABlockIsDatedAfterTheBlock) {
+  // A block revokes tokens with iat up to the block's second; a client
+  // unblocked within that second gets a token dated the second after, so it is
+  // not revoked with the earlier ones.
+  const auto issuedAt = [&](const TokenOutcome& outcome) {
+    const std::string& body = outcome.answer.body;
+    const std::size_t start = body.find(":\"") + 2;
+    const AccessTokenVerifier verifier(keys_, TokenSettings{});
+    AccessTokenClaims claims;
+    EXPECT_EQ(verifier.verify(body.substr(start, body.find('"', start) - start), clock_.now(), claims),
+              TokenRejection::None);
+    return claims.issuedAt;
+  };
+  EXPECT_EQ(issuedAt(send(valid())), clock_.now());
+  sqlite_.setClientState(clientId_, ClientState::Blocked);
+  expectAnswer(send(valid()).answer, kInvalidClient);
+  sqlite_.setClientState(clientId_, ClientState::Active);
+  const TokenOutcome sameSecond = send(valid());
+  expectToken(sameSecond, clientId_);
+  EXPECT_EQ(issuedAt(sameSecond), clock_.now() + 1);
+  clock_.advance(1);
+  EXPECT_EQ(issuedAt(send(valid())), clock_.now());
+  clock_.advance(1);
+  EXPECT_EQ(issuedAt(send(valid())), clock_.now());
+}
+
 class TokenEndpointRsaKeyTest : public TokenEndpointTest {
  protected:
   TokenEndpointRsaKeyTest() : TokenEndpointTest(generousThrottle(), SigningAlgorithm::RS256) {}

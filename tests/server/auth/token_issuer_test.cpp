@@ -113,6 +113,18 @@ TEST_P(TokenIssuerTest, UsesTheConfiguredIssuerAudienceAndLifetime) {
                                jtiOf(token.payload) + R"(","nbf":1800000000,"sub":"org_0123456789abcdef"})");
 }
 
+TEST_P(TokenIssuerTest, DatesATokenNoEarlierThanTheSubjectsNotBefore) {
+  for (const auto& [notBefore, expectedIat] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {0, kTestEpoch}, {kTestEpoch - 5, kTestEpoch}, {kTestEpoch, kTestEpoch}, {kTestEpoch + 1, kTestEpoch + 1}}) {
+    const DecodedToken token = decode(issuer_.issue({kOrg, kClient, scopes_, notBefore}).accessToken);
+    const std::string iat = std::to_string(expectedIat);
+    EXPECT_NE(token.payload.find(R"("iat":)" + iat + ","), std::string::npos) << token.payload;
+    EXPECT_NE(token.payload.find(R"("nbf":)" + iat + ","), std::string::npos) << token.payload;
+    EXPECT_NE(token.payload.find(R"("exp":)" + std::to_string(expectedIat + 3600) + ","), std::string::npos)
+        << token.payload;
+  }
+}
+
 TEST(TokenIssuer, ResponseJsonIsTheTokenResponse) {
   // TE-01/TK-02: token_type Bearer, integer expires_in, no refresh_token or id_token.
   EXPECT_EQ(TokenIssuer::responseJson({"a.b.c", 3600}),
@@ -245,6 +257,32 @@ TEST(TokenIssuer, Es256SignaturesArePaddedRAndSForOpenSsl) {
   }
   EXPECT_TRUE(shortR) << issued << " tokens";
   EXPECT_TRUE(shortS) << issued << " tokens";
+}
+
+TEST(TokenIssuer, Es256SignaturesAreWrittenWithLowS) {
+  // The verifier refuses S > n/2 (the other spelling of the same signature),
+  // so the issuer must never write one. OpenSSL signs with a random nonce and
+  // gives a high S about half the time: 200 tokens all low (checked with
+  // OpenSSL's big numbers) and all verifying with OpenSSL.
+  FakeClock clock;
+  const SigningKeySet keys(testing::sharedTestKey(SigningAlgorithm::ES256));
+  const TokenIssuer issuer(keys, TokenSettings{}, clock.clock());
+  const Pkey publicKey = publicKeyFromJwk(keys.active().publicJwk(), SigningAlgorithm::ES256);
+  ASSERT_NE(publicKey, nullptr);
+  const std::unique_ptr<EC_GROUP, decltype(&EC_GROUP_free)> group(EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1),
+                                                                  &EC_GROUP_free);
+  const std::unique_ptr<BIGNUM, decltype(&BN_free)> halfOrder(BN_new(), &BN_free);
+  ASSERT_EQ(BN_rshift1(halfOrder.get(), EC_GROUP_get0_order(group.get())), 1);
+  const std::vector<std::string> scopes{"write:codes"};
+  for (int issued = 0; issued < 200; ++issued) {
+    const DecodedToken token = decode(issuer.issue({kOrg, kClient, scopes}).accessToken);
+    ASSERT_EQ(token.signature.size(), 64u);
+    const std::unique_ptr<BIGNUM, decltype(&BN_free)> s(
+        BN_bin2bn(reinterpret_cast<const unsigned char*>(token.signature.data()) + 32, 32, nullptr), &BN_free);
+    ASSERT_NE(s, nullptr);
+    EXPECT_LE(BN_cmp(s.get(), halfOrder.get()), 0) << "token " << issued;
+    EXPECT_TRUE(opensslVerifies(publicKey.get(), token, SigningAlgorithm::ES256)) << "token " << issued;
+  }
 }
 
 }  // namespace
