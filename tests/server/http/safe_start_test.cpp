@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/tls_certificate_check.h"
 #include "service_harness.h"
 #include "tests/server/http/test_certificates.h"
 
@@ -166,6 +167,25 @@ TEST_F(SafeStartCertificate, WarnsOnceWhenItExpiresWithinThirtyDays) {
                        "the TLS certificate " + certificate().string() + " expires on " +
                            utcStamp(now + 10 * kDay + 3600) + ", in 10 days"),
             1);
+}
+
+TEST(SafeStart, ReplacesADevelopmentCertificateThatExpires) {
+  const auto directory = freshDirectory("dev-cert-renewal");
+  const auto dataDir = directory / "data";
+  std::filesystem::create_directories(dataDir);
+  const std::time_t now = std::time(nullptr);
+  writeCertificateAndKey(dataDir / "dev-tls-cert.pem", dataDir / "dev-tls-key.pem", now, -400 * kDay, 10 * kDay);
+  std::vector<std::string> log;
+  CodePayloadService service(configFor(dataDir, 0), [&log](std::string_view line) { log.emplace_back(line); });
+  service.start();
+  EXPECT_EQ(std::count(log.begin(), log.end(),
+                       "generated a self-signed development certificate " + (dataDir / "dev-tls-cert.pem").string() +
+                           " (not for production: set tls.certificate and tls.privateKey)"),
+            1);
+  service.stop();
+  EXPECT_EQ(checkTlsCertificate(dataDir / "dev-tls-cert.pem", dataDir / "dev-tls-key.pem", now + 300 * kDay),
+            std::nullopt);
+  std::filesystem::remove_all(directory);
 }
 
 TEST(SafeStartExecutable, RefusesADataDirectoryAnotherProcessHoldsAndKeepsItsPortFile) {
