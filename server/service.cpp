@@ -166,9 +166,9 @@ void CodePayloadService::start() {
     throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
                              privateKeyFile.string() + ": " + error.displayText());
   }
-  if (const std::optional<std::string> warning = checkTlsCertificate(certificateFile, privateKeyFile, std::time(nullptr))) {
-    log_(*warning);
-  }
+  const std::optional<std::string> certificateWarning =
+      checkTlsCertificate(certificateFile, privateKeyFile, std::time(nullptr));
+  if (certificateWarning) log_(*certificateWarning);
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
   running->guard = std::make_unique<ConnectionGuard>(

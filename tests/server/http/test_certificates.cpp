@@ -25,7 +25,8 @@ void writePem(const std::filesystem::path& file, Write write) {
 }
 
 void writeKeyPem(const std::filesystem::path& keyFile, EVP_PKEY* key) {
-  writePem(keyFile, [key](BIO* bio) { return PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr); });
+  writePem(keyFile,
+           [key](BIO* bio) { return PEM_write_bio_PrivateKey(bio, key, nullptr, nullptr, 0, nullptr, nullptr); });
 }
 
 }  // namespace
