@@ -8,12 +8,14 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
+#include <ctime>
 #include <memory>
 #include <stdexcept>
 #include <string>
 
 #include "db/file_modes.h"
 #include "server/openssl_handles.h"
+#include "server/tls_certificate_check.h"
 
 namespace codepayload::server {
 
@@ -48,12 +50,23 @@ std::string pemOf(const openssl::Bio& bio) {
   return std::string(data, static_cast<std::size_t>(length));
 }
 
+// False when the start-up check would refuse the pair or warn about it
+// (expired, expiring within 30 days, not matching, unreadable).
+bool passesStartupCheck(const std::filesystem::path& certificateFile, const std::filesystem::path& privateKeyFile) {
+  try {
+    return !checkTlsCertificate(certificateFile, privateKeyFile, std::time(nullptr)).has_value();
+  } catch (const std::runtime_error&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir) {
   DevelopmentCertificate result{dataDir / "dev-tls-cert.pem", dataDir / "dev-tls-key.pem", false};
   if (std::filesystem::is_regular_file(result.certificateFile) &&
-      std::filesystem::is_regular_file(result.privateKeyFile)) {
+      std::filesystem::is_regular_file(result.privateKeyFile) &&
+      passesStartupCheck(result.certificateFile, result.privateKeyFile)) {
     // An older install wrote the certificate 0644.
     filemodes::restrictToOwner(result.certificateFile);
     filemodes::restrictToOwner(result.privateKeyFile);

@@ -13,8 +13,10 @@ struct DevelopmentCertificate {
   bool generated = false;                 // false: both files were already there
 };
 
-// Reuses the pair in `dataDir` when both files exist (removing any group or
-// other permission an older install gave them), else generates a new pair
+// Reuses the pair in `dataDir` when both files exist and pass the start-up
+// check for more than 30 days (checkTlsCertificate: matching, within their
+// dates, no expiry warning), removing any group or other permission an older
+// install gave them; else generates a new pair
 // (each file written to a temporary name with mode 0600, then renamed).
 // Throws std::runtime_error with the OpenSSL or file error.
 DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir);

@@ -21,9 +21,11 @@
 #include "server/server_transport.h"
 #include "server/auth/auth_service.h"
 #include "server/connection_guard.h"
+#include "server/data_dir_lock.h"
 #include "server/development_certificate.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
+#include "server/tls_certificate_check.h"
 #include "tools/dictionary-import/rule_import.h"
 
 namespace codepayload::server {
@@ -43,9 +45,27 @@ void logToStderr(std::string_view message) {
 
 std::string urlHost(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
 
+// Binds with SO_REUSEADDR (a restart reuses a port in TIME_WAIT) but without
+// SO_REUSEPORT (Poco 1.11's ServerSocket(address, backlog) sets both), so a
+// second server on a port already in use fails here instead of sharing it.
+void bindExclusively(Poco::Net::ServerSocket& socket, const ListenAddress& listen, int backlog) {
+  const std::string where = urlHost(listen.host) + ":" + std::to_string(listen.port);
+  try {
+    socket.bind(Poco::Net::SocketAddress(listen.host, listen.port), true, false);
+    socket.listen(backlog);
+  } catch (const Poco::Exception& error) {
+    if (error.code() == POCO_EADDRINUSE) {
+      throw std::runtime_error("cannot listen on " + where + ": the address is already in use");
+    }
+    throw std::runtime_error("cannot listen on " + where + ": " + error.displayText());
+  }
+}
+
 }  // namespace
 
 struct CodePayloadService::Running {
+  // First member, so released last: after stop() removed server.port.
+  std::unique_ptr<DataDirectoryLock> dataDirLock;
   std::filesystem::path certificateFile;
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
@@ -99,6 +119,7 @@ void CodePayloadService::start() {
     std::filesystem::create_directories(dataDir);
     std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
   }
+  running->dataDirLock = std::make_unique<DataDirectoryLock>(dataDir);
   if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) log_(*warning);
 
   const std::filesystem::path rulesDirectory = codepayload::rulesDir();
@@ -149,6 +170,9 @@ void CodePayloadService::start() {
     throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
                              privateKeyFile.string() + ": " + error.displayText());
   }
+  const std::optional<std::string> certificateWarning =
+      checkTlsCertificate(certificateFile, privateKeyFile, std::time(nullptr));
+  if (certificateWarning) log_(*certificateWarning);
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
   running->guard = std::make_unique<ConnectionGuard>(
@@ -162,20 +186,15 @@ void CodePayloadService::start() {
     server->setConnectionFilter(running->guard->admissionFilter(*server));
     return server;
   };
-  try {
-    Poco::Net::SecureServerSocket httpsSocket(Poco::Net::SocketAddress(config_.listen.host, config_.listen.port),
-                                              config_.listenBacklog, tls);
-    running->httpsPort = httpsSocket.address().port();
-    running->httpsServer = serve(httpsSocket);
-    if (config_.plainListen) {
-      Poco::Net::ServerSocket plainSocket(
-          Poco::Net::SocketAddress(config_.plainListen->host, config_.plainListen->port), config_.listenBacklog);
-      running->plainPort = plainSocket.address().port();
-      running->plainServer = serve(plainSocket);
-    }
-  } catch (const Poco::Exception& error) {
-    throw std::runtime_error("cannot listen on " + config_.listen.host + ":" + std::to_string(config_.listen.port) +
-                             ": " + error.displayText());
+  Poco::Net::SecureServerSocket httpsSocket(tls);
+  bindExclusively(httpsSocket, config_.listen, config_.listenBacklog);
+  running->httpsPort = httpsSocket.address().port();
+  running->httpsServer = serve(httpsSocket);
+  if (config_.plainListen) {
+    Poco::Net::ServerSocket plainSocket;
+    bindExclusively(plainSocket, *config_.plainListen, config_.listenBacklog);
+    running->plainPort = plainSocket.address().port();
+    running->plainServer = serve(plainSocket);
   }
   running->httpsServer->start();
   if (running->plainServer) running->plainServer->start();

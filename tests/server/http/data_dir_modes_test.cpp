@@ -168,7 +168,8 @@ std::pair<std::string, std::string> createClient(const std::filesystem::path& da
 
 const std::vector<std::string> kFilesWhileServing = {
     "client-secret-pepper", "dev-tls-cert.pem", "dev-tls-key.pem",  "registry.db",          "registry.db-shm",
-    "registry.db-wal",      "rules.db",         "server.port",      "token-signing-key.pem"};
+    "registry.db-wal",      "rules.db",         "server.lock",      "server.port",
+    "token-signing-key.pem"};
 
 TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Directory) {
   const PreCreatedDataDir directory;
@@ -185,7 +186,7 @@ TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Director
   const std::string log = server.stop();
   EXPECT_EQ(linesEndingWith(log, " codepayload-server: " + sharedDirectoryWarning(directory.data())), 1) << log;
   EXPECT_EQ(modesIn(directory.data()), ownerOnly({"client-secret-pepper", "dev-tls-cert.pem", "dev-tls-key.pem",
-                                                  "registry.db", "rules.db", "token-signing-key.pem"}));
+                                                  "registry.db", "rules.db", "server.lock", "token-signing-key.pem"}));
 }
 
 TEST(DataDirectoryModes, TheServerTightensWhatAnOlderInstallLeftReadable) {
