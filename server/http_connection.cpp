@@ -90,9 +90,8 @@ std::string_view reasonPhrase(int status) {
   }
 }
 
-HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const HttpSettings& settings,
-                           const Poco::Net::SocketAddress& peer)
-    : socket_(socket), settings_(settings), clientHost_(peer.host().toString()), clientAddress_(peer.toString()) {}
+HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer)
+    : socket_(socket), clientHost_(peer.host().toString()), clientAddress_(peer.toString()) {}
 
 std::size_t HttpExchange::fieldValues(std::string_view name, std::span<std::string_view> out) const {
   std::size_t count = 0;
@@ -372,7 +371,7 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
   socket.setReceiveTimeout(ioTimeout);
   socket.setSendTimeout(ioTimeout);
   socket.setNoDelay(true);
-  HttpExchange exchange(socket, settings, peer);
+  HttpExchange exchange(socket, peer);
   HeadScanner scanner(settings.head);
   const Poco::Timespan keepAliveTimeout(static_cast<long>(settings.keepAliveTimeout.count()), 0);
   try {

@@ -61,7 +61,7 @@ struct HttpConnectionHooks;
 class HttpExchange {
  public:
   // `peer` is the client's address and port as Poco prints it.
-  HttpExchange(Poco::Net::StreamSocket& socket, const HttpSettings& settings, const Poco::Net::SocketAddress& peer);
+  HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer);
 
   HttpExchange(const HttpExchange&) = delete;
   HttpExchange& operator=(const HttpExchange&) = delete;
@@ -132,7 +132,6 @@ class HttpExchange {
   void startRequest();
 
   Poco::Net::StreamSocket& socket_;
-  const HttpSettings& settings_;
   const std::string clientHost_;
   const std::string clientAddress_;
 
