@@ -20,16 +20,13 @@
 namespace codepayload::filemodes {
 namespace {
 
+using codepayload::testing::fileMode;
+
 using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
 using codepayload::testing::writeFile;
 
-mode_t modeOf(const std::filesystem::path& path) {
-  struct stat status {};
-  EXPECT_EQ(::stat(path.c_str(), &status), 0) << path;
-  return status.st_mode & 07777;
-}
 
 // Sets a umask for one test and restores the previous one.
 class ScopedUmask {
@@ -52,8 +49,8 @@ TEST(FileModes, RestrictNewFilesToOwnerSetsTheUmaskTo077) {
   restrictNewFilesToOwner();
   writeFile(temp / "file", "x");
   std::filesystem::create_directories(temp / "folder");
-  EXPECT_EQ(modeOf(temp / "file"), 0600u);
-  EXPECT_EQ(modeOf(temp / "folder"), 0700u);
+  EXPECT_EQ(fileMode(temp / "file"), 0600u);
+  EXPECT_EQ(fileMode(temp / "folder"), 0700u);
 }
 
 TEST(FileModes, ADirectoryOnlyItsOwnerCanEnterGivesNoWarning) {
@@ -84,7 +81,7 @@ TEST(FileModes, RestrictToOwnerTakesGroupAndOtherBitsAway) {
     writeFile(temp / "file", "content");
     ASSERT_EQ(::chmod((temp / "file").c_str(), before), 0);
     restrictToOwner(temp / "file");
-    EXPECT_EQ(modeOf(temp / "file"), after) << std::oct << before;
+    EXPECT_EQ(fileMode(temp / "file"), after) << std::oct << before;
     EXPECT_EQ(readFile(temp / "file"), "content");
   }
 }
@@ -115,9 +112,9 @@ TEST(FileModes, RestrictDatabaseToOwnerCoversTheWalShmAndJournalFiles) {
   }
   restrictDatabaseToOwner(temp / "registry.db");
   for (const char* name : {"registry.db", "registry.db-wal", "registry.db-shm", "registry.db-journal"}) {
-    EXPECT_EQ(modeOf(temp / name), 0600u) << name;
+    EXPECT_EQ(fileMode(temp / name), 0600u) << name;
   }
-  EXPECT_EQ(modeOf(temp / "other"), 0644u);
+  EXPECT_EQ(fileMode(temp / "other"), 0644u);
 }
 
 // Why an old 0644 database must be tightened, not only the umask set: SQLite
@@ -130,23 +127,23 @@ TEST(FileModes, SqliteGivesWalAndShmTheDatabaseModeWhateverTheUmask) {
   {
     sqlite::Connection connection(temp / "old.db", sqlite::Connection::Mode::ReadWriteCreate);
     sqlite::execute(connection.handle(), "PRAGMA journal_mode = WAL; CREATE TABLE t (a)", "writing");
-    EXPECT_EQ(modeOf(temp / "old.db-wal"), 0644u);
-    EXPECT_EQ(modeOf(temp / "old.db-shm"), 0644u);
+    EXPECT_EQ(fileMode(temp / "old.db-wal"), 0644u);
+    EXPECT_EQ(fileMode(temp / "old.db-shm"), 0644u);
   }
   const ScopedUmask permissive(0);
   prepareOwnerOnlyDatabase(temp / "new.db");
   sqlite::Connection connection(temp / "new.db", sqlite::Connection::Mode::ReadWriteCreate);
   sqlite::execute(connection.handle(), "PRAGMA journal_mode = WAL; CREATE TABLE t (a)", "writing");
-  EXPECT_EQ(modeOf(temp / "new.db"), 0600u);
-  EXPECT_EQ(modeOf(temp / "new.db-wal"), 0600u);
-  EXPECT_EQ(modeOf(temp / "new.db-shm"), 0600u);
+  EXPECT_EQ(fileMode(temp / "new.db"), 0600u);
+  EXPECT_EQ(fileMode(temp / "new.db-wal"), 0600u);
+  EXPECT_EQ(fileMode(temp / "new.db-shm"), 0600u);
 }
 
 TEST(FileModes, PrepareOwnerOnlyDatabaseCreatesAnEmptyFileOrTightensTheOldOne) {
   const ScopedUmask permissive(0);
   TempDir temp;
   prepareOwnerOnlyDatabase(temp / "new.db");
-  EXPECT_EQ(modeOf(temp / "new.db"), 0600u);
+  EXPECT_EQ(fileMode(temp / "new.db"), 0600u);
   EXPECT_EQ(readFile(temp / "new.db"), "");
 
   writeFile(temp / "old.db", "old content");
@@ -154,8 +151,8 @@ TEST(FileModes, PrepareOwnerOnlyDatabaseCreatesAnEmptyFileOrTightensTheOldOne) {
   ASSERT_EQ(::chmod((temp / "old.db").c_str(), 0644), 0);
   ASSERT_EQ(::chmod((temp / "old.db-wal").c_str(), 0644), 0);
   prepareOwnerOnlyDatabase(temp / "old.db");
-  EXPECT_EQ(modeOf(temp / "old.db"), 0600u);
-  EXPECT_EQ(modeOf(temp / "old.db-wal"), 0600u);
+  EXPECT_EQ(fileMode(temp / "old.db"), 0600u);
+  EXPECT_EQ(fileMode(temp / "old.db-wal"), 0600u);
   EXPECT_EQ(readFile(temp / "old.db"), "old content");
   EXPECT_EQ(listFolder(temp.path()), (std::set<std::string>{"new.db", "old.db", "old.db-wal"}));
 }
@@ -176,7 +173,7 @@ TEST(FileModes, WriteOwnerOnlyFileAtomicallyWritesMode0600WhateverTheUmaskOrTheO
   TempDir temp;
   writeOwnerOnlyFileAtomically(temp / "server.port", "8443\n");
   EXPECT_EQ(readFile(temp / "server.port"), "8443\n");
-  EXPECT_EQ(modeOf(temp / "server.port"), 0600u);
+  EXPECT_EQ(fileMode(temp / "server.port"), 0600u);
 
   // An old target and a temporary file a crash left behind, both 0644.
   ASSERT_EQ(::chmod((temp / "server.port").c_str(), 0644), 0);
@@ -184,7 +181,7 @@ TEST(FileModes, WriteOwnerOnlyFileAtomicallyWritesMode0600WhateverTheUmaskOrTheO
   ASSERT_EQ(::chmod((temp / "server.port.tmp").c_str(), 0644), 0);
   writeOwnerOnlyFileAtomically(temp / "server.port", "9443\n");
   EXPECT_EQ(readFile(temp / "server.port"), "9443\n");
-  EXPECT_EQ(modeOf(temp / "server.port"), 0600u);
+  EXPECT_EQ(fileMode(temp / "server.port"), 0600u);
   EXPECT_EQ(listFolder(temp.path()), std::set<std::string>{"server.port"});
 }
 

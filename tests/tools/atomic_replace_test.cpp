@@ -13,16 +13,13 @@
 namespace codepayload::importer {
 namespace {
 
+using codepayload::testing::fileMode;
+
 using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
 using codepayload::testing::writeFile;
 
-mode_t permissions(const std::filesystem::path& path) {
-  struct stat status {};
-  EXPECT_EQ(::stat(path.c_str(), &status), 0);
-  return status.st_mode & 07777;
-}
 
 TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
   TempDir temp;
@@ -37,7 +34,7 @@ TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
   });
   EXPECT_EQ(seen.parent_path(), temp.path());
   EXPECT_EQ(readFile(temp / "target"), "new");
-  EXPECT_EQ(permissions(temp / "target"), 0640u);
+  EXPECT_EQ(fileMode(temp / "target"), 0640u);
   EXPECT_EQ(listFolder(temp.path()), (std::set<std::string>{"target"}));
 }
 
@@ -46,7 +43,7 @@ TEST(AtomicReplaceTest, CreatesANewTargetAndItsFolder) {
   replaceFileAtomically(temp / "a/b/target", FileAccess::Readable,
                         [](const std::filesystem::path& temporary) { writeFile(temporary, "x"); });
   EXPECT_EQ(readFile(temp / "a/b/target"), "x");
-  EXPECT_EQ(permissions(temp / "a/b/target"), 0644u);
+  EXPECT_EQ(fileMode(temp / "a/b/target"), 0644u);
 }
 
 TEST(AtomicReplaceTest, OwnerOnlyTakesGroupAndOtherBitsAwayFromAnOldTarget) {
@@ -57,12 +54,12 @@ TEST(AtomicReplaceTest, OwnerOnlyTakesGroupAndOtherBitsAwayFromAnOldTarget) {
     ::chmod((temp / "target").c_str(), oldMode);
     mode_t modeDuringBuild = 0;
     replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [&](const std::filesystem::path& temporary) {
-      modeDuringBuild = permissions(temporary);
+      modeDuringBuild = fileMode(temporary);
       writeFile(temporary, "new");
     });
     EXPECT_EQ(readFile(temp / "target"), "new");
     EXPECT_EQ(modeDuringBuild, newMode) << std::oct << oldMode;
-    EXPECT_EQ(permissions(temp / "target"), newMode) << std::oct << oldMode;
+    EXPECT_EQ(fileMode(temp / "target"), newMode) << std::oct << oldMode;
   }
 }
 
@@ -70,11 +67,11 @@ TEST(AtomicReplaceTest, OwnerOnlyCreatesANewTargetWithMode0600WhateverTheUmask) 
   TempDir temp;
   const mode_t previousUmask = ::umask(0);
   replaceFileAtomically(temp / "target", FileAccess::OwnerOnly, [](const std::filesystem::path& temporary) {
-    EXPECT_EQ(permissions(temporary), 0600u);
+    EXPECT_EQ(fileMode(temporary), 0600u);
     writeFile(temporary, "x");
   });
   ::umask(previousUmask);
-  EXPECT_EQ(permissions(temp / "target"), 0600u);
+  EXPECT_EQ(fileMode(temp / "target"), 0600u);
 }
 
 TEST(AtomicReplaceTest, AFailingBuildLeavesTheTargetAndNoTemporaryFiles) {

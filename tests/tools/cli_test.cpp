@@ -21,6 +21,8 @@ extern char** environ;
 namespace codepayload::importer {
 namespace {
 
+using codepayload::testing::fileMode;
+
 using codepayload::testing::TempDir;
 using codepayload::testing::linkTypesFile;
 using codepayload::testing::listFolder;
@@ -124,17 +126,11 @@ TEST_F(CliTest, WritesTheDatabase0600IntoAPreCreated0755FolderAndWarns) {
   const std::string warning = "codepayload-import: the data directory " + folder.string() +
                               " has mode 0755: group or others can enter or list it (the files in it are kept "
                               "0600); run chmod 700 " + folder.string() + " unless a group shares it on purpose\n";
-  const auto modeOf = [](const std::filesystem::path& file) {
-    struct stat status {};
-    EXPECT_EQ(::stat(file.c_str(), &status), 0) << file;
-    return status.st_mode & 07777;
-  };
-
   const RunResult fresh = run({"--db", (folder / "rules.db").string(), "--baseline", baselinePath(kRulesDir).string()});
   EXPECT_EQ(fresh.exitCode, 0);
   EXPECT_EQ(fresh.err, warning);
   EXPECT_EQ(listFolder(folder), std::set<std::string>{"rules.db"});
-  EXPECT_EQ(modeOf(folder / "rules.db"), 0600u);
+  EXPECT_EQ(fileMode(folder / "rules.db"), 0600u);
 
   ASSERT_EQ(::chmod((folder / "rules.db").c_str(), 0644), 0);  // as imports before D-S4 left it
   const RunResult replaced = run({"--db", (folder / "rules.db").string(), "--link-types", linkTypesFile().string(),
@@ -142,16 +138,16 @@ TEST_F(CliTest, WritesTheDatabase0600IntoAPreCreated0755FolderAndWarns) {
   EXPECT_EQ(replaced.exitCode, 0);
   EXPECT_EQ(replaced.err, warning);
   EXPECT_EQ(listFolder(folder), std::set<std::string>{"rules.db"});
-  EXPECT_EQ(modeOf(folder / "rules.db"), 0600u);
+  EXPECT_EQ(fileMode(folder / "rules.db"), 0600u);
   EXPECT_EQ(readRules(folder / "rules.db").release.name, "2025-01-30");
-  EXPECT_EQ(modeOf(folder), 0755u);  // reported, not changed
+  EXPECT_EQ(fileMode(folder), 0755u);  // reported, not changed
 
   // The baseline is source, not data: it stays readable and is not warned about.
   const RunResult baseline = run({"--write-baseline", (folder / "out.baseline").string(), "--link-types",
                                   linkTypesFile().string(), releaseFile("2026-01-27").string()});
   EXPECT_EQ(baseline.exitCode, 0);
   EXPECT_EQ(baseline.err, "");
-  EXPECT_EQ(modeOf(folder / "out.baseline"), 0644u);
+  EXPECT_EQ(fileMode(folder / "out.baseline"), 0644u);
 }
 
 TEST_F(CliTest, AFailureExitsOneWithTheErrorOnStderr) {

@@ -29,9 +29,12 @@
 
 #include "admin_process.h"
 #include "service_harness.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::server::testing {
 namespace {
+
+using codepayload::testing::fileMode;
 
 // Every entry of `directory` and its permission bits in octal ("0600").
 std::map<std::string, std::string> modesIn(const std::filesystem::path& directory) {
@@ -46,11 +49,6 @@ std::map<std::string, std::string> modesIn(const std::filesystem::path& director
   return modes;
 }
 
-unsigned modeOf(const std::filesystem::path& path) {
-  struct stat status {};
-  EXPECT_EQ(::stat(path.c_str(), &status), 0) << path;
-  return status.st_mode & 07777;
-}
 
 // Each name with mode 0600.
 std::map<std::string, std::string> ownerOnly(const std::vector<std::string>& names) {
@@ -181,7 +179,7 @@ TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Director
   const auto [clientId, secret] = createClient(directory.data());
   EXPECT_EQ(server.requestToken(clientId, secret), 200);
   EXPECT_EQ(modesIn(directory.data()), ownerOnly(kFilesWhileServing));
-  EXPECT_EQ(modeOf(directory.data()), 0755u);  // reported, not changed
+  EXPECT_EQ(fileMode(directory.data()), 0755u);  // reported, not changed
 
   const std::string log = server.stop();
   EXPECT_EQ(linesEndingWith(log, " codepayload-server: " + sharedDirectoryWarning(directory.data())), 1) << log;
@@ -223,7 +221,7 @@ TEST(DataDirectoryModes, TheAdminWritesEveryFile0600IntoAPreCreated0755Directory
   const AdminResult listed = runAdmin(directory.data(), {"org", "list"});
   EXPECT_EQ(listed.exitCode, 0) << listed.err;
   EXPECT_EQ(modesIn(directory.data()), ownerOnly({"client-secret-pepper", "registry.db"}));
-  EXPECT_EQ(modeOf(directory.data()), 0755u);
+  EXPECT_EQ(fileMode(directory.data()), 0755u);
 }
 
 TEST(DataDirectoryModes, NoWarningWhenTheAdminCreatesTheDirectory) {
@@ -232,7 +230,7 @@ TEST(DataDirectoryModes, NoWarningWhenTheAdminCreatesTheDirectory) {
   const AdminResult result = runAdmin(created, {"org", "list"});
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.err, "");
-  EXPECT_EQ(modeOf(created), 0700u);
+  EXPECT_EQ(fileMode(created), 0700u);
   EXPECT_EQ(modesIn(created), ownerOnly({"client-secret-pepper", "registry.db"}));
 }
 
