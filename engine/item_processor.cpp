@@ -37,22 +37,4 @@ void processItem(const Snapshot& rules, const CodeDefinition& definition, std::s
   writeHri(item, item.hasStem(), outcome.hri);
 }
 
-std::string referenceOf(const CodeDefinition& definition, std::size_t position) {
-  return definition.reference ? std::string(*definition.reference) : std::to_string(position);
-}
-
-CodesResponse generate(const Snapshot& rules, const std::vector<CodeDefinition>& definitions) {
-  CodesResponse response;
-  ItemOutcome outcome;
-  for (std::size_t i = 0; i < definitions.size(); ++i) {
-    processItem(rules, definitions[i], i, outcome);
-    if (outcome.accepted()) {
-      response.codes.push_back({referenceOf(definitions[i], i), outcome.barcodeText, outcome.hri});
-    } else {
-      response.failures.push_back({referenceOf(definitions[i], i), outcome.errors});
-    }
-  }
-  return response;
-}
-
 }  // namespace codepayload

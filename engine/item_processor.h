@@ -23,10 +23,4 @@ struct ItemOutcome {
 
 void processItem(const Snapshot& rules, const CodeDefinition& definition, std::size_t position, ItemOutcome& outcome);
 
-// The reference echoed for the item at `position`.
-std::string referenceOf(const CodeDefinition& definition, std::size_t position);
-
-// Processes a batch into a structured response (the JSON path writes directly).
-CodesResponse generate(const Snapshot& rules, const std::vector<CodeDefinition>& definitions);
-
 }  // namespace codepayload

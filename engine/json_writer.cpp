@@ -83,19 +83,4 @@ void appendFailure(std::string& out, std::string_view reference, const std::vect
   out += "]}";
 }
 
-std::string writeCodesResponse(const CodesResponse& response) {
-  std::string out = "{\"codes\":[";
-  for (std::size_t i = 0; i < response.codes.size(); ++i) {
-    if (i != 0) out += ',';
-    appendGeneratedCode(out, response.codes[i].reference, response.codes[i].barcodeText, response.codes[i].hri);
-  }
-  out += "],\"failures\":[";
-  for (std::size_t i = 0; i < response.failures.size(); ++i) {
-    if (i != 0) out += ',';
-    appendFailure(out, response.failures[i].reference, response.failures[i].errors);
-  }
-  out += "]}";
-  return out;
-}
-
 }  // namespace codepayload::json

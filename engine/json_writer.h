@@ -20,7 +20,4 @@ void appendGeneratedCode(std::string& out, std::string_view reference, std::stri
                          std::string_view hri);
 void appendFailure(std::string& out, std::string_view reference, const std::vector<ValidationError>& errors);
 
-// {"codes":[...],"failures":[...]} from a structured response.
-std::string writeCodesResponse(const CodesResponse& response);
-
 }  // namespace codepayload::json

@@ -1,6 +1,7 @@
-// CodesRequest / CodesResponse of the interface specification, as the engine
-// sees them. Request strings are views into the parsed request buffer; they
-// live as long as the parser that produced them.
+// The CodesRequest of the interface specification as the engine sees it, and
+// the ValidationError of a CodesResponse (the response itself is written as
+// JSON directly, engine/json_writer.h). Request strings are views into the
+// parsed request buffer; they live as long as the parser that produced them.
 #pragma once
 
 #include <optional>
@@ -36,31 +37,6 @@ struct ValidationError {
   std::vector<std::string> args;
 
   bool operator==(const ValidationError&) const = default;
-};
-
-struct GeneratedCode {
-  std::string reference;
-  std::string barcodeText;
-  std::string hri;
-
-  bool operator==(const GeneratedCode&) const = default;
-};
-
-struct GenerateCodeFailure {
-  std::string reference;
-  std::vector<ValidationError> errors;
-
-  bool operator==(const GenerateCodeFailure&) const = default;
-};
-
-struct CodesResponse {
-  std::vector<GeneratedCode> codes;
-  std::vector<GenerateCodeFailure> failures;
-
-  void clear() {
-    codes.clear();
-    failures.clear();
-  }
 };
 
 }  // namespace codepayload

@@ -1,7 +1,6 @@
 #include "engine/snapshot.h"
 
 #include <algorithm>
-#include <atomic>
 
 #include "engine/linter_catalog.h"
 #include "engine/lua_runtime.h"
@@ -9,11 +8,6 @@
 
 namespace codepayload {
 
-namespace {
-
-std::atomic<std::uint64_t> nextGeneration{1};
-
-}  // namespace
 
 std::int32_t aiSlot(std::string_view ai) {
   if (ai.size() < 2 || ai.size() > 4) return -1;
@@ -142,7 +136,6 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
     steps.push_back({name, entry->create(settings), -1});
   }
   snapshot->pipeline_ = std::make_unique<Pipeline>(std::move(steps), std::move(states), std::move(settings));
-  snapshot->generation_ = nextGeneration.fetch_add(1);
   return snapshot;
 }
 

@@ -124,7 +124,6 @@ class Snapshot {
 
   const Pipeline& pipeline() const { return *pipeline_; }
   const LuaRuntime& lua() const { return *lua_; }
-  std::uint64_t generation() const { return generation_; }
 
   Snapshot(const Snapshot&) = delete;
   Snapshot& operator=(const Snapshot&) = delete;
@@ -139,7 +138,6 @@ class Snapshot {
   std::unordered_set<std::string_view> selectableLinkTypeIndex_;  // views of selectableLinkTypes_
   std::unique_ptr<Pipeline> pipeline_;
   std::unique_ptr<LuaRuntime> lua_;
-  std::uint64_t generation_ = 0;
 };
 
 // Holds the current snapshot; readers and one reloader may run at once.
