@@ -8,7 +8,7 @@
 #include <random>
 
 #include "engine/item_processor.h"
-#include "engine/payload_parsers.h"
+#include "tests/engine/payload_parsers.h"
 #include "tests/engine/rules_fixture.h"
 
 namespace codepayload::testing {

@@ -30,7 +30,7 @@
 #include <vector>
 
 #include "engine/payload_engine.h"
-#include "engine/payload_parsers.h"
+#include "tests/engine/payload_parsers.h"
 #include "engine/paths.h"
 #include "engine/snapshot.h"
 #include "tests/fuzz/fuzz_check.h"

@@ -1,4 +1,4 @@
-// Parsers for what the engine writes, used to prove round trips: a GS1 Digital
+// Test-only parsers for what the engine writes, used to prove round trips: a GS1 Digital
 // Link URI back to its AIs (path and query) and other query parameters, and a
 // bracketed element string back to its AIs.
 #pragma once

@@ -1,4 +1,4 @@
-#include "engine/payload_parsers.h"
+#include "tests/engine/payload_parsers.h"
 
 #include <algorithm>
 
