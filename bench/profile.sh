@@ -6,8 +6,9 @@
 #  1. The engine per code: codepayload_engine_profile, collecting only its
 #     measured loop, for each benchmark case.
 #  2. The server end to end per request: codepayload-server under callgrind,
-#     collecting Poco::Net::HTTPServerConnection::run (request parsing, TLS
-#     reads and writes, the handler, the access log) for one-item /codes
+#     collecting its connection (codepayload::server::serveHttpConnection:
+#     request parsing, TLS reads and writes, the handler, the access log),
+#     and the ceiling's (Poco::Net::HTTPServerConnection::run), for one-item /codes
 #     requests, 1,000-item /codes batches and /oauth/token requests, each
 #     sent by curl over one keep-alive connection. The ceiling server gets
 #     the same one-item and batch requests.
@@ -172,18 +173,21 @@ profiled() {
   note "$name: $(per "$(callgrind_total "$out/$name.callgrind")" "$count") Ir per request ($count requests)"
 }
 
+# start_profiled NAME FUNCTION COMMAND...: COMMAND under callgrind, counting
+# only inside FUNCTION (the connection's loop).
 start_profiled() {
   profiled_name=$1
+  profiled_function=$2
   dump_number=0
-  shift
+  shift 2
   rm -f "$work/data/server.port" "$work/ceiling.port"
   valgrind --tool=callgrind --callgrind-out-file="$work/$profiled_name.callgrind" --compress-strings=no --collect-atstart=no \
-    --toggle-collect='Poco::Net::HTTPServerConnection::run()' "$@" >"$work/$profiled_name.log" 2>&1 &
+    --toggle-collect="$profiled_function" "$@" >"$work/$profiled_name.log" 2>&1 &
   profiled_pid=$!
   pids+=("$profiled_pid")
 }
 
-start_profiled server "$server"
+start_profiled server '*serveHttpConnection*' "$server"
 wait_for_file "$work/data/server.port" "$profiled_pid"
 port=$(cat "$work/data/server.port")
 requests "$port" /codes 20 "$work/single.json" "${codes_headers[@]}"
@@ -200,7 +204,7 @@ for scenario in single batch; do
   [ "$scenario" = batch ] && answer_size=$batch_answer_bytes
   count=$single_requests
   [ "$scenario" = batch ] && count=$batch_requests
-  start_profiled "ceiling-$scenario" "$ceiling" --response-bytes "$answer_size" --port-file "$work/ceiling.port"
+  start_profiled "ceiling-$scenario" 'Poco::Net::HTTPServerConnection::run()' "$ceiling" --response-bytes "$answer_size" --port-file "$work/ceiling.port"
   wait_for_file "$work/ceiling.port" "$profiled_pid"
   port=$(cat "$work/ceiling.port")
   requests "$port" /codes 2 "$work/$scenario.json" "${codes_headers[@]}"
