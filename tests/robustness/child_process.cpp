@@ -37,7 +37,9 @@ ChildExit exitOf(int status) {
 std::vector<std::string> childEnvironment(const std::map<std::string, std::string>& extra) {
   std::vector<std::string> environment;
   for (char** variable = environ; *variable != nullptr; ++variable) {
-    if (!std::string_view(*variable).starts_with("CODEPAYLOAD_")) environment.emplace_back(*variable);
+    const std::string_view entry(*variable);
+    const std::string name(entry.substr(0, entry.find('=')));
+    if (!entry.starts_with("CODEPAYLOAD_") && !extra.contains(name)) environment.emplace_back(entry);
   }
   for (const auto& [name, value] : extra) environment.push_back(name + "=" + value);
   return environment;

@@ -23,7 +23,8 @@ struct ChildExit {
   bool operator==(const ChildExit&) const = default;
 };
 
-// The test's environment without CODEPAYLOAD_* variables, plus `extra`.
+// The test's environment without CODEPAYLOAD_* variables, plus `extra` (which
+// replaces a variable of the same name).
 std::vector<std::string> childEnvironment(const std::map<std::string, std::string>& extra);
 
 class ChildProcess {

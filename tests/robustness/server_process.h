@@ -24,7 +24,8 @@ class ServerProcess {
  public:
   // Starts the server with CODEPAYLOAD_DATA_DIR=`dataDir`, CODEPAYLOAD_LISTEN=
   // 127.0.0.1:0, the access log off, a 100 ms reload interval, plus
-  // `settings` (CODEPAYLOAD_* name -> value, overriding those). Its output
+  // `settings` (environment variable -> value, overriding those and the
+  // test's own). Its output
   // goes to `dataDir`/../server-<n>.out/.err. Returns once it answers
   // GET /healthz; throws std::runtime_error when it does not within 30 s.
   explicit ServerProcess(const std::filesystem::path& dataDir, const std::map<std::string, std::string>& settings = {});
