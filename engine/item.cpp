@@ -2,6 +2,7 @@
 
 #include "engine/digital_link_stem.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 
 namespace codepayload {
 
@@ -64,7 +65,7 @@ std::string ItemContext::pathOf(AiSlot slot) {
 }
 
 std::string ItemContext::aiErrorCode(AiSlot slot) {
-  return slot.primary ? std::string("Validation.Invalid.primaryKey") : "Validation.Invalid.ais." + std::to_string(slot.index);
+  return slot.primary ? codes::primaryKey() : codes::ai(slot.index);
 }
 
 void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args) {

@@ -3,6 +3,7 @@
 #include "engine/generator.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 
 namespace codepayload {
 
@@ -18,14 +19,14 @@ void processItem(const Snapshot& rules, const CodeDefinition& definition, std::s
     std::string_view stem = item.normalisedStem(reason);
     if (reason != nullptr) {
       // The pipeline was configured without digitalLinkStem: never emit a bad URI.
-      item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});
+      item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason});
       return;
     }
     // Every AI must have found its place; a pipeline without digitalLinkPlacement
     // must not drop AIs from the URI silently.
     for (std::size_t i = 0; i < item.ais().size(); ++i) {
       if (item.ais()[i].placement == Placement::Undecided) {
-        item.addError("Validation.Invalid.ais." + std::to_string(i) + ".digitalLink", "ais." + std::to_string(i),
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i),
                       {std::string(item.ais()[i].key)});
       }
     }

@@ -10,6 +10,7 @@
 
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 
 namespace codepayload {
 
@@ -283,7 +284,7 @@ int report(lua_State* L) {
   auto* collector = static_cast<ReportCollector*>(lua_touserdata(L, lua_upvalueindex(1)));
   std::size_t length = 0;
   const char* code = lua_tolstring(L, 1, &length);
-  if (code == nullptr || std::string_view(code, length).rfind("Validation.Invalid.", 0) != 0) {
+  if (code == nullptr || !std::string_view(code, length).starts_with(codes::kPrefix)) {
     if (collector->invalid.empty()) collector->invalid = "report: the code must start with Validation.Invalid.";
     return 0;
   }
@@ -421,7 +422,7 @@ void LuaRuntime::runModule(int index, ItemContext& item) const {
   }
   failures_.fetch_add(1, std::memory_order_relaxed);
   logger().error("Lua rule module %s failed: %s", source.name, error);
-  item.addError("Validation.Invalid.rule." + source.name, std::nullopt, {"ruleError"});
+  item.addError(codes::ruleModule(source.name), std::nullopt, {"ruleError"});
 }
 
 }  // namespace codepayload

@@ -3,6 +3,7 @@
 // out of relations and placement.
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -26,7 +27,7 @@ class AiKeysRule final : public RuleModule {
       // A repeated key is a fault of its own, whatever else is wrong with it.
       for (std::size_t first = 0; first < i; ++first) {
         if (sameKey(ais[first], ai)) {
-          item.addError("Validation.Invalid.ais", ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
+          item.addError(codes::aiKeys(), ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
           ai.usable = false;
           break;
         }

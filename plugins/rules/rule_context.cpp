@@ -1,6 +1,7 @@
 // context (only with a stem): the same characters as extension parameter values.
 #include "engine/item.h"
 #include "engine/uri_text.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -13,9 +14,9 @@ class ContextRule final : public RuleModule {
     const auto& context = item.definition().context;
     if (!context) return;
     if (!item.hasStem()) {
-      item.addError("Validation.Invalid.context", "context", {"requiresDigitalLinkStem"});
+      item.addError(codes::context(), "context", {"requiresDigitalLinkStem"});
     } else if (!uri::allQueryLiteral(*context)) {
-      item.addError("Validation.Invalid.context", "context", {"characters"});
+      item.addError(codes::context(), "context", {"characters"});
     }
   }
 };

@@ -6,6 +6,7 @@
 
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -28,7 +29,7 @@ class DigitalLinkPlacementRule final : public RuleModule {
       } else if (ai.ai->definition->digitalLinkDataAttribute) {
         ai.placement = Placement::QueryAttribute;
       } else {
-        item.addError("Validation.Invalid.ais." + std::to_string(i) + ".digitalLink", "ais." + std::to_string(i),
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i),
                       {std::string(ai.key)});
       }
     }
@@ -53,7 +54,7 @@ class DigitalLinkPlacementRule final : public RuleModule {
     for (const ItemAi& ai : ais) {
       if (ai.placement == Placement::PathQualifier) args.emplace_back(ai.key);
     }
-    item.addError("Validation.Invalid.ais.qualifiers", "ais", std::move(args));
+    item.addError(codes::qualifiers(), "ais", std::move(args));
   }
 };
 

@@ -2,6 +2,7 @@
 // fragment; one trailing slash stripped; no empty or dot path segments; only
 // URI characters. The first fault is reported.
 #include "engine/item.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -14,7 +15,7 @@ class DigitalLinkStemRule final : public RuleModule {
     if (!item.hasStem()) return;
     const char* reason = nullptr;
     item.normalisedStem(reason);
-    if (reason != nullptr) item.addError("Validation.Invalid.digitalLinkStem", "digitalLinkStem", {reason});
+    if (reason != nullptr) item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason});
   }
 };
 

@@ -5,6 +5,7 @@
 
 #include "engine/item.h"
 #include "engine/uri_text.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -17,13 +18,13 @@ class ExtensionParametersRule final : public RuleModule {
     const auto& parameters = item.definition().extensionParameters;
     if (parameters.empty()) return;
     if (!item.hasStem()) {
-      item.addError("Validation.Invalid.extensionParameters", "extensionParameters", {"requiresDigitalLinkStem"});
+      item.addError(codes::extensionParameters(), "extensionParameters", {"requiresDigitalLinkStem"});
     }
     for (std::size_t i = 0; i < parameters.size(); ++i) {
       const ExtensionParameter& parameter = parameters[i];
       auto fault = [&](const char* reason) {
         std::string index = std::to_string(i);
-        item.addError("Validation.Invalid.extensionParameters." + index, "extensionParameters." + index,
+        item.addError(codes::extensionParameter(i), "extensionParameters." + index,
                       {std::string(parameter.key), reason});
       };
       std::string_view key = parameter.key;
@@ -39,7 +40,7 @@ class ExtensionParametersRule final : public RuleModule {
       if (!uri::allQueryLiteral(parameter.value)) fault("valueCharacters");
       for (std::size_t first = 0; first < i; ++first) {
         if (parameters[first].key == key) {
-          item.addError("Validation.Invalid.extensionParameters", "extensionParameters." + std::to_string(i),
+          item.addError(codes::extensionParameters(), "extensionParameters." + std::to_string(i),
                         {std::string(key), "duplicateKey"});
           break;
         }

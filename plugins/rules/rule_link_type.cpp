@@ -5,6 +5,7 @@
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "engine/uri_text.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -19,7 +20,7 @@ class LinkTypeRule final : public RuleModule {
     const auto& linkType = item.definition().linkType;
     if (!linkType) return;
     const char* reason = verdict(item, *linkType);
-    if (reason != nullptr) item.addError("Validation.Invalid.linkType", "linkType", {std::string(*linkType), reason});
+    if (reason != nullptr) item.addError(codes::linkType(), "linkType", {std::string(*linkType), reason});
   }
 
  private:

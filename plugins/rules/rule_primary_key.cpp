@@ -2,6 +2,7 @@
 // without a stem, one of the configured element-string-only keys such as 03).
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -15,12 +16,12 @@ class PrimaryKeyRule final : public RuleModule {
   void check(ItemContext& item) const override {
     ItemAi& key = item.primaryKey();
     if (key.ai == nullptr) {
-      item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "unknownAi"});
+      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"});
       return;
     }
     bool accepted = key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
     if (!accepted) {
-      item.addError("Validation.Invalid.primaryKey", "primaryKey", {std::string(key.key), "notPrimaryKey"});
+      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"});
       return;
     }
     item.primaryKeyAccepted = true;

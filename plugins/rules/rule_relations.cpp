@@ -3,6 +3,7 @@
 // alternatives; each mutually exclusive pair is one error.
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
 namespace codepayload::rules {
@@ -88,7 +89,7 @@ class RelationsRule final : public RuleModule {
       if (satisfied) continue;
       std::vector<std::string> args;
       for (const auto& alternative : rules[r].alternatives) args.push_back(alternativeText(alternative));
-      item.addError("Validation.Invalid.relations." + std::string(ai.key) + ".requires", ItemContext::pathOf(ai.slot),
+      item.addError(codes::relationRequires(ai.key), ItemContext::pathOf(ai.slot),
                     std::move(args));
     }
   }
@@ -107,7 +108,7 @@ class RelationsRule final : public RuleModule {
     } else {
       return;
     }
-    item.addError("Validation.Invalid.relations." + std::string(named->key) + ".excludes." + std::string(other->key),
+    item.addError(codes::relationExcludes(named->key, other->key),
                   ItemContext::pathOf(named->slot), {std::string(named->key), std::string(other->key)});
   }
 };
