@@ -53,8 +53,8 @@ struct RuleModuleEntry {
   RuleModuleFactory create;
 };
 
-// The C++ modules, sorted by name (plugins/rules/rule_table.cpp).
-const std::vector<RuleModuleEntry>& builtinRuleModules();
+// The C++ module named `name`, or nullptr (plugins/rules/rule_table.cpp, a
+// table sorted by name, checked at build time).
 const RuleModuleEntry* findBuiltinRuleModule(std::string_view name);
 
 struct ModuleState {
