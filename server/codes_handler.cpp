@@ -155,7 +155,9 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     // go back to the system, not into the allocator's free lists for good.
     if (large) returnFreedMemoryToSystem();
   };
-  switch (exchange.readBody(maxBodyBytes, body)) {
+  const BodyRead bodyRead = exchange.readBody(maxBodyBytes, body);
+  if (bodyRead != BodyRead::Complete) largeSlot = LargeRequestSlots::Slot();
+  switch (bodyRead) {
     case BodyRead::TooLarge:
       sendErrorEnvelope(exchange, 413, "BodyTooLarge", std::nullopt,
                         "The body is larger than " + std::to_string(maxBodyBytes) + " bytes.", trace);
@@ -183,7 +185,11 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   GenerateCounts counts;
   CodesResponseSink sink(exchange, output, mediaTypeName(*responseType));
   try {
-    if (!context_.engine.generateJson(body, sink, error, &counts)) {
+    const bool generated = context_.engine.generateJson(body, sink, error, &counts);
+    // The slot goes back before the answer ends, so a client that sends its
+    // next large request as soon as it has read this answer finds it free.
+    largeSlot = LargeRequestSlots::Slot();
+    if (!generated) {
       const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
       sendErrorEnvelope(exchange, status, requestErrorCode(error.kind),
                         error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path),
