@@ -149,6 +149,12 @@ void HttpExchange::compact() {
 }
 
 void HttpExchange::startRequest() {
+  // Nothing of the previous request's head may answer for this one (a head
+  // refused before it is parsed).
+  head_.method = {};
+  head_.contentLength.reset();
+  head_.chunked = false;
+  head_.expectContinue = false;
   bodyRead_ = false;
   continueSent_ = false;
   keepAlive_ = true;
@@ -353,6 +359,7 @@ namespace {
 
 // Answers a request refused before it reached the service: an ErrorEnvelope,
 // and the connection closes.
+// Nothing after the refused head is read: the connection closes.
 void refuse(HttpExchange& exchange, const HeadError& error, const HttpConnectionHooks& hooks) {
   if (hooks.log) {
     hooks.log("refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
@@ -391,12 +398,14 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
       }
       markRequestStarted();
       if (state == HeadScanner::State::Refused) {
+        exchange.bodyRead_ = true;
         refuse(exchange, scanner.error(), hooks);
         return;
       }
       exchange.headText_.assign(scanner.head(exchange.pending()));
       exchange.consume(scanner.consumed());
       if (const auto error = parseRequestHead(exchange.headText_, settings.head, exchange.head_)) {
+        exchange.bodyRead_ = true;  // its framing, if any was read, is not to be trusted
         refuse(exchange, *error, hooks);
         return;
       }

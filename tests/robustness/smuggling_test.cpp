@@ -173,6 +173,19 @@ TEST_F(Smuggling, HeadsRfc9112SaysToRejectGetOneAnswerAndAClose) {
                          envelope("NotImplemented", "The only transfer coding this server reads is chunked."));
 }
 
+TEST_F(Smuggling, ARefusedHeadIsAnsweredWithoutWaitingForTheBodyItAnnounced) {
+  // The head is refused after its Content-Length was read (the expectation
+  // is checked later): nothing after a refused head is read, so the answer
+  // comes at once (well within this suite's 2 s I/O timeout, which a drain of
+  // the 100 announced bytes would wait out).
+  TlsConnection connection(endpoint_);
+  ASSERT_TRUE(connection.send("POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\nExpect: x\r\n\r\n"));
+  const HttpResult result = connection.readResponse(std::chrono::milliseconds(1000));
+  EXPECT_EQ(result.status, 417);
+  EXPECT_EQ(result.body, envelope("ExpectationFailed", "The only expectation this server meets is 100-continue."));
+  EXPECT_TRUE(connection.closedByServer());
+}
+
 TEST_F(Smuggling, TheVersionIsNeverEchoed) {
   expectRefusedAndClosed("GET /healthz <script>\r\nHost: 127.0.0.1\r\n\r\n", 400,
                          envelope("InvalidRequestLine", "The request line must end in HTTP/1.1 or HTTP/1.0."));
