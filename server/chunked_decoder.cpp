@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "server/http_head.h"
+
 namespace codepayload::server {
 
 namespace {
@@ -11,16 +13,6 @@ int hexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-bool isTokenChar(char c) {
-  if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) return true;
-  return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-bool isControl(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  return (byte < 0x20 && byte != '\t') || byte == 0x7f;
 }
 
 // 15 hex digits are far past any body limit and cannot overflow.
@@ -63,7 +55,7 @@ std::size_t ChunkedDecoder::feed(std::string_view input, std::string* out, std::
       case Step::Extension:
         if (c == '\r') {
           step_ = Step::SizeLf;
-        } else if (isControl(c) || ++lineBytes_ > kMaxSizeLine) {
+        } else if (!isFieldValueChar(c) || ++lineBytes_ > kMaxSizeLine) {
           fail();
         }
         break;
@@ -118,7 +110,7 @@ std::size_t ChunkedDecoder::feed(std::string_view input, std::string* out, std::
           }
         } else if (c == '\r') {
           step_ = Step::TrailerLf;
-        } else if (isControl(c)) {
+        } else if (!isFieldValueChar(c)) {
           fail();
         }
         break;

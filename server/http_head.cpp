@@ -1,5 +1,6 @@
 #include "server/http_head.h"
 
+#include <algorithm>
 #include <array>
 
 namespace codepayload::server {
@@ -27,21 +28,10 @@ constexpr std::array<bool, 256> kHostChars = [] {
 }();
 
 bool isToken(std::string_view text) {
-  if (text.empty()) return false;
-  for (const char c : text) {
-    if (!kTokenChars[static_cast<unsigned char>(c)]) return false;
-  }
-  return true;
+  return !text.empty() && std::all_of(text.begin(), text.end(), isTokenChar);
 }
 
-// RFC 9110 §5.5: field-vchar, SP and HTAB; no other control character.
-bool isFieldValue(std::string_view value) {
-  for (const char c : value) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte < 0x20 && byte != '\t') || byte == 0x7f) return false;
-  }
-  return true;
-}
+bool isFieldValue(std::string_view value) { return std::all_of(value.begin(), value.end(), isFieldValueChar); }
 
 // RFC 9112 §3.2: the request target is visible ASCII.
 bool isTarget(std::string_view target) {
@@ -222,6 +212,13 @@ std::optional<HeadError> interpretFields(RequestHead& out) {
 }
 
 }  // namespace
+
+bool isTokenChar(char c) { return kTokenChars[static_cast<unsigned char>(c)]; }
+
+bool isFieldValueChar(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return (byte >= 0x20 || byte == '\t') && byte != 0x7f;
+}
 
 bool sameToken(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

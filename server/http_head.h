@@ -99,4 +99,10 @@ std::optional<HeadError> parseRequestHead(std::string_view head, const HeadLimit
 // Case-insensitive ASCII comparison of header names and tokens.
 bool sameToken(std::string_view a, std::string_view b);
 
+// RFC 9110 §5.6.2 tchar: a character of a token (header names, methods).
+bool isTokenChar(char c);
+// RFC 9110 §5.5: a character a field value may hold (field-vchar, SP, HTAB),
+// so any control character but HTAB is not one.
+bool isFieldValueChar(char c);
+
 }  // namespace codepayload::server

@@ -28,7 +28,7 @@ using namespace codepayload::server;
 
 constexpr std::size_t kBodyLimit = 4096;
 
-bool isTokenChar(char c) {
+bool isTcharOracle(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
          std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
@@ -36,7 +36,7 @@ bool isTokenChar(char c) {
 bool isToken(std::string_view text) {
   if (text.empty()) return false;
   for (const char c : text) {
-    if (!isTokenChar(c)) return false;
+    if (!isTcharOracle(c)) return false;
   }
   return true;
 }
