@@ -42,15 +42,15 @@
 #include <string_view>
 #include <vector>
 
-#include "server/auth/auth_throttle.h"
-#include "server/auth/base64.h"
-#include "server/auth/client_registry.h"
-#include "server/auth/random_strings.h"
-#include "server/auth/secret_hasher.h"
-#include "server/auth/signing_keys.h"
-#include "server/auth/sqlite_client_registry.h"
-#include "server/auth/token_endpoint.h"
-#include "server/auth/token_issuer.h"
+#include "auth/auth_throttle.h"
+#include "auth/base64.h"
+#include "auth/client_registry.h"
+#include "auth/random_strings.h"
+#include "auth/secret_hasher.h"
+#include "auth/signing_keys.h"
+#include "auth/sqlite_client_registry.h"
+#include "auth/token_endpoint.h"
+#include "auth/token_issuer.h"
 
 namespace {
 

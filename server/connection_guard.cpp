@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "server/auth/auth_throttle.h"
+#include "auth/auth_throttle.h"
 
 namespace codepayload::server {
 

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "db/file_modes.h"
-#include "server/openssl_handles.h"
+#include "auth/openssl_handles.h"
 #include "server/tls_certificate_check.h"
 
 namespace codepayload::server {

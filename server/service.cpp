@@ -19,7 +19,7 @@
 #include "engine/paths.h"
 #include "engine/payload_engine.h"
 #include "server/server_transport.h"
-#include "server/auth/auth_service.h"
+#include "auth/auth_service.h"
 #include "server/connection_guard.h"
 #include "server/data_dir_lock.h"
 #include "server/development_certificate.h"

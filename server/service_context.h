@@ -9,7 +9,7 @@
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 #include "server/access_log.h"
-#include "server/auth/auth_service.h"
+#include "auth/auth_service.h"
 #include "server/large_request_slots.h"
 #include "server/server_config.h"
 

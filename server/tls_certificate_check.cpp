@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "server/openssl_handles.h"
+#include "auth/openssl_handles.h"
 
 namespace codepayload::server {
 

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/auth/auth_service.h"
+#include "auth/auth_service.h"
 
 namespace codepayload::fuzz {
 

@@ -11,11 +11,11 @@
 #include <string>
 #include <string_view>
 
-#include "server/auth/client_registry.h"
-#include "server/auth/secret_hasher.h"
-#include "server/auth/signing_keys.h"
-#include "server/auth/sqlite_client_registry.h"
-#include "server/auth/unix_clock.h"
+#include "auth/client_registry.h"
+#include "auth/secret_hasher.h"
+#include "auth/signing_keys.h"
+#include "auth/sqlite_client_registry.h"
+#include "auth/unix_clock.h"
 
 namespace codepayload::fuzz {
 

@@ -53,13 +53,13 @@
 #include <string_view>
 #include <vector>
 
-#include "server/auth/access_token_verifier.h"
-#include "server/auth/base64.h"
-#include "server/auth/bearer_authenticator.h"
-#include "server/auth/registry_view.h"
-#include "server/auth/token_issuer.h"
-#include "server/auth/verified_token_cache.h"
-#include "server/openssl_handles.h"
+#include "auth/access_token_verifier.h"
+#include "auth/base64.h"
+#include "auth/bearer_authenticator.h"
+#include "auth/registry_view.h"
+#include "auth/token_issuer.h"
+#include "auth/verified_token_cache.h"
+#include "auth/openssl_handles.h"
 #include "tests/fuzz/auth_fuzz_fixture.h"
 #include "tests/fuzz/fuzz_check.h"
 

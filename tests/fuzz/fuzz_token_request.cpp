@@ -40,12 +40,12 @@
 #include <string_view>
 #include <vector>
 
-#include "server/auth/access_token_verifier.h"
-#include "server/auth/auth_throttle.h"
-#include "server/auth/base64.h"
-#include "server/auth/basic_credentials.h"
-#include "server/auth/token_endpoint.h"
-#include "server/auth/token_issuer.h"
+#include "auth/access_token_verifier.h"
+#include "auth/auth_throttle.h"
+#include "auth/base64.h"
+#include "auth/basic_credentials.h"
+#include "auth/token_endpoint.h"
+#include "auth/token_issuer.h"
 #include "tests/fuzz/auth_fuzz_fixture.h"
 #include "tests/fuzz/fuzz_check.h"
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/auth/auth_throttle.h"
+#include "auth/auth_throttle.h"
 #include "tests/robustness/requests.h"
 #include "tests/robustness/tls_connection.h"
 

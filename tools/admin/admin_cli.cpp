@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "db/file_modes.h"
-#include "server/auth/auth_service.h"
-#include "server/auth/client_registry.h"
-#include "server/auth/secret_hasher.h"
-#include "server/auth/sqlite_client_registry.h"
+#include "auth/auth_service.h"
+#include "auth/client_registry.h"
+#include "auth/secret_hasher.h"
+#include "auth/sqlite_client_registry.h"
 
 namespace codepayload::admin {
 

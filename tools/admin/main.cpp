@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "db/file_modes.h"
-#include "server/auth/auth_service.h"
+#include "auth/auth_service.h"
 #include "tools/admin/admin_cli.h"
 
 int main(int argc, char** argv) {

@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "admin_process.h"
-#include "server/auth/base64.h"
-#include "server/auth/signing_keys.h"
-#include "server/auth/token_issuer.h"
+#include "auth/base64.h"
+#include "auth/signing_keys.h"
+#include "auth/token_issuer.h"
 #include "service_harness.h"
 
 namespace codepayload::server::testing {

@@ -18,7 +18,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "server/auth/auth_service.h"
+#include "auth/auth_service.h"
 
 namespace codepayload::server::testing {
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/auth/client_registry.h"
+#include "auth/client_registry.h"
 #include "server/server_config.h"
 #include "server/service.h"
 

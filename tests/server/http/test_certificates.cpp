@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "server/openssl_handles.h"
+#include "auth/openssl_handles.h"
 
 namespace codepayload::server::testing {
 

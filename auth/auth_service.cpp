@@ -1,0 +1,118 @@
+#include "auth/auth_service.h"
+
+#include <sys/stat.h>
+
+#include <condition_variable>
+#include <iostream>
+#include <mutex>
+#include <thread>
+
+#include "engine/paths.h"
+#include "auth/access_token_verifier.h"
+#include "auth/registry_view.h"
+#include "auth/secret_hasher.h"
+#include "auth/signing_keys.h"
+#include "auth/sqlite_client_registry.h"
+#include "auth/token_issuer.h"
+#include "auth/verified_token_cache.h"
+
+namespace codepayload::auth {
+
+std::filesystem::path registryMigrationsDir() { return schemaDir() / "registry"; }
+
+namespace {
+
+// Creates the data directory (mode 0700) when it does not exist; an existing
+// one keeps its mode.
+std::filesystem::path preparedDataDir(const std::filesystem::path& dataDir) {
+  if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
+  return dataDir;
+}
+
+SigningKeySet loadSigningKeys(const std::filesystem::path& dataDir) {
+  SigningKey active = SigningKey::loadOrCreate(dataDir / kSigningKeyFile);
+  std::vector<SigningKey> published;
+  for (const std::string_view file : {kPreviousSigningKeyFile, kNextSigningKeyFile}) {
+    const std::filesystem::path path = dataDir / file;
+    if (std::filesystem::exists(path)) published.push_back(SigningKey::load(path));
+  }
+  return SigningKeySet(std::move(active), std::move(published));
+}
+
+}  // namespace
+
+// Members in construction order: each part only refers to parts above it.
+struct AuthService::Parts {
+  Parts(const AuthSettings& settings, UnixClock clock)
+      : dataDir(preparedDataDir(settings.dataDir)),
+        hasher(SecretHasher::loadOrCreate(dataDir / kPepperFile)),
+        registry(dataDir / kRegistryDatabaseFile,
+                 settings.migrationsDir.empty() ? registryMigrationsDir() : settings.migrationsDir, hasher, clock),
+        keys(loadSigningKeys(dataDir)),
+        issuer(keys, settings.token, clock),
+        verifier(keys, settings.token),
+        throttle(settings.throttle, clock),
+        tokenEndpoint(registry, hasher, issuer, throttle, settings.tokenEndpointLimits),
+        view(registry),
+        cache(settings.tokenCacheCapacity),
+        bearer(verifier, view, cache, clock),
+        pollInterval(settings.registryPollInterval) {}
+
+  std::filesystem::path dataDir;
+  SecretHasher hasher;
+  SqliteClientRegistry registry;
+  SigningKeySet keys;
+  TokenIssuer issuer;
+  AccessTokenVerifier verifier;
+  AuthThrottle throttle;
+  TokenEndpoint tokenEndpoint;
+  RegistryView view;
+  VerifiedTokenCache cache;
+  BearerAuthenticator bearer;
+
+  std::chrono::milliseconds pollInterval;
+  std::mutex refresherMutex;
+  std::condition_variable refresherWake;
+  bool stopping = false;
+  std::thread refresher;
+
+  void refreshLoop() {
+    std::unique_lock lock(refresherMutex);
+    while (!refresherWake.wait_for(lock, pollInterval, [this] { return stopping; })) {
+      lock.unlock();
+      try {
+        view.refreshIfChanged();
+      } catch (const std::exception& error) {
+        // The previous view stays in force; the next poll tries again.
+        std::cerr << "codepayload auth: cannot refresh the client registry view: " << error.what() << '\n';
+      }
+      lock.lock();
+    }
+  }
+};
+
+AuthService::AuthService(const AuthSettings& settings, UnixClock clock)
+    : parts_(std::make_unique<Parts>(settings, std::move(clock))) {
+  parts_->refresher = std::thread([parts = parts_.get()] { parts->refreshLoop(); });
+}
+
+AuthService::~AuthService() {
+  {
+    std::lock_guard lock(parts_->refresherMutex);
+    parts_->stopping = true;
+  }
+  parts_->refresherWake.notify_all();
+  parts_->refresher.join();
+}
+
+const TokenEndpoint& AuthService::tokenEndpoint() const { return parts_->tokenEndpoint; }
+
+const BearerAuthenticator& AuthService::bearerAuthenticator() const { return parts_->bearer; }
+
+const std::string& AuthService::jwksJson() const { return parts_->keys.jwksJson(); }
+
+ClientRegistry& AuthService::registry() { return parts_->registry; }
+
+void AuthService::refreshRegistryView() { parts_->view.refreshIfChanged(); }
+
+}  // namespace codepayload::auth

@@ -1,0 +1,169 @@
+// The one interface the rest of the service uses for organisations, their
+// plans and subscriptions, and API clients. SqliteClientRegistry implements it;
+// a PostgreSQL registry can be added without touching handlers or token logic.
+//
+// Every mutating call is one transaction: after a crash there is a complete
+// change or none. Client ids are never reused: a deleted client stays as a
+// tombstone.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "auth/secret_hasher.h"
+
+namespace codepayload::auth {
+
+enum class Plan { Free, Starter, Pro, Enterprise };
+enum class Subscription { Active, Inactive };
+enum class ClientState { Active, Blocked, Deleted };
+
+// Stable lower-case names ("free", "starter", "pro", "enterprise"; "active",
+// "inactive"; "active", "blocked", "deleted") and their parsers (exact match).
+std::string_view planName(Plan plan);
+std::optional<Plan> parsePlan(std::string_view name);
+std::string_view subscriptionName(Subscription subscription);
+std::optional<Subscription> parseSubscription(std::string_view name);
+std::string_view clientStateName(ClientState state);
+
+// True when an organisation may create and use API clients: an active
+// subscription on Starter or a higher plan.
+bool coversApiClients(Plan plan, Subscription subscription);
+
+inline constexpr std::string_view kClientIdPrefix = "svc_client_";
+inline constexpr std::size_t kClientIdRandomLength = 24;  // base62 characters
+inline constexpr std::string_view kOrganisationIdPrefix = "org_";
+inline constexpr std::size_t kOrganisationIdRandomLength = 16;  // base62 characters
+
+// True when `id` has the exact shape of an id this registry issues
+// (prefix + the right number of [0-9A-Za-z]). Cheap; lets callers refuse
+// garbage before it reaches the database.
+bool isWellFormedClientId(std::string_view id);
+bool isWellFormedOrganisationId(std::string_view id);
+
+// True for a valid scope token (RFC 6749 §3.3: 1*( %x21 / %x23-5B / %x5D-7E )),
+// at most 64 characters.
+bool isValidScope(std::string_view scope);
+
+// Scopes as one space-delimited string (RFC 6749 §3.3; the `scope` claim).
+std::string joinScopes(const std::vector<std::string>& scopes);
+
+struct Organisation {
+  std::string id;
+  std::string name;
+  Plan plan = Plan::Free;
+  Subscription subscription = Subscription::Active;
+  std::int64_t createdAt = 0;  // Unix seconds
+
+  bool operator==(const Organisation&) const = default;
+};
+
+struct ClientRecord {
+  std::string id;
+  std::string organisationId;
+  std::string name;
+  std::vector<std::string> scopes;  // in the order given at creation
+  ClientState state = ClientState::Active;
+  std::int64_t createdAt = 0;  // Unix seconds
+
+  bool operator==(const ClientRecord&) const = default;
+};
+
+// The result of createClient: the only time the secret exists outside the
+// caller's hands. Show it once; it cannot be retrieved later.
+struct CreatedClient {
+  ClientRecord client;
+  std::string secret;  // 32 random bytes, base64url (43 characters)
+};
+
+// What the token endpoint needs to authenticate and authorise a client, read
+// in one round trip.
+struct ClientAuthRecord {
+  std::string clientId;
+  std::string organisationId;
+  ClientState state = ClientState::Active;
+  std::vector<std::string> scopes;
+  SecretDigest secretDigest{};      // all zero for a deleted client
+  bool organisationCoversApiClients = false;
+  std::int64_t tokensNotBefore = 0;  // Unix seconds; see ClientStatus
+};
+
+// One row of the status view the bearer authenticator keeps in memory.
+struct ClientStatus {
+  std::string clientId;
+  std::string organisationId;
+  ClientState state = ClientState::Active;
+  bool organisationCoversApiClients = false;
+  // Tokens of this client issued (iat) before this time are revoked: blocking
+  // sets it to the second after the block, and unblocking leaves it. 0 when
+  // the client was never blocked.
+  std::int64_t tokensNotBefore = 0;
+};
+
+class RegistryError : public std::runtime_error {
+ public:
+  enum class Kind {
+    UnknownOrganisation,  // no organisation with that id
+    UnknownClient,        // no client with that id
+    ClientDeleted,        // the client is deleted; nothing can change it any more
+    PlanExcludesClients,  // createClient on an organisation whose plan/subscription does not cover API clients
+    InvalidValue,         // a name, scope or id with a bad shape
+    Storage,              // the database failed (I/O, corruption, lock timeout)
+  };
+
+  RegistryError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const noexcept { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+class ClientRegistry {
+ public:
+  virtual ~ClientRegistry() = default;
+
+  // A new organisation with an active subscription on `plan`. `name`: 1 to 200
+  // bytes, no control characters.
+  virtual Organisation createOrganisation(std::string_view name, Plan plan) = 0;
+  virtual void setPlan(std::string_view organisationId, Plan plan) = 0;
+  virtual void setSubscription(std::string_view organisationId, Subscription subscription) = 0;
+  virtual std::optional<Organisation> findOrganisation(std::string_view organisationId) = 0;
+  virtual std::vector<Organisation> listOrganisations() = 0;  // in creation order
+
+  // Creates an active client with a fresh id and secret. Refused
+  // (PlanExcludesClients) unless the organisation has an active Starter-or-higher
+  // plan. `name`: 0 to 200 bytes, no control characters. `scopes`: zero or more
+  // valid, distinct scope tokens (at most 32).
+  virtual CreatedClient createClient(std::string_view organisationId, std::string_view name,
+                                     const std::vector<std::string>& scopes) = 0;
+  // Clients of one organisation, deleted ones included, in creation order.
+  // Throws UnknownOrganisation.
+  virtual std::vector<ClientRecord> listClients(std::string_view organisationId) = 0;
+  virtual std::optional<ClientRecord> findClient(std::string_view clientId) = 0;
+
+  // block: active|blocked -> blocked; unblock: active|blocked -> active;
+  // delete: active|blocked -> deleted (the stored digest is wiped). Any change
+  // to a deleted client throws ClientDeleted; an unknown id UnknownClient.
+  // Blocking an active client also moves its tokensNotBefore to the second
+  // after now, so every token issued until then stays revoked after an unblock.
+  virtual void setClientState(std::string_view clientId, ClientState state) = 0;
+
+  // One read for the token endpoint; nullopt for an unknown id. An unknown
+  // id must cost what a known one does (the token endpoint's failure paths
+  // are timed alike: bench/token_failure_timing.cpp).
+  virtual std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) = 0;
+
+  // Every client that is not deleted, for the in-memory status view.
+  virtual std::vector<ClientStatus> listClientStatuses() = 0;
+
+  // Changes whenever the registry changes (through this object or any other
+  // process). Cheap enough to poll several times a second. Compare for
+  // equality only.
+  virtual std::uint64_t version() = 0;
+};
+
+}  // namespace codepayload::auth

@@ -1,0 +1,126 @@
+#include "auth/private_file.h"
+
+#include <fcntl.h>
+#include <openssl/crypto.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "auth/random_strings.h"
+
+namespace codepayload::auth {
+
+namespace {
+
+std::string describeErrno(const std::string& action, const std::filesystem::path& file, int error) {
+  return action + " " + file.string() + ": " + std::strerror(error);
+}
+
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int descriptor) : descriptor_(descriptor) {}
+  ~FileDescriptor() {
+    if (descriptor_ >= 0) ::close(descriptor_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return descriptor_; }
+
+ private:
+  int descriptor_;
+};
+
+// Reads all of an open descriptor; false with errno set on failure.
+bool readAll(int descriptor, std::string& content) {
+  char buffer[4096];
+  for (;;) {
+    const ssize_t count = ::read(descriptor, buffer, sizeof buffer);
+    if (count == 0) return true;
+    if (count < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    content.append(buffer, static_cast<std::size_t>(count));
+  }
+}
+
+bool writeAll(int descriptor, const std::string& content) {
+  std::size_t written = 0;
+  while (written < content.size()) {
+    const ssize_t count = ::write(descriptor, content.data() + written, content.size() - written);
+    if (count < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    written += static_cast<std::size_t>(count);
+  }
+  return true;
+}
+
+void syncDirectory(const std::filesystem::path& directory) {
+  const int descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (descriptor >= 0) {
+    ::fsync(descriptor);
+    ::close(descriptor);
+  }
+}
+
+}  // namespace
+
+std::string readPrivateFile(const std::filesystem::path& file) {
+  const FileDescriptor descriptor(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  if (descriptor.get() < 0) throw PrivateFileError(describeErrno("cannot open", file, errno));
+  struct stat status {};
+  if (::fstat(descriptor.get(), &status) != 0) throw PrivateFileError(describeErrno("cannot stat", file, errno));
+  if (!S_ISREG(status.st_mode)) throw PrivateFileError(file.string() + " is not a regular file");
+  if ((status.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    throw PrivateFileError(file.string() + " is accessible to group or others; it must have mode 0600");
+  }
+  std::string content;
+  if (!readAll(descriptor.get(), content)) {
+    const int error = errno;
+    OPENSSL_cleanse(content.data(), content.size());
+    throw PrivateFileError(describeErrno("cannot read", file, error));
+  }
+  return content;
+}
+
+std::string readOrCreatePrivateFile(const std::filesystem::path& file, const std::function<std::string()>& create) {
+  if (::access(file.c_str(), F_OK) == 0) return readPrivateFile(file);
+  if (errno != ENOENT) throw PrivateFileError(describeErrno("cannot access", file, errno));
+
+  std::string content = create();
+  const std::filesystem::path temporary =
+      file.parent_path() / ("." + file.filename().string() + ".tmp-" + randomBase62(12));
+  {
+    const FileDescriptor descriptor(
+        ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, S_IRUSR | S_IWUSR));
+    if (descriptor.get() < 0) {
+      OPENSSL_cleanse(content.data(), content.size());
+      throw PrivateFileError(describeErrno("cannot create", temporary, errno));
+    }
+    // The umask may have removed bits but never adds any; make the mode exact.
+    const bool written =
+        ::fchmod(descriptor.get(), S_IRUSR | S_IWUSR) == 0 && writeAll(descriptor.get(), content) &&
+        ::fsync(descriptor.get()) == 0;
+    if (!written) {
+      const int error = errno;
+      ::unlink(temporary.c_str());
+      OPENSSL_cleanse(content.data(), content.size());
+      throw PrivateFileError(describeErrno("cannot write", temporary, error));
+    }
+  }
+  OPENSSL_cleanse(content.data(), content.size());
+  // link() never replaces: if another process created the file meanwhile, its
+  // content is the one everybody uses.
+  const int linked = ::link(temporary.c_str(), file.c_str());
+  const int linkError = errno;
+  ::unlink(temporary.c_str());
+  if (linked != 0 && linkError != EEXIST) throw PrivateFileError(describeErrno("cannot create", file, linkError));
+  syncDirectory(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
+  return readPrivateFile(file);
+}
+
+}  // namespace codepayload::auth

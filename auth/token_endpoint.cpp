@@ -1,0 +1,185 @@
+#include "auth/token_endpoint.h"
+
+#include <vector>
+
+#include "auth/basic_credentials.h"
+#include "auth/form_urlencoded.h"
+#include "auth/random_strings.h"
+#include "auth/text_util.h"
+
+namespace codepayload::auth {
+
+namespace {
+
+constexpr std::string_view kGrantType = "client_credentials";
+constexpr std::string_view kFormMediaType = "application/x-www-form-urlencoded";
+// Looked up whenever no well-formed client id was presented, so every path
+// makes the same registry round trip. No issued id has an empty suffix.
+constexpr std::string_view kNeverIssuedClientId = kClientIdPrefix;
+// Hashed whenever no usable secret was presented (43 characters, like a real one).
+constexpr std::string_view kDummySecret = "dummy-secret-dummy-secret-dummy-secret-dumm";
+
+bool isFormMediaType(std::string_view contentType) {
+  // Parameters (charset=...) are ignored: every parameter this endpoint reads is ASCII.
+  return equalsIgnoringAsciiCase(trimOptionalWhitespace(contentType.substr(0, contentType.find(';'))),
+                                 kFormMediaType);
+}
+
+// RFC 6749 §3.3: scope = scope-token *( SP scope-token ).
+bool isValidScopeList(std::string_view scope) {
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t end = scope.find(' ', start);
+    const std::string_view entry = scope.substr(start, end == std::string_view::npos ? end : end - start);
+    if (!isValidScope(entry)) return false;
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
+  }
+}
+
+HttpAnswer jsonAnswer(int status, std::string_view reason, std::string body) {
+  HttpAnswer answer;
+  answer.status = status;
+  answer.reason = reason;
+  answer.headers = {{"Content-Type", "application/json"}, {"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
+  answer.body = std::move(body);
+  return answer;
+}
+
+TokenOutcome failure(int status, std::string_view reason, std::string_view error, std::string_view cause) {
+  TokenOutcome outcome;
+  outcome.answer = jsonAnswer(status, reason, R"({"error":")" + std::string(error) + R"("})");
+  outcome.cause = cause;
+  return outcome;
+}
+
+TokenOutcome invalidRequest(std::string_view cause) {
+  return failure(400, "Bad Request", "invalid_request", cause);
+}
+
+TokenOutcome invalidClient() {
+  TokenOutcome outcome = failure(401, "Unauthorized", "invalid_client", "badCredentials");
+  outcome.answer.headers.push_back({"WWW-Authenticate", std::string(kBasicChallenge)});
+  return outcome;
+}
+
+TokenOutcome rateLimited(std::int64_t retryAfter, std::string_view cause) {
+  TokenOutcome outcome = failure(429, "Too Many Requests", "rate_limited", cause);
+  outcome.answer.headers.push_back({"Retry-After", std::to_string(retryAfter)});
+  return outcome;
+}
+
+// The outcome of step 3: why the request is refused, or an empty cause.
+struct SyntaxVerdict {
+  std::string_view cause;  // empty when the request is well-formed
+  bool unsupportedGrant = false;
+};
+
+SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits& limits) {
+  if (request.contentTypes.size() > 1) return {"badContentType"};
+  if (request.contentTypes.size() == 1 ? !isFormMediaType(request.contentTypes.front()) : !request.body.empty()) {
+    return {"badContentType"};
+  }
+  if (request.body.size() > limits.maxBodyBytes || request.query.size() > limits.maxQueryBytes) return {"badForm"};
+  std::vector<FormField> bodyFields;
+  std::vector<FormField> queryFields;
+  if (parseForm(request.body, limits.maxFields, bodyFields) != FormError::None ||
+      parseForm(request.query, limits.maxFields, queryFields) != FormError::None) {
+    return {"badForm"};
+  }
+
+  std::size_t grantTypeCount = 0;
+  std::string_view grantType;
+  std::size_t scopeCount = 0;
+  std::string_view scope;
+  bool credentialsInParameters = false;
+  for (const std::vector<FormField>* fields : {&queryFields, &bodyFields}) {
+    for (const FormField& field : *fields) {
+      if (field.name == "grant_type") {
+        ++grantTypeCount;
+        grantType = field.value;
+      } else if (field.name == "scope") {
+        ++scopeCount;
+        scope = field.value;
+      } else if (field.name == "client_id" || field.name == "client_secret") {
+        credentialsInParameters = true;
+      }
+    }
+  }
+  // RFC 6749 §3.2: no parameter more than once, query and body together; a
+  // parameter without a value counts as omitted.
+  if (grantTypeCount > 1) return {"duplicateGrantType"};
+  if (grantTypeCount == 0 || grantType.empty()) return {"missingGrantType"};
+  if (credentialsInParameters && !request.authorizations.empty()) return {"multipleAuthMethods"};
+  if (scopeCount > 1 || (!scope.empty() && !isValidScopeList(scope))) return {"badScope"};
+  if (grantType != kGrantType) return {"unsupportedGrantType", true};
+  return {};
+}
+
+}  // namespace
+
+TokenEndpoint::TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer,
+                             AuthThrottle& throttle, TokenEndpointLimits limits)
+    : registry_(registry),
+      hasher_(hasher),
+      issuer_(issuer),
+      throttle_(throttle),
+      limits_(limits),
+      dummyDigest_(hasher.digest(randomBase64Url(32))) {}
+
+TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
+  try {
+    if (request.method != "POST") {
+      TokenOutcome outcome = failure(405, "Method Not Allowed", "invalid_request", "methodNotAllowed");
+      outcome.answer.headers.push_back({"Allow", "POST"});
+      return outcome;
+    }
+    if (const std::int64_t wait = throttle_.addressRetryAfter(request.clientAddress); wait > 0) {
+      return rateLimited(wait, "addressThrottled");
+    }
+    if (const SyntaxVerdict syntax = checkSyntax(request, limits_); !syntax.cause.empty()) {
+      return syntax.unsupportedGrant ? failure(400, "Bad Request", "unsupported_grant_type", syntax.cause)
+                                    : invalidRequest(syntax.cause);
+    }
+
+    // Client authentication: the same work whatever is wrong (see the header).
+    BasicCredentials credentials;
+    const bool parsed = parseBasicCredentials(request.authorizations, credentials) == BasicCredentialsError::Ok;
+    const bool wellFormedId = parsed && isWellFormedClientId(credentials.clientId);
+    const std::optional<ClientAuthRecord> record =
+        registry_.findClientForAuthentication(wellFormedId ? std::string_view(credentials.clientId)
+                                                           : kNeverIssuedClientId);
+    const SecretDigest presented = hasher_.digest(parsed ? std::string_view(credentials.clientSecret) : kDummySecret);
+    const bool secretMatches = SecretHasher::equal(presented, record ? record->secretDigest : dummyDigest_);
+    const bool authenticated = record.has_value() && secretMatches && record->state == ClientState::Active;
+    if (!authenticated) {
+      const std::string_view throttledId = wellFormedId ? std::string_view(credentials.clientId) : std::string_view();
+      const std::int64_t wait = throttledId.empty() ? 0 : throttle_.clientFailureRetryAfter(throttledId);
+      throttle_.recordFailure(request.clientAddress, throttledId);
+      return wait > 0 ? rateLimited(wait, "clientThrottled") : invalidClient();
+    }
+
+    if (!record->organisationCoversApiClients) {
+      TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client", "unauthorizedClient");
+      outcome.clientId = record->clientId;
+      return outcome;
+    }
+    if (const std::int64_t wait = throttle_.acquireIssuance(record->clientId); wait > 0) {
+      TokenOutcome outcome = rateLimited(wait, "issuanceThrottled");
+      outcome.clientId = record->clientId;
+      return outcome;
+    }
+    const IssuedToken token =
+        issuer_.issue({record->organisationId, record->clientId, record->scopes, record->tokensNotBefore});
+    TokenOutcome outcome;
+    outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
+    outcome.clientId = record->clientId;
+    outcome.cause = "issued";
+    return outcome;
+  } catch (...) {
+    // A registry, randomness or signing fault: never disguised as an auth failure.
+    return failure(500, "Internal Server Error", "server_error", "serverError");
+  }
+}
+
+}  // namespace codepayload::auth

@@ -1,0 +1,268 @@
+// codepayload-admin, run as a subprocess the way an operator runs it.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <signal.h>
+#include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "auth_test_support.h"
+#include "auth/auth_service.h"
+#include "auth/secret_hasher.h"
+#include "auth/sqlite_client_registry.h"
+
+namespace codepayload::auth {
+namespace {
+
+using testing::TempDir;
+
+struct AdminRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shellQuote(std::string_view text) {
+  std::string quoted = "'";
+  for (const char character : text) {
+    if (character == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted.push_back(character);
+    }
+  }
+  return quoted + "'";
+}
+
+class AdminCliTest : public ::testing::Test {
+ protected:
+  std::filesystem::path dataDir() const { return dir_.path() / "data"; }
+
+  AdminRun admin(const std::vector<std::string>& arguments) {
+    std::string command = "CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) +
+                          " CODEPAYLOAD_DB_DIR=" + shellQuote(CODEPAYLOAD_TEST_SOURCE_DB_DIR) + " " +
+                          shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE);
+    for (const std::string& argument : arguments) command += " " + shellQuote(argument);
+    const auto out = dir_.path() / "stdout";
+    const auto err = dir_.path() / "stderr";
+    command += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string());
+    const int raw = std::system(command.c_str());
+    AdminRun run;
+    run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    run.out = testing::readWholeFile(out);
+    run.err = testing::readWholeFile(err);
+    return run;
+  }
+
+  // Runs a command that must succeed and returns its stdout.
+  std::string ok(const std::vector<std::string>& arguments) {
+    const AdminRun run = admin(arguments);
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_EQ(run.err, "");
+    return run.out;
+  }
+
+  static std::string field(const std::string& json, const std::string& name) {
+    const std::string key = "\"" + name + "\":\"";
+    const std::size_t start = json.find(key);
+    if (start == std::string::npos) return {};
+    const std::size_t from = start + key.size();
+    return json.substr(from, json.find('"', from) - from);
+  }
+
+  TempDir dir_;
+};
+
+const std::string kUsage =
+    "usage: codepayload-admin <command>\n"
+    "  org create --name NAME --plan free|starter|pro|enterprise\n"
+    "  org set-plan ORG free|starter|pro|enterprise\n"
+    "  org set-subscription ORG active|inactive\n"
+    "  org list\n"
+    "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
+    "  client list --org ORG\n"
+    "  client block|unblock|delete CLIENT_ID\n"
+    "Settings: CODEPAYLOAD_DATA_DIR (default ./data) holds registry.db and the client secret pepper.\n";
+
+TEST_F(AdminCliTest, HelpAndUsageErrors) {
+  const AdminRun help = admin({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_EQ(help.out, kUsage);
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> usageErrors = {
+      {{}, "a command needs a noun and a verb (e.g. 'org list')"},
+      {{"org"}, "a command needs a noun and a verb (e.g. 'org list')"},
+      {{"org", "explode"}, "unknown command 'org explode'"},
+      {{"org", "create", "--plan", "pro"}, "option --name is required"},
+      {{"org", "create", "--name", "A", "--plan", "gold"}, "unknown plan \"gold\"; use free, starter, pro or enterprise"},
+      {{"org", "create", "--name", "A", "--name", "B", "--plan", "pro"}, "option --name is given twice"},
+      {{"org", "create", "--name"}, "option --name needs a value"},
+      {{"org", "create", "--name", "A", "--plan", "pro", "--colour", "red"}, "'org create' has no option --colour"},
+      {{"org", "list", "extra"}, "'org list' takes 0 arguments, got 1"},
+      {{"org", "set-plan", "org_0000000000000000"}, "'org set-plan' takes 2 arguments, got 1"},
+      {{"org", "set-subscription", "org_0000000000000000", "paused"},
+       "unknown subscription \"paused\"; use active or inactive"},
+      {{"client", "create", "--name", "x"}, "option --org is required"},
+      {{"client", "list"}, "option --org is required"},
+      {{"client", "block"}, "'client block' takes 1 argument, got 0"},
+      {{"client", "delete", "a", "b"}, "'client delete' takes 1 argument, got 2"},
+  };
+  for (const auto& [arguments, message] : usageErrors) {
+    const AdminRun run = admin(arguments);
+    EXPECT_EQ(run.status, 2) << message;
+    EXPECT_EQ(run.out, "");
+    EXPECT_EQ(run.err, "codepayload-admin: " + message + "\n" + kUsage);
+  }
+  // Usage errors touch nothing.
+  EXPECT_FALSE(std::filesystem::exists(dataDir()));
+}
+
+TEST_F(AdminCliTest, ManagesOrganisations) {
+  const std::string created = ok({"org", "create", "--name", "Acme \"Labels\"", "--plan", "starter"});
+  const std::string id = field(created, "id");
+  EXPECT_TRUE(isWellFormedOrganisationId(id)) << created;
+  EXPECT_EQ(created, R"({"id":")" + id + "\"}\n");
+  EXPECT_TRUE(std::filesystem::exists(dataDir() / "registry.db"));
+  EXPECT_TRUE(std::filesystem::exists(dataDir() / "client-secret-pepper"));
+
+  const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
+  EXPECT_TRUE(std::regex_match(ok({"org", "set-plan", id, "pro"}),
+                               std::regex(R"(\{"id":")" + id + R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
+                                          R"("subscription":"active",)" + timestamp + "\\}\n")));
+  EXPECT_TRUE(std::regex_match(ok({"org", "set-subscription", id, "inactive"}),
+                               std::regex(R"(\{"id":")" + id + R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
+                                          R"("subscription":"inactive",)" + timestamp + "\\}\n")));
+  const std::string other = field(ok({"org", "create", "--name", "Beta", "--plan", "free"}), "id");
+  EXPECT_TRUE(std::regex_match(
+      ok({"org", "list"}),
+      std::regex(R"(\[\{"id":")" + id + R"(","name":"Acme \\"Labels\\"","plan":"pro","subscription":"inactive",)" +
+                 timestamp + R"(\},\{"id":")" + other + R"(","name":"Beta","plan":"free","subscription":"active",)" +
+                 timestamp + "\\}\\]\n")));
+
+  const AdminRun unknown = admin({"org", "set-plan", "org_0000000000000000", "pro"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.out, "");
+  EXPECT_EQ(unknown.err, "codepayload-admin: no organisation with id \"org_0000000000000000\"\n");
+  const AdminRun badName = admin({"org", "create", "--name", "", "--plan", "pro"});
+  EXPECT_EQ(badName.status, 1);
+  EXPECT_EQ(badName.err, "codepayload-admin: an organisation name must not be empty\n");
+}
+
+TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
+  const std::string free = field(ok({"org", "create", "--name", "Free", "--plan", "free"}), "id");
+  const AdminRun refused = admin({"client", "create", "--org", free});
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_EQ(refused.err, "codepayload-admin: organisation \"" + free +
+                             "\" is on the free plan with an active subscription; API clients need an active "
+                             "subscription on Starter or a higher plan\n");
+
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "enterprise"}), "id");
+  const std::string created =
+      ok({"client", "create", "--org", org, "--name", "ERP", "--scope", "write:codes", "--scope", "read:codes"});
+  const std::string clientId = field(created, "clientId");
+  const std::string secret = field(created, "clientSecret");
+  EXPECT_TRUE(isWellFormedClientId(clientId)) << created;
+  EXPECT_EQ(secret.size(), 43u);
+  EXPECT_EQ(created, R"({"clientId":")" + clientId + R"(","clientSecret":")" + secret +
+                         R"(","scopes":["write:codes","read:codes"]})" + "\n");
+  const std::string bare = ok({"client", "create", "--org", org});
+  EXPECT_TRUE(bare.ends_with(R"(","scopes":[]})" "\n")) << bare;
+  const std::string bareId = field(bare, "clientId");
+
+  const AdminRun badScope = admin({"client", "create", "--org", org, "--scope", "a b"});
+  EXPECT_EQ(badScope.status, 1);
+  EXPECT_EQ(badScope.err, "codepayload-admin: scope \"a b\" is not a scope token (1 to 64 printable ASCII "
+                          "characters, no space, '\"' or '\\')\n");
+
+  EXPECT_EQ(ok({"client", "block", clientId}), R"({"clientId":")" + clientId + R"(","state":"blocked"})" "\n");
+  EXPECT_EQ(ok({"client", "unblock", clientId}), R"({"clientId":")" + clientId + R"(","state":"active"})" "\n");
+  EXPECT_EQ(ok({"client", "delete", bareId}), R"({"clientId":")" + bareId + R"(","state":"deleted"})" "\n");
+  const AdminRun deleted = admin({"client", "unblock", bareId});
+  EXPECT_EQ(deleted.status, 1);
+  EXPECT_EQ(deleted.err, "codepayload-admin: client \"" + bareId + "\" is deleted and cannot be changed\n");
+  const AdminRun unknown = admin({"client", "block", "svc_client_000000000000000000000000"});
+  EXPECT_EQ(unknown.status, 1);
+  EXPECT_EQ(unknown.err, "codepayload-admin: no client with id \"svc_client_000000000000000000000000\"\n");
+
+  const std::string listed = ok({"client", "list", "--org", org});
+  const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
+  EXPECT_TRUE(std::regex_match(
+      listed, std::regex(R"(\[\{"clientId":")" + clientId + R"(","organisationId":")" + org +
+                         R"(","name":"ERP","scopes":\["write:codes","read:codes"\],"state":"active",)" + timestamp +
+                         R"(\},\{"clientId":")" + bareId + R"(","organisationId":")" + org +
+                         R"(","name":"","scopes":\[\],"state":"deleted",)" + timestamp + "\\}\\]\n")))
+      << listed;
+  EXPECT_EQ(listed.find(secret), std::string::npos);
+
+  // The secret shown once works at the token endpoint of a service on the same data dir...
+  testing::installSharedTestKey(dataDir() / "token-signing-key.pem", SigningAlgorithm::ES256);
+  AuthSettings settings;
+  settings.dataDir = dataDir();
+  settings.migrationsDir = testing::sourceRegistryMigrations();
+  const AuthService service(settings);
+  const std::string authorization = testing::basic(clientId, secret);
+  const std::string_view authorizations[] = {authorization};
+  const std::string_view contentType = "application/x-www-form-urlencoded";
+  TokenRequest request;
+  request.method = "POST";
+  request.contentTypes = std::span<const std::string_view>(&contentType, 1);
+  request.authorizations = authorizations;
+  request.body = "grant_type=client_credentials";
+  request.clientAddress = "127.0.0.1";
+  EXPECT_EQ(service.tokenEndpoint().handle(request).answer.status, 200);
+
+  // ...and is nowhere in the data directory.
+  for (const auto& entry : std::filesystem::directory_iterator(dataDir())) {
+    EXPECT_EQ(testing::readWholeFile(entry.path()).find(secret), std::string::npos) << entry.path();
+  }
+}
+
+TEST_F(AdminCliTest, AKillDashNineLeavesCompleteClientsOrNone) {
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "pro"}), "id");
+  // A shell creating clients back to back, killed with SIGKILL (it and the
+  // codepayload-admin it is running) at an arbitrary moment.
+  const std::string loop = "while :; do CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) + " " +
+                           shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE) + " client create --org " + org +
+                           " --scope write:codes >/dev/null; done";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sh", "sh", "-c", loop.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(child, child);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  ::kill(-child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+
+  const SecretHasher hasher = SecretHasher::loadOrCreate(dataDir() / "client-secret-pepper");
+  SqliteClientRegistry registry(dataDir() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  const std::vector<ClientRecord> clients = registry.listClients(org);
+  EXPECT_GT(clients.size(), 0u);
+  for (const ClientRecord& client : clients) {
+    const std::optional<ClientAuthRecord> record = registry.findClientForAuthentication(client.id);
+    ASSERT_TRUE(record.has_value());
+    EXPECT_EQ(record->state, ClientState::Active);
+    EXPECT_EQ(record->scopes, std::vector<std::string>{"write:codes"});
+    EXPECT_NE(record->secretDigest, SecretDigest{}) << client.id;
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dataDir() / "registry.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* check = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &check, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(check), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(check, 0)), "ok");
+  sqlite3_finalize(check);
+  sqlite3_close(db);
+}
+
+}  // namespace
+}  // namespace codepayload::auth

@@ -1,0 +1,300 @@
+// BA-* at the level of BearerAuthenticator: exact status, challenge, envelope
+// code and message for every way a request can carry (or not carry) a token.
+#include "auth/bearer_authenticator.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "auth_test_support.h"
+#include "auth/sqlite_client_registry.h"
+#include "auth/token_issuer.h"
+
+namespace codepayload::auth {
+namespace {
+
+using testing::FakeClock;
+using testing::TempDir;
+
+constexpr std::string_view kScope = "write:codes";
+constexpr std::string_view kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
+// The one message of every invalid_token 401, whichever check failed.
+constexpr std::string_view kNotValid = "The access token is not valid.";
+
+class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm> {
+ protected:
+  BearerAuthenticatorTest()
+      : hasher_(std::string(32, 'p')),
+        registry_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        keys_(testing::sharedTestKey(GetParam())),
+        issuer_(keys_, TokenSettings{}, clock_.clock()),
+        verifier_(keys_, TokenSettings{}),
+        organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
+        writer_(registry_.createClient(organisation_.id, "writer", {"read:codes", "write:codes"}).client),
+        reader_(registry_.createClient(organisation_.id, "reader", {"read:codes"}).client),
+        view_(registry_),
+        cache_(1024),
+        authenticator_(verifier_, view_, cache_, clock_.clock()) {}
+
+  // As the token endpoint issues it: dated no earlier than the client's tokensNotBefore.
+  std::string tokenFor(const ClientRecord& client) {
+    const std::int64_t notBefore = registry_.findClientForAuthentication(client.id).value().tokensNotBefore;
+    return issuer_.issue({client.organisationId, client.id, client.scopes, notBefore}).accessToken;
+  }
+
+  BearerOutcome authenticate(std::vector<std::string> values) {
+    std::vector<std::string_view> views(values.begin(), values.end());
+    return authenticator_.authenticate(views, kScope);
+  }
+
+  static void expectRefused(const BearerOutcome& outcome, int status, std::string_view challenge,
+                            std::string_view message, std::string_view cause) {
+    EXPECT_FALSE(outcome.allowed());
+    EXPECT_EQ(outcome.status, status);
+    EXPECT_EQ(outcome.reason, status == 401 ? "Unauthorized" : "Forbidden");
+    EXPECT_EQ(outcome.verdict,
+              status == 401 ? BearerOutcome::Verdict::Unauthorized : BearerOutcome::Verdict::Forbidden);
+    EXPECT_EQ(outcome.wwwAuthenticate, challenge);
+    EXPECT_EQ(outcome.errorCode, status == 401 ? "Unauthorized" : "Forbidden");
+    EXPECT_EQ(outcome.message, message);
+    EXPECT_EQ(outcome.cause, cause);
+    EXPECT_EQ(outcome.claims, nullptr);
+  }
+
+  TempDir dir_;
+  FakeClock clock_;
+  SecretHasher hasher_;
+  SqliteClientRegistry registry_;
+  SigningKeySet keys_;
+  TokenIssuer issuer_;
+  AccessTokenVerifier verifier_;
+  Organisation organisation_;
+  ClientRecord writer_;
+  ClientRecord reader_;
+  RegistryView view_;
+  VerifiedTokenCache cache_;
+  BearerAuthenticator authenticator_;
+};
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, BearerAuthenticatorTest, testing::kBothAlgorithms, testing::algorithmTestName);
+
+TEST_P(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
+  const BearerOutcome outcome = authenticate({"Bearer " + tokenFor(writer_)});
+  ASSERT_TRUE(outcome.allowed());
+  EXPECT_EQ(outcome.status, 200);
+  EXPECT_EQ(outcome.reason, "OK");
+  EXPECT_EQ(outcome.wwwAuthenticate, "");
+  EXPECT_EQ(outcome.errorCode, "");
+  EXPECT_EQ(outcome.message, "");
+  EXPECT_EQ(outcome.cause, "ok");
+  ASSERT_NE(outcome.claims, nullptr);
+  EXPECT_EQ(outcome.claims->organisationId, organisation_.id);
+  EXPECT_EQ(outcome.claims->clientId, writer_.id);
+  EXPECT_EQ(outcome.claims->scope, "read:codes write:codes");
+}
+
+TEST_P(BearerAuthenticatorTest, BA02_MissingCredentialsGetAChallengeWithoutErrorCode) {
+  expectRefused(authenticate({}), 401, R"(Bearer realm="codepayload")",
+                "An access token is required: send Authorization: Bearer <token>.", "missing");
+}
+
+TEST_P(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials) {
+  for (const std::string& value : {testing::basic(writer_.id, "secret"), std::string("Digest x"),
+                                  std::string("Bearertoken"), std::string("")}) {
+    expectRefused(authenticate({value}), 401, R"(Bearer realm="codepayload")",
+                  "The Authorization header must use the Bearer scheme.", "notBearer");
+  }
+}
+
+TEST_P(BearerAuthenticatorTest, BA04_EmptyBearerTokenIsInvalid) {
+  for (const char* value : {"Bearer", "Bearer ", "Bearer    "}) {
+    expectRefused(authenticate({value}), 401, kInvalidToken, kNotValid, "emptyToken");
+  }
+}
+
+TEST_P(BearerAuthenticatorTest, BA05_SchemeIsCaseInsensitive) {
+  const std::string token = tokenFor(writer_);
+  EXPECT_TRUE(authenticate({"bearer " + token}).allowed());
+  EXPECT_TRUE(authenticate({"BEARER " + token}).allowed());
+  EXPECT_TRUE(authenticate({"  Bearer   " + token + " "}).allowed());
+}
+
+TEST_P(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutEchoingTheToken) {
+  const std::string token = tokenFor(writer_);
+  for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20),
+                                token + ",x", token + "=a", "=" + token}) {
+    const BearerOutcome outcome = authenticate({"Bearer " + bad});
+    expectRefused(outcome, 401, kInvalidToken, kNotValid,
+                  "badCharacters");
+  }
+}
+
+TEST_P(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
+  expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken,
+                kNotValid, "malformed");
+}
+
+TEST_P(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
+  const std::string token = tokenFor(writer_);
+  expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken,
+                kNotValid, "multipleHeaders");
+  expectRefused(authenticate({"Bearer " + token, "Bearer " + token}), 401, kInvalidToken,
+                kNotValid, "multipleHeaders");
+}
+
+TEST_P(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  clock_.advance(3600 + 30);
+  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());  // BA-12: within the leeway
+  clock_.advance(1);
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "expired");
+}
+
+TEST_P(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
+  const std::string token = tokenFor(writer_);
+  std::string tampered = token;
+  const std::size_t inSignature = tampered.rfind('.') + 10;
+  tampered[inSignature] = tampered[inSignature] == 'A' ? 'B' : 'A';
+  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, kNotValid,
+                "badSignature");
+  expectRefused(authenticate({"Bearer " + token + ".x"}), 401, kInvalidToken,
+                kNotValid, "malformed");
+  expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken,
+                kNotValid, "tooLong");
+  const SigningKey& other = testing::otherTestKey(GetParam());
+  const std::string otherKey = testing::signJws(
+      R"({"alg":")" + other.algorithmName() + R"(","typ":"at+jwt","kid":")" + other.kid() + R"("})", "{}", other);
+  expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken,
+                kNotValid, "unknownKey");
+  // The other algorithm with this key's kid (ES256 with an RSA kid, RS256 with an EC kid).
+  const SigningKey& active = keys_.active();
+  const SigningKey& otherKind = testing::sharedTestKey(testing::otherAlgorithm(GetParam()));
+  const std::string crossed = testing::signJws(
+      R"({"alg":")" + otherKind.algorithmName() + R"(","typ":"at+jwt","kid":")" + active.kid() + R"("})", "{}", active);
+  expectRefused(authenticate({"Bearer " + crossed}), 401, kInvalidToken,
+                kNotValid,
+                "badHeader");
+  EXPECT_EQ(cache_.size(), 0u);
+}
+
+TEST_P(BearerAuthenticatorTest, VerifiedTokensAreCachedOnce) {
+  const std::string token = tokenFor(writer_);
+  const BearerOutcome first = authenticate({"Bearer " + token});
+  const BearerOutcome second = authenticate({"bearer " + token});
+  ASSERT_TRUE(second.allowed());
+  EXPECT_EQ(cache_.size(), 1u);
+  EXPECT_EQ(first.claims, second.claims);  // the very same cached claims
+}
+
+TEST_P(BearerAuthenticatorTest, BA24_ReplayingATokenKeepsWorking) {
+  const std::string header = "Bearer " + tokenFor(writer_);
+  for (int replay = 0; replay < 100; ++replay) ASSERT_TRUE(authenticate({header}).allowed()) << replay;
+  EXPECT_EQ(cache_.size(), 1u);
+}
+
+TEST_P(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
+  expectRefused(authenticate({"Bearer " + tokenFor(reader_)}), 403,
+                R"(Bearer realm="codepayload", error="insufficient_scope", scope="write:codes")",
+                "The access token lacks the scope write:codes.", "insufficientScope");
+  const std::string header = "Bearer " + tokenFor(writer_);
+  const std::vector<std::string_view> writerValues = {header};
+  const BearerOutcome otherScope = authenticator_.authenticate(writerValues, "admin:codes");
+  expectRefused(otherScope, 403, R"(Bearer realm="codepayload", error="insufficient_scope", scope="admin:codes")",
+                "The access token lacks the scope admin:codes.", "insufficientScope");
+}
+
+TEST_P(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRefreshes) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  registry_.setSubscription(organisation_.id, Subscription::Inactive);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  expectRefused(authenticate({"Bearer " + token}), 403,
+                R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")",
+                "The organisation's subscription no longer covers API clients.", "lapsed");
+  registry_.setSubscription(organisation_.id, Subscription::Active);
+  registry_.setPlan(organisation_.id, Plan::Free);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "lapsed");
+  registry_.setPlan(organisation_.id, Plan::Pro);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
+}
+
+TEST_P(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
+  const std::string token = tokenFor(writer_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken,
+                kNotValid, "revoked");
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  // The unblock does not revive the token from before the block; a new one works.
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "revoked");
+  clock_.advance(1);
+  const std::string afterUnblock = tokenFor(writer_);
+  EXPECT_TRUE(authenticate({"Bearer " + afterUnblock}).allowed());
+  registry_.setClientState(writer_.id, ClientState::Deleted);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  EXPECT_EQ(authenticate({"Bearer " + afterUnblock}).cause, "revoked");
+}
+
+TEST_P(BearerAuthenticatorTest, ACachedTokenStaysRevokedAfterABlockAndUnblockBetweenRefreshes) {
+  const std::string token = tokenFor(writer_);
+  const std::string other = tokenFor(reader_);
+  ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());  // verified and cached
+  clock_.advance(20);
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  clock_.advance(1);
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());  // the view never saw the client blocked
+  EXPECT_EQ(cache_.size(), 1u);           // the token is still cached...
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "revoked");  // ...and refused
+  // Another client's token is not affected.
+  EXPECT_EQ(authenticate({"Bearer " + other}).cause, "insufficientScope");
+  EXPECT_TRUE(authenticate({"Bearer " + tokenFor(writer_)}).allowed());
+}
+
+TEST_P(BearerAuthenticatorTest, ATokenIssuedAfterAnUnblockInTheBlocksSecondWorks) {
+  // iat counts seconds: a token issued in the second of the block, before it,
+  // is revoked; one issued after the unblock in that same second is dated at
+  // the second after the block (inside the leeway), and works at once.
+  const std::string before = tokenFor(writer_);
+  registry_.setClientState(writer_.id, ClientState::Blocked);
+  registry_.setClientState(writer_.id, ClientState::Active);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  const std::string after = tokenFor(writer_);
+  EXPECT_EQ(authenticate({"Bearer " + before}).cause, "revoked");
+  const BearerOutcome outcome = authenticate({"Bearer " + after});
+  ASSERT_TRUE(outcome.allowed()) << outcome.cause;
+  EXPECT_EQ(outcome.claims->issuedAt, clock_.now() + 1);
+  EXPECT_EQ(outcome.claims->expiresAt, clock_.now() + 1 + 3600);
+}
+
+TEST_P(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {
+  const Organisation other = registry_.createOrganisation("Other", Plan::Pro);
+  ASSERT_TRUE(view_.refreshIfChanged());
+  const std::string token = issuer_.issue({other.id, writer_.id, writer_.scopes}).accessToken;
+  EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
+  const std::string unknownClient =
+      issuer_.issue({organisation_.id, "svc_client_000000000000000000000000", writer_.scopes}).accessToken;
+  EXPECT_EQ(authenticate({"Bearer " + unknownClient}).cause, "revoked");
+}
+
+TEST_P(BearerAuthenticatorTest, BA26_NoMessageOrChallengeEverContainsTheToken) {
+  const std::string token = tokenFor(reader_);
+  std::vector<std::vector<std::string>> requests = {{"Bearer " + token},
+                                                    {"Bearer " + token + "\""},
+                                                    {"Bearer " + token + ".x"},
+                                                    {"Bearer " + token, "Bearer " + token}};
+  for (const auto& request : requests) {
+    const BearerOutcome outcome = authenticate(request);
+    EXPECT_FALSE(outcome.allowed());
+    EXPECT_EQ(outcome.message.find(token.substr(0, 30)), std::string::npos);
+    EXPECT_EQ(outcome.wwwAuthenticate.find(token.substr(0, 30)), std::string::npos);
+  }
+}
+
+}  // namespace
+}  // namespace codepayload::auth

@@ -1,0 +1,481 @@
+#include "auth/sqlite_client_registry.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <functional>
+
+#include "auth_test_support.h"
+#include "auth/base64.h"
+
+namespace codepayload::auth {
+namespace {
+
+using testing::FakeClock;
+using testing::TempDir;
+
+class SqliteClientRegistryTest : public ::testing::Test {
+ protected:
+  SqliteClientRegistryTest()
+      : hasher_(std::string(32, 'p')),
+        registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()) {}
+
+  std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
+
+  Organisation starterOrganisation() { return registry_.createOrganisation("Acme GmbH", Plan::Starter); }
+
+  TempDir dir_;
+  FakeClock clock_;
+  SecretHasher hasher_;
+  SqliteClientRegistry registry_;
+};
+
+TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganisations) {
+  const Organisation acme = registry_.createOrganisation("Acme GmbH", Plan::Pro);
+  EXPECT_TRUE(isWellFormedOrganisationId(acme.id)) << acme.id;
+  EXPECT_EQ(acme.name, "Acme GmbH");
+  EXPECT_EQ(acme.plan, Plan::Pro);
+  EXPECT_EQ(acme.subscription, Subscription::Active);
+  EXPECT_EQ(acme.createdAt, testing::kTestEpoch);
+  clock_.advance(5);
+  const Organisation beta = registry_.createOrganisation("Beta \"quoted\" \xc3\xa9", Plan::Free);
+  EXPECT_EQ(registry_.listOrganisations(), (std::vector<Organisation>{acme, beta}));
+  EXPECT_EQ(registry_.findOrganisation(beta.id), beta);
+  EXPECT_EQ(registry_.findOrganisation("org_0000000000000000"), std::nullopt);
+}
+
+TEST_F(SqliteClientRegistryTest, ChangesPlanAndSubscription) {
+  const Organisation acme = starterOrganisation();
+  registry_.setPlan(acme.id, Plan::Enterprise);
+  registry_.setSubscription(acme.id, Subscription::Inactive);
+  const Organisation changed = *registry_.findOrganisation(acme.id);
+  EXPECT_EQ(changed.plan, Plan::Enterprise);
+  EXPECT_EQ(changed.subscription, Subscription::Inactive);
+  try {
+    registry_.setPlan("org_0000000000000000", Plan::Pro);
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
+    EXPECT_STREQ(error.what(), "no organisation with id \"org_0000000000000000\"");
+  }
+  EXPECT_THROW(registry_.setSubscription("nope", Subscription::Active), RegistryError);
+}
+
+TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
+  for (const std::string_view name : {std::string_view(""), std::string_view("tab\there"), std::string_view("\x7f"),
+                                      std::string_view("bad \xff utf8"), std::string_view("\xc2\x85 C1")}) {
+    try {
+      registry_.createOrganisation(name, Plan::Pro);
+      FAIL() << name;
+    } catch (const RegistryError& error) {
+      EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue) << name;
+    }
+  }
+  EXPECT_NO_THROW(registry_.createOrganisation(std::string(200, 'n'), Plan::Pro));
+  EXPECT_THROW(registry_.createOrganisation(std::string(201, 'n'), Plan::Pro), RegistryError);
+  EXPECT_EQ(registry_.listOrganisations().size(), 1u);
+}
+
+TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
+  const Organisation acme = starterOrganisation();
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes", "read:codes"});
+  EXPECT_TRUE(isWellFormedClientId(created.client.id)) << created.client.id;
+  EXPECT_EQ(created.secret.size(), 43u);
+  std::string secretBytes;
+  EXPECT_TRUE(decodeBase64UrlStrict(created.secret, secretBytes));
+  EXPECT_EQ(secretBytes.size(), 32u);
+  EXPECT_EQ(created.client.organisationId, acme.id);
+  EXPECT_EQ(created.client.name, "ERP");
+  EXPECT_EQ(created.client.scopes, (std::vector<std::string>{"write:codes", "read:codes"}));
+  EXPECT_EQ(created.client.state, ClientState::Active);
+  EXPECT_EQ(registry_.findClient(created.client.id), created.client);
+
+  const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(created.client.id);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->clientId, created.client.id);
+  EXPECT_EQ(record->organisationId, acme.id);
+  EXPECT_EQ(record->state, ClientState::Active);
+  EXPECT_EQ(record->scopes, created.client.scopes);
+  EXPECT_TRUE(SecretHasher::equal(record->secretDigest, hasher_.digest(created.secret)));
+  EXPECT_TRUE(record->organisationCoversApiClients);
+
+  clock_.advance(1);  // listed by creation time
+  const CreatedClient second = registry_.createClient(acme.id, "", {});
+  EXPECT_NE(second.client.id, created.client.id);
+  EXPECT_NE(second.secret, created.secret);
+  EXPECT_TRUE(second.client.scopes.empty());
+  EXPECT_EQ(registry_.listClients(acme.id), (std::vector<ClientRecord>{created.client, second.client}));
+}
+
+TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveStarterOrHigherPlan) {
+  const Organisation free = registry_.createOrganisation("Free Ltd", Plan::Free);
+  try {
+    registry_.createClient(free.id, "x", {});
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::PlanExcludesClients);
+    EXPECT_EQ(std::string(error.what()),
+              "organisation \"" + free.id +
+                  "\" is on the free plan with an active subscription; API clients need an active subscription "
+                  "on Starter or a higher plan");
+  }
+  const Organisation lapsed = registry_.createOrganisation("Lapsed Ltd", Plan::Enterprise);
+  registry_.setSubscription(lapsed.id, Subscription::Inactive);
+  EXPECT_THROW(registry_.createClient(lapsed.id, "x", {}), RegistryError);
+  try {
+    registry_.createClient("org_0000000000000000", "x", {});
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
+  }
+  EXPECT_TRUE(registry_.listClients(free.id).empty());
+  EXPECT_TRUE(registry_.listClients(lapsed.id).empty());
+}
+
+TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
+  const Organisation acme = starterOrganisation();
+  const auto kindOf = [&](const std::vector<std::string>& scopes, std::string_view name) {
+    try {
+      registry_.createClient(acme.id, name, scopes);
+    } catch (const RegistryError& error) {
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(kindOf({"write codes"}, ""),
+            "scope \"write codes\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
+  EXPECT_EQ(kindOf({""}, ""),
+            "scope \"\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
+  EXPECT_EQ(kindOf({"a", "a"}, ""), "scope \"a\" is listed twice");
+  EXPECT_EQ(kindOf(std::vector<std::string>(33, "x"), ""), "a client has at most 32 scopes");
+  EXPECT_EQ(kindOf({}, "line\nbreak"), "a client name must be UTF-8 text without control characters");
+  EXPECT_EQ(kindOf({}, std::string(201, 'n')), "a client name is longer than 200 bytes");
+  EXPECT_TRUE(registry_.listClients(acme.id).empty());
+}
+
+TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
+  const Organisation acme = starterOrganisation();
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"});
+  const std::string& id = created.client.id;
+
+  registry_.setClientState(id, ClientState::Blocked);
+  EXPECT_EQ(registry_.findClient(id)->state, ClientState::Blocked);
+  registry_.setClientState(id, ClientState::Blocked);  // no change, no error
+  registry_.setClientState(id, ClientState::Active);
+  EXPECT_EQ(registry_.findClient(id)->state, ClientState::Active);
+  registry_.setClientState(id, ClientState::Deleted);
+  EXPECT_EQ(registry_.findClient(id)->state, ClientState::Deleted);
+
+  const std::optional<ClientAuthRecord> tombstone = registry_.findClientForAuthentication(id);
+  ASSERT_TRUE(tombstone.has_value());
+  EXPECT_EQ(tombstone->state, ClientState::Deleted);
+  EXPECT_EQ(tombstone->secretDigest, SecretDigest{});  // wiped
+  for (const ClientState state : {ClientState::Active, ClientState::Blocked, ClientState::Deleted}) {
+    try {
+      registry_.setClientState(id, state);
+      FAIL();
+    } catch (const RegistryError& error) {
+      EXPECT_EQ(error.kind(), RegistryError::Kind::ClientDeleted);
+      EXPECT_EQ(std::string(error.what()), "client \"" + id + "\" is deleted and cannot be changed");
+    }
+  }
+  try {
+    registry_.setClientState("svc_client_000000000000000000000000", ClientState::Blocked);
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownClient);
+  }
+  // The deleted client is still listed, so its id is never handed out again.
+  ASSERT_EQ(registry_.listClients(acme.id).size(), 1u);
+  EXPECT_EQ(registry_.listClients(acme.id)[0].state, ClientState::Deleted);
+}
+
+TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
+  const Organisation acme = starterOrganisation();
+  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}).client.id;
+  const auto notBefore = [&] {
+    const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(id);
+    const std::vector<ClientStatus> statuses = registry_.listClientStatuses();
+    EXPECT_EQ(statuses.size(), 1u);
+    EXPECT_EQ(statuses.at(0).tokensNotBefore, record.value().tokensNotBefore);  // both reads agree
+    return record.value().tokensNotBefore;
+  };
+  EXPECT_EQ(notBefore(), 0);
+  clock_.set(testing::kTestEpoch + 100);
+  registry_.setClientState(id, ClientState::Blocked);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  clock_.advance(10);
+  registry_.setClientState(id, ClientState::Blocked);  // already blocked: unchanged
+  registry_.setClientState(id, ClientState::Active);   // unblocking keeps it
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  clock_.set(testing::kTestEpoch);  // a clock stepped back never lowers it
+  registry_.setClientState(id, ClientState::Blocked);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  registry_.setClientState(id, ClientState::Active);
+  clock_.set(testing::kTestEpoch + 200);
+  registry_.setClientState(id, ClientState::Blocked);
+  registry_.setClientState(id, ClientState::Active);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 201);
+}
+
+TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClientsKept) {
+  // A data directory from before 0002: its clients keep working, never blocked.
+  TempDir dir;
+  FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  const std::filesystem::path firstOnly = dir.path() / "migrations-0001";
+  std::filesystem::create_directory(firstOnly);
+  std::filesystem::copy_file(testing::sourceRegistryMigrations() / "0001_registry.sql",
+                             firstOnly / "0001_registry.sql");
+  CreatedClient created;
+  {
+    SqliteClientRegistry old(dir.path() / "registry.db", firstOnly, hasher, clock.clock());
+    created = old.createClient(old.createOrganisation("Acme", Plan::Pro).id, "ERP", {"write:codes"});
+  }
+  SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher,
+                                clock.clock());
+  const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(created.client.id);
+  ASSERT_TRUE(record.has_value());
+  EXPECT_EQ(record->tokensNotBefore, 0);
+  EXPECT_EQ(record->secretDigest, hasher.digest(created.secret));
+  upgraded.setClientState(created.client.id, ClientState::Blocked);
+  EXPECT_EQ(upgraded.findClientForAuthentication(created.client.id)->tokensNotBefore, testing::kTestEpoch + 1);
+}
+
+TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
+  const Organisation acme = starterOrganisation();
+  const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
+  const CreatedClient active = registry_.createClient(acme.id, "a", {});
+  const CreatedClient blocked = registry_.createClient(acme.id, "b", {});
+  const CreatedClient deleted = registry_.createClient(acme.id, "c", {});
+  const CreatedClient downgraded = registry_.createClient(free.id, "d", {});
+  registry_.setClientState(blocked.client.id, ClientState::Blocked);
+  registry_.setClientState(deleted.client.id, ClientState::Deleted);
+  registry_.setPlan(free.id, Plan::Free);
+
+  std::vector<ClientStatus> statuses = registry_.listClientStatuses();
+  std::sort(statuses.begin(), statuses.end(),
+            [](const ClientStatus& a, const ClientStatus& b) { return a.clientId < b.clientId; });
+  std::vector<ClientStatus> expected = {
+      {active.client.id, acme.id, ClientState::Active, true},
+      {blocked.client.id, acme.id, ClientState::Blocked, true},
+      {downgraded.client.id, free.id, ClientState::Active, false},
+  };
+  std::sort(expected.begin(), expected.end(),
+            [](const ClientStatus& a, const ClientStatus& b) { return a.clientId < b.clientId; });
+  ASSERT_EQ(statuses.size(), expected.size());
+  for (std::size_t index = 0; index < expected.size(); ++index) {
+    EXPECT_EQ(statuses[index].clientId, expected[index].clientId);
+    EXPECT_EQ(statuses[index].organisationId, expected[index].organisationId);
+    EXPECT_EQ(statuses[index].state, expected[index].state);
+    EXPECT_EQ(statuses[index].organisationCoversApiClients, expected[index].organisationCoversApiClients);
+  }
+}
+
+TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
+  const Organisation acme = starterOrganisation();
+  const std::uint64_t start = registry_.version();
+  EXPECT_EQ(registry_.version(), start);  // reading changes nothing
+  registry_.listOrganisations();
+  EXPECT_EQ(registry_.version(), start);
+  registry_.setPlan(acme.id, Plan::Pro);
+  const std::uint64_t afterOwnChange = registry_.version();
+  EXPECT_NE(afterOwnChange, start);
+
+  // Another process (here: another connection) changes the database.
+  SqliteClientRegistry other(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock());
+  other.setSubscription(acme.id, Subscription::Inactive);
+  EXPECT_NE(registry_.version(), afterOwnChange);
+  EXPECT_EQ(registry_.findOrganisation(acme.id)->subscription, Subscription::Inactive);
+}
+
+// Runs `sql` on a second, raw connection to the registry database (another process).
+void executeElsewhere(const std::filesystem::path& database, const std::string& sql) {
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+  sqlite3_close(db);
+}
+
+std::string storageErrorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
+  // findClientForAuthentication keeps its prepared statement between calls:
+  // each call must bind afresh, read current rows and leave it reusable.
+  const Organisation acme = starterOrganisation();
+  const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}).client.id;
+  const std::string second = registry_.createClient(acme.id, "second", {"read:codes", "write:codes"}).client.id;
+  EXPECT_EQ(registry_.findClientForAuthentication(first)->scopes, (std::vector<std::string>{"write:codes"}));
+  EXPECT_EQ(registry_.findClientForAuthentication("svc_client_000000000000000000000000"), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(second)->scopes,
+            (std::vector<std::string>{"read:codes", "write:codes"}));
+
+  // Another process blocks the first client and lets the subscription lapse.
+  executeElsewhere(databaseFile(), "UPDATE api_clients SET state = 'blocked' WHERE id = '" + first + "'");
+  executeElsewhere(databaseFile(), "UPDATE organisations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
+  const std::optional<ClientAuthRecord> blocked = registry_.findClientForAuthentication(first);
+  ASSERT_TRUE(blocked.has_value());
+  EXPECT_EQ(blocked->state, ClientState::Blocked);
+  EXPECT_FALSE(blocked->organisationCoversApiClients);
+
+  // A stored digest of the wrong size (past the schema's CHECK) is a storage
+  // fault; the next lookup works.
+  executeElsewhere(databaseFile(), "PRAGMA ignore_check_constraints = ON;"
+                                   " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" + first + "'");
+  EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(first); }),
+            "registry database holds a secret digest of the wrong size");
+  EXPECT_EQ(registry_.findClientForAuthentication(second)->clientId, second);
+
+  // The table gone under the kept statement: a storage fault naming the cause.
+  executeElsewhere(databaseFile(), "PRAGMA foreign_keys = OFF; DROP TABLE api_clients");
+  EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(second); }),
+            "registry database, reading a client: no such table: api_clients");
+}
+
+TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInClientsRow) {
+  // For equal work an unknown id reads the oldest client's row instead (the
+  // timing is judged in bench/token_failure_timing.cpp): never returned.
+  const std::string unknown = "svc_client_000000000000000000000000";
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
+  const Organisation acme = starterOrganisation();
+  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"read:codes"});
+  const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
+    EXPECT_EQ(registry_.findClientForAuthentication(std::string(kClientIdPrefix)), std::nullopt);
+    const std::optional<ClientAuthRecord> found = registry_.findClientForAuthentication(newer.client.id);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->clientId, newer.client.id);
+    EXPECT_EQ(found->scopes, std::vector<std::string>{"write:codes"});
+    EXPECT_EQ(found->secretDigest, hasher_.digest(newer.secret));
+    EXPECT_EQ(registry_.findClientForAuthentication(oldest.client.id)->scopes,
+              std::vector<std::string>{"read:codes"});
+    // The stand-in deleted (a tombstone keeps its row): still nothing for unknown ids.
+    if (round == 0) registry_.setClientState(oldest.client.id, ClientState::Deleted);
+  }
+  // The stand-in's row gone behind the registry's back (a restored copy): an
+  // unknown id still finds nothing, and the next lookups pick a new stand-in.
+  executeElsewhere(databaseFile(), "DELETE FROM api_clients WHERE id = '" + oldest.client.id + "'");
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
+  EXPECT_EQ(registry_.findClientForAuthentication(newer.client.id)->clientId, newer.client.id);
+}
+
+TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
+  const Organisation acme = starterOrganisation();
+  std::vector<std::string> secrets;
+  for (int index = 0; index < 5; ++index) secrets.push_back(registry_.createClient(acme.id, "c", {}).secret);
+  registry_.setClientState(registry_.listClients(acme.id)[0].id, ClientState::Deleted);
+
+  std::string everything;
+  for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
+    everything += testing::readWholeFile(entry.path());
+  }
+  ASSERT_GT(everything.size(), 4096u);
+  for (const std::string& secret : secrets) {
+    EXPECT_EQ(everything.find(secret), std::string::npos);
+    std::string raw;
+    ASSERT_TRUE(decodeBase64UrlStrict(secret, raw));
+    EXPECT_EQ(everything.find(raw), std::string::npos);
+    // Nor an unkeyed hash of it: the digest must be the peppered one.
+    const SecretDigest unpeppered = SecretHasher(std::string(32, 'q')).digest(secret);
+    EXPECT_EQ(everything.find(std::string(reinterpret_cast<const char*>(unpeppered.data()), 32)), std::string::npos);
+  }
+  // The pepper is not in the database either.
+  EXPECT_EQ(everything.find(std::string(32, 'p')), std::string::npos);
+}
+
+TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
+  starterOrganisation();
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  const auto scalar = [db](const char* sql) {
+    sqlite3_stmt* statement = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &statement, nullptr), SQLITE_OK) << sql;
+    EXPECT_EQ(sqlite3_step(statement), SQLITE_ROW) << sql;
+    std::string value(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0)));
+    sqlite3_finalize(statement);
+    return value;
+  };
+  EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
+  EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
+            "1:0001_registry.sql,2:0002_tokens_not_before.sql");
+  // The schema refuses a client of an organisation that does not exist.
+  sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
+  EXPECT_NE(sqlite3_exec(db,
+                         "INSERT INTO api_clients VALUES ('svc_client_000000000000000000000000',"
+                         " 'org_0000000000000000', '', '', 'active', zeroblob(32), 0, 0, 0)",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+}
+
+TEST(SqliteClientRegistryOpen, ReportsAnUnusableDatabaseAsStorageError) {
+  TempDir dir;
+  const SecretHasher hasher(std::string(32, 'p'));
+  {
+    std::ofstream out(dir.path() / "registry.db");
+    out << "this is not a database, just text that is long enough to look like a header....";
+  }
+  try {
+    SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
+    EXPECT_TRUE(std::string(error.what()).starts_with("cannot ")) << error.what();
+  }
+  try {
+    SqliteClientRegistry registry(dir.path() / "other.db", dir.path() / "no-migrations", hasher);
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
+    EXPECT_EQ(std::string(error.what()), "cannot migrate the registry database " + (dir.path() / "other.db").string() +
+                                             ": migration folder " + (dir.path() / "no-migrations").string() +
+                                             " does not exist");
+  }
+}
+
+// D-S4: the registry and the -wal/-shm beside it are 0600 whatever the umask
+// of the process, and an older install's 0644 files are tightened on open.
+TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
+  const mode_t previousUmask = ::umask(022);
+  TempDir dir;
+  const SecretHasher hasher(std::string(32, 'p'));
+  const auto modeOf = [](const std::filesystem::path& file) {
+    struct stat status {};
+    EXPECT_EQ(::stat(file.c_str(), &status), 0) << file;
+    return status.st_mode & 07777;
+  };
+  const std::filesystem::path database = dir.path() / "registry.db";
+  {
+    SqliteClientRegistry fresh(database, testing::sourceRegistryMigrations(), hasher);
+    fresh.createOrganisation("Acme GmbH", Plan::Starter);
+    for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
+  }
+  // As an install before D-S4 left it (a crash keeps -wal and -shm).
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    const std::string file = database.string() + suffix;
+    if (!std::filesystem::exists(file)) std::ofstream(file).close();
+    ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
+  }
+  SqliteClientRegistry reopened(database, testing::sourceRegistryMigrations(), hasher);
+  reopened.createOrganisation("Beta AG", Plan::Pro);
+  for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
+  EXPECT_EQ(reopened.listOrganisations().size(), 2u);
+  ::umask(previousUmask);
+}
+
+}  // namespace
+}  // namespace codepayload::auth
