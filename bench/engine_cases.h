@@ -15,8 +15,8 @@
 
 #include "engine/model.h"
 #include "engine/snapshot.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/baseline_format.h"
+#include "db/import/source_file.h"
 
 namespace codepayload::bench {
 

@@ -26,7 +26,7 @@
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/tls_certificate_check.h"
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::server {
 

@@ -4,7 +4,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::cases {
 

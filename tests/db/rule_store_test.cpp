@@ -5,7 +5,7 @@
 #include "db/migrations.h"
 #include "db/sqlite_connection.h"
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload {
 namespace {

@@ -7,9 +7,9 @@
 #include <mutex>
 #include <random>
 
-#include "tools/dictionary-import/link_types_parser.h"
-#include "tools/dictionary-import/release_parser.h"
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/link_types_parser.h"
+#include "db/import/release_parser.h"
+#include "db/import/source_file.h"
 
 namespace codepayload::testing {
 

@@ -34,7 +34,7 @@
 #include "engine/paths.h"
 #include "engine/snapshot.h"
 #include "tests/fuzz/fuzz_check.h"
-#include "tools/dictionary-import/baseline_format.h"
+#include "db/import/baseline_format.h"
 
 namespace codepayload::fuzz {
 namespace {

@@ -21,9 +21,9 @@
 
 #include "engine/paths.h"
 #include "tests/fuzz/fuzz_check.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/import_error.h"
-#include "tools/dictionary-import/release_parser.h"
+#include "db/import/baseline_format.h"
+#include "db/import/import_error.h"
+#include "db/import/release_parser.h"
 
 namespace codepayload::fuzz {
 namespace {

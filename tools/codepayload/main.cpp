@@ -23,9 +23,9 @@
 #include "engine/json_writer.h"
 #include "engine/paths.h"
 #include "engine/payload_engine.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/import_error.h"
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/baseline_format.h"
+#include "db/import/import_error.h"
+#include "db/import/source_file.h"
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::importer {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "service_harness.h"
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::server::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 #include <cstdlib>
 #include <fstream>
@@ -6,12 +6,12 @@
 #include "db/migrations.h"
 #include "db/rule_store.h"
 #include "db/sqlite_connection.h"
-#include "tools/dictionary-import/atomic_replace.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/dictionary_checks.h"
-#include "tools/dictionary-import/link_types_parser.h"
-#include "tools/dictionary-import/release_parser.h"
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/atomic_replace.h"
+#include "db/import/baseline_format.h"
+#include "db/import/dictionary_checks.h"
+#include "db/import/link_types_parser.h"
+#include "db/import/release_parser.h"
+#include "db/import/source_file.h"
 
 namespace codepayload::importer {
 

@@ -1,6 +1,6 @@
-#include "tools/dictionary-import/field_escape.h"
+#include "db/import/field_escape.h"
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

@@ -1,8 +1,8 @@
-#include "tools/dictionary-import/attribute_syntax.h"
+#include "db/import/attribute_syntax.h"
 
 #include <gtest/gtest.h>
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 namespace {

@@ -1,9 +1,9 @@
-#include "tools/dictionary-import/link_types_parser.h"
+#include "db/import/link_types_parser.h"
 
 #include <gtest/gtest.h>
 
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 namespace {

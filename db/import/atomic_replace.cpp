@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/atomic_replace.h"
+#include "db/import/atomic_replace.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

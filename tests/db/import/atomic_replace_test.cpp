@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/atomic_replace.h"
+#include "db/import/atomic_replace.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 namespace {

@@ -10,9 +10,9 @@
 #include "db/rule_store.h"
 #include "engine/linter_catalog.h"
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/release_parser.h"
-#include "tools/dictionary-import/rule_import.h"
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/release_parser.h"
+#include "db/import/rule_import.h"
+#include "db/import/source_file.h"
 
 namespace codepayload::importer {
 namespace {

@@ -1,9 +1,9 @@
-#include "tools/dictionary-import/attribute_syntax.h"
+#include "db/import/attribute_syntax.h"
 
 #include <algorithm>
 #include <vector>
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

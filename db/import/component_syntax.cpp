@@ -1,6 +1,6 @@
-#include "tools/dictionary-import/component_syntax.h"
+#include "db/import/component_syntax.h"
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

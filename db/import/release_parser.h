@@ -13,7 +13,7 @@
 
 #include <string_view>
 
-#include "tools/dictionary-import/parsed_dictionary.h"
+#include "db/import/parsed_dictionary.h"
 
 namespace codepayload::importer {
 

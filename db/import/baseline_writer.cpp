@@ -1,8 +1,8 @@
 // formatBaseline: Dictionary -> baseline text (see baseline_format.h).
-#include "tools/dictionary-import/attribute_syntax.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/component_syntax.h"
-#include "tools/dictionary-import/field_escape.h"
+#include "db/import/attribute_syntax.h"
+#include "db/import/baseline_format.h"
+#include "db/import/component_syntax.h"
+#include "db/import/field_escape.h"
 
 namespace codepayload::importer {
 

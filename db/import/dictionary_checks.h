@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "tools/dictionary-import/parsed_dictionary.h"
+#include "db/import/parsed_dictionary.h"
 
 namespace codepayload::importer {
 

@@ -4,9 +4,9 @@
 
 #include "db/rule_store.h"
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/field_escape.h"
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/baseline_format.h"
+#include "db/import/field_escape.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::importer {
 namespace {

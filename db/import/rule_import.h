@@ -10,7 +10,7 @@
 
 #include "engine/dictionary.h"
 #include "engine/paths.h"
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

@@ -3,14 +3,14 @@
 #include <optional>
 #include <vector>
 
-#include "tools/dictionary-import/attribute_syntax.h"
-#include "tools/dictionary-import/baseline_format.h"
-#include "tools/dictionary-import/component_syntax.h"
-#include "tools/dictionary-import/dictionary_checks.h"
-#include "tools/dictionary-import/field_escape.h"
-#include "tools/dictionary-import/import_error.h"
-#include "tools/dictionary-import/link_types_parser.h"
-#include "tools/dictionary-import/text_checks.h"
+#include "db/import/attribute_syntax.h"
+#include "db/import/baseline_format.h"
+#include "db/import/component_syntax.h"
+#include "db/import/dictionary_checks.h"
+#include "db/import/field_escape.h"
+#include "db/import/import_error.h"
+#include "db/import/link_types_parser.h"
+#include "db/import/text_checks.h"
 
 namespace codepayload::importer {
 

@@ -24,7 +24,7 @@
 #include <string_view>
 
 #include "engine/dictionary.h"
-#include "tools/dictionary-import/parsed_dictionary.h"
+#include "db/import/parsed_dictionary.h"
 
 namespace codepayload::importer {
 

@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/source_file.h"
+#include "db/import/source_file.h"
 
 #include <Poco/DigestEngine.h>
 #include <Poco/SHA2Engine.h>
@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

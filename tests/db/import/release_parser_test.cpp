@@ -1,13 +1,13 @@
 // The GS1 release parser on small synthetic release files: what it reads, and
 // one row per error message, each run through a full import to show that a
 // refused file leaves the target database byte for byte as it was.
-#include "tools/dictionary-import/release_parser.h"
+#include "db/import/release_parser.h"
 
 #include <gtest/gtest.h>
 
 #include "db/rule_store.h"
 #include "tests/tools/test_files.h"
-#include "tools/dictionary-import/rule_import.h"
+#include "db/import/rule_import.h"
 
 namespace codepayload::importer {
 namespace {

@@ -1,10 +1,10 @@
-#include "tools/dictionary-import/dictionary_checks.h"
+#include "db/import/dictionary_checks.h"
 
 #include <algorithm>
 #include <set>
 
 #include "engine/linter_catalog.h"
-#include "tools/dictionary-import/import_error.h"
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 

@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/link_types_parser.h"
+#include "db/import/link_types_parser.h"
 
 #include <Poco/Exception.h>
 #include <Poco/JSON/Array.h>
@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <map>
 
-#include "tools/dictionary-import/import_error.h"
-#include "tools/dictionary-import/text_checks.h"
+#include "db/import/import_error.h"
+#include "db/import/text_checks.h"
 
 namespace codepayload::importer {
 

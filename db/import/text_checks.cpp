@@ -1,4 +1,4 @@
-#include "tools/dictionary-import/text_checks.h"
+#include "db/import/text_checks.h"
 
 #include <cstdio>
 

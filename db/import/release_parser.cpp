@@ -1,13 +1,13 @@
-#include "tools/dictionary-import/release_parser.h"
+#include "db/import/release_parser.h"
 
 #include <optional>
 #include <vector>
 
-#include "tools/dictionary-import/attribute_syntax.h"
-#include "tools/dictionary-import/component_syntax.h"
-#include "tools/dictionary-import/dictionary_checks.h"
-#include "tools/dictionary-import/import_error.h"
-#include "tools/dictionary-import/text_checks.h"
+#include "db/import/attribute_syntax.h"
+#include "db/import/component_syntax.h"
+#include "db/import/dictionary_checks.h"
+#include "db/import/import_error.h"
+#include "db/import/text_checks.h"
 
 namespace codepayload::importer {
 
