@@ -17,6 +17,7 @@
 #include "engine/snapshot.h"
 #include "db/import/baseline_format.h"
 #include "db/import/source_file.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::bench {
 
@@ -25,7 +26,7 @@ inline std::shared_ptr<const Snapshot> baselineRules() {
     const std::filesystem::path rulesDir = CODEPAYLOAD_SOURCE_RULES_DIR;
     const importer::SourceFile file =
         importer::readSourceFile(rulesDir / "baseline" / std::string(importer::kBaselineFileName));
-    return Snapshot::build(importer::parseBaseline(file.content, file.name).dictionary, rulesDir);
+    return Snapshot::build(importer::parseBaseline(file.content, file.name).dictionary, rulesDir, builtinPluginTables());
   }();
   return rules;
 }

@@ -16,9 +16,30 @@ if(CODEPAYLOAD_SANITIZE)
   add_link_options(-fsanitize=address,undefined)
 endif()
 
+# The include layering (cmake/CheckLayers.cmake), checked before any project
+# target compiles: an include against it fails the build.
+file(GLOB_RECURSE CODEPAYLOAD_LAYERED_SOURCES CONFIGURE_DEPENDS
+  ${PROJECT_SOURCE_DIR}/common/*.h ${PROJECT_SOURCE_DIR}/common/*.cpp
+  ${PROJECT_SOURCE_DIR}/engine/*.h ${PROJECT_SOURCE_DIR}/engine/*.cpp
+  ${PROJECT_SOURCE_DIR}/plugins/*.h ${PROJECT_SOURCE_DIR}/plugins/*.cpp
+  ${PROJECT_SOURCE_DIR}/db/*.h ${PROJECT_SOURCE_DIR}/db/*.cpp
+  ${PROJECT_SOURCE_DIR}/auth/*.h ${PROJECT_SOURCE_DIR}/auth/*.cpp
+  ${PROJECT_SOURCE_DIR}/app/*.h ${PROJECT_SOURCE_DIR}/app/*.cpp
+  ${PROJECT_SOURCE_DIR}/server/*.h ${PROJECT_SOURCE_DIR}/server/*.cpp
+  ${PROJECT_SOURCE_DIR}/tools/*.h ${PROJECT_SOURCE_DIR}/tools/*.cpp)
+add_custom_command(
+  OUTPUT ${PROJECT_BINARY_DIR}/layers.checked
+  COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DSTAMP=${PROJECT_BINARY_DIR}/layers.checked
+          -P ${PROJECT_SOURCE_DIR}/cmake/CheckLayers.cmake
+  DEPENDS ${CODEPAYLOAD_LAYERED_SOURCES} ${PROJECT_SOURCE_DIR}/cmake/CheckLayers.cmake
+  COMMENT "Checking the include layering"
+  VERBATIM)
+add_custom_target(codepayload_layer_check DEPENDS ${PROJECT_BINARY_DIR}/layers.checked)
+
 # codepayload_apply_warnings(target): every project target calls this.
 function(codepayload_apply_warnings target)
   target_link_libraries(${target} PRIVATE codepayload_options)
+  add_dependencies(${target} codepayload_layer_check)
 endfunction()
 
 # simdjson's on-demand parser picks its SIMD kernel at compile time. Build for

@@ -9,6 +9,7 @@
 
 #include "db/db_error.h"
 #include "engine/dictionary.h"
+#include "engine/linter_catalog.h"
 
 namespace codepayload {
 
@@ -19,10 +20,10 @@ inline constexpr int kRulesSchemaVersion = 1;
 std::filesystem::path rulesMigrationsDir(const std::filesystem::path& schemaDir);
 
 // Writes `dictionary` into the empty rule tables of `db` in one transaction.
-// Each linter is recorded with where it is implemented (built in, or a Lua
+// Each linter is recorded with where `linters` finds it (built in, or a Lua
 // file under rulesDir/linters); a linter with no implementation is refused.
 // Throws DbError; on failure nothing is written.
-void writeRules(sqlite3* db, const Dictionary& dictionary, const std::filesystem::path& rulesDir);
+void writeRules(sqlite3* db, const Dictionary& dictionary, const LinterCatalog& linters);
 
 // Opens `dbPath` read-only and returns exactly the Dictionary that was written.
 // Throws DbError for a missing file, a schema version other than

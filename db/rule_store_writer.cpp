@@ -29,17 +29,14 @@ void writeRelease(sqlite3* db, const ReleaseInfo& release) {
       .run();
 }
 
-void writeLinters(sqlite3* db, const Dictionary& dictionary, const std::filesystem::path& rulesDir) {
+void writeLinters(sqlite3* db, const Dictionary& dictionary, const LinterCatalog& catalog) {
   std::map<std::string, LinterSource> linters;
   for (const AiDefinition& ai : dictionary.ais) {
     for (const ComponentSpec& component : ai.components) {
       for (const std::string& name : component.linters) {
         if (linters.contains(name)) continue;
-        const LinterSource source = findLinterSource(name, rulesDir);
-        if (source == LinterSource::None) {
-          throw DbError("linter \"" + name + "\" (AI " + ai.ai + ") has no implementation (neither built in nor " +
-                        luaLinterPath(rulesDir, name).string() + ")");
-        }
+        const LinterSource source = catalog.find(name);
+        if (source == LinterSource::None) throw DbError(catalog.missingImplementation(name, " (AI " + ai.ai + ")"));
         linters.emplace(name, source);
       }
     }
@@ -151,9 +148,9 @@ void writeLinkTypes(sqlite3* db, const std::vector<LinkType>& linkTypes) {
   }
 }
 
-void writeEverything(sqlite3* db, const Dictionary& dictionary, const std::filesystem::path& rulesDir) {
+void writeEverything(sqlite3* db, const Dictionary& dictionary, const LinterCatalog& linters) {
   writeRelease(db, dictionary.release);
-  writeLinters(db, dictionary, rulesDir);
+  writeLinters(db, dictionary, linters);
   writeAis(db, dictionary.ais);
   writePrimaryKeys(db, dictionary.ais);
   writeLinkTypes(db, dictionary.linkTypes);
@@ -163,10 +160,10 @@ void writeEverything(sqlite3* db, const Dictionary& dictionary, const std::files
 
 std::filesystem::path rulesMigrationsDir(const std::filesystem::path& schemaDir) { return schemaDir / "rules"; }
 
-void writeRules(sqlite3* db, const Dictionary& dictionary, const std::filesystem::path& rulesDir) {
+void writeRules(sqlite3* db, const Dictionary& dictionary, const LinterCatalog& linters) {
   sqlite::execute(db, "BEGIN IMMEDIATE", "starting to write the rules");
   try {
-    writeEverything(db, dictionary, rulesDir);
+    writeEverything(db, dictionary, linters);
     sqlite::execute(db, "COMMIT", "committing the rules");
   } catch (...) {
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);

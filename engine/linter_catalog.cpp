@@ -1,9 +1,7 @@
 #include "engine/linter_catalog.h"
 
-#include <string>
 #include <system_error>
-
-#include "plugins/linters/linter.h"
+#include <utility>
 
 namespace codepayload {
 
@@ -19,16 +17,24 @@ bool isLinterName(std::string_view name) {
 
 }  // namespace
 
-std::filesystem::path luaLinterPath(const std::filesystem::path& rulesDir, std::string_view name) {
-  return rulesDir / "linters" / (std::string(name) + ".lua");
+LinterCatalog::LinterCatalog(lint::LinterTable builtins, std::filesystem::path rulesDir)
+    : builtins_(builtins), rulesDir_(std::move(rulesDir)) {}
+
+std::filesystem::path LinterCatalog::luaPath(std::string_view name) const {
+  return rulesDir_ / "linters" / (std::string(name) + ".lua");
 }
 
-LinterSource findLinterSource(std::string_view name, const std::filesystem::path& rulesDir) {
-  if (lint::findBuiltinLinter(name) != nullptr) return LinterSource::Builtin;
+LinterSource LinterCatalog::find(std::string_view name) const {
+  if (builtins_.find(name) != nullptr) return LinterSource::Builtin;
   if (!isLinterName(name)) return LinterSource::None;
   std::error_code ec;
-  if (std::filesystem::is_regular_file(luaLinterPath(rulesDir, name), ec)) return LinterSource::Lua;
+  if (std::filesystem::is_regular_file(luaPath(name), ec)) return LinterSource::Lua;
   return LinterSource::None;
+}
+
+std::string LinterCatalog::missingImplementation(std::string_view name, std::string_view where) const {
+  return "linter \"" + std::string(name) + "\"" + std::string(where) + " has no implementation (neither built in nor " +
+         luaPath(name).string() + ")";
 }
 
 }  // namespace codepayload

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "engine/pipeline.h"
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
 
 namespace codepayload {
 

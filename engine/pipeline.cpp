@@ -1,5 +1,7 @@
 #include "engine/pipeline.h"
 
+#include <algorithm>
+
 #include <Poco/AutoPtr.h>
 #include <Poco/Exception.h>
 #include <Poco/Util/PropertyFileConfiguration.h>
@@ -65,6 +67,12 @@ PipelineSettings PipelineSettings::load(const std::filesystem::path& file) {
     }
   }
   return settings;
+}
+
+const RuleModuleEntry* RuleModuleTable::find(std::string_view name) const {
+  const RuleModuleEntry* it = std::lower_bound(
+      begin, end, name, [](const RuleModuleEntry& entry, std::string_view key) { return entry.name < key; });
+  return (it != end && it->name == name) ? it : nullptr;
 }
 
 Pipeline::Pipeline(std::vector<Step> steps, std::vector<ModuleState> states, PipelineSettings settings)

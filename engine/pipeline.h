@@ -1,8 +1,9 @@
 // The validation pipeline: named rule modules in a configured order.
 //
-// A rule module has one job (primary key, AI format, relations, ...). C++
-// modules live in plugins/rules and are registered by name in one table
-// (plugins/rules/rule_table.cpp); Lua modules live in rules/modules/<name>.lua
+// A rule module has one job (primary key, AI format, relations, ...). The
+// engine owns the RuleModule contract; C++ modules live in plugins/rules and
+// are registered by name in one table (plugins/rules/rule_table.cpp), which the
+// program assembling a binary hands to the engine; Lua modules live in rules/modules/<name>.lua
 // and are named "lua:<name>" in the pipeline. The order and each module's
 // settings come from rules/pipeline.properties. A module may switch itself off
 // with a reason (e.g. a Lua allow-list with no prefixes configured); the engine
@@ -53,9 +54,15 @@ struct RuleModuleEntry {
   RuleModuleFactory create;
 };
 
-// The C++ module named `name`, or nullptr (plugins/rules/rule_table.cpp, a
-// table sorted by name, checked at build time).
-const RuleModuleEntry* findBuiltinRuleModule(std::string_view name);
+// A table of C++ rule modules sorted by name, without duplicates (the built-in
+// one is plugins/rules/rule_table.cpp, checked sorted at build time).
+struct RuleModuleTable {
+  const RuleModuleEntry* begin = nullptr;
+  const RuleModuleEntry* end = nullptr;
+
+  // The module named `name`, or nullptr.
+  const RuleModuleEntry* find(std::string_view name) const;
+};
 
 struct ModuleState {
   std::string name;    // "relations", "lua:gcp_allowlist"

@@ -33,7 +33,7 @@ AiSet::AiSet(const std::vector<std::string>& ais) {
 
 namespace {
 
-lint::LinterFn charsetCheck(CharacterSet charset) {
+lint::LinterFn charsetCheck(CharacterSet charset, const LinterCatalog& linters) {
   const char* name = "csetnumeric";
   switch (charset) {
     case CharacterSet::Numeric: name = "csetnumeric"; break;
@@ -41,19 +41,16 @@ lint::LinterFn charsetCheck(CharacterSet charset) {
     case CharacterSet::Cset39: name = "cset39"; break;
     case CharacterSet::Base64Url: name = "cset64"; break;
   }
-  lint::LinterFn fn = lint::findBuiltinLinter(name);
+  lint::LinterFn fn = linters.builtin(name);
   if (fn == nullptr) throw SnapshotError(std::string("character set check \"") + name + "\" is not built in");
   return fn;
 }
 
 ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, LuaRuntime& lua,
-                             const std::filesystem::path& rulesDir) {
-  ResolvedLinter resolved{name, lint::findBuiltinLinter(name), -1};
+                             const LinterCatalog& linters) {
+  ResolvedLinter resolved{name, linters.builtin(name), -1};
   if (resolved.builtin != nullptr) return resolved;
-  if (findLinterSource(name, rulesDir) != LinterSource::Lua) {
-    throw SnapshotError("AI " + ai.ai + ": linter \"" + name + "\" has no implementation (neither built in nor " +
-                        luaLinterPath(rulesDir, name).string() + ")");
-  }
+  if (linters.find(name) != LinterSource::Lua) throw SnapshotError("AI " + ai.ai + ": " + linters.missingImplementation(name));
   resolved.luaIndex = lua.addLinter(name);
   return resolved;
 }
@@ -63,7 +60,9 @@ ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, Lu
 Snapshot::Snapshot() = default;
 Snapshot::~Snapshot() = default;
 
-std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std::filesystem::path& rulesDir) {
+std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std::filesystem::path& rulesDir,
+                                                const PluginTables& plugins) {
+  const LinterCatalog linters(plugins.linters, rulesDir);
   std::shared_ptr<Snapshot> snapshot(new Snapshot());
   snapshot->dictionary_ = std::move(dictionary);
   snapshot->lua_ = std::make_unique<LuaRuntime>(rulesDir);
@@ -98,10 +97,10 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
       }
     }
     for (const ComponentSpec& component : definition.components) {
-      CompiledComponent c{component.charset, charsetCheck(component.charset), component.minLength,
+      CompiledComponent c{component.charset, charsetCheck(component.charset, linters), component.minLength,
                           component.maxLength, component.optional, {}};
       for (const std::string& name : component.linters) {
-        c.linters.push_back(resolveLinter(name, definition, *snapshot->lua_, rulesDir));
+        c.linters.push_back(resolveLinter(name, definition, *snapshot->lua_, linters));
       }
       compiled.components.push_back(std::move(c));
     }
@@ -130,7 +129,7 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
       if (enabled) steps.push_back({name, nullptr, index});
       continue;
     }
-    const RuleModuleEntry* entry = findBuiltinRuleModule(name);
+    const RuleModuleEntry* entry = plugins.ruleModules.find(name);
     if (entry == nullptr) throw SnapshotError("pipeline.steps: no rule module named \"" + name + "\"");
     states.push_back({name, "cpp", true, std::string(entry->summary)});
     steps.push_back({name, entry->create(settings), -1});

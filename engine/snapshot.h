@@ -16,7 +16,8 @@
 
 #include "engine/dictionary.h"
 #include "engine/pipeline.h"
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
+#include "engine/plugin_tables.h"
 
 namespace codepayload {
 
@@ -101,8 +102,11 @@ class Snapshot {
  public:
   // Builds the snapshot; throws SnapshotError with a readable cause (a linter
   // without implementation, a bad pipeline configuration, a Lua file that does
-  // not load).
-  static std::shared_ptr<const Snapshot> build(Dictionary dictionary, const std::filesystem::path& rulesDir);
+  // not load). `plugins` are the C++ linters and rule modules the binary was
+  // built with; rulesDir holds the Lua linters and modules and
+  // pipeline.properties.
+  static std::shared_ptr<const Snapshot> build(Dictionary dictionary, const std::filesystem::path& rulesDir,
+                                               const PluginTables& plugins);
 
   ~Snapshot();
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "db/rule_store.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::server {
 
@@ -17,7 +18,7 @@ std::optional<FileIdentity> identifyFile(const std::filesystem::path& file) {
 
 std::shared_ptr<const Snapshot> loadRulesSnapshot(const std::filesystem::path& rulesDatabase,
                                                   const std::filesystem::path& rulesDir) {
-  return Snapshot::build(readRules(rulesDatabase), rulesDir);
+  return Snapshot::build(readRules(rulesDatabase), rulesDir, builtinPluginTables());
 }
 
 RulesWatcher::RulesWatcher(std::filesystem::path rulesDatabase, std::filesystem::path rulesDir,

@@ -27,6 +27,7 @@
 #include "server/rules_watcher.h"
 #include "server/tls_certificate_check.h"
 #include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::server {
 
@@ -126,7 +127,7 @@ void CodePayloadService::start() {
   const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
   if (!std::filesystem::exists(rulesDatabase)) {
     const std::filesystem::path baseline = importer::baselinePath(rulesDirectory);
-    importer::importBaseline(baseline, rulesDatabase, rulesDirectory);
+    importer::importBaseline(baseline, rulesDatabase, builtinLinterCatalog(rulesDirectory));
     log_("created the rules database " + rulesDatabase.string() + " from the shipped baseline " + baseline.string());
   }
   // Installs before D-S4 wrote it 0644.

@@ -75,7 +75,7 @@ void checkReferences(const ParsedDictionary& parsed) {
   }
 }
 
-void checkLinterImplementations(const ParsedDictionary& parsed, const std::filesystem::path& rulesDir) {
+void checkLinterImplementations(const ParsedDictionary& parsed, const LinterCatalog& linters) {
   std::set<std::string, std::less<>> seen;
   std::string message;
   const std::vector<AiDefinition>& ais = parsed.dictionary.ais;
@@ -83,11 +83,9 @@ void checkLinterImplementations(const ParsedDictionary& parsed, const std::files
     for (const ComponentSpec& component : ais[i].components) {
       for (const std::string& name : component.linters) {
         if (!seen.insert(name).second) continue;
-        if (findLinterSource(name, rulesDir) != LinterSource::None) continue;
+        if (linters.find(name) != LinterSource::None) continue;
         if (!message.empty()) message += '\n';
-        message += locate(parsed.fileName, parsed.aiLines[i],
-                          "linter \"" + name + "\" has no implementation (neither built in nor " +
-                              luaLinterPath(rulesDir, name).string() + ")");
+        message += locate(parsed.fileName, parsed.aiLines[i], linters.missingImplementation(name));
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "db/import/parsed_dictionary.h"
+#include "engine/linter_catalog.h"
 
 namespace codepayload::importer {
 
@@ -19,9 +20,9 @@ void appendInOrder(ParsedDictionary& parsed, AiDefinition ai, std::size_t line);
 // the key itself; there is at least one AI.
 void checkReferences(const ParsedDictionary& parsed);
 
-// Every linter named has an implementation: built in, or
+// Every linter named has an implementation in `linters`: built in, or
 // rulesDir/linters/<name>.lua. The message has one line per missing linter,
 // at its first use: linter "x" has no implementation (neither built in nor <path>).
-void checkLinterImplementations(const ParsedDictionary& parsed, const std::filesystem::path& rulesDir);
+void checkLinterImplementations(const ParsedDictionary& parsed, const LinterCatalog& linters);
 
 }  // namespace codepayload::importer

@@ -51,10 +51,10 @@ std::filesystem::path baselinePath(const std::filesystem::path& rulesDir) {
 }
 
 Dictionary loadRelease(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
-                       const std::filesystem::path& rulesDir) {
+                       const LinterCatalog& linters) {
   const SourceFile release = readSourceFile(releaseFile);
   ParsedDictionary parsed = parseRelease(release.content, release.name);
-  checkLinterImplementations(parsed, rulesDir);
+  checkLinterImplementations(parsed, linters);
   const SourceFile linkTypes = readSourceFile(linkTypesFile);
   Dictionary& dictionary = parsed.dictionary;
   dictionary.release.sha256 = release.sha256;
@@ -64,22 +64,22 @@ Dictionary loadRelease(const std::filesystem::path& releaseFile, const std::file
   return std::move(dictionary);
 }
 
-Dictionary loadBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& rulesDir) {
+Dictionary loadBaseline(const std::filesystem::path& baselineFile, const LinterCatalog& linters) {
   const SourceFile baseline = readSourceFile(baselineFile);
   ParsedDictionary parsed = parseBaseline(baseline.content, baseline.name);
-  checkLinterImplementations(parsed, rulesDir);
+  checkLinterImplementations(parsed, linters);
   return std::move(parsed.dictionary);
 }
 
 void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
-                        const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir) {
+                        const LinterCatalog& linters, const std::filesystem::path& schemaDir) {
   try {
     replaceFileAtomically(dbPath, FileAccess::OwnerOnly, [&](const std::filesystem::path& temporary) {
       sqlite::Connection connection(temporary, sqlite::Connection::Mode::ReadWriteCreate);
       // A fresh file that is thrown away on failure needs no journal on disk.
       sqlite::execute(connection.handle(), "PRAGMA journal_mode = MEMORY", "setting the journal mode");
       applyMigrations(connection.handle(), rulesMigrationsDir(schemaDir));
-      writeRules(connection.handle(), dictionary, rulesDir);
+      writeRules(connection.handle(), dictionary, linters);
       checkIntegrity(connection.handle());
       connection.close();
     });
@@ -88,22 +88,23 @@ void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::pat
   }
 }
 
-ImportSummary importRelease(const ImportOptions& options) {
-  const Dictionary dictionary = loadRelease(options.releaseFile, options.linkTypesFile, options.rulesDir);
-  writeRulesDatabase(dictionary, options.dbPath, options.rulesDir, options.schemaDir);
+ImportSummary importRelease(const ImportOptions& options, lint::LinterTable builtinLinters) {
+  const LinterCatalog linters(builtinLinters, options.rulesDir);
+  const Dictionary dictionary = loadRelease(options.releaseFile, options.linkTypesFile, linters);
+  writeRulesDatabase(dictionary, options.dbPath, linters, options.schemaDir);
   return summarize(dictionary, options.dbPath);
 }
 
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
-                             const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir) {
-  const Dictionary dictionary = loadBaseline(baselineFile, rulesDir);
-  writeRulesDatabase(dictionary, dbPath, rulesDir, schemaDir);
+                             const LinterCatalog& linters, const std::filesystem::path& schemaDir) {
+  const Dictionary dictionary = loadBaseline(baselineFile, linters);
+  writeRulesDatabase(dictionary, dbPath, linters, schemaDir);
   return summarize(dictionary, dbPath);
 }
 
 ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
-                            const std::filesystem::path& outFile, const std::filesystem::path& rulesDir) {
-  const Dictionary dictionary = loadRelease(releaseFile, linkTypesFile, rulesDir);
+                            const std::filesystem::path& outFile, const LinterCatalog& linters) {
+  const Dictionary dictionary = loadRelease(releaseFile, linkTypesFile, linters);
   const std::string text = formatBaseline(dictionary);
   replaceFileAtomically(outFile, FileAccess::Readable,
                         [&text](const std::filesystem::path& temporary) { writeTextFile(temporary, text); });

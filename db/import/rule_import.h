@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/dictionary.h"
+#include "engine/linter_catalog.h"
 #include "engine/paths.h"
 #include "db/import/import_error.h"
 
@@ -37,30 +38,30 @@ struct ImportSummary {
   bool operator==(const ImportSummary&) const = default;
 };
 
-// Parses and checks a release and its link types (linters resolved against
-// rulesDir) without writing anything.
+// Parses and checks a release and its link types (linters resolved in
+// `linters`) without writing anything.
 Dictionary loadRelease(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
-                       const std::filesystem::path& rulesDir);
+                       const LinterCatalog& linters);
 
 // Parses and checks a baseline file without writing anything.
-Dictionary loadBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& rulesDir);
+Dictionary loadBaseline(const std::filesystem::path& baselineFile, const LinterCatalog& linters);
 
-// Builds a new rule database from a GS1 release and swaps it in atomically.
-ImportSummary importRelease(const ImportOptions& options);
+// Builds a new rule database from a GS1 release and swaps it in atomically;
+// linters are looked up in `builtinLinters` and options.rulesDir.
+ImportSummary importRelease(const ImportOptions& options, lint::LinterTable builtinLinters);
 
 // The same from a baseline file (the server's first start).
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
-                             const std::filesystem::path& rulesDir = codepayload::rulesDir(),
+                             const LinterCatalog& linters,
                              const std::filesystem::path& schemaDir = codepayload::schemaDir());
 
 // Writes the baseline text of a release atomically to `outFile`.
 ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
-                            const std::filesystem::path& outFile,
-                            const std::filesystem::path& rulesDir = codepayload::rulesDir());
+                            const std::filesystem::path& outFile, const LinterCatalog& linters);
 
 // Writes `dictionary` as a complete rule database at `dbPath`, atomically,
 // readable by its owner only (an existing file loses any group or other bit).
 void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
-                        const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir);
+                        const LinterCatalog& linters, const std::filesystem::path& schemaDir);
 
 }  // namespace codepayload::importer

@@ -10,7 +10,7 @@
 #include <string_view>
 
 #include "plugins/linters/lint_reasons.h"
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
 
 namespace codepayload::lint::support {
 

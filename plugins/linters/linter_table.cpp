@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <iterator>
 
-#include "plugins/linters/linter.h"
 #include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
@@ -71,11 +70,5 @@ static_assert(namesStrictlyAscending(), "kLinters must be sorted by name without
 }  // namespace
 
 LinterTable builtinLinters() { return {std::begin(kLinters), std::end(kLinters)}; }
-
-LinterFn findBuiltinLinter(std::string_view name) {
-  auto it = std::lower_bound(std::begin(kLinters), std::end(kLinters), name,
-                             [](const LinterEntry& entry, std::string_view key) { return entry.name < key; });
-  return (it != std::end(kLinters) && it->name == name) ? it->fn : nullptr;
-}
 
 }  // namespace codepayload::lint

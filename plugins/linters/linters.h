@@ -4,9 +4,12 @@
 // offending span. Reason tokens are listed in lint_reasons.h.
 #pragma once
 
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
 
 namespace codepayload::lint {
+
+// Every built-in linter, sorted by name (aliases included): linter_table.cpp.
+LinterTable builtinLinters();
 
 // Character sets used by the engine for the component types N, X, Y, Z.
 LintResult lintCsetnumeric(std::string_view component);

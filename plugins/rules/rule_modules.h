@@ -8,6 +8,9 @@
 
 namespace codepayload::rules {
 
+// Every built-in module, sorted by name: rule_table.cpp.
+RuleModuleTable builtinRuleModules();
+
 std::unique_ptr<RuleModule> makePrimaryKeyRule(const PipelineSettings& settings);
 std::unique_ptr<RuleModule> makeNormalisationRule(const PipelineSettings& settings);
 std::unique_ptr<RuleModule> makeAiKeysRule(const PipelineSettings& settings);

@@ -34,11 +34,10 @@ static_assert(namesStrictlyAscending(), "kModules must be sorted by name without
 
 }  // namespace
 
-const RuleModuleEntry* findBuiltinRuleModule(std::string_view name) {
-  const RuleModuleEntry* it =
-      std::lower_bound(std::begin(kModules), std::end(kModules), name,
-                       [](const RuleModuleEntry& entry, std::string_view key) { return entry.name < key; });
-  return (it != std::end(kModules) && it->name == name) ? it : nullptr;
-}
+namespace rules {
+
+RuleModuleTable builtinRuleModules() { return {std::begin(kModules), std::end(kModules)}; }
+
+}  // namespace rules
 
 }  // namespace codepayload

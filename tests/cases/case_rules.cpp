@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::cases {
 
@@ -17,7 +18,7 @@ RuleSource buildSource(std::string description, const std::function<Dictionary()
   RuleSource source;
   source.description = std::move(description);
   try {
-    source.rules = std::make_unique<SnapshotHolder>(Snapshot::build(load(), kRulesDir));
+    source.rules = std::make_unique<SnapshotHolder>(Snapshot::build(load(), kRulesDir, builtinPluginTables()));
     source.engine = std::make_unique<PayloadEngine>(*source.rules);
   } catch (const std::exception& e) {
     source.rules.reset();
@@ -43,7 +44,7 @@ std::filesystem::path newestReleaseFile(const std::filesystem::path& gs1Dir) {
 const RuleSource& baselineRuleSource() {
   static const RuleSource source = [] {
     std::filesystem::path baseline = importer::baselinePath(kRulesDir);
-    return buildSource("baseline " + baseline.string(), [&] { return importer::loadBaseline(baseline, kRulesDir); });
+    return buildSource("baseline " + baseline.string(), [&] { return importer::loadBaseline(baseline, builtinLinterCatalog(kRulesDir)); });
   }();
   return source;
 }
@@ -54,7 +55,7 @@ const RuleSource& releaseRuleSource() {
     std::filesystem::path linkTypes = kSharedGs1Dir / "link-types.json";
     return buildSource("release " + release.string(), [&] {
       if (release.empty()) throw std::runtime_error("no gs1-syntax-dictionary-*.txt in " + kSharedGs1Dir.string());
-      return importer::loadRelease(release, linkTypes, kRulesDir);
+      return importer::loadRelease(release, linkTypes, builtinLinterCatalog(kRulesDir));
     });
   }();
   return source;

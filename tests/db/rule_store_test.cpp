@@ -6,6 +6,7 @@
 #include "db/sqlite_connection.h"
 #include "tests/tools/test_files.h"
 #include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload {
 namespace {
@@ -22,7 +23,7 @@ void createRulesDatabase(const std::filesystem::path& path, const Dictionary& di
                          const std::filesystem::path& rulesDir) {
   sqlite::Connection connection(path, sqlite::Connection::Mode::ReadWriteCreate);
   applyMigrations(connection.handle(), rulesMigrationsDir(kSchemaDir));
-  writeRules(connection.handle(), dictionary, rulesDir);
+  writeRules(connection.handle(), dictionary, builtinLinterCatalog(rulesDir));
   connection.close();
 }
 
@@ -121,7 +122,7 @@ TEST_F(RuleStoreTest, LinterWithoutImplementationWritesNothing) {
   sqlite::Connection connection(temp_ / "rules.db", sqlite::Connection::Mode::ReadWriteCreate);
   applyMigrations(connection.handle(), rulesMigrationsDir(kSchemaDir));
   try {
-    writeRules(connection.handle(), dictionary, rulesDir());
+    writeRules(connection.handle(), dictionary, builtinLinterCatalog(rulesDir()));
     ADD_FAILURE() << "no error";
   } catch (const DbError& error) {
     EXPECT_EQ(std::string(error.what()), "linter \"nosuchlinter\" (AI 235) has no implementation (neither built in nor " +
@@ -191,7 +192,7 @@ TEST(RuleStoreReleaseTest, EveryCurrentReleaseRoundTrips) {
     SCOPED_TRACE(release);
     TempDir temp;
     const Dictionary dictionary =
-        importer::loadRelease(testing::releaseFile(release), testing::linkTypesFile(), kRulesDir);
+        importer::loadRelease(testing::releaseFile(release), testing::linkTypesFile(), builtinLinterCatalog(kRulesDir));
     createRulesDatabase(temp / "rules.db", dictionary, kRulesDir);
     EXPECT_EQ(readRules(temp / "rules.db"), dictionary);
   }

@@ -10,6 +10,7 @@
 #include "db/import/link_types_parser.h"
 #include "db/import/release_parser.h"
 #include "db/import/source_file.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::testing {
 
@@ -28,7 +29,7 @@ Dictionary releaseDictionary(const std::string& release) {
 }
 
 std::shared_ptr<const Snapshot> releaseSnapshot(const std::string& release, const std::filesystem::path& rulesDir) {
-  return Snapshot::build(releaseDictionary(release), rulesDir);
+  return Snapshot::build(releaseDictionary(release), rulesDir, builtinPluginTables());
 }
 
 std::shared_ptr<const Snapshot> newestSnapshot() {

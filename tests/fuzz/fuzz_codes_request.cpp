@@ -35,6 +35,7 @@
 #include "engine/snapshot.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "db/import/baseline_format.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::fuzz {
 namespace {
@@ -209,7 +210,7 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   const std::string text = fuzz::readWholeFile(rules / "baseline" / importer::kBaselineFileName);
   Dictionary dictionary = importer::parseBaseline(text, importer::kBaselineFileName).dictionary;
   auto* harness = new fuzz::Harness();
-  harness->snapshot = Snapshot::build(std::move(dictionary), rules);
+  harness->snapshot = Snapshot::build(std::move(dictionary), rules, builtinPluginTables());
   harness->holder = std::make_unique<SnapshotHolder>(harness->snapshot);
   harness->engine = std::make_unique<PayloadEngine>(*harness->holder);
   fuzz::harness = harness;

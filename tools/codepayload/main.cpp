@@ -26,6 +26,7 @@
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
 #include "db/import/source_file.h"
+#include "plugins/builtin_plugins.h"
 
 namespace {
 
@@ -157,7 +158,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    codepayload::SnapshotHolder holder(codepayload::Snapshot::build(loadDictionary(options), options.rulesDir));
+    codepayload::SnapshotHolder holder(codepayload::Snapshot::build(loadDictionary(options), options.rulesDir, codepayload::builtinPluginTables()));
     if (options.command == "modules") return listModules(*holder.current());
     return generate(options, holder);
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 
 #include "db/db_error.h"
 #include "db/file_modes.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::importer {
 
@@ -152,18 +153,20 @@ int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out,
         return 0;
       case CliCommand::Mode::ImportRelease:
         warnAboutSharedDataDirectory(command.options.dbPath, err);
-        out << summaryJson(importRelease(command.options), "db") << '\n';
+        out << summaryJson(importRelease(command.options, lint::builtinLinters()), "db") << '\n';
         return 0;
       case CliCommand::Mode::ImportBaseline:
         warnAboutSharedDataDirectory(command.options.dbPath, err);
-        out << summaryJson(importBaseline(command.baselineFile, command.options.dbPath, command.options.rulesDir,
+        out << summaryJson(importBaseline(command.baselineFile, command.options.dbPath,
+                                          builtinLinterCatalog(command.options.rulesDir),
                                           command.options.schemaDir),
                            "db")
             << '\n';
         return 0;
       case CliCommand::Mode::WriteBaseline:
         out << summaryJson(writeBaseline(command.options.releaseFile, command.options.linkTypesFile,
-                                         command.writeBaselineFile, command.options.rulesDir),
+                                         command.writeBaselineFile,
+                                         builtinLinterCatalog(command.options.rulesDir)),
                            "baseline")
             << '\n';
         return 0;

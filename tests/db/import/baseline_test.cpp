@@ -7,6 +7,7 @@
 #include "db/import/baseline_format.h"
 #include "db/import/field_escape.h"
 #include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::importer {
 namespace {
@@ -24,7 +25,7 @@ constexpr const char* kNewestRelease = "2026-01-27";
 
 TEST(BaselineTest, TheShippedBaselineIsAFreshWriteOfTheNewestRelease) {
   TempDir temp;
-  const ImportSummary summary = writeBaseline(releaseFile(kNewestRelease), linkTypesFile(), temp / "fresh.baseline", kRulesDir);
+  const ImportSummary summary = writeBaseline(releaseFile(kNewestRelease), linkTypesFile(), temp / "fresh.baseline", builtinLinterCatalog(kRulesDir));
   EXPECT_EQ(summary, (ImportSummary{kNewestRelease, 541, 60, temp / "fresh.baseline"}));
   EXPECT_EQ(readFile(temp / "fresh.baseline"), readFile(baselinePath(kRulesDir)))
       << "rules/baseline is stale: regenerate it with the command in its header";
@@ -32,14 +33,14 @@ TEST(BaselineTest, TheShippedBaselineIsAFreshWriteOfTheNewestRelease) {
 
 TEST(BaselineTest, TheShippedBaselineReadsAsTheNewestRelease) {
   EXPECT_EQ(baselinePath(kRulesDir), kRulesDir / "baseline/dictionary.baseline");
-  EXPECT_EQ(loadBaseline(baselinePath(kRulesDir), kRulesDir),
-            loadRelease(releaseFile(kNewestRelease), linkTypesFile(), kRulesDir));
+  EXPECT_EQ(loadBaseline(baselinePath(kRulesDir), builtinLinterCatalog(kRulesDir)),
+            loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
 }
 
 TEST(BaselineTest, HeaderNamesSourcesAndTheRegenerateCommand) {
   const std::string text = readFile(baselinePath(kRulesDir));
   const std::string release = readFile(releaseFile(kNewestRelease));
-  const Dictionary dictionary = loadRelease(releaseFile(kNewestRelease), linkTypesFile(), kRulesDir);
+  const Dictionary dictionary = loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir));
   const std::string expected =
       "# codepayload rule baseline, format 1\n"
       "# release: 2026-01-27\n"
@@ -56,13 +57,13 @@ TEST(BaselineTest, HeaderNamesSourcesAndTheRegenerateCommand) {
 TEST(BaselineTest, EveryCurrentReleaseRoundTripsThroughTheFormat) {
   for (const std::string& name : codepayload::testing::currentReleases()) {
     SCOPED_TRACE(name);
-    const Dictionary dictionary = loadRelease(releaseFile(name), linkTypesFile(), kRulesDir);
+    const Dictionary dictionary = loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir));
     EXPECT_EQ(parseBaseline(formatBaseline(dictionary), "x.baseline").dictionary, dictionary);
   }
 }
 
 TEST(BaselineTest, FreeTextIsEscapedAndReadBack) {
-  Dictionary dictionary = loadRelease(releaseFile(kNewestRelease), linkTypesFile(), kRulesDir);
+  Dictionary dictionary = loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir));
   dictionary.ais[0].title = "tab\there, back\\slash, line\nfeed, cr\r, bell\x07, del\x7f, ünïcödé";
   dictionary.linkTypes[0].description = "\\t is not a tab";
   const std::string text = formatBaseline(dictionary);
@@ -129,7 +130,7 @@ class MalformedBaselineTest : public ::testing::Test {
  protected:
   MalformedBaselineTest() {
     writeFile(temp_ / "x.baseline", joinLines(kBaseline));
-    importBaseline(temp_ / "x.baseline", target(), kRulesDir, kSchemaDir);
+    importBaseline(temp_ / "x.baseline", target(), builtinLinterCatalog(kRulesDir), kSchemaDir);
     before_ = readFile(target());
   }
 
@@ -139,7 +140,7 @@ class MalformedBaselineTest : public ::testing::Test {
     writeFile(temp_ / "x.baseline", joinLines(lines));
     std::string message = "no error";
     try {
-      importBaseline(temp_ / "x.baseline", target(), kRulesDir, kSchemaDir);
+      importBaseline(temp_ / "x.baseline", target(), builtinLinterCatalog(kRulesDir), kSchemaDir);
     } catch (const ImportError& error) {
       message = error.what();
     }
@@ -226,9 +227,9 @@ TEST_F(MalformedBaselineTest, WholeFileErrors) {
 
 TEST(BaselineImportTest, ImportingTheShippedBaselineGivesTheNewestRelease) {
   TempDir temp;
-  const ImportSummary summary = importBaseline(baselinePath(kRulesDir), temp / "rules.db", kRulesDir, kSchemaDir);
+  const ImportSummary summary = importBaseline(baselinePath(kRulesDir), temp / "rules.db", builtinLinterCatalog(kRulesDir), kSchemaDir);
   EXPECT_EQ(summary, (ImportSummary{kNewestRelease, 541, 60, temp / "rules.db"}));
-  EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(kNewestRelease), linkTypesFile(), kRulesDir));
+  EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "db/rule_store.h"
 #include "tests/tools/test_files.h"
 #include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::importer {
 namespace {
@@ -112,7 +113,7 @@ class MalformedReleaseTest : public ::testing::Test {
               R"([{"id":"gs1:pip","title":"t","description":"d","uri":"https://ref.gs1.org/voc/pip",)"
               R"("status":"stable","deprecated":false,"restricted":[],"domain":[]}])");
     writeFile(releasePath(), joinLines(kTemplate));
-    importRelease(options());
+    importRelease(options(), lint::builtinLinters());
     before_ = readFile(target());
   }
 
@@ -135,7 +136,7 @@ class MalformedReleaseTest : public ::testing::Test {
     writeFile(releasePath(), content);
     std::string message = "no error";
     try {
-      importRelease(options());
+      importRelease(options(), lint::builtinLinters());
     } catch (const ImportError& error) {
       message = error.what();
     }
@@ -244,7 +245,7 @@ TEST_F(MalformedReleaseTest, MissingFiles) {
   ImportOptions missingRelease = options();
   missingRelease.releaseFile = temp_ / "input/absent.txt";
   try {
-    importRelease(missingRelease);
+    importRelease(missingRelease, lint::builtinLinters());
     ADD_FAILURE() << "no error";
   } catch (const ImportError& error) {
     EXPECT_EQ(std::string(error.what()), (temp_ / "input/absent.txt").string() + ": cannot read: No such file or directory");
@@ -252,7 +253,7 @@ TEST_F(MalformedReleaseTest, MissingFiles) {
   ImportOptions missingLinkTypes = options();
   missingLinkTypes.linkTypesFile = temp_ / "input";
   try {
-    importRelease(missingLinkTypes);
+    importRelease(missingLinkTypes, lint::builtinLinters());
     ADD_FAILURE() << "no error";
   } catch (const ImportError& error) {
     EXPECT_EQ(std::string(error.what()), (temp_ / "input").string() + ": cannot read: is a directory");
@@ -264,7 +265,7 @@ TEST_F(MalformedReleaseTest, BadLinkTypesWriteNothing) {
   writeFile(temp_ / "input/link-types.json", R"([{"id":"gs1:pip"}])");
   std::string message = "no error";
   try {
-    importRelease(options());
+    importRelease(options(), lint::builtinLinters());
   } catch (const ImportError& error) {
     message = error.what();
   }
@@ -278,7 +279,7 @@ TEST_F(MalformedReleaseTest, DatabaseFailuresNameTheDatabaseAndWriteNothing) {
   noSchema.schemaDir = temp_ / "noschema";
   std::string message = "no error";
   try {
-    importRelease(noSchema);
+    importRelease(noSchema, lint::builtinLinters());
   } catch (const ImportError& error) {
     message = error.what();
   }
@@ -289,7 +290,7 @@ TEST_F(MalformedReleaseTest, DatabaseFailuresNameTheDatabaseAndWriteNothing) {
 
 TEST_F(MalformedReleaseTest, AGoodFileReplacesTheDatabase) {
   writeFile(releasePath(), joinLines(edited({{3, "# Release: 2099-02-02"}})));
-  const ImportSummary summary = importRelease(options());
+  const ImportSummary summary = importRelease(options(), lint::builtinLinters());
   EXPECT_EQ(summary, (ImportSummary{"2099-02-02", 14, 1, target()}));
   EXPECT_FALSE(readFile(target()) == before_);
   EXPECT_EQ(readRules(target()).release.name, "2099-02-02");

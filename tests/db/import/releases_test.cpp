@@ -13,6 +13,7 @@
 #include "db/import/release_parser.h"
 #include "db/import/rule_import.h"
 #include "db/import/source_file.h"
+#include "plugins/builtin_plugins.h"
 
 namespace codepayload::importer {
 namespace {
@@ -27,7 +28,7 @@ const std::filesystem::path kSchemaDir = CODEPAYLOAD_TEST_SCHEMA_DIR;
 const Dictionary& release(const std::string& name) {
   static std::map<std::string, Dictionary> cache;
   auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, loadRelease(releaseFile(name), linkTypesFile(), kRulesDir)).first;
+  if (it == cache.end()) it = cache.emplace(name, loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir))).first;
   return it->second;
 }
 
@@ -61,7 +62,7 @@ TEST(ReleasesTest, EveryCurrentReleaseImports) {
     options.dbPath = temp / "rules.db";
     options.rulesDir = kRulesDir;
     options.schemaDir = kSchemaDir;
-    EXPECT_EQ(importRelease(options), (ImportSummary{name, expectedAis.at(name), 60, temp / "rules.db"}));
+    EXPECT_EQ(importRelease(options, lint::builtinLinters()), (ImportSummary{name, expectedAis.at(name), 60, temp / "rules.db"}));
     const Dictionary stored = readRules(temp / "rules.db");
     EXPECT_EQ(stored, release(name));
     const SourceFile source = readSourceFile(releaseFile(name));
@@ -78,7 +79,7 @@ std::string missingLinterMessage(const ParsedDictionary& parsed) {
   for (std::size_t i = 0; i < parsed.dictionary.ais.size(); ++i) {
     for (const ComponentSpec& component : parsed.dictionary.ais[i].components) {
       for (const std::string& linter : component.linters) {
-        if (!seen.insert(linter).second || findLinterSource(linter, kRulesDir) != LinterSource::None) continue;
+        if (!seen.insert(linter).second || builtinLinterCatalog(kRulesDir).find(linter) != LinterSource::None) continue;
         if (!message.empty()) message += "\n";
         message += parsed.fileName + ":" + std::to_string(parsed.aiLines[i]) + ": linter \"" + linter +
                    "\" has no implementation (neither built in nor " + (kRulesDir / "linters").string() + "/" +
@@ -104,13 +105,13 @@ TEST(ReleasesTest, OlderReleasesImportExactlyWhenEveryLinterIsImplemented) {
     options.schemaDir = kSchemaDir;
     std::string error;
     try {
-      EXPECT_EQ(importRelease(options).release, name);
+      EXPECT_EQ(importRelease(options, lint::builtinLinters()).release, name);
     } catch (const ImportError& failure) {
       error = failure.what();
     }
     EXPECT_EQ(error, missing);
     if (missing.empty()) {
-      EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(name), linkTypesFile(), kRulesDir));
+      EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
     } else {
       EXPECT_FALSE(std::filesystem::exists(temp / "rules.db"));
     }
@@ -118,7 +119,7 @@ TEST(ReleasesTest, OlderReleasesImportExactlyWhenEveryLinterIsImplemented) {
 }
 
 TEST(ReleasesTest, OlderReleasesHaveNoDataAttributes) {
-  const Dictionary dictionary = loadRelease(releaseFile("2023-12-11"), linkTypesFile(), kRulesDir);
+  const Dictionary dictionary = loadRelease(releaseFile("2023-12-11"), linkTypesFile(), builtinLinterCatalog(kRulesDir));
   EXPECT_TRUE(std::none_of(dictionary.ais.begin(), dictionary.ais.end(),
                            [](const AiDefinition& ai) { return ai.digitalLinkDataAttribute; }));
   EXPECT_EQ(find(dictionary, "01")->components[0].linters, (std::vector<std::string>{"csum", "key"}));

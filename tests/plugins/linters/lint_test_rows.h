@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
 
 namespace codepayload::lint::test {
 

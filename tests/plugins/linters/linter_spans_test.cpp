@@ -11,7 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
+#include "plugins/linters/linters.h"
 
 namespace codepayload::lint::test {
 namespace {

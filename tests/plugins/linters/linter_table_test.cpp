@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plugins/linters/linter.h"
+#include "engine/linter.h"
 #include "plugins/linters/linters.h"
 
 namespace codepayload::lint::test {
@@ -42,22 +42,22 @@ TEST(LinterTable, RegistersExactlyThePublishedNames) {
 TEST(LinterTable, FindsEveryRegisteredNameByBinarySearch) {
   LinterTable table = builtinLinters();
   for (const LinterEntry* entry = table.begin; entry != table.end; ++entry) {
-    EXPECT_EQ(findBuiltinLinter(entry->name), entry->fn) << entry->name;
+    EXPECT_EQ(builtinLinters().find(entry->name), entry->fn) << entry->name;
   }
 }
 
 TEST(LinterTable, RenamedFormsShareTheirSuccessorsCheck) {
-  EXPECT_EQ(findBuiltinLinter("hhmm"), &lintHhmi);
-  EXPECT_EQ(findBuiltinLinter("hhmi"), &lintHhmi);
-  EXPECT_EQ(findBuiltinLinter("key"), &lintGcppos1);
-  EXPECT_EQ(findBuiltinLinter("gcppos1"), &lintGcppos1);
-  EXPECT_EQ(findBuiltinLinter("keyoff1"), &lintGcppos2);
-  EXPECT_EQ(findBuiltinLinter("gcppos2"), &lintGcppos2);
+  EXPECT_EQ(builtinLinters().find("hhmm"), &lintHhmi);
+  EXPECT_EQ(builtinLinters().find("hhmi"), &lintHhmi);
+  EXPECT_EQ(builtinLinters().find("key"), &lintGcppos1);
+  EXPECT_EQ(builtinLinters().find("gcppos1"), &lintGcppos1);
+  EXPECT_EQ(builtinLinters().find("keyoff1"), &lintGcppos2);
+  EXPECT_EQ(builtinLinters().find("gcppos2"), &lintGcppos2);
 }
 
 TEST(LinterTable, HasNothingForOtherNames) {
   for (std::string_view name : {"latlong", "", "csu", "csumm", "CSUM", "yyyymmd0", "mm", "aaa", "zzzz"}) {
-    EXPECT_EQ(findBuiltinLinter(name), nullptr) << "\"" << name << "\"";
+    EXPECT_EQ(builtinLinters().find(name), nullptr) << "\"" << name << "\"";
   }
 }
 

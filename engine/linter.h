@@ -2,12 +2,15 @@
 //
 // A linter is a pure function of the component's characters. It answers
 // "fine" or names what is wrong and where, as an offset and a length within
-// the component (the engine adds the component's own offset). Linters are
-// registered by their GS1 Barcode Syntax Dictionary name in one sorted table
-// (linter_table.cpp); a Lua linter in rules/linters/<name>.lua can stand in
-// for a name that has no C++ implementation.
+// the component (the engine adds the component's own offset). The engine owns
+// this contract; the C++ linters (plugins/linters) implement it and are listed
+// by their GS1 Barcode Syntax Dictionary name in one sorted table, which the
+// program assembling a binary hands to the engine (engine/plugin_tables.h). A
+// Lua linter in rules/linters/<name>.lua can stand in for a name that has no
+// C++ implementation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -36,14 +39,17 @@ struct LinterEntry {
   LinterFn fn;
 };
 
-// The built-in linter registered under `name`, or nullptr.
-LinterFn findBuiltinLinter(std::string_view name);
-
-// Every registered built-in linter, sorted by name (aliases included).
+// A table of linters sorted by name (aliases included), without duplicates.
 struct LinterTable {
-  const LinterEntry* begin;
-  const LinterEntry* end;
+  const LinterEntry* begin = nullptr;
+  const LinterEntry* end = nullptr;
+
+  // The linter registered under `name`, or nullptr.
+  LinterFn find(std::string_view name) const {
+    const LinterEntry* it = std::lower_bound(begin, end, name,
+                                             [](const LinterEntry& entry, std::string_view key) { return entry.name < key; });
+    return (it != end && it->name == name) ? it->fn : nullptr;
+  }
 };
-LinterTable builtinLinters();
 
 }  // namespace codepayload::lint

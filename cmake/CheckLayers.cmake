@@ -1,0 +1,47 @@
+# Checks that project includes point one way (run by the build before any
+# project target compiles; see codepayload_apply_warnings). Each folder may
+# include only its own headers and those of the layers below it:
+#
+#   common < engine < plugins < db < auth < app < server, tools
+#
+# The engine owns the linter and rule-module interfaces and includes nothing
+# above it; plugins/ implement them; the server and the command-line tools sit
+# on top and never include each other. tests/ and bench/ may include anything.
+#
+#   cmake -DSOURCE_DIR=<repo> -DSTAMP=<file> -P cmake/CheckLayers.cmake
+cmake_minimum_required(VERSION 3.25)
+
+set(allowed_common  common)
+set(allowed_engine  common engine)
+set(allowed_plugins common engine plugins)
+set(allowed_db      common engine db)
+set(allowed_auth    common engine db auth)
+set(allowed_app     common engine db auth app)
+set(allowed_server  common engine plugins db auth app server)
+set(allowed_tools   common engine plugins db auth app tools)
+set(project_roots   common engine plugins db auth app server tools tests bench)
+
+set(violations "")
+foreach(layer common engine plugins db auth app server tools)
+  file(GLOB_RECURSE sources "${SOURCE_DIR}/${layer}/*.h" "${SOURCE_DIR}/${layer}/*.cpp")
+  foreach(source IN LISTS sources)
+    file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"/]+/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"/]+)/.*$" "\\1" root "${line}")
+      if(NOT root IN_LIST project_roots)
+        continue()
+      endif()
+      if(NOT root IN_LIST allowed_${layer})
+        file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+        string(STRIP "${line}" line)
+        list(APPEND violations "${relative}: ${line} (${layer}/ may include only ${allowed_${layer}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+if(violations)
+  list(JOIN violations "\n  " text)
+  message(FATAL_ERROR "includes against the layering (cmake/CheckLayers.cmake):\n  ${text}")
+endif()
+file(TOUCH "${STAMP}")
