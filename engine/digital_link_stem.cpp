@@ -60,9 +60,12 @@ const char* checkHost(std::string_view hostPort) {
     if (!validEscapes(host)) return "host";
   }
   if (port.size() > 5) return "port";
+  unsigned number = 0;
   for (char c : port) {
     if (c < '0' || c > '9') return "port";
+    number = number * 10 + static_cast<unsigned>(c - '0');
   }
+  if (!port.empty() && (number == 0 || number > 65535)) return "port";
   return nullptr;
 }
 
