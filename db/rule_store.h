@@ -30,4 +30,8 @@ void writeRules(sqlite3* db, const Dictionary& dictionary, const LinterCatalog& 
 // kRulesSchemaVersion, or tables that do not hold one release.
 Dictionary readRules(const std::filesystem::path& dbPath);
 
+// The release recorded in the rule database at `dbPath`. Throws DbError as
+// readRules does.
+ReleaseInfo readRulesRelease(const std::filesystem::path& dbPath);
+
 }  // namespace codepayload

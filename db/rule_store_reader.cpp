@@ -166,18 +166,36 @@ std::vector<LinkType> readLinkTypes(sqlite3* db) {
   return linkTypes;
 }
 
-}  // namespace
-
-Dictionary readRules(const std::filesystem::path& dbPath) {
+void checkExists(const std::filesystem::path& dbPath) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(dbPath, ec)) throw DbError("rule database " + dbPath.string() + " does not exist");
-  sqlite::Connection connection(dbPath, sqlite::Connection::Mode::ReadOnly);
-  sqlite3* db = connection.handle();
+}
+
+// The schema version must be the one this program reads.
+void checkSchemaVersion(sqlite3* db, const std::filesystem::path& dbPath) {
   const int version = schemaVersion(db);
   if (version != kRulesSchemaVersion) {
     throw DbError("rule database " + dbPath.string() + " has schema version " + std::to_string(version) +
                   ", this program reads version " + std::to_string(kRulesSchemaVersion));
   }
+}
+
+}  // namespace
+
+ReleaseInfo readRulesRelease(const std::filesystem::path& dbPath) {
+  checkExists(dbPath);
+  sqlite::Connection connection(dbPath, sqlite::Connection::Mode::ReadOnly);
+  checkSchemaVersion(connection.handle(), dbPath);
+  ReleaseInfo release = readRelease(connection.handle());
+  connection.close();
+  return release;
+}
+
+Dictionary readRules(const std::filesystem::path& dbPath) {
+  checkExists(dbPath);
+  sqlite::Connection connection(dbPath, sqlite::Connection::Mode::ReadOnly);
+  sqlite3* db = connection.handle();
+  checkSchemaVersion(db, dbPath);
   // One read transaction: a consistent view even if someone writes meanwhile.
   sqlite::execute(db, "BEGIN", "starting to read the rules");
   Dictionary dictionary;

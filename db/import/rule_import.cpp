@@ -38,6 +38,32 @@ void writeTextFile(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw ImportError(path.string() + ": cannot write");
 }
 
+bool isReleaseDate(std::string_view name) {
+  if (name.size() != 10 || name[4] != '-' || name[7] != '-') return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (i != 4 && i != 7 && (name[i] < '0' || name[i] > '9')) return false;
+  }
+  return true;
+}
+
+// Refuses to replace the rules in `dbPath` by those of an older release. A
+// database that cannot be read (damaged, another schema version) names no
+// release to compare with: the import may replace it, as it always could.
+void refuseDowngrade(const ReleaseInfo& incoming, const std::filesystem::path& source,
+                     const std::filesystem::path& dbPath, Downgrade downgrade) {
+  if (downgrade == Downgrade::Allow || !std::filesystem::exists(dbPath)) return;
+  std::string current;
+  try {
+    current = readRulesRelease(dbPath).name;
+  } catch (const DbError&) {
+    return;
+  }
+  if (!isReleaseDate(current) || !isReleaseDate(incoming.name) || incoming.name >= current) return;
+  throw ImportError(dbPath.string() + ": holds GS1 release " + current + ", newer than release " + incoming.name +
+                    " of " + source.string() + "; importing it would replace newer rules by older ones " +
+                    "(--allow-downgrade imports it anyway)");
+}
+
 }  // namespace
 
 std::filesystem::path defaultRulesDatabasePath() {
@@ -91,13 +117,16 @@ void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::pat
 ImportSummary importRelease(const ImportOptions& options, lint::LinterTable builtinLinters) {
   const LinterCatalog linters(builtinLinters, options.rulesDir);
   const Dictionary dictionary = loadRelease(options.releaseFile, options.linkTypesFile, linters);
+  refuseDowngrade(dictionary.release, options.releaseFile, options.dbPath, options.downgrade);
   writeRulesDatabase(dictionary, options.dbPath, linters, options.schemaDir);
   return summarize(dictionary, options.dbPath);
 }
 
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
-                             const LinterCatalog& linters, const std::filesystem::path& schemaDir) {
+                             const LinterCatalog& linters, const std::filesystem::path& schemaDir,
+                             Downgrade downgrade) {
   const Dictionary dictionary = loadBaseline(baselineFile, linters);
+  refuseDowngrade(dictionary.release, baselineFile, dbPath, downgrade);
   writeRulesDatabase(dictionary, dbPath, linters, schemaDir);
   return summarize(dictionary, dbPath);
 }

@@ -21,12 +21,17 @@ std::filesystem::path defaultRulesDatabasePath();
 // rulesDir/baseline/dictionary.baseline
 std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
 
+// Whether an import may replace the rules of a newer GS1 release by those of
+// an older one (release names are dates, 2026-01-27).
+enum class Downgrade { Refuse, Allow };
+
 struct ImportOptions {
   std::filesystem::path releaseFile;     // gs1-syntax-dictionary-<release>.txt
   std::filesystem::path linkTypesFile;   // link-types.json
   std::filesystem::path dbPath = defaultRulesDatabasePath();
   std::filesystem::path rulesDir = codepayload::rulesDir();    // Lua linters: rulesDir/linters/<name>.lua
   std::filesystem::path schemaDir = codepayload::schemaDir();  // migrations: schemaDir/rules/
+  Downgrade downgrade = Downgrade::Refuse;
 };
 
 struct ImportSummary {
@@ -47,13 +52,16 @@ Dictionary loadRelease(const std::filesystem::path& releaseFile, const std::file
 Dictionary loadBaseline(const std::filesystem::path& baselineFile, const LinterCatalog& linters);
 
 // Builds a new rule database from a GS1 release and swaps it in atomically;
-// linters are looked up in `builtinLinters` and options.rulesDir.
+// linters are looked up in `builtinLinters` and options.rulesDir. Unless
+// options.downgrade allows it, a database holding a newer release is refused:
+// "<db>: holds GS1 release <newer>, newer than release <older> of <file>; ...".
 ImportSummary importRelease(const ImportOptions& options, lint::LinterTable builtinLinters);
 
 // The same from a baseline file (the server's first start).
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
                              const LinterCatalog& linters,
-                             const std::filesystem::path& schemaDir = codepayload::schemaDir());
+                             const std::filesystem::path& schemaDir = codepayload::schemaDir(),
+                             Downgrade downgrade = Downgrade::Refuse);
 
 // Writes the baseline text of a release atomically to `outFile`.
 ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,

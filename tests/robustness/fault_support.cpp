@@ -27,7 +27,9 @@ std::filesystem::path releaseFile(const std::string& release) {
 std::filesystem::path linkTypesFile() { return std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "link-types.json"; }
 
 std::vector<std::string> importArguments(const std::filesystem::path& database, const std::string& release) {
-  return {"--db", database.string(), "--link-types", linkTypesFile().string(), releaseFile(release).string()};
+  // The tests swap releases both ways: an older one replaces a newer one too.
+  return {"--db", database.string(), "--allow-downgrade", "--link-types", linkTypesFile().string(),
+          releaseFile(release).string()};
 }
 
 TemporaryFolder::TemporaryFolder(const std::string& purpose) {

@@ -108,6 +108,48 @@ TEST_F(CliTest, ImportsTheBaseline) {
   EXPECT_EQ(result.err, "");
 }
 
+// Issue 14: an older release does not silently replace a newer one.
+TEST_F(CliTest, RefusesAnOlderReleaseOverANewerOneUnlessAllowed) {
+  const std::string db = (temp_ / "rules.db").string();
+  ASSERT_EQ(run({"--db", db, "--baseline", baselinePath(kRulesDir).string()}).exitCode, 0);
+  const std::string before = readFile(temp_ / "rules.db");
+  const std::string older = releaseFile("2025-01-30").string();
+
+  const RunResult refused = run({"--db", db, "--link-types", linkTypesFile().string(), older});
+  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err, db + ": holds GS1 release 2026-01-27, newer than release 2025-01-30 of " + older +
+                             "; importing it would replace newer rules by older ones (--allow-downgrade imports it "
+                             "anyway)\n");
+  EXPECT_EQ(readFile(temp_ / "rules.db"), before);
+
+  const RunResult allowed = run({"--db", db, "--allow-downgrade", "--link-types", linkTypesFile().string(), older});
+  EXPECT_EQ(allowed.exitCode, 0) << allowed.err;
+  EXPECT_EQ(allowed.out, R"({"release":"2025-01-30","ais":536,"linkTypes":60,"db":")" + db + "\"}\n");
+  EXPECT_EQ(readRules(temp_ / "rules.db").release.name, "2025-01-30");
+
+  // The same release again, and a newer one, need no flag.
+  EXPECT_EQ(run({"--db", db, "--link-types", linkTypesFile().string(), older}).exitCode, 0);
+  EXPECT_EQ(run({"--db", db, "--baseline", baselinePath(kRulesDir).string()}).exitCode, 0);
+  EXPECT_EQ(readRules(temp_ / "rules.db").release.name, "2026-01-27");
+}
+
+TEST_F(CliTest, TheBaselineIsGuardedToo) {
+  const std::string db = (temp_ / "rules.db").string();
+  ASSERT_EQ(run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2026-01-27").string()}).exitCode, 0);
+  const RunResult older = run({"--db", db, "--allow-downgrade", "--link-types", linkTypesFile().string(),
+                               releaseFile("2025-01-30").string()});
+  ASSERT_EQ(older.exitCode, 0) << older.err;
+  ASSERT_EQ(run({"--db", db, "--baseline", baselinePath(kRulesDir).string()}).exitCode, 0);
+  const RunResult refused = run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2025-01-30").string()});
+  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_EQ(run({"--write-baseline", (temp_ / "b").string(), "--allow-downgrade", "--link-types",
+                 linkTypesFile().string(), releaseFile("2025-01-30").string()})
+                .err,
+            "codepayload-import: --write-baseline writes no database; --allow-downgrade does not apply\n" +
+                std::string(kUsage));
+}
+
 TEST_F(CliTest, WritesTheBaseline) {
   const RunResult result = run({"--write-baseline", (temp_ / "out.baseline").string(), "--link-types",
                           linkTypesFile().string(), releaseFile("2026-01-27").string()});
@@ -133,8 +175,8 @@ TEST_F(CliTest, WritesTheDatabase0600IntoAPreCreated0755FolderAndWarns) {
   EXPECT_EQ(fileMode(folder / "rules.db"), 0600u);
 
   ASSERT_EQ(::chmod((folder / "rules.db").c_str(), 0644), 0);  // as imports before D-S4 left it
-  const RunResult replaced = run({"--db", (folder / "rules.db").string(), "--link-types", linkTypesFile().string(),
-                                  releaseFile("2025-01-30").string()});
+  const RunResult replaced = run({"--db", (folder / "rules.db").string(), "--allow-downgrade", "--link-types",
+                                  linkTypesFile().string(), releaseFile("2025-01-30").string()});
   EXPECT_EQ(replaced.exitCode, 0);
   EXPECT_EQ(replaced.err, warning);
   EXPECT_EQ(listFolder(folder), std::set<std::string>{"rules.db"});

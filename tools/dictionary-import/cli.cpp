@@ -19,7 +19,8 @@ const char* const kUsage =
     "  --rules-dir DIR        where rules/linters/<name>.lua are looked up (default: the rules folder)\n"
     "  --link-types FILE      link-types.json (required with a release file)\n"
     "  --baseline FILE        import this baseline file instead of a release\n"
-    "  --write-baseline OUT   write the baseline of RELEASE.txt to OUT instead of importing\n";
+    "  --write-baseline OUT   write the baseline of RELEASE.txt to OUT instead of importing\n"
+    "  --allow-downgrade      replace the rules of a newer release by an older one\n";
 
 namespace {
 
@@ -62,6 +63,9 @@ class ArgumentReader {
         take(argument, baseline_);
       } else if (argument == "--write-baseline") {
         take(argument, writeBaseline_);
+      } else if (argument == "--allow-downgrade") {
+        if (allowDowngrade_) throw UsageError(argument + " given twice");
+        allowDowngrade_ = true;
       } else if (argument.starts_with("-")) {
         throw UsageError("unknown option " + argument);
       } else {
@@ -93,6 +97,7 @@ class ArgumentReader {
       command.options.linkTypesFile = *linkTypes_;
       if (writeBaseline_) {
         if (db_) throw UsageError("--write-baseline writes no database; --db does not apply");
+        if (allowDowngrade_) throw UsageError("--write-baseline writes no database; --allow-downgrade does not apply");
         command.mode = CliCommand::Mode::WriteBaseline;
         command.writeBaselineFile = *writeBaseline_;
       } else {
@@ -101,11 +106,13 @@ class ArgumentReader {
     }
     if (db_) command.options.dbPath = *db_;
     if (rulesDir_) command.options.rulesDir = *rulesDir_;
+    if (allowDowngrade_) command.options.downgrade = Downgrade::Allow;
   }
 
   const std::vector<std::string>& arguments_;
   std::size_t index_ = 0;
   std::optional<std::string> db_, rulesDir_, linkTypes_, baseline_, writeBaseline_, release_;
+  bool allowDowngrade_ = false;
 };
 
 // The folder the rule database is written to, when group or others can enter it.
@@ -159,7 +166,7 @@ int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out,
         warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importBaseline(command.baselineFile, command.options.dbPath,
                                           builtinLinterCatalog(command.options.rulesDir),
-                                          command.options.schemaDir),
+                                          command.options.schemaDir, command.options.downgrade),
                            "db")
             << '\n';
         return 0;

@@ -1,7 +1,7 @@
 // The codepayload-import command line (the names are stable; scripts use them):
 //
-//   codepayload-import [--db PATH] [--rules-dir DIR] --link-types FILE RELEASE.txt
-//   codepayload-import [--db PATH] [--rules-dir DIR] --baseline FILE
+//   codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt
+//   codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --baseline FILE
 //   codepayload-import --write-baseline OUT [--rules-dir DIR] --link-types FILE RELEASE.txt
 //
 // Success: exit 0 and one JSON line on stdout,

@@ -53,6 +53,7 @@ TEST(HotReload, ANewlyImportedDatabaseIsServedWithoutFailingARequest) {
   }
 
   importer::ImportOptions options;
+  options.downgrade = importer::Downgrade::Allow;  // the older release replaces the baseline
   options.releaseFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "gs1-syntax-dictionary-2025-01-30.txt";
   options.linkTypesFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "link-types.json";
   options.dbPath = harness.dataDir() / "rules.db";
