@@ -94,6 +94,13 @@ void BM_FindUnknownClient(benchmark::State& state) {
 }
 BENCHMARK(BM_FindUnknownClient);
 
+// The registry's change counter (RegistryView polls it; PRAGMA data_version).
+void BM_Version(benchmark::State& state) {
+  Fixture& shared = fixture();
+  for (auto _ : state) benchmark::DoNotOptimize(shared.registry().version());
+}
+BENCHMARK(BM_Version);
+
 }  // namespace
 
 BENCHMARK_MAIN();
