@@ -14,6 +14,7 @@
 #include "db/file_modes.h"
 #include "db/poco_migrations.h"
 #include "auth/random_strings.h"
+#include "auth/sqlite_authentication_query.h"
 
 namespace codepayload::auth {
 
@@ -22,14 +23,14 @@ namespace {
 using Poco::Data::Keywords::bind;
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
-using Poco::Data::Keywords::useRef;
 
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
 // --- What is SQLite's own: the connector, the session settings, the write
-// transaction's start and the data version. The queries are portable SQL but
+// transaction's start and the data version (and the kept authentication
+// query, auth/sqlite_authentication_query.h). The queries are portable SQL but
 // for `rowid` (the insertion order the listings and the stand-in follow).
 
 constexpr std::size_t kBusyTimeoutSeconds = 5;
@@ -157,40 +158,15 @@ ClientState stateFromColumn(const std::string& text) {
   throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown client state \"" + text + "\"");
 }
 
-// The row of client `clientId` or, when there is none, of the stand-in client
-// `standInId`, so that an unknown id costs the same as a known one: the same
-// two index lookups, the join, and the same columns read and turned into a
-// record. The first column tells which row it is.
+// The row of the client whose id is the first and second parameter or, when
+// there is none, of the stand-in client (the third), so that an unknown id
+// costs the same as a known one: the same two index lookups, the join, and the
+// same columns read and turned into a record. The first column tells which
+// row it is. Positional parameters only: portable SQL.
 constexpr const char* kAuthenticationQuery =
     "SELECT c.id, c.organisation_id, c.state, c.scopes, c.secret_digest, o.plan, o.subscription,"
     " c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
     " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
-
-// The token endpoint's query as a kept Poco::Data::Statement, bound to the
-// members it reads its parameters from and writes its columns to: built once,
-// then each use assigns the parameters and executes it again.
-struct AuthenticationQuery {
-  explicit AuthenticationQuery(Poco::Data::Session& session) : statement(session) {
-    // A tombstone's digest is NULL; it reads as 32 zero bytes, as a digest no
-    // secret has.
-    static const Poco::Data::BLOB kNoDigest(std::vector<unsigned char>(kSecretDigestSize, 0));
-    statement << kAuthenticationQuery, useRef(clientId), useRef(clientId), useRef(standInId), into(rowId),
-        into(organisationId), into(state), into(scopes), into(secretDigest, Poco::Data::Position(0), kNoDigest), into(plan),
-        into(subscription), into(tokensNotBefore);
-  }
-
-  std::string clientId;
-  std::string standInId;
-  std::string rowId;
-  std::string organisationId;
-  std::string state;
-  std::string scopes;
-  Poco::Data::BLOB secretDigest;
-  std::string plan;
-  std::string subscription;
-  Poco::Int64 tokensNotBefore = 0;
-  Poco::Data::Statement statement;  // last: built after the members it is bound to
-};
 
 }  // namespace
 
@@ -200,9 +176,11 @@ struct SqliteClientRegistry::Connection {
   std::mutex mutex;
   Poco::Data::Session session;
   std::atomic<std::uint64_t> localChanges{0};
-  // Built on first use and kept. Declared after `session`, so finalized
-  // before the connection closes.
-  std::unique_ptr<AuthenticationQuery> authenticationQuery;
+  // Prepared on first use and kept (the connector-specific piece, see
+  // auth/sqlite_authentication_query.h), with the row it reads into. Declared
+  // after `session`, so finalized before the connection closes.
+  std::unique_ptr<SqliteAuthenticationQuery> authenticationQuery;
+  AuthenticationRow authenticationRow;
   // The id of the oldest client, for equal work on a miss (see
   // findClientForAuthentication); kept once found, as ids are never removed
   // (tombstones). Empty while the registry has no client.
@@ -517,31 +495,26 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
       if (!oldest.empty()) connection_->standInClientId = std::move(oldest.front());
     }
     if (connection_->authenticationQuery == nullptr) {
-      connection_->authenticationQuery = std::make_unique<AuthenticationQuery>(connection_->session);
+      connection_->authenticationQuery =
+          std::make_unique<SqliteAuthenticationQuery>(connection_->session, kAuthenticationQuery);
     }
-    AuthenticationQuery& query = *connection_->authenticationQuery;
-    query.clientId.assign(clientId);
-    query.standInId = connection_->standInClientId;
-    if (query.statement.execute() == 0) {
+    AuthenticationRow& row = connection_->authenticationRow;
+    if (!connection_->authenticationQuery->run(clientId, connection_->standInClientId, row)) {
       // No client at all, or the stand-in is gone (a database restored from an
       // older copy): look for a stand-in again next time.
       connection_->standInClientId.clear();
       return std::nullopt;
     }
-    const bool found = query.rowId == query.clientId;
+    const bool found = row.clientId == clientId;
     ClientAuthRecord record;
     record.clientId = clientId;
-    record.organisationId = query.organisationId;
-    record.state = stateFromColumn(query.state);
-    record.scopes = splitScopes(query.scopes);
-    const std::vector<unsigned char>& digest = query.secretDigest.content();
-    if (digest.size() != kSecretDigestSize) {
-      throw RegistryError(RegistryError::Kind::Storage, "registry database holds a secret digest of the wrong size");
-    }
-    std::copy(digest.begin(), digest.end(), record.secretDigest.begin());
+    record.organisationId = row.organisationId;
+    record.state = stateFromColumn(row.state);
+    record.scopes = splitScopes(row.scopes);
+    record.secretDigest = row.secretDigest;
     record.organisationCoversApiClients =
-        coversApiClients(planFromColumn(query.plan), subscriptionFromColumn(query.subscription));
-    record.tokensNotBefore = query.tokensNotBefore;
+        coversApiClients(planFromColumn(row.plan), subscriptionFromColumn(row.subscription));
+    record.tokensNotBefore = row.tokensNotBefore;
     if (!found) return std::nullopt;
     return record;
   });
