@@ -15,16 +15,8 @@ using Poco::Data::Keywords::now;
 using Poco::Data::Keywords::use;
 using Poco::Data::Keywords::useRef;
 
-// "<what>: <message>": Poco's message without its exception class's name,
-// and said once (the SQLite connector repeats SQLite's message: "M: M").
 [[noreturn]] void fail(std::string_view what, const Poco::Exception& error) {
-  std::string message = error.message();
-  const std::size_t half = message.size() >= 2 ? (message.size() - 2) / 2 : 0;
-  if (half > 0 && message.size() == 2 * half + 2 && message.compare(half, 2, ": ") == 0 &&
-      message.compare(0, half, message, half + 2, half) == 0) {
-    message.resize(half);
-  }
-  throw DbError(std::string(what) + ": " + message);
+  throw DbError(std::string(what) + ": " + databaseMessageOf(error));
 }
 
 class PocoMigrationConnection final : public MigrationConnection {
@@ -89,6 +81,16 @@ class PocoMigrationConnection final : public MigrationConnection {
 };
 
 }  // namespace
+
+std::string databaseMessageOf(const Poco::Exception& error) {
+  std::string message = error.message();
+  const std::size_t half = message.size() >= 2 ? (message.size() - 2) / 2 : 0;
+  if (half > 0 && message.size() == 2 * half + 2 && message.compare(half, 2, ": ") == 0 &&
+      message.compare(0, half, message, half + 2, half) == 0) {
+    message.resize(half);
+  }
+  return message;
+}
 
 const MigrationDialect& migrationDialectOf(const Poco::Data::Session& session) {
   const std::string connector = session.connector();

@@ -5,12 +5,19 @@
 #pragma once
 
 #include <Poco/Data/Session.h>
+#include <Poco/Exception.h>
 
 #include <filesystem>
+#include <string>
 
 #include "db/migrations.h"
 
 namespace codepayload {
+
+// The database's own message in a Poco::Data exception: without the exception
+// class's name, and said once (the SQLite connector repeats SQLite's message
+// as "M: M").
+std::string databaseMessageOf(const Poco::Exception& error);
 
 // The MigrationDialect of a Poco::Data connector; throws DbError for a
 // connector the runner has no dialect for.
