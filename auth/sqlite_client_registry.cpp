@@ -2,10 +2,9 @@
 
 #include <Poco/Data/LOB.h>
 #include <Poco/Data/SQLite/Connector.h>
-#include <Poco/Data/SQLite/Utility.h>
 #include <Poco/Data/Session.h>
+#include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,8 +12,9 @@
 #include <set>
 
 #include "db/file_modes.h"
-#include "db/migrations.h"
+#include "db/poco_migrations.h"
 #include "auth/random_strings.h"
+#include "auth/sqlite_authentication_query.h"
 
 namespace codepayload::auth {
 
@@ -24,15 +24,35 @@ using Poco::Data::Keywords::bind;
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 
-constexpr std::size_t kBusyTimeoutSeconds = 5;
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
+
+// --- What is SQLite's own: the connector, the session settings, the write
+// transaction's start and the data version (and the kept authentication
+// query, auth/sqlite_authentication_query.h). The queries are portable SQL but
+// for `rowid` (the insertion order the listings and the stand-in follow).
+
+constexpr std::size_t kBusyTimeoutSeconds = 5;
+constexpr const char* kBeginWriteTransaction = "BEGIN IMMEDIATE";  // takes the write lock at once
+// Moves when another connection commits.
+constexpr const char* kDataVersionQuery = "PRAGMA data_version";
 
 void registerSqliteConnector() {
   static std::once_flag registered;
   std::call_once(registered, [] { Poco::Data::SQLite::Connector::registerConnector(); });
 }
+
+// WAL journal, foreign keys, full sync, a busy timeout.
+void configureSession(Poco::Data::Session& session) {
+  session.setConnectionTimeout(kBusyTimeoutSeconds);  // sqlite3_busy_timeout
+  std::string journalMode;
+  session << "PRAGMA journal_mode = WAL", into(journalMode), now;
+  session << "PRAGMA foreign_keys = ON", now;
+  session << "PRAGMA synchronous = FULL", now;
+}
+
+// --- Portable from here on.
 
 // Valid UTF-8 without control characters (C0, DEL, C1).
 bool isDisplayable(std::string_view text) {
@@ -138,9 +158,15 @@ ClientState stateFromColumn(const std::string& text) {
   throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown client state \"" + text + "\"");
 }
 
-struct StatementFinalize {
-  void operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
-};
+// The row of the client whose id is the first and second parameter or, when
+// there is none, of the stand-in client (the third), so that an unknown id
+// costs the same as a known one: the same two index lookups, the join, and the
+// same columns read and turned into a record. The first column tells which
+// row it is. Positional parameters only: portable SQL.
+constexpr const char* kAuthenticationQuery =
+    "SELECT c.id, c.organisation_id, c.state, c.scopes, c.secret_digest, o.plan, o.subscription,"
+    " c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+    " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
 
 }  // namespace
 
@@ -150,10 +176,11 @@ struct SqliteClientRegistry::Connection {
   std::mutex mutex;
   Poco::Data::Session session;
   std::atomic<std::uint64_t> localChanges{0};
-  // The token endpoint's query, prepared on first use and kept: preparing it
-  // cost more than running it. Declared after `session`, so finalized before
-  // the connection closes.
-  std::unique_ptr<sqlite3_stmt, StatementFinalize> authenticationQuery;
+  // Prepared on first use and kept (the connector-specific piece, see
+  // auth/sqlite_authentication_query.h), with the row it reads into. Declared
+  // after `session`, so finalized before the connection closes.
+  std::unique_ptr<SqliteAuthenticationQuery> authenticationQuery;
+  AuthenticationRow authenticationRow;
   // The id of the oldest client, for equal work on a miss (see
   // findClientForAuthentication); kept once found, as ids are never removed
   // (tombstones). Empty while the registry has no client.
@@ -162,10 +189,12 @@ struct SqliteClientRegistry::Connection {
 
 namespace {
 
-// BEGIN IMMEDIATE ... COMMIT, rolled back when left without commit().
+// kBeginWriteTransaction ... COMMIT, rolled back when left without commit().
 class WriteTransaction {
  public:
-  explicit WriteTransaction(Poco::Data::Session& session) : session_(session) { session_ << "BEGIN IMMEDIATE", now; }
+  explicit WriteTransaction(Poco::Data::Session& session) : session_(session) {
+    session_ << kBeginWriteTransaction, now;
+  }
   ~WriteTransaction() {
     if (committed_) return;
     try {
@@ -197,7 +226,7 @@ auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(
     throw;
   } catch (const Poco::Exception& error) {
     throw RegistryError(RegistryError::Kind::Storage,
-                        "registry database, " + std::string(what) + ": " + error.displayText());
+                        "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
   }
 }
 
@@ -217,16 +246,11 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
   }
   try {
     connection_ = std::make_unique<Connection>(databaseFile);
-    Poco::Data::Session& session = connection_->session;
-    session.setConnectionTimeout(kBusyTimeoutSeconds);  // sqlite3_busy_timeout
-    std::string journalMode;
-    session << "PRAGMA journal_mode = WAL", into(journalMode), now;
-    session << "PRAGMA foreign_keys = ON", now;
-    session << "PRAGMA synchronous = FULL", now;
-    applyMigrations(Poco::Data::SQLite::Utility::dbHandle(session), migrationsDir);
+    configureSession(connection_->session);
+    applyMigrations(connection_->session, migrationsDir);
   } catch (const Poco::Exception& error) {
     throw RegistryError(RegistryError::Kind::Storage,
-                        "cannot open the registry database " + databaseFile.string() + ": " + error.displayText());
+                        "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
   } catch (const DbError& error) {
     throw RegistryError(RegistryError::Kind::Storage,
                         "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
@@ -426,7 +450,9 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     std::vector<std::string> states;
-    session << "SELECT state FROM api_clients WHERE id = ?", bind(std::string(clientId)), into(states), now;
+    std::vector<Poco::Int64> notBefore;
+    session << "SELECT state, tokens_not_before FROM api_clients WHERE id = ?", bind(std::string(clientId)),
+        into(states), into(notBefore), now;
     if (states.empty()) {
       throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
     }
@@ -443,10 +469,11 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       // iat has a resolution of one second: a token issued in this second,
       // before the block, is revoked too (the issuer dates tokens issued later
       // in this second at tokens_not_before; see TokenSubject::notBefore).
+      // Never moved back (the clock may have been set back since an earlier block).
       const Poco::Int64 blockedAt = clock_();
-      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = max(tokens_not_before, ?),"
-                 " updated_at = ? WHERE id = ?",
-          bind(Poco::Int64{blockedAt + 1}), bind(blockedAt), bind(std::string(clientId)), now;
+      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = ?, updated_at = ? WHERE id = ?",
+          bind(std::max(notBefore[0], Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)),
+          now;
     } else {
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
@@ -456,105 +483,38 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
   });
 }
 
-namespace {
-
-// The row of client ?1 or, when there is none, of the stand-in client ?2, so
-// that an unknown id costs the same as a known one: the same two index
-// lookups, the join, and the same columns read and turned into a record.
-// Column 0 tells which row it is.
-constexpr const char* kAuthenticationQuery =
-    "SELECT c.id = ?1, c.organisation_id, c.state, c.scopes, coalesce(c.secret_digest, zeroblob(32)), o.plan,"
-    " o.subscription, c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
-    " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?1) THEN ?1 ELSE ?2 END";
-constexpr const char* kStandInQuery = "SELECT id FROM api_clients ORDER BY rowid LIMIT 1";
-
-// Leaves a kept statement ready for its next use, however the use ended.
-class StatementReset {
- public:
-  explicit StatementReset(sqlite3_stmt* statement) : statement_(statement) {}
-  ~StatementReset() {
-    sqlite3_reset(statement_);
-    sqlite3_clear_bindings(statement_);
-  }
-  StatementReset(const StatementReset&) = delete;
-  StatementReset& operator=(const StatementReset&) = delete;
-
- private:
-  sqlite3_stmt* statement_;
-};
-
-[[noreturn]] void throwSqliteError(sqlite3* database, std::string_view what) {
-  throw RegistryError(RegistryError::Kind::Storage,
-                      "registry database, " + std::string(what) + ": " + sqlite3_errmsg(database));
-}
-
-std::string textColumn(sqlite3_stmt* statement, int column) {
-  const unsigned char* text = sqlite3_column_text(statement, column);
-  if (text == nullptr) return {};
-  const auto length = static_cast<std::size_t>(sqlite3_column_bytes(statement, column));
-  return std::string(reinterpret_cast<const char*>(text), length);
-}
-
-// The id of the registry's oldest client, or "" when it has none.
-std::string oldestClientId(sqlite3* database) {
-  sqlite3_stmt* prepared = nullptr;
-  if (sqlite3_prepare_v2(database, kStandInQuery, -1, &prepared, nullptr) != SQLITE_OK) {
-    throwSqliteError(database, "reading a client");
-  }
-  const std::unique_ptr<sqlite3_stmt, StatementFinalize> statement(prepared);
-  const int stepped = sqlite3_step(prepared);
-  if (stepped == SQLITE_DONE) return {};
-  if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
-  return textColumn(prepared, 0);
-}
-
-}  // namespace
-
 // An unknown id must cost what a known one does (issue 12, finding 7): the
 // query then reads the stand-in client's row, and its record is built in full
 // and dropped. Only a registry without any client answers a miss sooner, and
 // there no id is known to compare with.
 std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientAuthRecord> {
-    sqlite3* database = Poco::Data::SQLite::Utility::dbHandle(connection_->session);
-    if (connection_->standInClientId.empty()) connection_->standInClientId = oldestClientId(database);
+    if (connection_->standInClientId.empty()) {
+      std::vector<std::string> oldest;
+      connection_->session << "SELECT id FROM api_clients ORDER BY rowid LIMIT 1", into(oldest), now;
+      if (!oldest.empty()) connection_->standInClientId = std::move(oldest.front());
+    }
     if (connection_->authenticationQuery == nullptr) {
-      sqlite3_stmt* prepared = nullptr;
-      if (sqlite3_prepare_v3(database, kAuthenticationQuery, -1, SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) !=
-          SQLITE_OK) {
-        throwSqliteError(database, "reading a client");
-      }
-      connection_->authenticationQuery.reset(prepared);
+      connection_->authenticationQuery =
+          std::make_unique<SqliteAuthenticationQuery>(connection_->session, kAuthenticationQuery);
     }
-    sqlite3_stmt* statement = connection_->authenticationQuery.get();
-    const StatementReset reset(statement);
-    const std::string& standIn = connection_->standInClientId;
-    if (sqlite3_bind_text64(statement, 1, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
-        sqlite3_bind_text64(statement, 2, standIn.data(), standIn.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
-      throwSqliteError(database, "reading a client");
-    }
-    const int stepped = sqlite3_step(statement);
-    if (stepped == SQLITE_DONE) {
+    AuthenticationRow& row = connection_->authenticationRow;
+    if (!connection_->authenticationQuery->run(clientId, connection_->standInClientId, row)) {
       // No client at all, or the stand-in is gone (a database restored from an
       // older copy): look for a stand-in again next time.
       connection_->standInClientId.clear();
       return std::nullopt;
     }
-    if (stepped != SQLITE_ROW) throwSqliteError(database, "reading a client");
-    const bool found = sqlite3_column_int(statement, 0) == 1;
+    const bool found = row.clientId == clientId;
     ClientAuthRecord record;
     record.clientId = clientId;
-    record.organisationId = textColumn(statement, 1);
-    record.state = stateFromColumn(textColumn(statement, 2));
-    record.scopes = splitScopes(textColumn(statement, 3));
-    if (sqlite3_column_bytes(statement, 4) != static_cast<int>(kSecretDigestSize)) {
-      throw RegistryError(RegistryError::Kind::Storage, "registry database holds a secret digest of the wrong size");
-    }
-    const auto* digest = static_cast<const unsigned char*>(sqlite3_column_blob(statement, 4));
-    std::copy(digest, digest + kSecretDigestSize, record.secretDigest.begin());
+    record.organisationId = row.organisationId;
+    record.state = stateFromColumn(row.state);
+    record.scopes = splitScopes(row.scopes);
+    record.secretDigest = row.secretDigest;
     record.organisationCoversApiClients =
-        coversApiClients(planFromColumn(textColumn(statement, 5)), subscriptionFromColumn(textColumn(statement, 6)));
-    record.tokensNotBefore = sqlite3_column_int64(statement, 7);
+        coversApiClients(planFromColumn(row.plan), subscriptionFromColumn(row.subscription));
+    record.tokensNotBefore = row.tokensNotBefore;
     if (!found) return std::nullopt;
     return record;
   });
@@ -585,7 +545,7 @@ std::uint64_t SqliteClientRegistry::version() {
     // data_version moves when another connection commits; our own commits
     // are counted in localChanges.
     Poco::Int64 dataVersion = 0;
-    connection_->session << "PRAGMA data_version", into(dataVersion), now;
+    connection_->session << kDataVersionQuery, into(dataVersion), now;
     return static_cast<std::uint64_t>(dataVersion) + connection_->localChanges.load();
   });
 }

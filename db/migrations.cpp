@@ -1,6 +1,9 @@
 #include "db/migrations.h"
 
+#include <time.h>
+
 #include <algorithm>
+#include <ctime>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -10,14 +13,17 @@
 
 namespace codepayload {
 
-namespace {
-
-constexpr const char* kCreateMigrationsTable =
+const MigrationDialect kSqliteMigrationDialect{
     "CREATE TABLE IF NOT EXISTS schema_migrations ("
     " version INTEGER PRIMARY KEY CHECK (version >= 1),"
     " name TEXT NOT NULL,"
     " applied_at TEXT NOT NULL"
-    ") STRICT";
+    ") STRICT",
+    "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
+    "BEGIN IMMEDIATE",
+};
+
+namespace {
 
 // "0001_rules.sql" -> 1; 0 when the name is not NNNN_<name>.sql.
 int versionFromFileName(const std::string& name) {
@@ -44,49 +50,89 @@ std::string readWholeFile(const std::filesystem::path& path) {
   return std::move(content).str();
 }
 
-// The file name recorded for `version`, or empty when none is.
-std::string recordedName(sqlite3* db, int version) {
-  sqlite::Statement query(db, "SELECT name FROM schema_migrations WHERE version = ?");
-  query.bind(1, std::int64_t{version});
-  return query.step() ? std::string(query.text(0)) : std::string();
+// "2026-11-23T22:50:53Z": when a migration was applied (UTC).
+std::string utcNow() {
+  const std::time_t now = std::time(nullptr);
+  std::tm parts{};
+  if (gmtime_r(&now, &parts) == nullptr) throw DbError("cannot read the clock");
+  char text[sizeof "YYYY-MM-DDTHH:MM:SSZ"];
+  if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts) == 0) throw DbError("cannot format the clock");
+  return text;
 }
 
-void checkRecordedAgainstFolder(sqlite3* db, const std::vector<Migration>& known, const std::filesystem::path& dir) {
-  sqlite::Statement recorded(db, "SELECT version, name FROM schema_migrations ORDER BY version");
-  while (recorded.step()) {
-    const std::int64_t version = recorded.integer(0);
-    const std::string_view name = recorded.text(1);
-    if (version < 1 || version > static_cast<std::int64_t>(known.size())) {
-      throw DbError("database schema version " + std::to_string(version) + " (" + std::string(name) +
+bool isRecorded(const std::vector<RecordedMigration>& recorded, int version) {
+  return std::any_of(recorded.begin(), recorded.end(),
+                     [version](const RecordedMigration& row) { return row.version == version; });
+}
+
+void checkRecordedAgainstFolder(const std::vector<RecordedMigration>& recorded, const std::vector<Migration>& known,
+                                const std::filesystem::path& dir) {
+  for (const RecordedMigration& row : recorded) {
+    if (row.version < 1 || row.version > static_cast<std::int64_t>(known.size())) {
+      throw DbError("database schema version " + std::to_string(row.version) + " (" + row.name +
                     ") is newer than the migrations in " + dir.string() + " (up to " +
                     std::to_string(known.size()) + "); refusing to use it");
     }
-    const Migration& migration = known[static_cast<std::size_t>(version - 1)];
-    if (migration.fileName != name) {
-      throw DbError("database recorded migration " + std::to_string(version) + " as \"" + std::string(name) +
-                    "\" but " + dir.string() + " has \"" + migration.fileName + "\"");
+    const Migration& migration = known[static_cast<std::size_t>(row.version - 1)];
+    if (migration.fileName != row.name) {
+      throw DbError("database recorded migration " + std::to_string(row.version) + " as \"" + row.name + "\" but " +
+                    dir.string() + " has \"" + migration.fileName + "\"");
     }
   }
 }
 
-void applyOne(sqlite3* db, const Migration& migration) {
+void applyOne(MigrationConnection& connection, const Migration& migration) {
   const std::string sql = readWholeFile(migration.path);
-  sqlite::execute(db, "BEGIN IMMEDIATE", "starting migration " + migration.fileName);
+  connection.execute(connection.dialect().beginWrite, "starting migration " + migration.fileName);
   try {
     // Another process may have applied it since we looked.
-    if (recordedName(db, migration.version).empty()) {
-      sqlite::execute(db, sql.c_str(), "applying migration " + migration.fileName);
-      sqlite::Statement record(db,
-                               "INSERT INTO schema_migrations (version, name, applied_at)"
-                               " VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))");
-      record.bind(1, std::int64_t{migration.version}).bind(2, migration.fileName).run();
+    if (!isRecorded(connection.recorded("reading schema_migrations"), migration.version)) {
+      connection.execute(sql, "applying migration " + migration.fileName);
+      connection.record(RecordedMigration{migration.version, migration.fileName}, utcNow(),
+                        "recording migration " + migration.fileName);
     }
-    sqlite::execute(db, "COMMIT", "committing migration " + migration.fileName);
+    connection.execute("COMMIT", "committing migration " + migration.fileName);
   } catch (...) {
-    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    connection.rollback();
     throw;
   }
 }
+
+// MigrationConnection over a raw sqlite3 connection.
+class SqliteMigrationConnection final : public MigrationConnection {
+ public:
+  explicit SqliteMigrationConnection(sqlite3* db) : db_(db) {}
+
+  const MigrationDialect& dialect() const override { return kSqliteMigrationDialect; }
+
+  void execute(const std::string& sql, std::string_view what) override { sqlite::execute(db_, sql.c_str(), what); }
+
+  // sqlite::Statement's failures name the SQL itself; `what` is used by
+  // execute() only.
+  bool returnsRow(const std::string& sql, std::string_view /*what*/) override {
+    return sqlite::Statement(db_, sql).step();
+  }
+
+  std::vector<RecordedMigration> recorded(std::string_view /*what*/) override {
+    sqlite::Statement query(db_, kSelectRecordedMigrations);
+    std::vector<RecordedMigration> rows;
+    while (query.step()) rows.push_back(RecordedMigration{query.integer(0), std::string(query.text(1))});
+    return rows;
+  }
+
+  void record(const RecordedMigration& migration, const std::string& appliedAt, std::string_view /*what*/) override {
+    sqlite::Statement(db_, kInsertRecordedMigration)
+        .bind(1, migration.version)
+        .bind(2, migration.name)
+        .bind(3, appliedAt)
+        .run();
+  }
+
+  void rollback() noexcept override { sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr); }
+
+ private:
+  sqlite3* db_;
+};
 
 }  // namespace
 
@@ -122,21 +168,33 @@ std::vector<Migration> listMigrations(const std::filesystem::path& dir) {
   return migrations;
 }
 
+int schemaVersion(MigrationConnection& connection) {
+  if (!connection.returnsRow(connection.dialect().migrationsTableExists, "looking for schema_migrations")) return 0;
+  std::int64_t highest = 0;
+  for (const RecordedMigration& row : connection.recorded("reading schema_migrations")) {
+    highest = std::max(highest, row.version);
+  }
+  return static_cast<int>(highest);
+}
+
 int schemaVersion(sqlite3* db) {
-  sqlite::Statement exists(db, "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'");
-  if (!exists.step()) return 0;
-  sqlite::Statement version(db, "SELECT coalesce(max(version), 0) FROM schema_migrations");
-  version.step();
-  return static_cast<int>(version.integer(0));
+  SqliteMigrationConnection connection(db);
+  return schemaVersion(connection);
+}
+
+void applyMigrations(MigrationConnection& connection, const std::filesystem::path& dir) {
+  const std::vector<Migration> known = listMigrations(dir);
+  connection.execute(connection.dialect().createMigrationsTable, "creating schema_migrations");
+  const std::vector<RecordedMigration> recorded = connection.recorded("reading schema_migrations");
+  checkRecordedAgainstFolder(recorded, known, dir);
+  for (const Migration& migration : known) {
+    if (!isRecorded(recorded, migration.version)) applyOne(connection, migration);
+  }
 }
 
 void applyMigrations(sqlite3* db, const std::filesystem::path& dir) {
-  const std::vector<Migration> known = listMigrations(dir);
-  sqlite::execute(db, kCreateMigrationsTable, "creating schema_migrations");
-  checkRecordedAgainstFolder(db, known, dir);
-  for (const Migration& migration : known) {
-    if (recordedName(db, migration.version).empty()) applyOne(db, migration);
-  }
+  SqliteMigrationConnection connection(db);
+  applyMigrations(connection, dir);
 }
 
 }  // namespace codepayload

@@ -1,0 +1,106 @@
+// codepayload_registry_bench: the client registry's authentication lookup
+// (SqliteClientRegistry::findClientForAuthentication, the one query the token
+// endpoint runs per request) in process, over a real registry in a temporary
+// directory (WAL, the shipped migrations) holding 500 clients, as a token run
+// of bench/run.sh does. Two cases: a known client id (cycling through all 500)
+// and an unknown one (answered from the stand-in row, D-S5). Google Benchmark;
+// CPU time. Used to compare database access layers (docs/performance.md).
+//
+// Usage: codepayload_registry_bench [Google Benchmark flags]
+#include <benchmark/benchmark.h>
+#include <stdlib.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "auth/random_strings.h"
+#include "auth/secret_hasher.h"
+#include "auth/sqlite_client_registry.h"
+
+namespace {
+
+using namespace codepayload::auth;
+
+constexpr std::size_t kClients = 500;
+
+// The registry and its clients, built once for every benchmark of the run.
+class Fixture {
+ public:
+  Fixture() : hasher_(randomBase64Url(24)) {
+    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-registry-bench-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
+    dir_ = pattern;
+    registry_ = std::make_unique<SqliteClientRegistry>(dir_ / "registry.db",
+                                                       std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry",
+                                                       hasher_);
+    const Organisation organisation = registry_->createOrganisation("Bench", Plan::Pro);
+    for (std::size_t index = 0; index < kClients; ++index) {
+      ids_.push_back(registry_->createClient(organisation.id, "client", {"write:codes"}).client.id);
+    }
+  }
+  ~Fixture() {
+    registry_.reset();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+  }
+  Fixture(const Fixture&) = delete;
+  Fixture& operator=(const Fixture&) = delete;
+
+  SqliteClientRegistry& registry() { return *registry_; }
+  const std::vector<std::string>& ids() const { return ids_; }
+
+ private:
+  std::filesystem::path dir_;
+  SecretHasher hasher_;
+  std::unique_ptr<SqliteClientRegistry> registry_;
+  std::vector<std::string> ids_;
+};
+
+Fixture& fixture() {
+  static Fixture shared;
+  return shared;
+}
+
+void BM_FindKnownClient(benchmark::State& state) {
+  Fixture& shared = fixture();
+  std::size_t next = 0;
+  for (auto _ : state) {
+    auto record = shared.registry().findClientForAuthentication(shared.ids()[next]);
+    if (!record) {
+      state.SkipWithError("a known client was not found");
+      break;
+    }
+    benchmark::DoNotOptimize(record);
+    next = (next + 1) % shared.ids().size();
+  }
+}
+BENCHMARK(BM_FindKnownClient);
+
+void BM_FindUnknownClient(benchmark::State& state) {
+  Fixture& shared = fixture();
+  const std::string unknown = std::string(kClientIdPrefix) + std::string(kClientIdRandomLength, '0');
+  for (auto _ : state) {
+    auto record = shared.registry().findClientForAuthentication(unknown);
+    if (record) {
+      state.SkipWithError("an unknown client was found");
+      break;
+    }
+    benchmark::DoNotOptimize(record);
+  }
+}
+BENCHMARK(BM_FindUnknownClient);
+
+// The registry's change counter (RegistryView polls it; PRAGMA data_version).
+void BM_Version(benchmark::State& state) {
+  Fixture& shared = fixture();
+  for (auto _ : state) benchmark::DoNotOptimize(shared.registry().version());
+}
+BENCHMARK(BM_Version);
+
+}  // namespace
+
+BENCHMARK_MAIN();

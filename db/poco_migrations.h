@@ -1,0 +1,31 @@
+// The migration runner (db/migrations.h) on a Poco::Data::Session: the client
+// registry's schema is applied through the same database API the registry
+// speaks. The SQL that differs between databases comes from the session's
+// connector (only "sqlite" so far).
+#pragma once
+
+#include <Poco/Data/Session.h>
+#include <Poco/Exception.h>
+
+#include <filesystem>
+#include <string>
+
+#include "db/migrations.h"
+
+namespace codepayload {
+
+// The database's own message in a Poco::Data exception: without the exception
+// class's name, and said once (the SQLite connector repeats SQLite's message
+// as "M: M").
+std::string databaseMessageOf(const Poco::Exception& error);
+
+// The MigrationDialect of a Poco::Data connector; throws DbError for a
+// connector the runner has no dialect for.
+const MigrationDialect& migrationDialectOf(const Poco::Data::Session& session);
+
+// As applyMigrations(sqlite3*, dir) and schemaVersion(sqlite3*), on `session`.
+// The session must not be inside a transaction.
+void applyMigrations(Poco::Data::Session& session, const std::filesystem::path& dir);
+int schemaVersion(Poco::Data::Session& session);
+
+}  // namespace codepayload
