@@ -40,12 +40,6 @@ void writeTextFile(const std::filesystem::path& path, const std::string& text) {
 
 }  // namespace
 
-std::filesystem::path defaultRulesDatabasePath() {
-  const char* dataDir = std::getenv("CODEPAYLOAD_DATA_DIR");
-  const std::filesystem::path folder = (dataDir != nullptr && *dataDir != '\0') ? dataDir : "data";
-  return folder / "rules.db";
-}
-
 std::filesystem::path baselinePath(const std::filesystem::path& rulesDir) {
   return rulesDir / "baseline" / kBaselineFileName;
 }

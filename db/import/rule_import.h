@@ -9,13 +9,9 @@
 #include <string>
 
 #include "engine/dictionary.h"
-#include "engine/paths.h"
 #include "db/import/import_error.h"
 
 namespace codepayload::importer {
-
-// $CODEPAYLOAD_DATA_DIR/rules.db, the data folder defaulting to ./data.
-std::filesystem::path defaultRulesDatabasePath();
 
 // rulesDir/baseline/dictionary.baseline
 std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
@@ -23,9 +19,9 @@ std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
 struct ImportOptions {
   std::filesystem::path releaseFile;     // gs1-syntax-dictionary-<release>.txt
   std::filesystem::path linkTypesFile;   // link-types.json
-  std::filesystem::path dbPath = defaultRulesDatabasePath();
-  std::filesystem::path rulesDir = codepayload::rulesDir();    // Lua linters: rulesDir/linters/<name>.lua
-  std::filesystem::path schemaDir = codepayload::schemaDir();  // migrations: schemaDir/rules/
+  std::filesystem::path dbPath;          // the rule database written
+  std::filesystem::path rulesDir;        // Lua linters: rulesDir/linters/<name>.lua
+  std::filesystem::path schemaDir;       // migrations: schemaDir/rules/
 };
 
 struct ImportSummary {
@@ -50,13 +46,12 @@ ImportSummary importRelease(const ImportOptions& options);
 
 // The same from a baseline file (the server's first start).
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
-                             const std::filesystem::path& rulesDir = codepayload::rulesDir(),
-                             const std::filesystem::path& schemaDir = codepayload::schemaDir());
+                             const std::filesystem::path& rulesDir, const std::filesystem::path& schemaDir);
 
 // Writes the baseline text of a release atomically to `outFile`.
 ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std::filesystem::path& linkTypesFile,
                             const std::filesystem::path& outFile,
-                            const std::filesystem::path& rulesDir = codepayload::rulesDir());
+                            const std::filesystem::path& rulesDir);
 
 // Writes `dictionary` as a complete rule database at `dbPath`, atomically,
 // readable by its owner only (an existing file loses any group or other bit).
