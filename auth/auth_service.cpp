@@ -7,7 +7,6 @@
 #include <mutex>
 #include <thread>
 
-#include "engine/paths.h"
 #include "auth/access_token_verifier.h"
 #include "auth/registry_view.h"
 #include "auth/secret_hasher.h"
@@ -18,7 +17,9 @@
 
 namespace codepayload::auth {
 
-std::filesystem::path registryMigrationsDir() { return schemaDir() / "registry"; }
+std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir) {
+  return schemaDir / "registry";
+}
 
 namespace {
 
@@ -47,7 +48,7 @@ struct AuthService::Parts {
       : dataDir(preparedDataDir(settings.dataDir)),
         hasher(SecretHasher::loadOrCreate(dataDir / kPepperFile)),
         registry(dataDir / kRegistryDatabaseFile,
-                 settings.migrationsDir.empty() ? registryMigrationsDir() : settings.migrationsDir, hasher, clock),
+                 settings.migrationsDir, hasher, clock),
         keys(loadSigningKeys(dataDir)),
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),

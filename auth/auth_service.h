@@ -43,12 +43,12 @@ inline constexpr std::string_view kSigningKeyFile = "token-signing-key.pem";
 inline constexpr std::string_view kPreviousSigningKeyFile = "token-signing-key.previous.pem";
 inline constexpr std::string_view kNextSigningKeyFile = "token-signing-key.next.pem";
 
-// The registry migrations shipped with the source tree: schemaDir() / "registry".
-std::filesystem::path registryMigrationsDir();
+// The registry migrations inside a schema folder (db/): schemaDir / "registry".
+std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir);
 
 struct AuthSettings {
   std::filesystem::path dataDir = "data";         // created (0700) when absent
-  std::filesystem::path migrationsDir;             // empty -> registryMigrationsDir()
+  std::filesystem::path migrationsDir;             // registryMigrationsDir(<schema folder>)
   TokenSettings token;
   ThrottleSettings throttle;
   TokenEndpointLimits tokenEndpointLimits;

@@ -41,7 +41,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/paths.h"
+#include "app/settings.h"
 #include "server/development_certificate.h"
 #include "server/server_config.h"
 #include "server/server_transport.h"
@@ -212,10 +212,7 @@ int run(const std::vector<std::string>& arguments) {
   ServerConfig config;
   try {
     options = parseOptions(arguments);
-    const std::filesystem::path propertiesFile = codepayload::configDir() / "codepayload.properties";
-    config = codepayload::server::loadServerConfig(
-        std::filesystem::exists(propertiesFile) ? std::optional(propertiesFile) : std::nullopt,
-        codepayload::server::processEnvironment());
+    config = codepayload::server::serverConfigFrom(codepayload::app::loadProcessSettings());
   } catch (const std::exception& error) {
     std::fprintf(stderr,
                  "codepayload_ceiling_server: %s\n"

@@ -16,7 +16,7 @@ namespace codepayload {
 // The schema version (number of db/rules migrations) this code reads and writes.
 inline constexpr int kRulesSchemaVersion = 1;
 
-// Where the rule migrations live inside a schema folder (codepayload::schemaDir()).
+// Where the rule migrations live inside a schema folder (db/; app/settings.h finds it).
 std::filesystem::path rulesMigrationsDir(const std::filesystem::path& schemaDir);
 
 // Writes `dictionary` into the empty rule tables of `db` in one transaction.

@@ -1,28 +1,16 @@
 #include "server/server_config.h"
 
-#include <Poco/AutoPtr.h>
-#include <Poco/Exception.h>
-#include <Poco/Util/PropertyFileConfiguration.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdlib>
 #include <limits>
 #include <set>
-#include <vector>
 
 namespace codepayload::server {
 
 namespace {
 
 std::string quoted(std::string_view value) { return "'" + std::string(value) + "'"; }
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 std::int64_t parseInteger(std::string_view value, std::int64_t minimum, std::int64_t maximum) {
   std::int64_t number = 0;
@@ -42,12 +30,7 @@ int parseInt(std::string_view value, int minimum, int maximum) {
   return static_cast<int>(parseInteger(value, minimum, maximum));
 }
 
-std::filesystem::path parseNonEmptyPath(std::string_view value) {
-  if (value.empty()) throw ServerConfigError("must not be empty");
-  return std::filesystem::path(std::string(value));
-}
-
-void applyDataDir(ServerConfig& config, std::string_view value) { config.dataDir = parseNonEmptyPath(value); }
+void applyDataDir(ServerConfig& config, std::string_view value) { config.dataDir = app::parseDataDir(value); }
 
 void applyListen(ServerConfig& config, std::string_view value) { config.listen = parseListenAddress(value); }
 
@@ -183,7 +166,7 @@ void applySetting(ServerConfig& config, const ServerSetting& setting, std::strin
                   const std::string& source, std::set<std::string_view>& applied) {
   applied.insert(setting.key);
   try {
-    setting.apply(config, trimmed(value));
+    setting.apply(config, value);
   } catch (const ServerConfigError& error) {
     throw ServerConfigError(source + ": " + error.what());
   }
@@ -222,14 +205,6 @@ void checkConsistency(ServerConfig& config, const std::set<std::string_view>& ap
 
 std::span<const ServerSetting> serverSettingTable() { return kSettings; }
 
-EnvironmentLookup processEnvironment() {
-  return [](std::string_view name) -> std::optional<std::string> {
-    const char* value = std::getenv(std::string(name).c_str());
-    if (value == nullptr) return std::nullopt;
-    return std::string(value);
-  };
-}
-
 ListenAddress parseListenAddress(std::string_view text) {
   const std::string shape = "must be host:port (or [ipv6]:port) with a port from 0 to 65535, got " + quoted(text);
   std::string_view host;
@@ -252,61 +227,27 @@ ListenAddress parseListenAddress(std::string_view text) {
   return ListenAddress{std::string(host), static_cast<std::uint16_t>(number)};
 }
 
-ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
-                              const EnvironmentLookup& environment) {
+ServerConfig serverConfigFrom(const app::Settings& settings) {
   ServerConfig config;
+  config.rulesDir = settings.rulesDir;
+  config.schemaDir = settings.schemaDir;
   std::set<std::string_view> applied;
-  if (propertiesFile) {
-    if (!std::filesystem::is_regular_file(*propertiesFile)) {
-      throw ServerConfigError("configuration file " + propertiesFile->string() + " does not exist");
-    }
-    Poco::AutoPtr<Poco::Util::PropertyFileConfiguration> file;
-    try {
-      file = new Poco::Util::PropertyFileConfiguration(propertiesFile->string());
-    } catch (const Poco::Exception& error) {
-      throw ServerConfigError("configuration file " + propertiesFile->string() + ": " + error.displayText());
-    }
-    std::vector<std::string> keys;
-    file->keys(keys);
-    // Keys with dots are nested in Poco's view: walk the tree to the leaves.
-    std::vector<std::string> leaves;
-    while (!keys.empty()) {
-      std::string key = std::move(keys.back());
-      keys.pop_back();
-      std::vector<std::string> children;
-      file->keys(key, children);
-      if (children.empty()) {
-        leaves.push_back(std::move(key));
-      } else {
-        if (file->has(key)) leaves.push_back(key);
-        for (auto& child : children) keys.push_back(key + "." + child);
-      }
-    }
-    std::set<std::string> known;
-    for (const auto& setting : kSettings) known.emplace(setting.key);
-    for (const auto& key : leaves) {
-      if (!known.contains(key)) {
-        throw ServerConfigError("configuration file " + propertiesFile->string() + ": unknown key '" + key + "'");
-      }
-    }
-    for (const auto& setting : kSettings) {
-      const std::string key(setting.key);
-      if (file->hasProperty(key)) {
-        applySetting(config, setting, file->getRawString(key),
-                     "configuration file " + propertiesFile->string() + ", key " + key, applied);
-      }
-    }
-  }
   for (const auto& setting : kSettings) {
-    if (const auto value = environment(setting.environmentVariable)) {
-      applySetting(config, setting, *value,
-                   "environment variable " + std::string(setting.environmentVariable) + " (key " +
-                       std::string(setting.key) + ")",
-                   applied);
-    }
+    const auto value = settings.values.find(setting.key);
+    if (value != settings.values.end()) applySetting(config, setting, value->second.text, value->second.source, applied);
   }
   checkConsistency(config, applied);
   return config;
+}
+
+ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
+                              const EnvironmentLookup& environment) {
+  app::Settings settings;
+  settings.propertiesFile = propertiesFile;
+  settings.values = app::readSettingValues(propertiesFile, environment);
+  settings.rulesDir = app::rulesDirFrom(environment);
+  settings.schemaDir = app::schemaDirFrom(environment);
+  return serverConfigFrom(settings);
 }
 
 }  // namespace codepayload::server

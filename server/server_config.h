@@ -1,7 +1,9 @@
 // The server's settings, validated once at startup into an immutable object.
-// Every key of config/codepayload.properties can be overridden by an
-// environment variable (listed in serverSettingTable()); a bad value stops
-// startup with a ServerConfigError that names the key, the variable and why.
+// The properties file and its environment overrides are read by the settings
+// module every binary shares (app/settings.h); this file turns their values
+// into the server's settings (the table below: one row per key, the same keys
+// and variables as app::settingKeys()). A bad value stops startup with a
+// ServerConfigError that names the key, the variable and why.
 #pragma once
 
 #include <chrono>
@@ -15,11 +17,12 @@
 #include <string>
 #include <string_view>
 
+#include "app/paths.h"
+#include "app/settings.h"
+
 namespace codepayload::server {
 
-struct ServerConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using ServerConfigError = app::SettingsError;
 
 struct ListenAddress {
   std::string host;    // "127.0.0.1", "0.0.0.0", "::1"
@@ -31,7 +34,11 @@ struct ListenAddress {
 struct ServerConfig {
   // SQLite databases (rules.db, registry.db), generated TLS certificate,
   // token signing key, secret pepper, and server.port.
-  std::filesystem::path dataDir = "./data";
+  std::filesystem::path dataDir{std::string(app::kDefaultDataDir)};
+  // rules/ (baseline, Lua, pipeline) and db/ (migrations): CODEPAYLOAD_RULES_DIR
+  // and CODEPAYLOAD_DB_DIR, by default the source tree's.
+  std::filesystem::path rulesDir = app::defaultRulesDir();
+  std::filesystem::path schemaDir = app::defaultSchemaDir();
   ListenAddress listen{"127.0.0.1", 8443};
   // Plain-HTTP listener for deployments behind a TLS-terminating proxy; off
   // when empty.
@@ -90,11 +97,12 @@ struct ServerSetting {
 
 std::span<const ServerSetting> serverSettingTable();
 
-// Looks up an environment variable; nullopt when unset.
-using EnvironmentLookup = std::function<std::optional<std::string>(std::string_view name)>;
+using EnvironmentLookup = app::EnvironmentLookup;
+using app::processEnvironment;
 
-// The process environment (std::getenv).
-EnvironmentLookup processEnvironment();
+// The server's settings from the shared ones (values, folders), checked
+// against each other. Throws ServerConfigError.
+ServerConfig serverConfigFrom(const app::Settings& settings);
 
 // Reads `propertiesFile` (which must exist when given; an unknown key is an
 // error), then applies the environment overrides, then checks the settings

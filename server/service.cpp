@@ -6,6 +6,7 @@
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/TCPServer.h>
+#include <Poco/Logger.h>
 #include <Poco/ThreadPool.h>
 #include <sys/stat.h>
 
@@ -16,12 +17,12 @@
 #include <thread>
 
 #include "db/file_modes.h"
-#include "engine/paths.h"
 #include "engine/payload_engine.h"
 #include "server/server_transport.h"
 #include "auth/auth_service.h"
 #include "server/connection_guard.h"
 #include "server/data_dir_lock.h"
+#include "app/logging.h"
 #include "server/development_certificate.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
@@ -34,15 +35,8 @@ namespace codepayload::server {
 namespace {
 
 
-void logToStderr(std::string_view message) {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  std::fprintf(stderr, "%s codepayload-server: %.*s\n", stamp, static_cast<int>(message.size()), message.data());
-  std::fflush(stderr);
-}
+// The operational events' log line (app/logging.h: "<UTC time> codepayload-server: <message>").
+void logEvent(std::string_view message) { app::events().information(std::string(message)); }
 
 std::string urlHost(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
 
@@ -108,7 +102,7 @@ struct CodePayloadService::Running {
 };
 
 CodePayloadService::CodePayloadService(ServerConfig config, ServiceLogger log)
-    : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(logToStderr)) {}
+    : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(logEvent)) {}
 
 CodePayloadService::~CodePayloadService() { stop(); }
 
@@ -123,11 +117,11 @@ void CodePayloadService::start() {
   running->dataDirLock = std::make_unique<DataDirectoryLock>(dataDir);
   if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) log_(*warning);
 
-  const std::filesystem::path rulesDirectory = codepayload::rulesDir();
+  const std::filesystem::path& rulesDirectory = config_.rulesDir;
   const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
   if (!std::filesystem::exists(rulesDatabase)) {
     const std::filesystem::path baseline = importer::baselinePath(rulesDirectory);
-    importer::importBaseline(baseline, rulesDatabase, builtinLinterCatalog(rulesDirectory));
+    importer::importBaseline(baseline, rulesDatabase, builtinLinterCatalog(rulesDirectory), config_.schemaDir);
     log_("created the rules database " + rulesDatabase.string() + " from the shipped baseline " + baseline.string());
   }
   // Installs before D-S4 wrote it 0644.
@@ -138,6 +132,7 @@ void CodePayloadService::start() {
 
   auth::AuthSettings authSettings;
   authSettings.dataDir = dataDir;
+  authSettings.migrationsDir = auth::registryMigrationsDir(config_.schemaDir);
   authSettings.token.issuer = config_.issuer;
   authSettings.token.audience = config_.audience;
   authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;

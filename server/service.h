@@ -26,7 +26,7 @@ inline constexpr std::string_view kPortFile = "server.port";
 class CodePayloadService {
  public:
   // Validates nothing further (ServerConfig is already valid) and does no I/O.
-  // `log` receives one line per operational event (default: stderr).
+  // `log` receives one line per operational event (default: app::events()).
   explicit CodePayloadService(ServerConfig config, ServiceLogger log = {});
   ~CodePayloadService();  // stop()
 

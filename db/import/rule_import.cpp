@@ -66,12 +66,6 @@ void refuseDowngrade(const ReleaseInfo& incoming, const std::filesystem::path& s
 
 }  // namespace
 
-std::filesystem::path defaultRulesDatabasePath() {
-  const char* dataDir = std::getenv("CODEPAYLOAD_DATA_DIR");
-  const std::filesystem::path folder = (dataDir != nullptr && *dataDir != '\0') ? dataDir : "data";
-  return folder / "rules.db";
-}
-
 std::filesystem::path baselinePath(const std::filesystem::path& rulesDir) {
   return rulesDir / "baseline" / kBaselineFileName;
 }

@@ -10,13 +10,9 @@
 
 #include "engine/dictionary.h"
 #include "engine/linter_catalog.h"
-#include "engine/paths.h"
 #include "db/import/import_error.h"
 
 namespace codepayload::importer {
-
-// $CODEPAYLOAD_DATA_DIR/rules.db, the data folder defaulting to ./data.
-std::filesystem::path defaultRulesDatabasePath();
 
 // rulesDir/baseline/dictionary.baseline
 std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
@@ -28,9 +24,9 @@ enum class Downgrade { Refuse, Allow };
 struct ImportOptions {
   std::filesystem::path releaseFile;     // gs1-syntax-dictionary-<release>.txt
   std::filesystem::path linkTypesFile;   // link-types.json
-  std::filesystem::path dbPath = defaultRulesDatabasePath();
-  std::filesystem::path rulesDir = codepayload::rulesDir();    // Lua linters: rulesDir/linters/<name>.lua
-  std::filesystem::path schemaDir = codepayload::schemaDir();  // migrations: schemaDir/rules/
+  std::filesystem::path dbPath;          // the rule database written
+  std::filesystem::path rulesDir;        // Lua linters: rulesDir/linters/<name>.lua
+  std::filesystem::path schemaDir;       // migrations: schemaDir/rules/
   Downgrade downgrade = Downgrade::Refuse;
 };
 
@@ -59,8 +55,7 @@ ImportSummary importRelease(const ImportOptions& options, lint::LinterTable buil
 
 // The same from a baseline file (the server's first start).
 ImportSummary importBaseline(const std::filesystem::path& baselineFile, const std::filesystem::path& dbPath,
-                             const LinterCatalog& linters,
-                             const std::filesystem::path& schemaDir = codepayload::schemaDir(),
+                             const LinterCatalog& linters, const std::filesystem::path& schemaDir,
                              Downgrade downgrade = Downgrade::Refuse);
 
 // Writes the baseline text of a release atomically to `outFile`.

@@ -88,7 +88,9 @@ const std::string kUsage =
     "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
-    "Settings: CODEPAYLOAD_DATA_DIR (default ./data) holds registry.db and the client secret pepper.\n";
+    "  --help | --version\n"
+    "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
+    "holds registry.db and the client secret pepper.\n";
 
 TEST_F(AdminCliTest, HelpAndUsageErrors) {
   const AdminRun help = admin({"--help"});

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/paths.h"
 #include "auth/auth_service.h"
 
 namespace codepayload::fuzz {
@@ -44,7 +45,7 @@ AuthFuzzFixture::AuthFuzzFixture()
       rsaKey_(auth::SigningKey::generate(auth::SigningAlgorithm::RS256)),
       keys_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256), {rsaKey_}) {
   registry_ = std::make_unique<auth::SqliteClientRegistry>(directory_ / auth::kRegistryDatabaseFile,
-                                                           auth::registryMigrationsDir(), hasher_, clock());
+                                                           auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
   const std::vector<std::string> scoped{std::string(kScope)};
   const auth::Organisation organisation = registry_->createOrganisation("Fuzz Org", auth::Plan::Starter);
   active_ = makeClient(*registry_, organisation, "active", scoped);

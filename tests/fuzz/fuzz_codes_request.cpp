@@ -31,7 +31,7 @@
 
 #include "engine/payload_engine.h"
 #include "tests/engine/payload_parsers.h"
-#include "engine/paths.h"
+#include "app/paths.h"
 #include "engine/snapshot.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "db/import/baseline_format.h"
@@ -206,7 +206,7 @@ void checkResponse(std::string_view body, const std::string& output) {
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   using namespace codepayload;
-  const std::filesystem::path rules = rulesDir();
+  const std::filesystem::path rules = app::defaultRulesDir();
   const std::string text = fuzz::readWholeFile(rules / "baseline" / importer::kBaselineFileName);
   Dictionary dictionary = importer::parseBaseline(text, importer::kBaselineFileName).dictionary;
   auto* harness = new fuzz::Harness();

@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/paths.h"
+#include "app/paths.h"
 #include "tests/fuzz/fuzz_check.h"
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
@@ -109,7 +109,7 @@ std::string readWholeFile(const std::filesystem::path& path) {
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   using namespace codepayload;
-  const std::string text = fuzz::readWholeFile(rulesDir() / "baseline" / importer::kBaselineFileName);
+  const std::string text = fuzz::readWholeFile(app::defaultRulesDir() / "baseline" / importer::kBaselineFileName);
   fuzz::shippedLinkTypes =
       new std::vector<LinkType>(importer::parseBaseline(text, importer::kBaselineFileName).dictionary.linkTypes);
   return 0;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "app/command_line.h"
+#include "app/version.h"
 #include "db/file_modes.h"
 #include "auth/auth_service.h"
 #include "auth/client_registry.h"
@@ -35,7 +37,9 @@ constexpr std::string_view kUsage =
     "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
-    "Settings: CODEPAYLOAD_DATA_DIR (default ./data) holds registry.db and the client secret pepper.\n";
+    "  --help | --version\n"
+    "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
+    "holds registry.db and the client secret pepper.\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -100,52 +104,56 @@ class CommandArguments {
   // `options`: each allowed option and whether it may repeat.
   CommandArguments(std::span<const std::string_view> arguments, const std::map<std::string_view, bool>& options,
                    std::size_t positionalCount, std::string_view command) {
-    for (std::size_t index = 0; index < arguments.size(); ++index) {
-      const std::string_view argument = arguments[index];
-      if (argument.starts_with("--")) {
-        const auto allowed = options.find(argument);
-        if (allowed == options.end()) {
-          throw UsageError("'" + std::string(command) + "' has no option " + std::string(argument));
-        }
-        if (index + 1 == arguments.size()) throw UsageError("option " + std::string(argument) + " needs a value");
-        if (!allowed->second && values_.count(argument) > 0) {
-          throw UsageError("option " + std::string(argument) + " is given twice");
-        }
-        values_.emplace(argument, arguments[++index]);
-      } else {
-        positional_.push_back(argument);
-      }
+    std::vector<app::OptionSpec> specs;
+    for (const auto& [option, repeatable] : options) {
+      specs.push_back(app::OptionSpec{std::string(option.substr(2)), "", "VALUE", "", repeatable});
     }
-    if (positional_.size() != positionalCount) {
+    const std::vector<std::string> texts(arguments.begin(), arguments.end());
+    try {
+      parsed_ = app::CommandLine(std::move(specs)).parse(texts);
+    } catch (const app::CommandLineError& error) {
+      switch (error.kind) {
+        case app::CommandLineError::Kind::MissingValue:
+          throw UsageError("option " + error.option + " needs a value");
+        case app::CommandLineError::Kind::Repeated:
+          throw UsageError("option " + error.option + " is given twice");
+        case app::CommandLineError::Kind::UnknownOption:
+        case app::CommandLineError::Kind::UnexpectedValue:
+          break;
+      }
+      throw UsageError("'" + std::string(command) + "' has no option " + error.option);
+    }
+    const std::size_t given = parsed_.positional.size();
+    if (given != positionalCount) {
       throw UsageError("'" + std::string(command) + "' takes " + std::to_string(positionalCount) +
                        (positionalCount == 1 ? " argument" : " arguments") + ", got " +
-                       std::to_string(positional_.size()));
+                       std::to_string(given));
     }
   }
 
-  std::string_view positional(std::size_t index) const { return positional_[index]; }
+  std::string_view positional(std::size_t index) const { return parsed_.positional[index]; }
 
   std::string_view required(std::string_view option) const {
-    const auto found = values_.find(option);
-    if (found == values_.end()) throw UsageError("option " + std::string(option) + " is required");
-    return found->second;
+    const std::optional<std::string_view> found = first(option);
+    if (!found) throw UsageError("option " + std::string(option) + " is required");
+    return *found;
   }
 
   std::string_view optional(std::string_view option, std::string_view fallback) const {
-    const auto found = values_.find(option);
-    return found == values_.end() ? fallback : found->second;
+    return first(option).value_or(fallback);
   }
 
-  std::vector<std::string> all(std::string_view option) const {
-    std::vector<std::string> values;
-    const auto [first, last] = values_.equal_range(option);
-    for (auto entry = first; entry != last; ++entry) values.emplace_back(entry->second);
-    return values;
-  }
+  std::vector<std::string> all(std::string_view option) const { return parsed_.values(option); }
 
  private:
-  std::vector<std::string_view> positional_;
-  std::multimap<std::string_view, std::string_view> values_;
+  std::optional<std::string_view> first(std::string_view option) const {
+    for (const auto& [name, value] : parsed_.options) {
+      if (name == option) return std::string_view(value);
+    }
+    return std::nullopt;
+  }
+
+  app::ParsedCommandLine parsed_;
 };
 
 auth::Plan planArgument(std::string_view text) {
@@ -262,6 +270,10 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
              const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err) {
   if (arguments.size() == 1 && (arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help")) {
     out << kUsage;
+    return kExitOk;
+  }
+  if (arguments.size() == 1 && arguments[0] == "--version") {
+    out << app::versionText("codepayload-admin");
     return kExitOk;
   }
   std::unique_ptr<OpenRegistry> open;

@@ -12,6 +12,9 @@
 //
 // An organisation prints as {"id","name","plan","subscription","createdAt"},
 // a client as {"clientId","organisationId","name","scopes","state","createdAt"};
+// `--help` prints the usage, `--version` the version (app/version.h), both on
+// stdout with exit status 0. The data dir is the one every binary uses
+// (app/settings.h: data.dir of codepayload.properties, CODEPAYLOAD_DATA_DIR).
 // createdAt is UTC ISO 8601. Errors go to stderr as one line
 // "codepayload-admin: <cause>"; exit status 1 for a refused or failed
 // command, 2 for a usage error. The files it writes are 0600; when group or

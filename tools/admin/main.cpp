@@ -1,18 +1,32 @@
-// codepayload-admin: see admin_cli.h. Settings as the server's:
-// CODEPAYLOAD_DATA_DIR (default ./data), CODEPAYLOAD_DB_DIR for the migrations.
-#include <cstdlib>
+// codepayload-admin: see admin_cli.h. Its data dir and migrations are the
+// settings every binary shares (app/settings.h), so it writes the registry
+// the server reads.
+#include <Poco/Logger.h>
+
+#include <exception>
 #include <iostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
-#include "db/file_modes.h"
+#include "app/logging.h"
+#include "app/settings.h"
 #include "auth/auth_service.h"
+#include "db/file_modes.h"
 #include "tools/admin/admin_cli.h"
 
 int main(int argc, char** argv) {
+  codepayload::app::configureLogging("codepayload-admin");
   codepayload::filemodes::restrictNewFilesToOwner();  // D-S4: every file it creates is 0600
   std::vector<std::string_view> arguments(argv + 1, argv + argc);
-  const char* dataDir = std::getenv("CODEPAYLOAD_DATA_DIR");
-  return codepayload::admin::runAdmin(arguments, (dataDir != nullptr && *dataDir != '\0') ? dataDir : "./data",
-                                      codepayload::auth::registryMigrationsDir(), std::cout, std::cerr);
+  codepayload::app::Settings settings;
+  try {
+    settings = codepayload::app::loadProcessSettings();
+  } catch (const std::exception& error) {
+    codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
+    return codepayload::app::kExitConfig;
+  }
+  return codepayload::admin::runAdmin(arguments, settings.dataDir,
+                                      codepayload::auth::registryMigrationsDir(settings.schemaDir), std::cout,
+                                      std::cerr);
 }

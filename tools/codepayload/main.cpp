@@ -6,12 +6,15 @@
 //   codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]
 //       Lists the validation pipeline: each rule module, its kind, and whether
 //       it is switched on (and why not).
+//   codepayload --help | --version
 //
 // Rules: --db reads a rules database written by codepayload-import; --baseline
-// reads the project's baseline text; with neither, $CODEPAYLOAD_DATA_DIR/rules.db
-// (data dir default ./data) when it exists, else the shipped baseline.
-// Exit codes: 0 done, 1 refused input or rules, 2 usage.
-#include <cstdlib>
+// reads the project's baseline text; with neither, <data dir>/rules.db when it
+// exists, else the shipped baseline. The data dir and the rules folder are the
+// settings every binary shares (app/settings.h).
+// Exit codes: 0 done, 1 refused input or rules, 2 usage, 78 settings refused.
+#include <Poco/Logger.h>
+
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -19,9 +22,12 @@
 #include <string>
 #include <vector>
 
+#include "app/command_line.h"
+#include "app/logging.h"
+#include "app/settings.h"
+#include "app/version.h"
 #include "db/rule_store.h"
 #include "engine/json_writer.h"
-#include "engine/paths.h"
 #include "engine/payload_engine.h"
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
@@ -34,43 +40,50 @@ using codepayload::Dictionary;
 
 constexpr const char* kUsage =
     "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
-    "       codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]\n";
+    "       codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
+    "       codepayload --help | --version\n";
 
 struct Options {
   std::string command;
   std::optional<std::string> input;
   std::optional<std::filesystem::path> db;
   std::optional<std::filesystem::path> baseline;
-  std::filesystem::path rulesDir = codepayload::rulesDir();
+  std::filesystem::path rulesDir;
+  std::filesystem::path dataDir;
+  bool help = false;
+  bool version = false;
 };
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-Options parseArguments(int argc, char** argv) {
-  if (argc < 2) throw UsageError("a command is required");
-  Options options;
-  options.command = argv[1];
-  if (options.command != "generate" && options.command != "modules") throw UsageError("unknown command " + options.command);
-  for (int i = 2; i < argc; ++i) {
-    std::string argument = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw UsageError(argument + " needs a value");
-      return argv[++i];
-    };
-    if (argument == "--db") {
-      options.db = value();
-    } else if (argument == "--baseline") {
-      options.baseline = value();
-    } else if (argument == "--rules-dir") {
-      options.rulesDir = value();
-    } else if (argument.rfind("--", 0) == 0 || options.command != "generate" || options.input) {
-      throw UsageError("unexpected argument " + argument);
-    } else {
-      options.input = argument;
+Options parseArguments(const std::vector<std::string>& arguments, const codepayload::app::Settings& settings) {
+  std::vector<codepayload::app::OptionSpec> specs = codepayload::app::standardOptions();
+  for (const char* name : {"db", "baseline", "rules-dir"}) specs.push_back({name, "", "VALUE", "", false});
+  codepayload::app::ParsedCommandLine parsed;
+  try {
+    parsed = codepayload::app::CommandLine(std::move(specs)).parse(arguments);
+  } catch (const codepayload::app::CommandLineError& error) {
+    if (error.kind == codepayload::app::CommandLineError::Kind::UnknownOption) {
+      throw UsageError("unexpected argument " + error.option);
     }
+    throw UsageError(error.what());
   }
+  Options options;
+  options.help = parsed.has("--help");
+  options.version = parsed.has("--version");
+  if (options.help || options.version) return options;
+  if (parsed.positional.empty()) throw UsageError("a command is required");
+  options.command = parsed.positional[0];
+  if (options.command != "generate" && options.command != "modules") throw UsageError("unknown command " + options.command);
+  const std::size_t inputs = options.command == "generate" ? 1 : 0;
+  if (parsed.positional.size() > 1 + inputs) throw UsageError("unexpected argument " + parsed.positional[1 + inputs]);
+  if (parsed.positional.size() == 2 && inputs == 1) options.input = parsed.positional[1];
+  if (const auto db = parsed.value("--db")) options.db = *db;
+  if (const auto baseline = parsed.value("--baseline")) options.baseline = *baseline;
+  options.rulesDir = parsed.value("--rules-dir").value_or(settings.rulesDir.string());
+  options.dataDir = settings.dataDir;
   if (options.db && options.baseline) throw UsageError("--db and --baseline exclude each other");
   return options;
 }
@@ -80,8 +93,7 @@ Dictionary loadDictionary(const Options& options) {
   std::filesystem::path baseline = options.baseline.value_or(options.rulesDir / "baseline" /
                                                              std::string(codepayload::importer::kBaselineFileName));
   if (!options.baseline) {
-    const char* dataDir = std::getenv("CODEPAYLOAD_DATA_DIR");
-    std::filesystem::path db = std::filesystem::path(dataDir != nullptr && *dataDir != '\0' ? dataDir : "data") / "rules.db";
+    const std::filesystem::path db = options.dataDir / codepayload::app::kRulesDatabaseFile;
     if (std::filesystem::exists(db)) return codepayload::readRules(db);
   }
   codepayload::importer::SourceFile file = codepayload::importer::readSourceFile(baseline);
@@ -150,19 +162,36 @@ int generate(const Options& options, codepayload::SnapshotHolder& holder) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  codepayload::app::configureLogging("codepayload");
+  codepayload::app::Settings settings;
+  try {
+    settings = codepayload::app::loadProcessSettings();
+  } catch (const std::exception& e) {
+    codepayload::app::diagnostics().error(std::string("configuration error: ") + e.what());
+    return codepayload::app::kExitConfig;
+  }
   Options options;
   try {
-    options = parseArguments(argc, argv);
+    options = parseArguments(std::vector<std::string>(argv + 1, argv + argc), settings);
   } catch (const UsageError& e) {
-    std::cerr << "codepayload: " << e.what() << "\n" << kUsage;
+    codepayload::app::diagnostics().error(e.what());
+    std::cerr << kUsage;
     return 2;
+  }
+  if (options.help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (options.version) {
+    std::cout << codepayload::app::versionText("codepayload");
+    return 0;
   }
   try {
     codepayload::SnapshotHolder holder(codepayload::Snapshot::build(loadDictionary(options), options.rulesDir, codepayload::builtinPluginTables()));
     if (options.command == "modules") return listModules(*holder.current());
     return generate(options, holder);
   } catch (const std::exception& e) {
-    std::cerr << "codepayload: " << e.what() << "\n";
+    codepayload::app::diagnostics().error(e.what());
     return 1;
   }
 }

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <exception>
 
+#include "app/command_line.h"
+#include "app/version.h"
 #include "db/db_error.h"
 #include "db/file_modes.h"
 #include "plugins/builtin_plugins.h"
@@ -10,12 +12,14 @@
 namespace codepayload::importer {
 
 const char* const kUsage =
-    "usage: codepayload-import [--db PATH] [--rules-dir DIR] --link-types FILE RELEASE.txt\n"
-    "       codepayload-import [--db PATH] [--rules-dir DIR] --baseline FILE\n"
+    "usage: codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt\n"
+    "       codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --baseline FILE\n"
     "       codepayload-import --write-baseline OUT [--rules-dir DIR] --link-types FILE RELEASE.txt\n"
+    "       codepayload-import --help | --version\n"
     "Imports a GS1 Barcode Syntax Dictionary release (with the GS1 link types) or the project's\n"
     "baseline into the rule database, replacing it atomically, or writes the baseline of a release.\n"
-    "  --db PATH              rule database (default $CODEPAYLOAD_DATA_DIR/rules.db, data dir ./data)\n"
+    "  --db PATH              rule database (default <data dir>/rules.db; the data dir is data.dir of\n"
+    "                         codepayload.properties or $CODEPAYLOAD_DATA_DIR, default ./data)\n"
     "  --rules-dir DIR        where rules/linters/<name>.lua are looked up (default: the rules folder)\n"
     "  --link-types FILE      link-types.json (required with a release file)\n"
     "  --baseline FILE        import this baseline file instead of a release\n"
@@ -42,45 +46,55 @@ void appendJsonString(std::string& json, std::string_view text) {
   json += '"';
 }
 
+std::vector<app::OptionSpec> importOptions() {
+  std::vector<app::OptionSpec> options = app::standardOptions();
+  for (const char* name : {"db", "rules-dir", "link-types", "baseline", "write-baseline"}) {
+    options.push_back(app::OptionSpec{name, "", "VALUE", "", false});
+  }
+  options.push_back(app::OptionSpec{"allow-downgrade", "", "", "", false});
+  return options;
+}
+
+// Reads the options (app::CommandLine) and decides what to do.
 class ArgumentReader {
  public:
   explicit ArgumentReader(const std::vector<std::string>& arguments) : arguments_(arguments) {}
 
-  void read(CliCommand& command) {
-    for (index_ = 0; index_ < arguments_.size(); ++index_) {
-      const std::string& argument = arguments_[index_];
-      if (argument == "--help" || argument == "-h") {
-        command.mode = CliCommand::Mode::Help;
-        return;
-      }
-      if (argument == "--db") {
-        take(argument, db_);
-      } else if (argument == "--rules-dir") {
-        take(argument, rulesDir_);
-      } else if (argument == "--link-types") {
-        take(argument, linkTypes_);
-      } else if (argument == "--baseline") {
-        take(argument, baseline_);
-      } else if (argument == "--write-baseline") {
-        take(argument, writeBaseline_);
-      } else if (argument == "--allow-downgrade") {
-        if (allowDowngrade_) throw UsageError(argument + " given twice");
-        allowDowngrade_ = true;
-      } else if (argument.starts_with("-")) {
-        throw UsageError("unknown option " + argument);
-      } else {
-        if (release_) throw UsageError("more than one release file (" + *release_ + ", " + argument + ")");
-        release_ = argument;
-      }
+  void read(CliCommand& command, const app::Settings& settings) {
+    app::ParsedCommandLine parsed;
+    try {
+      parsed = app::CommandLine(importOptions()).parse(arguments_);
+    } catch (const app::CommandLineError& error) {
+      throw UsageError(error.what());
     }
+    if (parsed.has("--help")) {
+      command.mode = CliCommand::Mode::Help;
+      return;
+    }
+    if (parsed.has("--version")) {
+      command.mode = CliCommand::Mode::Version;
+      return;
+    }
+    take(parsed, "--db", db_);
+    take(parsed, "--rules-dir", rulesDir_);
+    take(parsed, "--link-types", linkTypes_);
+    take(parsed, "--baseline", baseline_);
+    take(parsed, "--write-baseline", writeBaseline_);
+    allowDowngrade_ = parsed.has("--allow-downgrade");
+    for (const std::string& argument : parsed.positional) {
+      if (release_) throw UsageError("more than one release file (" + *release_ + ", " + argument + ")");
+      release_ = argument;
+    }
+    command.options.dbPath = settings.dataDir / app::kRulesDatabaseFile;
+    command.options.rulesDir = settings.rulesDir;
+    command.options.schemaDir = settings.schemaDir;
     decide(command);
   }
 
  private:
-  void take(const std::string& option, std::optional<std::string>& value) {
-    if (value) throw UsageError(option + " given twice");
-    if (index_ + 1 >= arguments_.size() || arguments_[index_ + 1].empty()) throw UsageError(option + " needs a value");
-    value = arguments_[++index_];
+  static void take(const app::ParsedCommandLine& parsed, const std::string& option, std::optional<std::string>& value) {
+    value = parsed.value(option);
+    if (value && value->empty()) throw UsageError(option + " needs a value");
   }
 
   void decide(CliCommand& command) const {
@@ -110,7 +124,6 @@ class ArgumentReader {
   }
 
   const std::vector<std::string>& arguments_;
-  std::size_t index_ = 0;
   std::optional<std::string> db_, rulesDir_, linkTypes_, baseline_, writeBaseline_, release_;
   bool allowDowngrade_ = false;
 };
@@ -126,10 +139,10 @@ void warnAboutSharedDataDirectory(const std::filesystem::path& database, std::os
 
 }  // namespace
 
-CliCommand parseCommandLine(const std::vector<std::string>& arguments) {
+CliCommand parseCommandLine(const std::vector<std::string>& arguments, const app::Settings& settings) {
   if (arguments.empty()) throw UsageError("nothing to do");
   CliCommand command;
-  ArgumentReader(arguments).read(command);
+  ArgumentReader(arguments).read(command, settings);
   return command;
 }
 
@@ -145,10 +158,11 @@ std::string summaryJson(const ImportSummary& summary, std::string_view outputKey
   return json;
 }
 
-int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err) {
+int runCommandLine(const std::vector<std::string>& arguments, const app::Settings& settings, std::ostream& out,
+                   std::ostream& err) {
   CliCommand command;
   try {
-    command = parseCommandLine(arguments);
+    command = parseCommandLine(arguments, settings);
   } catch (const UsageError& error) {
     err << "codepayload-import: " << error.what() << '\n' << kUsage;
     return 2;
@@ -158,6 +172,9 @@ int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out,
       case CliCommand::Mode::Help:
         out << kUsage;
         return 0;
+      case CliCommand::Mode::Version:
+        out << app::versionText("codepayload-import");
+        return 0;
       case CliCommand::Mode::ImportRelease:
         warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importRelease(command.options, lint::builtinLinters()), "db") << '\n';
@@ -165,15 +182,14 @@ int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out,
       case CliCommand::Mode::ImportBaseline:
         warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importBaseline(command.baselineFile, command.options.dbPath,
-                                          builtinLinterCatalog(command.options.rulesDir),
-                                          command.options.schemaDir, command.options.downgrade),
+                                          builtinLinterCatalog(command.options.rulesDir), command.options.schemaDir,
+                                          command.options.downgrade),
                            "db")
             << '\n';
         return 0;
       case CliCommand::Mode::WriteBaseline:
         out << summaryJson(writeBaseline(command.options.releaseFile, command.options.linkTypesFile,
-                                         command.writeBaselineFile,
-                                         builtinLinterCatalog(command.options.rulesDir)),
+                                         command.writeBaselineFile, builtinLinterCatalog(command.options.rulesDir)),
                            "baseline")
             << '\n';
         return 0;

@@ -3,7 +3,10 @@
 //   codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt
 //   codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --baseline FILE
 //   codepayload-import --write-baseline OUT [--rules-dir DIR] --link-types FILE RELEASE.txt
+//   codepayload-import --help | --version
 //
+// The defaults (data dir, rules and schema folders) are the settings every
+// binary shares (app/settings.h); a settings refusal exits 78 (main.cpp).
 // Success: exit 0 and one JSON line on stdout,
 //   {"release":"2026-01-27","ais":541,"linkTypes":60,"db":"data/rules.db"}
 // ("baseline" instead of "db" with --write-baseline). Failure: exit 1, the
@@ -17,12 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "app/settings.h"
 #include "db/import/rule_import.h"
 
 namespace codepayload::importer {
 
 struct CliCommand {
-  enum class Mode { ImportRelease, ImportBaseline, WriteBaseline, Help };
+  enum class Mode { ImportRelease, ImportBaseline, WriteBaseline, Help, Version };
   Mode mode = Mode::Help;
   ImportOptions options;                      // release, link types, db, rules dir
   std::filesystem::path baselineFile;         // --baseline
@@ -33,14 +37,16 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Throws UsageError.
-CliCommand parseCommandLine(const std::vector<std::string>& arguments);
+// Throws UsageError. `settings` gives the defaults of --db and --rules-dir
+// and the schema folder.
+CliCommand parseCommandLine(const std::vector<std::string>& arguments, const app::Settings& settings);
 
 // The summary as the one JSON line printed on success (without newline).
 std::string summaryJson(const ImportSummary& summary, std::string_view outputKey);
 
 // Runs the tool; returns the exit code.
-int runCommandLine(const std::vector<std::string>& arguments, std::ostream& out, std::ostream& err);
+int runCommandLine(const std::vector<std::string>& arguments, const app::Settings& settings, std::ostream& out,
+                   std::ostream& err);
 
 extern const char* const kUsage;
 

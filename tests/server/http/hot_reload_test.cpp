@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "service_harness.h"
+#include "app/paths.h"
 #include "db/import/rule_import.h"
 #include "plugins/builtin_plugins.h"
 
@@ -57,6 +58,8 @@ TEST(HotReload, ANewlyImportedDatabaseIsServedWithoutFailingARequest) {
   options.releaseFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "gs1-syntax-dictionary-2025-01-30.txt";
   options.linkTypesFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "link-types.json";
   options.dbPath = harness.dataDir() / "rules.db";
+  options.rulesDir = app::defaultRulesDir();
+  options.schemaDir = app::defaultSchemaDir();
   const importer::ImportSummary summary = importer::importRelease(options, lint::builtinLinters());
   EXPECT_EQ(summary.release, "2025-01-30");
   EXPECT_TRUE(waitForRelease(harness, R"({"status":"ok","release":"2025-01-30"})"));

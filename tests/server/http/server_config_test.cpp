@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "engine/paths.h"
+#include "app/paths.h"
 
 namespace codepayload::server {
 namespace {
@@ -63,7 +63,7 @@ TEST_F(ServerConfigFile, DefaultsWithoutFileOrEnvironment) {
 }
 
 TEST_F(ServerConfigFile, ShippedFileDocumentsEveryKeyAndLoads) {
-  const auto shipped = codepayload::configDir() / "codepayload.properties";
+  const auto shipped = app::defaultConfigDir() / "codepayload.properties";
   const ServerConfig config = loadServerConfig(shipped, environmentOf({}));
   EXPECT_EQ(config, ServerConfig{});
   std::ifstream in(shipped);
@@ -74,6 +74,26 @@ TEST_F(ServerConfigFile, ShippedFileDocumentsEveryKeyAndLoads) {
     EXPECT_NE(text.find("\n" + std::string(setting.key) + " ="), std::string::npos) << setting.key;
     EXPECT_NE(text.find(std::string(setting.environmentVariable)), std::string::npos) << setting.environmentVariable;
   }
+}
+
+TEST_F(ServerConfigFile, TheServerTableCoversExactlyTheSharedKeys) {
+  const auto shared = app::settingKeys();
+  const auto server = serverSettingTable();
+  ASSERT_EQ(server.size(), shared.size());
+  for (std::size_t index = 0; index < shared.size(); ++index) {
+    EXPECT_EQ(server[index].key, shared[index].key);
+    EXPECT_EQ(server[index].environmentVariable, shared[index].environmentVariable);
+  }
+}
+
+TEST_F(ServerConfigFile, TheFoldersComeFromTheEnvironmentOrTheSourceTree) {
+  const ServerConfig defaults = loadServerConfig(std::nullopt, environmentOf({}));
+  EXPECT_EQ(defaults.rulesDir, app::defaultRulesDir());
+  EXPECT_EQ(defaults.schemaDir, app::defaultSchemaDir());
+  const ServerConfig moved = loadServerConfig(
+      std::nullopt, environmentOf({{"CODEPAYLOAD_RULES_DIR", "/opt/rules"}, {"CODEPAYLOAD_DB_DIR", "/opt/db"}}));
+  EXPECT_EQ(moved.rulesDir, "/opt/rules");
+  EXPECT_EQ(moved.schemaDir, "/opt/db");
 }
 
 TEST_F(ServerConfigFile, FileValuesThenEnvironmentOverrides) {

@@ -1,0 +1,251 @@
+// The four built binaries share one application shell: --help and --version
+// (exact first line, fields computed here independently of the build), the
+// refusal of an unknown CODEPAYLOAD_* variable and of a missing configuration
+// folder, and the data folder of the properties file honoured by the CLIs.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "tests/tools/test_files.h"
+
+extern char** environ;
+
+namespace codepayload::app {
+namespace {
+
+using codepayload::testing::readFile;
+using codepayload::testing::TempDir;
+using codepayload::testing::writeFile;
+
+const std::filesystem::path kSourceDir = CODEPAYLOAD_TEST_SOURCE_DIR;
+
+struct Binary {
+  std::string name;
+  std::filesystem::path path;
+  std::string helpFirstLine;
+};
+
+const std::vector<Binary>& binaries() {
+  static const std::vector<Binary> all = {
+      {"codepayload-server", CODEPAYLOAD_SERVER_EXECUTABLE, "usage: codepayload-server [--help | --version]"},
+      {"codepayload-import", CODEPAYLOAD_IMPORT_EXECUTABLE,
+       "usage: codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt"},
+      {"codepayload-admin", CODEPAYLOAD_ADMIN_EXECUTABLE, "usage: codepayload-admin <command>"},
+      {"codepayload", CODEPAYLOAD_CLI_EXECUTABLE,
+       "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR]"},
+  };
+  return all;
+}
+
+struct RunResult {
+  int exitCode = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `executable` in `workDir` with the test's environment minus every
+// CODEPAYLOAD_* variable, plus `extra` ("NAME=value").
+RunResult run(const std::filesystem::path& executable, std::vector<std::string> arguments,
+              const std::vector<std::string>& extra, const std::filesystem::path& workDir) {
+  arguments.insert(arguments.begin(), executable.string());
+  std::vector<char*> argv;
+  for (std::string& argument : arguments) argv.push_back(argument.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> environment;
+  for (char** variable = environ; *variable != nullptr; ++variable) {
+    if (!std::string_view(*variable).starts_with("CODEPAYLOAD_")) environment.emplace_back(*variable);
+  }
+  environment.insert(environment.end(), extra.begin(), extra.end());
+  std::vector<char*> envp;
+  for (std::string& variable : environment) envp.push_back(variable.data());
+  envp.push_back(nullptr);
+
+  const std::filesystem::path outFile = workDir / ".stdout";
+  const std::filesystem::path errFile = workDir / ".stderr";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addchdir_np(&actions, workDir.c_str());
+  posix_spawn_file_actions_addopen(&actions, 1, outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_addopen(&actions, 2, errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("posix_spawn failed for " + executable.string());
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  RunResult result;
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.out = readFile(outFile);
+  result.err = readFile(errFile);
+  std::filesystem::remove(outFile);
+  std::filesystem::remove(errFile);
+  return result;
+}
+
+std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The "# release:" header line of the shipped baseline.
+std::string shippedRelease() {
+  const std::string text = readFile(kSourceDir / "rules/baseline/dictionary.baseline");
+  const std::string marker = "\n# release: ";
+  const std::size_t start = text.find(marker);
+  if (start == std::string::npos) throw std::runtime_error("the baseline has no release line");
+  const std::size_t from = start + marker.size();
+  return text.substr(from, text.find('\n', from) - from);
+}
+
+// HEAD of the source tree as git itself reports it; empty when git cannot say.
+std::string gitHead() {
+  const std::string command = "git -C '" + kSourceDir.string() + "' rev-parse HEAD 2>/dev/null";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return "";
+  char buffer[128] = {};
+  std::string output;
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  ::pclose(pipe);
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  return output;
+}
+
+TEST(Binaries, VersionPrintsTheProjectVersionTheDictionaryReleaseAndTheCommit) {
+  TempDir work;
+  const std::string release = shippedRelease();
+  EXPECT_TRUE(std::regex_match(release, std::regex("[0-9]{4}-[0-9]{2}-[0-9]{2}"))) << release;
+  const std::string head = gitHead();
+  for (const Binary& binary : binaries()) {
+    SCOPED_TRACE(binary.name);
+    const RunResult result = run(binary.path, {"--version"}, {}, work.path());
+    EXPECT_EQ(result.exitCode, 0);
+    EXPECT_EQ(result.err, "");
+    const std::string prefix = binary.name + " " + CODEPAYLOAD_TEST_PROJECT_VERSION + "\ndictionary release " + release +
+                               "\ncommit ";
+    ASSERT_TRUE(result.out.starts_with(prefix)) << result.out;
+    const std::string commit = result.out.substr(prefix.size());
+    if (!head.empty()) {
+      EXPECT_EQ(commit, head + "\n");
+    } else if (std::filesystem::exists(kSourceDir / ".git")) {
+      // No git binary here: the commit still comes from .git.
+      EXPECT_TRUE(std::regex_match(commit, std::regex("[0-9a-f]{40}\n"))) << commit;
+    } else {
+      EXPECT_EQ(commit, "unknown\n");
+    }
+  }
+}
+
+TEST(Binaries, HelpPrintsTheUsageOnStdout) {
+  TempDir work;
+  for (const Binary& binary : binaries()) {
+    SCOPED_TRACE(binary.name);
+    for (const std::string option : {"--help", "-h"}) {
+      const RunResult result = run(binary.path, {option}, {}, work.path());
+      EXPECT_EQ(result.exitCode, 0);
+      EXPECT_EQ(result.err, "");
+      EXPECT_EQ(firstLine(result.out), binary.helpFirstLine);
+      EXPECT_NE(result.out.find("--version"), std::string::npos) << result.out;
+    }
+  }
+}
+
+TEST(Binaries, AnUnknownCodepayloadVariableIsRefusedAtStart) {
+  TempDir work;
+  for (const Binary& binary : binaries()) {
+    SCOPED_TRACE(binary.name);
+    const RunResult result = run(binary.path, {}, {"CODEPAYLOAD_LISTN=127.0.0.1:0"}, work.path());
+    EXPECT_EQ(result.exitCode, 78);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err, binary.name +
+                              ": configuration error: unknown environment variable CODEPAYLOAD_LISTN (did you mean "
+                              "CODEPAYLOAD_LISTEN?)\n");
+  }
+  EXPECT_EQ(codepayload::testing::listFolder(work.path()), std::set<std::string>{});
+}
+
+TEST(Binaries, AMissingConfigurationFolderIsRefusedAtStart) {
+  TempDir work;
+  const std::filesystem::path missing = work / "no-config";
+  for (const Binary& binary : binaries()) {
+    SCOPED_TRACE(binary.name);
+    const RunResult result = run(binary.path, {}, {"CODEPAYLOAD_CONFIG_DIR=" + missing.string()}, work.path());
+    EXPECT_EQ(result.exitCode, 78);
+    EXPECT_EQ(result.out, "");
+    EXPECT_EQ(result.err, binary.name + ": configuration error: environment variable CODEPAYLOAD_CONFIG_DIR: the folder " +
+                              missing.string() + " does not exist\n");
+  }
+}
+
+TEST(Binaries, TheServerRefusesArguments) {
+  TempDir work;
+  const RunResult result = run(CODEPAYLOAD_SERVER_EXECUTABLE, {"extra"}, {}, work.path());
+  EXPECT_EQ(result.exitCode, 64);  // EX_USAGE, as before
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(firstLine(result.err), "codepayload-server: unexpected argument extra");
+  EXPECT_EQ(result.err.substr(result.err.find('\n') + 1, 47), "usage: codepayload-server [--help | --version]\n");
+}
+
+// A scratch folder with config/codepayload.properties naming data.dir.
+class DataDirFromFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::filesystem::create_directories(scratch_ / "config");
+    std::filesystem::create_directories(scratch_ / "work");
+    writeFile(scratch_ / "config/codepayload.properties", "data.dir = " + dataDir().string() + "\n");
+  }
+  std::filesystem::path dataDir() const { return scratch_ / "data-from-file"; }
+  std::vector<std::string> environment() const { return {"CODEPAYLOAD_CONFIG_DIR=" + (scratch_ / "config").string()}; }
+  std::filesystem::path work() const { return scratch_ / "work"; }
+
+  TempDir scratch_;
+};
+
+TEST_F(DataDirFromFile, TheAdminWritesTheRegistryThere) {
+  const RunResult result = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "create", "--name", "Acme", "--plan", "pro"},
+                               environment(), work());
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_TRUE(result.out.starts_with(R"({"id":")")) << result.out;
+  EXPECT_TRUE(std::filesystem::is_regular_file(dataDir() / "registry.db"));
+  EXPECT_FALSE(std::filesystem::exists(work() / "data"));
+  // The same registry is read back.
+  const RunResult listed = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"}, environment(), work());
+  EXPECT_EQ(listed.exitCode, 0);
+  EXPECT_NE(listed.out.find(R"("name":"Acme","plan":"pro")"), std::string::npos) << listed.out;
+  // The environment still wins over the file.
+  const RunResult overridden =
+      run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"},
+          {environment()[0], "CODEPAYLOAD_DATA_DIR=" + (scratch_ / "env-data").string()}, work());
+  EXPECT_EQ(overridden.exitCode, 0);
+  EXPECT_EQ(overridden.out, "[]\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(scratch_ / "env-data/registry.db"));
+}
+
+TEST_F(DataDirFromFile, TheImporterWritesTheRulesDatabaseThere) {
+  const std::filesystem::path baseline = kSourceDir / "rules/baseline/dictionary.baseline";
+  const RunResult result = run(CODEPAYLOAD_IMPORT_EXECUTABLE, {"--baseline", baseline.string()}, environment(), work());
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.out, R"({"release":")" + shippedRelease() + R"(","ais":541,"linkTypes":60,"db":")" +
+                            (dataDir() / "rules.db").string() + "\"}\n");
+  EXPECT_TRUE(std::filesystem::is_regular_file(dataDir() / "rules.db"));
+  EXPECT_FALSE(std::filesystem::exists(work() / "data"));
+}
+
+TEST_F(DataDirFromFile, TheEngineCliReadsTheRulesDatabaseThere) {
+  // No rules.db there yet: the shipped baseline. A rules.db that is not a
+  // database proves the CLI opens that one.
+  ASSERT_EQ(run(CODEPAYLOAD_CLI_EXECUTABLE, {"modules"}, environment(), work()).exitCode, 0);
+  std::filesystem::create_directories(dataDir());
+  writeFile(dataDir() / "rules.db", "not a database");
+  const RunResult result = run(CODEPAYLOAD_CLI_EXECUTABLE, {"modules"}, environment(), work());
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "codepayload: preparing \"SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = "
+            "'schema_migrations'\": file is not a database\n");
+}
+
+}  // namespace
+}  // namespace codepayload::app
