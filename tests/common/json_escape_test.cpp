@@ -57,6 +57,12 @@ TEST(JsonEscape, AppendsToWhatIsThere) {
   EXPECT_EQ(out, R"({"a":"x\ny"})");
 }
 
+// The cases the engine's and the server's own writers were tested with.
+TEST(JsonEscape, AsTheEngineAndTheServerWroteBefore) {
+  EXPECT_EQ(literal(std::string("a\"b\\c\n\t\x01\x1f" "\xc3\xa9", 11)), "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
+  EXPECT_EQ(literal(std::string("a\"b\\c\nd\te\r\x01\x1f", 12)), R"("a\"b\\c\nd\te\r\u0001\u001f")");
+}
+
 TEST(JsonEscape, RunsBetweenEscapesAreKept) {
   EXPECT_EQ(literal("ab\"cd\\ef\ngh"), R"("ab\"cd\\ef\ngh")");
   EXPECT_EQ(literal("\"\""), R"("\"\"")");

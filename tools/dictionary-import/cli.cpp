@@ -1,8 +1,8 @@
 #include "tools/dictionary-import/cli.h"
 
-#include <cstdio>
 #include <exception>
 
+#include "common/json_escape.h"
 #include "db/db_error.h"
 #include "db/file_modes.h"
 
@@ -21,24 +21,6 @@ const char* const kUsage =
     "  --write-baseline OUT   write the baseline of RELEASE.txt to OUT instead of importing\n";
 
 namespace {
-
-void appendJsonString(std::string& json, std::string_view text) {
-  json += '"';
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      json += '\\';
-      json += c;
-    } else if (byte < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(byte));
-      json += escaped;
-    } else {
-      json += c;
-    }
-  }
-  json += '"';
-}
 
 class ArgumentReader {
  public:
@@ -127,12 +109,12 @@ CliCommand parseCommandLine(const std::vector<std::string>& arguments) {
 
 std::string summaryJson(const ImportSummary& summary, std::string_view outputKey) {
   std::string json = "{\"release\":";
-  appendJsonString(json, summary.release);
+  common::appendJsonString(json, summary.release);
   json += ",\"ais\":" + std::to_string(summary.ais);
   json += ",\"linkTypes\":" + std::to_string(summary.linkTypes) + ",";
-  appendJsonString(json, outputKey);
+  common::appendJsonString(json, outputKey);
   json += ':';
-  appendJsonString(json, summary.output.string());
+  common::appendJsonString(json, summary.output.string());
   json += '}';
   return json;
 }
