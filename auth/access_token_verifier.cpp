@@ -9,7 +9,7 @@
 #include "auth/base64.h"
 #include "auth/client_registry.h"
 #include "auth/ecdsa_low_s.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -124,7 +124,8 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
       algorithm = text;
       sawAlgorithm = true;
     } else if (field.key == "typ") {
-      if (!equalsIgnoringAsciiCase(text, "at+jwt") && !equalsIgnoringAsciiCase(text, "application/at+jwt")) {
+      if (!common::equalsIgnoringAsciiCase(text, "at+jwt") &&
+          !common::equalsIgnoringAsciiCase(text, "application/at+jwt")) {
         return TokenRejection::BadHeader;
       }
       sawType = true;

@@ -5,7 +5,7 @@
 #include "auth/basic_credentials.h"
 #include "auth/form_urlencoded.h"
 #include "auth/random_strings.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -21,8 +21,8 @@ constexpr std::string_view kDummySecret = "dummy-secret-dummy-secret-dummy-secre
 
 bool isFormMediaType(std::string_view contentType) {
   // Parameters (charset=...) are ignored: every parameter this endpoint reads is ASCII.
-  return equalsIgnoringAsciiCase(trimOptionalWhitespace(contentType.substr(0, contentType.find(';'))),
-                                 kFormMediaType);
+  return common::equalsIgnoringAsciiCase(common::trimSpaceAndTab(contentType.substr(0, contentType.find(';'))),
+                                         kFormMediaType);
 }
 
 // RFC 6749 §3.3: scope = scope-token *( SP scope-token ).

@@ -12,17 +12,13 @@
 #include <set>
 #include <vector>
 
+#include "common/ascii.h"
+
 namespace codepayload::server {
 
 namespace {
 
 std::string quoted(std::string_view value) { return "'" + std::string(value) + "'"; }
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 std::int64_t parseInteger(std::string_view value, std::int64_t minimum, std::int64_t maximum) {
   std::int64_t number = 0;
@@ -183,7 +179,7 @@ void applySetting(ServerConfig& config, const ServerSetting& setting, std::strin
                   const std::string& source, std::set<std::string_view>& applied) {
   applied.insert(setting.key);
   try {
-    setting.apply(config, trimmed(value));
+    setting.apply(config, common::trimSpaceAndTab(value));
   } catch (const ServerConfigError& error) {
     throw ServerConfigError(source + ": " + error.what());
   }
