@@ -15,19 +15,9 @@ namespace {
 using codepayload::testing::fileMode;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
+using codepayload::testing::ScopedUmask;
 using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
-
-class ScopedUmask {
- public:
-  explicit ScopedUmask(mode_t mask) : previous_(::umask(mask)) {}
-  ~ScopedUmask() { ::umask(previous_); }
-  ScopedUmask(const ScopedUmask&) = delete;
-  ScopedUmask& operator=(const ScopedUmask&) = delete;
-
- private:
-  mode_t previous_;
-};
 
 std::string errorOf(const std::function<void()>& call) {
   try {
