@@ -25,16 +25,8 @@ bool isFormMediaType(std::string_view contentType) {
                                          kFormMediaType);
 }
 
-// RFC 6749 §3.3: scope = scope-token *( SP scope-token ).
 bool isValidScopeList(std::string_view scope) {
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = scope.find(' ', start);
-    const std::string_view entry = scope.substr(start, end == std::string_view::npos ? end : end - start);
-    if (!isValidScope(entry)) return false;
-    if (end == std::string_view::npos) return true;
-    start = end + 1;
-  }
+  return forEachScopeInList(scope, [](std::string_view) {});
 }
 
 HttpAnswer jsonAnswer(int status, std::string_view reason, std::string body) {
