@@ -113,11 +113,15 @@ bool writeThrough(const std::filesystem::path& target, const AtomicFileOptions& 
 
   const std::filesystem::path folder = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
   if (options.publish == Publish::Replace) {
-    if (::rename(path.c_str(), target.c_str()) != 0) fail("rename " + path.string() + " to", target, errno);
+    if (::rename(path.c_str(), target.c_str()) != 0) {
+      const int error = errno;  // before building the message
+      fail("rename " + path.string() + " to", target, error);
+    }
     temporary.renamed();
   } else if (::link(path.c_str(), target.c_str()) != 0) {
-    if (errno == EEXIST) return false;  // the temporary file goes; the existing target stays
-    fail("link " + path.string() + " to", target, errno);
+    const int error = errno;
+    if (error == EEXIST) return false;  // the temporary file goes; the existing target stays
+    fail("link " + path.string() + " to", target, error);
   }
   syncFolder(folder);
   return true;
