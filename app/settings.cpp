@@ -10,6 +10,7 @@
 #include <set>
 
 #include "app/paths.h"
+#include "common/ascii.h"
 
 extern char** environ;
 
@@ -44,12 +45,6 @@ constexpr std::array kKeys{
     SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},
     SettingKey{"log.access", "CODEPAYLOAD_ACCESS_LOG"},
 };
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
 
 // Levenshtein distance, for naming the variable a typo meant.
 std::size_t editDistance(std::string_view a, std::string_view b) {
@@ -165,7 +160,7 @@ SettingValues readSettingValues(const std::optional<std::filesystem::path>& prop
     for (const SettingKey& key : kKeys) {
       const std::string name(key.key);
       if (file->hasProperty(name)) {
-        values[name] = SettingValue{std::string(trimmed(file->getRawString(name))),
+        values[name] = SettingValue{std::string(common::trimSpaceAndTab(file->getRawString(name))),
                                     "configuration file " + fileName + ", key " + name};
       }
     }
@@ -173,7 +168,7 @@ SettingValues readSettingValues(const std::optional<std::filesystem::path>& prop
   for (const SettingKey& key : kKeys) {
     if (const std::optional<std::string> value = environment(key.environmentVariable)) {
       values[std::string(key.key)] =
-          SettingValue{std::string(trimmed(*value)), "environment variable " + std::string(key.environmentVariable) +
+          SettingValue{std::string(common::trimSpaceAndTab(*value)), "environment variable " + std::string(key.environmentVariable) +
                                                          " (key " + std::string(key.key) + ")"};
     }
   }

@@ -9,7 +9,7 @@
 #include "auth/base64.h"
 #include "auth/client_registry.h"
 #include "auth/ecdsa_low_s.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -124,7 +124,8 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
       algorithm = text;
       sawAlgorithm = true;
     } else if (field.key == "typ") {
-      if (!equalsIgnoringAsciiCase(text, "at+jwt") && !equalsIgnoringAsciiCase(text, "application/at+jwt")) {
+      if (!common::equalsIgnoringAsciiCase(text, "at+jwt") &&
+          !common::equalsIgnoringAsciiCase(text, "application/at+jwt")) {
         return TokenRejection::BadHeader;
       }
       sawType = true;
@@ -263,17 +264,9 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
 }
 
 bool scopeContains(std::string_view scope, std::string_view required) {
-  if (required.empty()) return false;
   bool found = false;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = scope.find(' ', start);
-    const std::string_view entry = scope.substr(start, end == std::string_view::npos ? end : end - start);
-    if (entry.empty()) return false;  // leading, trailing or doubled space: not a valid scope
-    if (entry == required) found = true;
-    if (end == std::string_view::npos) return found;
-    start = end + 1;
-  }
+  const bool valid = forEachScopeInList(scope, [&](std::string_view entry) { found = found || entry == required; });
+  return valid && found;
 }
 
 }  // namespace codepayload::auth

@@ -78,9 +78,10 @@ class AccessTokenVerifier {
   TokenSettings settings_;
 };
 
-// True when `scope` (space-delimited, RFC 6749 §3.3) contains `required` as
-// one whole token: exact, case-sensitive, single spaces only between tokens;
-// a scope with leading, trailing or doubled spaces matches nothing.
+// True when `scope` is a scope list (forEachScopeInList: valid tokens,
+// single spaces between them) that contains `required` as one whole token,
+// exact and case-sensitive; a scope with leading, trailing or doubled spaces,
+// or any invalid token, matches nothing.
 bool scopeContains(std::string_view scope, std::string_view required);
 
 }  // namespace codepayload::auth

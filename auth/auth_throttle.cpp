@@ -8,7 +8,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "auth/text_util.h"
+#include "common/string_hash.h"
 
 namespace codepayload::auth {
 
@@ -48,13 +48,13 @@ std::string throttleAddressKey(std::string_view address) {
 struct AuthThrottle::Table {
   struct Shard {
     std::mutex mutex;
-    std::unordered_map<std::string, Window, TransparentStringHash, std::equal_to<>> windows;
+    std::unordered_map<std::string, Window, common::TransparentStringHash, std::equal_to<>> windows;
   };
 
   Table(std::int64_t windowLength, std::size_t maxKeys)
       : windowSeconds(windowLength), shardCapacity(std::max<std::size_t>(1, maxKeys / kShardCount)) {}
 
-  Shard& shardFor(std::string_view key) { return shards[TransparentStringHash{}(key) % kShardCount]; }
+  Shard& shardFor(std::string_view key) { return shards[common::TransparentStringHash{}(key) % kShardCount]; }
 
   // Seconds until the key's window closes if it already holds `limit` events, else 0.
   std::int64_t retryAfter(std::string_view key, std::uint32_t limit, std::int64_t now) {

@@ -2,7 +2,7 @@
 
 #include "auth/base64.h"
 #include "auth/form_urlencoded.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -29,10 +29,10 @@ BasicCredentialsError parseBasicCredentials(std::span<const std::string_view> au
   if (authorizationValues.empty()) return BasicCredentialsError::Missing;
   if (authorizationValues.size() > 1) return BasicCredentialsError::MultipleHeaders;
 
-  const std::string_view value = trimOptionalWhitespace(authorizationValues.front());
+  const std::string_view value = common::trimSpaceAndTab(authorizationValues.front());
   const std::size_t schemeEnd = value.find(' ');
   const std::string_view scheme = value.substr(0, schemeEnd);
-  if (!equalsIgnoringAsciiCase(scheme, "Basic")) return BasicCredentialsError::NotBasic;
+  if (!common::equalsIgnoringAsciiCase(scheme, "Basic")) return BasicCredentialsError::NotBasic;
   if (schemeEnd == std::string_view::npos) return BasicCredentialsError::MissingToken;
   std::string_view token = value.substr(schemeEnd);
   while (!token.empty() && token.front() == ' ') token.remove_prefix(1);

@@ -1,5 +1,5 @@
 #include "auth/bearer_authenticator.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -74,9 +74,9 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
   if (authorizationValues.size() > 1) {
     return invalidToken("multipleHeaders");
   }
-  const std::string_view value = trimOptionalWhitespace(authorizationValues.front());
+  const std::string_view value = common::trimSpaceAndTab(authorizationValues.front());
   const std::size_t schemeEnd = value.find(' ');
-  if (!equalsIgnoringAsciiCase(value.substr(0, schemeEnd), "Bearer")) {
+  if (!common::equalsIgnoringAsciiCase(value.substr(0, schemeEnd), "Bearer")) {
     return unauthorized(kBearerChallenge, "The Authorization header must use the Bearer scheme.", "notBearer");
   }
   std::string_view token = schemeEnd == std::string_view::npos ? std::string_view() : value.substr(schemeEnd);

@@ -74,6 +74,17 @@ bool isValidScope(std::string_view scope) {
   return true;
 }
 
+bool forEachScopeInList(std::string_view list, const std::function<void(std::string_view scope)>& onScope) {
+  for (;;) {
+    const std::size_t end = list.find(' ');
+    const std::string_view scope = list.substr(0, end);
+    if (!isValidScope(scope)) return false;
+    onScope(scope);
+    if (end == std::string_view::npos) return true;
+    list.remove_prefix(end + 1);
+  }
+}
+
 std::string joinScopes(const std::vector<std::string>& scopes) {
   std::string joined;
   for (const std::string& scope : scopes) {

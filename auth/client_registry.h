@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -51,6 +52,13 @@ bool isValidScope(std::string_view scope);
 
 // Scopes as one space-delimited string (RFC 6749 §3.3; the `scope` claim).
 std::string joinScopes(const std::vector<std::string>& scopes);
+
+// Reads a scope list (RFC 6749 §3.3: scope-token *( SP scope-token ), the
+// `scope` parameter and claim): calls onScope for each token, in order, and
+// returns true; returns false, at the first entry that is not a valid scope
+// token (isValidScope), when it is not one. A leading, trailing or doubled
+// space makes an empty entry, so the empty list is not a scope list either.
+bool forEachScopeInList(std::string_view list, const std::function<void(std::string_view scope)>& onScope);
 
 struct Organisation {
   std::string id;

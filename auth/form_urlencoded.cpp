@@ -1,17 +1,8 @@
 #include "auth/form_urlencoded.h"
 
+#include "common/ascii.h"
+
 namespace codepayload::auth {
-
-namespace {
-
-int hexValue(char character) {
-  if (character >= '0' && character <= '9') return character - '0';
-  if (character >= 'A' && character <= 'F') return character - 'A' + 10;
-  if (character >= 'a' && character <= 'f') return character - 'a' + 10;
-  return -1;
-}
-
-}  // namespace
 
 bool decodeFormComponent(std::string_view encoded, std::string& out) {
   out.clear();
@@ -25,8 +16,8 @@ bool decodeFormComponent(std::string_view encoded, std::string& out) {
         out.clear();
         return false;
       }
-      const int high = hexValue(encoded[index + 1]);
-      const int low = hexValue(encoded[index + 2]);
+      const int high = common::hexDigitValue(encoded[index + 1]);
+      const int low = common::hexDigitValue(encoded[index + 2]);
       if (high < 0 || low < 0) {
         out.clear();
         return false;

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "auth/random_strings.h"
+#include "common/atomic_file.h"
 
 namespace codepayload::auth {
 
@@ -46,27 +46,6 @@ bool readAll(int descriptor, std::string& content) {
   }
 }
 
-bool writeAll(int descriptor, const std::string& content) {
-  std::size_t written = 0;
-  while (written < content.size()) {
-    const ssize_t count = ::write(descriptor, content.data() + written, content.size() - written);
-    if (count < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    written += static_cast<std::size_t>(count);
-  }
-  return true;
-}
-
-void syncDirectory(const std::filesystem::path& directory) {
-  const int descriptor = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (descriptor >= 0) {
-    ::fsync(descriptor);
-    ::close(descriptor);
-  }
-}
-
 }  // namespace
 
 std::string readPrivateFile(const std::filesystem::path& file) {
@@ -92,34 +71,16 @@ std::string readOrCreatePrivateFile(const std::filesystem::path& file, const std
   if (errno != ENOENT) throw PrivateFileError(describeErrno("cannot access", file, errno));
 
   std::string content = create();
-  const std::filesystem::path temporary =
-      file.parent_path() / ("." + file.filename().string() + ".tmp-" + randomBase62(12));
-  {
-    const FileDescriptor descriptor(
-        ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, S_IRUSR | S_IWUSR));
-    if (descriptor.get() < 0) {
-      OPENSSL_cleanse(content.data(), content.size());
-      throw PrivateFileError(describeErrno("cannot create", temporary, errno));
-    }
-    // The umask may have removed bits but never adds any; make the mode exact.
-    const bool written =
-        ::fchmod(descriptor.get(), S_IRUSR | S_IWUSR) == 0 && writeAll(descriptor.get(), content) &&
-        ::fsync(descriptor.get()) == 0;
-    if (!written) {
-      const int error = errno;
-      ::unlink(temporary.c_str());
-      OPENSSL_cleanse(content.data(), content.size());
-      throw PrivateFileError(describeErrno("cannot write", temporary, error));
-    }
+  try {
+    // link(2) never replaces: if another process created the file meanwhile,
+    // its content is the one everybody uses.
+    common::writeFileAtomically(file, content,
+                                common::AtomicFileOptions{.mode = 0600, .publish = common::Publish::KeepExisting});
+  } catch (const common::AtomicFileError& error) {
+    OPENSSL_cleanse(content.data(), content.size());
+    throw PrivateFileError(error.what());
   }
   OPENSSL_cleanse(content.data(), content.size());
-  // link() never replaces: if another process created the file meanwhile, its
-  // content is the one everybody uses.
-  const int linked = ::link(temporary.c_str(), file.c_str());
-  const int linkError = errno;
-  ::unlink(temporary.c_str());
-  if (linked != 0 && linkError != EEXIST) throw PrivateFileError(describeErrno("cannot create", file, linkError));
-  syncDirectory(file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path());
   return readPrivateFile(file);
 }
 

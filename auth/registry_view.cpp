@@ -4,13 +4,13 @@
 #include <string>
 #include <unordered_map>
 
-#include "auth/text_util.h"
+#include "common/string_hash.h"
 
 namespace codepayload::auth {
 
 struct RegistryView::Snapshot {
   std::uint64_t version = 0;
-  std::unordered_map<std::string, ClientStatus, TransparentStringHash, std::equal_to<>> clients;
+  std::unordered_map<std::string, ClientStatus, common::TransparentStringHash, std::equal_to<>> clients;
 };
 
 RegistryView::RegistryView(ClientRegistry& registry) : registry_(registry) { load(registry_.version()); }

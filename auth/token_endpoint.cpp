@@ -5,7 +5,7 @@
 #include "auth/basic_credentials.h"
 #include "auth/form_urlencoded.h"
 #include "auth/random_strings.h"
-#include "auth/text_util.h"
+#include "common/ascii.h"
 
 namespace codepayload::auth {
 
@@ -21,20 +21,12 @@ constexpr std::string_view kDummySecret = "dummy-secret-dummy-secret-dummy-secre
 
 bool isFormMediaType(std::string_view contentType) {
   // Parameters (charset=...) are ignored: every parameter this endpoint reads is ASCII.
-  return equalsIgnoringAsciiCase(trimOptionalWhitespace(contentType.substr(0, contentType.find(';'))),
-                                 kFormMediaType);
+  return common::equalsIgnoringAsciiCase(common::trimSpaceAndTab(contentType.substr(0, contentType.find(';'))),
+                                         kFormMediaType);
 }
 
-// RFC 6749 §3.3: scope = scope-token *( SP scope-token ).
 bool isValidScopeList(std::string_view scope) {
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t end = scope.find(' ', start);
-    const std::string_view entry = scope.substr(start, end == std::string_view::npos ? end : end - start);
-    if (!isValidScope(entry)) return false;
-    if (end == std::string_view::npos) return true;
-    start = end + 1;
-  }
+  return forEachScopeInList(scope, [](std::string_view) {});
 }
 
 HttpAnswer jsonAnswer(int status, std::string_view reason, std::string body) {

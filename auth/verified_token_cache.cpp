@@ -6,7 +6,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "auth/text_util.h"
+#include "common/string_hash.h"
 
 namespace codepayload::auth {
 
@@ -23,7 +23,7 @@ struct Entry {
 
 struct VerifiedTokenCache::Shard {
   mutable std::shared_mutex mutex;
-  std::unordered_map<std::string, Entry, TransparentStringHash, std::equal_to<>> entries;
+  std::unordered_map<std::string, Entry, common::TransparentStringHash, std::equal_to<>> entries;
 };
 
 VerifiedTokenCache::VerifiedTokenCache(std::size_t capacity)
@@ -33,7 +33,7 @@ VerifiedTokenCache::VerifiedTokenCache(std::size_t capacity)
 VerifiedTokenCache::~VerifiedTokenCache() = default;
 
 std::shared_ptr<const AccessTokenClaims> VerifiedTokenCache::find(std::string_view token, std::int64_t now) const {
-  const std::size_t hash = TransparentStringHash{}(token);
+  const std::size_t hash = common::TransparentStringHash{}(token);
   const Shard& shard = shards_[hash % kShardCount];
   std::shared_lock lock(shard.mutex);
   const auto found = shard.entries.find(token);
@@ -43,7 +43,7 @@ std::shared_ptr<const AccessTokenClaims> VerifiedTokenCache::find(std::string_vi
 
 void VerifiedTokenCache::insert(std::string_view token, std::shared_ptr<const AccessTokenClaims> claims,
                                 std::int64_t validUntil, std::int64_t now) {
-  const std::size_t hash = TransparentStringHash{}(token);
+  const std::size_t hash = common::TransparentStringHash{}(token);
   Shard& shard = shards_[hash % kShardCount];
   std::unique_lock lock(shard.mutex);
   if (shard.entries.size() >= shardCapacity_ && shard.entries.find(token) == shard.entries.end()) {

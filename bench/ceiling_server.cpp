@@ -32,7 +32,6 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
-#include <fstream>
 #include <istream>
 #include <optional>
 #include <ostream>
@@ -42,6 +41,7 @@
 #include <vector>
 
 #include "app/settings.h"
+#include "common/atomic_file.h"
 #include "server/development_certificate.h"
 #include "server/server_config.h"
 #include "server/server_transport.h"
@@ -166,16 +166,6 @@ Options parseOptions(const std::vector<std::string>& arguments) {
   return options;
 }
 
-void writePortFile(const std::filesystem::path& file, std::uint16_t port) {
-  const std::filesystem::path temporary = file.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << port << '\n';
-    if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  std::filesystem::rename(temporary, file);
-}
-
 // Blocks SIGTERM and SIGINT in this thread and every thread started after it,
 // so that waitForTermination() receives them.
 sigset_t blockTerminationSignals() {
@@ -237,7 +227,10 @@ int run(const std::vector<std::string>& arguments) {
     const std::uint16_t port = socket.address().port();
     Poco::Net::HTTPServer server(new FixedAnswerFactory(answer), pool, socket, codepayload::server::httpParams(config));
     server.start();
-    if (options.portFile) writePortFile(*options.portFile, port);
+    if (options.portFile) {
+      codepayload::common::writeFileAtomically(*options.portFile, std::to_string(port) + "\n",
+                                               {.mode = 0600, .temporaryName = codepayload::common::TemporaryName::Fixed});
+    }
     std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",
                 config.listen.host.c_str(), static_cast<unsigned>(port), answer.body.size(),
                 answer.contentType.c_str());

@@ -65,33 +65,4 @@ void prepareOwnerOnlyDatabase(const std::filesystem::path& database) {
   restrictDatabaseToOwner(database);
 }
 
-void writeOwnerOnlyFileAtomically(const std::filesystem::path& target, std::string_view content) {
-  const std::filesystem::path temporary = target.string() + ".tmp";
-  if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) fail("cannot remove", temporary, errno);
-  const int descriptor = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (descriptor < 0) fail("cannot create", temporary, errno);
-  // The umask may have removed bits but never adds any; make the mode exact.
-  int error = ::fchmod(descriptor, 0600) == 0 ? 0 : errno;
-  std::size_t offset = 0;
-  while (error == 0 && offset < content.size()) {
-    const ssize_t count = ::write(descriptor, content.data() + offset, content.size() - offset);
-    if (count < 0) {
-      if (errno != EINTR) error = errno;
-    } else {
-      offset += static_cast<std::size_t>(count);
-    }
-  }
-  if (error == 0 && ::fsync(descriptor) != 0) error = errno;
-  if (::close(descriptor) != 0 && error == 0) error = errno;
-  if (error != 0) {
-    ::unlink(temporary.c_str());
-    fail("cannot write", temporary, error);
-  }
-  if (::rename(temporary.c_str(), target.c_str()) != 0) {
-    const int renameError = errno;
-    ::unlink(temporary.c_str());
-    fail("cannot rename " + temporary.string() + " to", target, renameError);
-  }
-}
-
 }  // namespace codepayload::filemodes

@@ -45,9 +45,4 @@ void restrictDatabaseToOwner(const std::filesystem::path& database);
 // the umask, then restrictDatabaseToOwner. Throws FileModeError.
 void prepareOwnerOnlyDatabase(const std::filesystem::path& database);
 
-// Writes `content` to `target` with mode 0600 through "<target>.tmp" (any
-// such file left over is removed first), flushed, then renamed into place.
-// Throws FileModeError naming the file and the cause.
-void writeOwnerOnlyFileAtomically(const std::filesystem::path& target, std::string_view content);
-
 }  // namespace codepayload::filemodes

@@ -2,21 +2,12 @@
 
 #include <algorithm>
 
+#include "common/ascii.h"
 #include "engine/uri_text.h"
 
 namespace codepayload {
 
 namespace {
-
-char lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-bool startsWithNoCase(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (lower(text[i]) != prefix[i]) return false;
-  }
-  return true;
-}
 
 bool validEscapes(std::string_view text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -74,9 +65,9 @@ const char* checkHost(std::string_view hostPort) {
 std::string_view checkDigitalLinkStem(std::string_view stem, const char*& reason) {
   reason = nullptr;
   std::size_t schemeEnd;
-  if (startsWithNoCase(stem, "https://")) {
+  if (common::startsWithIgnoringAsciiCase(stem, "https://")) {
     schemeEnd = 8;
-  } else if (startsWithNoCase(stem, "http://")) {
+  } else if (common::startsWithIgnoringAsciiCase(stem, "http://")) {
     schemeEnd = 7;
   } else {
     reason = "scheme";

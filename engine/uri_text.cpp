@@ -1,5 +1,7 @@
 #include "engine/uri_text.h"
 
+#include "common/ascii.h"
+
 namespace codepayload::uri {
 
 namespace {
@@ -12,12 +14,6 @@ void appendEscape(std::string& out, unsigned char c) {
   out += kHex[c & 0x0F];
 }
 
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return c - 'a' + 10;
-}
-
 bool isUriCharacter(char c) {
   switch (c) {
     case ':': case '/': case '?': case '#': case '[': case ']': case '@': case '%':
@@ -25,16 +21,6 @@ bool isUriCharacter(char c) {
     default:
       return isUnreserved(c) || isSubDelim(c);
   }
-}
-
-bool startsWithNoCase(std::string_view text, std::string_view prefix) {
-  if (text.size() < prefix.size()) return false;
-  for (std::size_t i = 0; i < prefix.size(); ++i) {
-    char c = text[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != prefix[i]) return false;
-  }
-  return true;
 }
 
 template <bool (*keep)(char)>
@@ -72,7 +58,7 @@ bool percentDecode(std::string_view text, std::string& out) {
     }
     if (i + 2 >= text.size()) return false;
     if (!isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2])) return false;
-    out += static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2]));
+    out += static_cast<char>(common::hexDigitValue(text[i + 1]) * 16 + common::hexDigitValue(text[i + 2]));
     i += 2;
   }
   return true;
@@ -80,9 +66,9 @@ bool percentDecode(std::string_view text, std::string& out) {
 
 bool isAbsoluteHttpUri(std::string_view text) {
   std::size_t afterScheme;
-  if (startsWithNoCase(text, "https://")) {
+  if (common::startsWithIgnoringAsciiCase(text, "https://")) {
     afterScheme = 8;
-  } else if (startsWithNoCase(text, "http://")) {
+  } else if (common::startsWithIgnoringAsciiCase(text, "http://")) {
     afterScheme = 7;
   } else {
     return false;

@@ -5,7 +5,7 @@
 #include <ctime>
 #include <stdexcept>
 
-#include "server/json_text.h"
+#include "common/json_escape.h"
 
 namespace codepayload::server {
 
@@ -34,12 +34,12 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.append(R"({"time":)");
   appendTime(line, record.time);
   line.append(R"(,"method":)");
-  appendJsonString(line, record.method);
+  common::appendJsonString(line, record.method);
   line.append(R"(,"path":)");
   if (record.path.empty()) {
     line.append("null");
   } else {
-    appendJsonString(line, record.path);
+    common::appendJsonString(line, record.path);
   }
   line.append(R"(,"status":)");
   line.append(std::to_string(record.status));
@@ -48,12 +48,12 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.append(R"(,"durationUs":)");
   line.append(std::to_string(record.durationMicros));
   line.append(R"(,"client":)");
-  appendJsonString(line, record.clientAddress);
+  common::appendJsonString(line, record.clientAddress);
   line.append(R"(,"clientId":)");
   if (record.clientId.empty()) {
     line.append("null");
   } else {
-    appendJsonString(line, record.clientId);
+    common::appendJsonString(line, record.clientId);
   }
   if (record.codes) {
     line.append(R"(,"codes":)");

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/string_hash.h"
+
 namespace codepayload::server {
 
 class AddressSlots {
@@ -35,16 +37,11 @@ class AddressSlots {
   int perAddress() const { return perAddress_; }
 
  private:
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
-  };
-
   void releaseLocked(Connection connection);
 
   const int perAddress_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, int, KeyHash, std::equal_to<>> heldByAddress_;
+  std::unordered_map<std::string, int, common::TransparentStringHash, std::equal_to<>> heldByAddress_;
   std::unordered_map<Connection, std::string> addressByConnection_;
 };
 

@@ -2,18 +2,12 @@
 
 #include <algorithm>
 
+#include "common/ascii.h"
 #include "server/http_head.h"
 
 namespace codepayload::server {
 
 namespace {
-
-int hexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 // 15 hex digits are far past any body limit and cannot overflow.
 constexpr std::size_t kMaxSizeDigits = 15;
@@ -35,7 +29,7 @@ std::size_t ChunkedDecoder::feed(std::string_view input, std::string* out, std::
     const char c = input[index++];
     switch (step_) {
       case Step::Size: {
-        const int digit = hexValue(c);
+        const int digit = common::hexDigitValue(c);
         if (digit >= 0) {
           if (++sizeDigits_ > kMaxSizeDigits) {
             fail();

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/atomic_file.h"
 #include "db/file_modes.h"
 #include "auth/openssl_handles.h"
 #include "server/tls_certificate_check.h"
@@ -121,8 +122,10 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
     throwOpenSslError("cannot encode the key or certificate as PEM");
   }
   std::filesystem::create_directories(dataDir);
-  filemodes::writeOwnerOnlyFileAtomically(result.privateKeyFile, pemOf(keyPem));
-  filemodes::writeOwnerOnlyFileAtomically(result.certificateFile, pemOf(certificatePem));
+  // Only the data directory lock's holder writes them: fixed temporary names.
+  constexpr common::AtomicFileOptions kOwnerOnly{.mode = 0600, .temporaryName = common::TemporaryName::Fixed};
+  common::writeFileAtomically(result.privateKeyFile, pemOf(keyPem), kOwnerOnly);
+  common::writeFileAtomically(result.certificateFile, pemOf(certificatePem), kOwnerOnly);
   result.generated = true;
   return result;
 }

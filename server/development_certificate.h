@@ -17,7 +17,8 @@ struct DevelopmentCertificate {
 // check for more than 30 days (checkTlsCertificate: matching, within their
 // dates, no expiry warning), removing any group or other permission an older
 // install gave them; else generates a new pair
-// (each file written to a temporary name with mode 0600, then renamed).
+// (each file written to "<file>.tmp" with mode 0600, flushed, renamed into
+// place, the folder flushed: common::writeFileAtomically).
 // Throws std::runtime_error with the OpenSSL or file error.
 DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path& dataDir);
 

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <ctime>
 
+#include "common/ascii.h"
 #include "server/json_text.h"
 #include "server/request_deadlines.h"
 
@@ -97,14 +98,14 @@ std::size_t HttpExchange::fieldValues(std::string_view name, std::span<std::stri
   std::size_t count = 0;
   for (const HeaderField& field : head_.fields) {
     if (count == out.size()) break;
-    if (sameToken(field.name, name)) out[count++] = field.value;
+    if (common::equalsIgnoringAsciiCase(field.name, name)) out[count++] = field.value;
   }
   return count;
 }
 
 std::optional<std::string_view> HttpExchange::field(std::string_view name) const {
   for (const HeaderField& field : head_.fields) {
-    if (sameToken(field.name, name)) return field.value;
+    if (common::equalsIgnoringAsciiCase(field.name, name)) return field.value;
   }
   return std::nullopt;
 }

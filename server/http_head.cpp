@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "common/ascii.h"
+
 namespace codepayload::server {
 
 namespace {
@@ -40,12 +42,6 @@ bool isTarget(std::string_view target) {
     if (c <= 0x20 || c >= 0x7f) return false;
   }
   return true;
-}
-
-std::string_view trimWhitespace(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
 }
 
 // A header name quoted in a message: tokens only (never raw bytes), shortened.
@@ -125,7 +121,7 @@ std::optional<HeadError> parseField(std::string_view line, const HeadLimits& lim
     return error(431, "HeaderTooLarge",
                  "A header name is longer than " + std::to_string(limits.maxNameBytes) + " characters.");
   }
-  const std::string_view value = trimWhitespace(line.substr(colon + 1));
+  const std::string_view value = common::trimSpaceAndTab(line.substr(colon + 1));
   if (!isFieldValue(value)) {
     return invalidHeader("The value of " + quotedName(name) + " contains a control character.");
   }
@@ -149,9 +145,9 @@ std::optional<std::uint64_t> parseContentLength(std::string_view value) {
 void applyConnectionOptions(std::string_view value, RequestHead& out) {
   while (!value.empty()) {
     const std::size_t comma = value.find(',');
-    const std::string_view option = trimWhitespace(value.substr(0, comma));
-    if (sameToken(option, "close")) out.keepAlive = false;
-    if (sameToken(option, "keep-alive") && out.version == HttpVersion::Http10) out.keepAlive = true;
+    const std::string_view option = common::trimSpaceAndTab(value.substr(0, comma));
+    if (common::equalsIgnoringAsciiCase(option, "close")) out.keepAlive = false;
+    if (common::equalsIgnoringAsciiCase(option, "keep-alive") && out.version == HttpVersion::Http10) out.keepAlive = true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -166,31 +162,31 @@ std::optional<HeadError> interpretFields(RequestHead& out) {
   out.keepAlive = out.version == HttpVersion::Http11;
   for (const HeaderField& field : out.fields) {
     for (const std::string_view acted : kActedOnHeaders) {
-      if (sameToken(field.name, acted) && field.value.find("=?") != std::string_view::npos) {
+      if (common::equalsIgnoringAsciiCase(field.name, acted) && field.value.find("=?") != std::string_view::npos) {
         return invalidHeader("RFC 2047 encoded words are not accepted in " + quotedName(field.name) + ".");
       }
     }
-    if (sameToken(field.name, "Host")) {
+    if (common::equalsIgnoringAsciiCase(field.name, "Host")) {
       ++hosts;
       for (const char c : field.value) {
         if (!kHostChars[static_cast<unsigned char>(c)]) return invalidHeader("The Host value is not a host[:port].");
       }
-    } else if (sameToken(field.name, "Content-Length")) {
+    } else if (common::equalsIgnoringAsciiCase(field.name, "Content-Length")) {
       ++lengths;
       out.contentLength = parseContentLength(field.value);
       if (!out.contentLength) {
         return invalidFraming("Content-Length must be a byte count: decimal digits only, no sign, no leading zeros.");
       }
-    } else if (sameToken(field.name, "Transfer-Encoding")) {
+    } else if (common::equalsIgnoringAsciiCase(field.name, "Transfer-Encoding")) {
       ++transferEncodings;
-      if (!sameToken(field.value, "chunked")) {
+      if (!common::equalsIgnoringAsciiCase(field.value, "chunked")) {
         return error(501, "NotImplemented", "The only transfer coding this server reads is chunked.");
       }
       out.chunked = true;
-    } else if (sameToken(field.name, "Connection")) {
+    } else if (common::equalsIgnoringAsciiCase(field.name, "Connection")) {
       connection = field.value;
-    } else if (sameToken(field.name, "Expect")) {
-      if (!sameToken(field.value, "100-continue")) {
+    } else if (common::equalsIgnoringAsciiCase(field.name, "Expect")) {
+      if (!common::equalsIgnoringAsciiCase(field.value, "100-continue")) {
         return error(417, "ExpectationFailed", "The only expectation this server meets is 100-continue.");
       }
       out.expectContinue = out.version == HttpVersion::Http11;
@@ -218,18 +214,6 @@ bool isTokenChar(char c) { return kTokenChars[static_cast<unsigned char>(c)]; }
 bool isFieldValueChar(char c) {
   const auto byte = static_cast<unsigned char>(c);
   return (byte >= 0x20 || byte == '\t') && byte != 0x7f;
-}
-
-bool sameToken(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t index = 0; index < a.size(); ++index) {
-    char x = a[index];
-    char y = b[index];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
 }
 
 HeadScanner::State HeadScanner::refuse(int status, std::string_view code, std::string message) {

@@ -96,9 +96,6 @@ struct RequestHead {
 // `head`. nullopt when the request is acceptable.
 std::optional<HeadError> parseRequestHead(std::string_view head, const HeadLimits& limits, RequestHead& out);
 
-// Case-insensitive ASCII comparison of header names and tokens.
-bool sameToken(std::string_view a, std::string_view b);
-
 // RFC 9110 §5.6.2 tchar: a character of a token (header names, methods).
 bool isTokenChar(char c);
 // RFC 9110 §5.5: a character a field value may hold (field-vchar, SP, HTAB),

@@ -8,9 +8,7 @@
 
 namespace codepayload::server {
 
-// Appends `text` as a JSON string literal (with quotes), escaping `"`, `\` and
-// control characters; other bytes are copied as they are.
-void appendJsonString(std::string& out, std::string_view text);
+// String values are written with common::appendJsonString (common/json_escape.h).
 
 // {"errors":[{"code":<code>,"path":<path or null>,"message":<message>}]}
 std::string errorEnvelope(std::string_view code, std::optional<std::string_view> path, std::string_view message);

@@ -15,6 +15,8 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "common/string_hash.h"
+
 namespace codepayload::server {
 
 class LargeRequestSlots {
@@ -59,17 +61,12 @@ class LargeRequestSlots {
   int perClient() const { return perClient_; }
 
  private:
-  struct KeyHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
-  };
-
   void release(const std::string& clientId);
 
   const std::size_t largeBodyBytes_;
   const int perClient_;
   mutable std::mutex mutex_;
-  std::unordered_map<std::string, int, KeyHash, std::equal_to<>> heldByClient_;
+  std::unordered_map<std::string, int, common::TransparentStringHash, std::equal_to<>> heldByClient_;
 };
 
 }  // namespace codepayload::server

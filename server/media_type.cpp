@@ -2,25 +2,14 @@
 
 #include <Poco/String.h>
 
+#include "common/ascii.h"
+
 namespace codepayload::server {
 
 namespace {
 
-bool isOws(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trimOws(std::string_view text) {
-  while (!text.empty() && isOws(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isOws(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-bool equalsIgnoringCase(std::string_view left, std::string_view right) {
-  if (left.size() != right.size()) return false;
-  for (std::size_t i = 0; i < left.size(); ++i) {
-    if (Poco::Ascii::toLower(left[i]) != Poco::Ascii::toLower(right[i])) return false;
-  }
-  return true;
-}
+using common::equalsIgnoringAsciiCase;
+using common::trimSpaceAndTab;
 
 // RFC 9110 tchar.
 bool isTokenChar(char c) {
@@ -74,10 +63,10 @@ struct Parameter {
 };
 
 std::optional<Parameter> parseParameter(std::string_view text) {
-  text = trimOws(text);
+  text = trimSpaceAndTab(text);
   const auto equals = text.find('=');
   if (equals == std::string_view::npos) return std::nullopt;
-  Parameter parameter{trimOws(text.substr(0, equals)), trimOws(text.substr(equals + 1))};
+  Parameter parameter{trimSpaceAndTab(text.substr(0, equals)), trimSpaceAndTab(text.substr(equals + 1))};
   if (!isToken(parameter.name)) return std::nullopt;
   if (parameter.value.size() >= 2 && parameter.value.front() == '"' && parameter.value.back() == '"') {
     parameter.value = parameter.value.substr(1, parameter.value.size() - 2);
@@ -87,7 +76,7 @@ std::optional<Parameter> parseParameter(std::string_view text) {
   return parameter;
 }
 
-bool isUtf8Charset(std::string_view value) { return equalsIgnoringCase(value, "utf-8"); }
+bool isUtf8Charset(std::string_view value) { return equalsIgnoringAsciiCase(value, "utf-8"); }
 
 // qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ), in thousandths.
 std::optional<int> parseQuality(std::string_view text) {
@@ -124,7 +113,7 @@ std::optional<MediaRange> parseMediaRange(std::string_view element) {
     if (!valid) return;
     if (first) {
       first = false;
-      const std::string_view mediaType = trimOws(part);
+      const std::string_view mediaType = trimSpaceAndTab(part);
       const auto slash = mediaType.find('/');
       if (slash == std::string_view::npos) {
         valid = false;
@@ -143,7 +132,7 @@ std::optional<MediaRange> parseMediaRange(std::string_view element) {
       valid = false;
       return;
     }
-    if (equalsIgnoringCase(parameter->name, "q")) {
+    if (equalsIgnoringAsciiCase(parameter->name, "q")) {
       const auto quality = parseQuality(parameter->value);
       if (!quality) {
         valid = false;
@@ -151,7 +140,7 @@ std::optional<MediaRange> parseMediaRange(std::string_view element) {
       }
       range.quality = *quality;
       qualitySeen = true;
-    } else if (!(equalsIgnoringCase(parameter->name, "charset") && isUtf8Charset(parameter->value))) {
+    } else if (!(equalsIgnoringAsciiCase(parameter->name, "charset") && isUtf8Charset(parameter->value))) {
       // We produce no representation with other parameters.
       valid = false;
     }
@@ -164,9 +153,9 @@ std::optional<MediaRange> parseMediaRange(std::string_view element) {
 // application/*, 1 */*, 0 not at all.
 int matchSpecificity(const MediaRange& range, std::string_view subtype) {
   if (range.type == "*") return 1;
-  if (!equalsIgnoringCase(range.type, "application")) return 0;
+  if (!equalsIgnoringAsciiCase(range.type, "application")) return 0;
   if (range.subtype == "*") return 2;
-  return equalsIgnoringCase(range.subtype, subtype) ? 3 : 0;
+  return equalsIgnoringAsciiCase(range.subtype, subtype) ? 3 : 0;
 }
 
 constexpr std::string_view kVersionedSubtype = kVersionedJsonType.substr(sizeof("application/") - 1);
@@ -180,7 +169,7 @@ std::string_view mediaTypeName(JsonMediaType type) {
 
 std::string_view bareMediaType(std::string_view contentType) {
   const auto semicolon = contentType.find(';');
-  const std::string_view mediaType = trimOws(contentType.substr(0, semicolon));
+  const std::string_view mediaType = trimSpaceAndTab(contentType.substr(0, semicolon));
   const auto slash = mediaType.find('/');
   if (slash == std::string_view::npos || !isToken(mediaType.substr(0, slash)) ||
       !isToken(mediaType.substr(slash + 1))) {
@@ -191,16 +180,16 @@ std::string_view bareMediaType(std::string_view contentType) {
 
 bool isAcceptedJsonRequestType(std::string_view contentType) {
   const std::string_view mediaType = bareMediaType(contentType);
-  if (!equalsIgnoringCase(mediaType, kVersionedJsonType) && !equalsIgnoringCase(mediaType, kPlainJsonType)) {
+  if (!equalsIgnoringAsciiCase(mediaType, kVersionedJsonType) && !equalsIgnoringAsciiCase(mediaType, kPlainJsonType)) {
     return false;
   }
   const auto semicolon = contentType.find(';');
   if (semicolon == std::string_view::npos) return true;
   bool acceptable = true;
   const bool closed = splitOutsideQuotes(contentType.substr(semicolon + 1), ';', [&](std::string_view part) {
-    if (trimOws(part).empty()) return;
+    if (trimSpaceAndTab(part).empty()) return;
     const auto parameter = parseParameter(part);
-    if (!parameter || (equalsIgnoringCase(parameter->name, "charset") && !isUtf8Charset(parameter->value))) {
+    if (!parameter || (equalsIgnoringAsciiCase(parameter->name, "charset") && !isUtf8Charset(parameter->value))) {
       acceptable = false;
     }
   });
@@ -208,7 +197,7 @@ bool isAcceptedJsonRequestType(std::string_view contentType) {
 }
 
 std::optional<JsonMediaType> negotiateJsonResponseType(std::optional<std::string_view> accept) {
-  if (!accept || trimOws(*accept).empty()) return JsonMediaType::Versioned;
+  if (!accept || trimSpaceAndTab(*accept).empty()) return JsonMediaType::Versioned;
   int versionedSpecificity = 0;
   int versionedQuality = 0;
   int plainSpecificity = 0;
@@ -223,7 +212,7 @@ std::optional<JsonMediaType> negotiateJsonResponseType(std::optional<std::string
     }
   };
   const bool closed = splitOutsideQuotes(*accept, ',', [&](std::string_view element) {
-    if (trimOws(element).empty()) return;
+    if (trimSpaceAndTab(element).empty()) return;
     const auto range = parseMediaRange(element);
     if (!range) return;
     consider(*range, kVersionedSubtype, versionedSpecificity, versionedQuality);

@@ -6,6 +6,8 @@
 #include <limits>
 #include <set>
 
+#include "common/ascii.h"
+
 namespace codepayload::server {
 
 namespace {

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/atomic_file.h"
 #include "db/file_modes.h"
 #include "engine/payload_engine.h"
 #include "server/server_transport.h"
@@ -197,7 +198,9 @@ void CodePayloadService::start() {
 
   running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
                                                     config_.reloadInterval, log_);
-  filemodes::writeOwnerOnlyFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n");
+  // Only the data directory lock's holder writes it: a fixed temporary name.
+  common::writeFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n",
+                              {.mode = 0600, .temporaryName = common::TemporaryName::Fixed});
   std::string line = "listening on https://" + urlHost(config_.listen.host) + ":" + std::to_string(running->httpsPort);
   if (running->plainPort) {
     line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);

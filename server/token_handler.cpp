@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "common/ascii.h"
+
 namespace codepayload::server {
 
 namespace {
@@ -51,7 +53,7 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   trace.clientId = std::move(outcome.clientId);
   std::string_view contentType = "application/json";
   for (const auto& header : outcome.answer.headers) {
-    if (sameToken(header.name, "Content-Type")) {
+    if (common::equalsIgnoringAsciiCase(header.name, "Content-Type")) {
       contentType = header.value;
     } else {
       exchange.addHeader(header.name, header.value);

@@ -1,8 +1,9 @@
-// Replaces a file so that readers, and a crash or kill -9 at any moment, see
-// either the old file or the complete new one, never a half-written one:
-// the new content is built in a temporary file in the same folder, flushed to
-// disk, renamed over the target, and the folder is flushed. On any error the
-// target is untouched and the temporary file is removed.
+// The importer's file replacement: common::writeFileAtomically (a temporary
+// file in the same folder, flushed, renamed over the target, the folder
+// flushed) plus what the importer needs around it: the target's folder is
+// created, the old file's permission bits are kept, a target that is not a
+// regular file is refused, SQLite's leftovers beside the temporary file are
+// removed on failure, and errors are ImportErrors naming the target.
 #pragma once
 
 #include <filesystem>

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <map>
 
+#include "common/utf8.h"
 #include "db/import/import_error.h"
-#include "db/import/text_checks.h"
 
 namespace codepayload::importer {
 
@@ -37,7 +37,7 @@ class EntryReader {
     const Poco::Dynamic::Var value = object_.get(key);
     if (!value.isString()) refuse("\"" + key + "\" must be a string");
     std::string text = value.extract<std::string>();
-    if (!isValidUtf8(text)) refuse("\"" + key + "\" is not valid UTF-8");
+    if (!common::isValidUtf8(text)) refuse("\"" + key + "\" is not valid UTF-8");
     return text;
   }
 

@@ -3,6 +3,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/ascii.h"
 #include "db/import/attribute_syntax.h"
 #include "db/import/component_syntax.h"
 #include "db/import/dictionary_checks.h"
@@ -16,21 +17,16 @@ namespace {
 // The characters the dictionary reserves for flags; '*' and '?' are defined.
 constexpr std::string_view kFlagCharacters = "*!?\"$%&'()+,-./:;<=>@[\\]^_`{|}~";
 
-bool isSpace(char c) { return c == ' ' || c == '\t'; }
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
-  return text;
-}
+using common::isSpaceOrTab;
+using common::trimSpaceAndTab;
 
 std::vector<std::string_view> tokenize(std::string_view text) {
   std::vector<std::string_view> tokens;
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && isSpace(text[i])) ++i;
+    while (i < text.size() && isSpaceOrTab(text[i])) ++i;
     const std::size_t start = i;
-    while (i < text.size() && !isSpace(text[i])) ++i;
+    while (i < text.size() && !isSpaceOrTab(text[i])) ++i;
     if (i > start) tokens.push_back(text.substr(start, i - start));
   }
   return tokens;
@@ -83,10 +79,10 @@ AiRange parseAiRange(std::string_view token) {
 
 // "# Release: 2026-01-27" -> "2026-01-27"; nullopt for any other comment.
 std::optional<std::string_view> releaseLineValue(std::string_view comment) {
-  comment = trim(comment.substr(1));
+  comment = trimSpaceAndTab(comment.substr(1));
   constexpr std::string_view kKey = "Release:";
   if (!comment.starts_with(kKey)) return std::nullopt;
-  return trim(comment.substr(kKey.size()));
+  return trimSpaceAndTab(comment.substr(kKey.size()));
 }
 
 class ReleaseReader {
@@ -98,7 +94,7 @@ class ReleaseReader {
 
   void readLine(std::string_view line, std::size_t number) {
     if (const std::string problem = lineTextProblem(line); !problem.empty()) throw SyntaxError(problem);
-    const std::string_view content = trim(line);
+    const std::string_view content = trimSpaceAndTab(line);
     if (content.empty()) return;
     if (content.front() == '#') {
       if (parsed_.dictionary.ais.empty()) readHeaderComment(content, number);
@@ -128,7 +124,7 @@ class ReleaseReader {
     const std::size_t hash = content.find('#');
     const std::vector<std::string_view> tokens = tokenize(content.substr(0, hash));
     AiDefinition definition;
-    if (hash != std::string_view::npos) definition.title = trim(content.substr(hash + 1));
+    if (hash != std::string_view::npos) definition.title = trimSpaceAndTab(content.substr(hash + 1));
 
     const AiRange range = parseAiRange(tokens.front());
     std::size_t next = 1;

@@ -2,44 +2,9 @@
 
 #include <cstdio>
 
-namespace codepayload::importer {
+#include "common/utf8.h"
 
-bool isValidUtf8(std::string_view text) {
-  std::size_t i = 0;
-  while (i < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = 0;
-    char32_t value = 0;
-    if (lead < 0x80) {
-      ++i;
-      continue;
-    } else if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-      value = lead & 0x1Fu;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      value = lead & 0x0Fu;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      value = lead & 0x07u;
-    } else {
-      return false;
-    }
-    if (text.size() - i < length) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = static_cast<unsigned char>(text[i + k]);
-      if ((next & 0xC0u) != 0x80u) return false;
-      value = (value << 6) | (next & 0x3Fu);
-    }
-    // Overlong forms, surrogates and values above U+10FFFF.
-    if ((length == 3 && value < 0x800) || (length == 4 && value < 0x10000) || value > 0x10FFFF ||
-        (value >= 0xD800 && value <= 0xDFFF)) {
-      return false;
-    }
-    i += length;
-  }
-  return true;
-}
+namespace codepayload::importer {
 
 bool isReleaseName(std::string_view name) {
   if (name.size() != 10 || name[4] != '-' || name[7] != '-') return false;
@@ -60,7 +25,7 @@ std::string lineTextProblem(std::string_view line) {
       return std::string("control character ") + hex;
     }
   }
-  if (!isValidUtf8(line)) return "not valid UTF-8";
+  if (!common::isValidUtf8(line)) return "not valid UTF-8";
   return {};
 }
 

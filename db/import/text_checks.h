@@ -11,8 +11,6 @@ namespace codepayload::importer {
 // character 0x07"), empty when it is.
 std::string lineTextProblem(std::string_view line);
 
-bool isValidUtf8(std::string_view text);
-
 // A release name: a date "YYYY-MM-DD" (month 01-12, day 01-31).
 bool isReleaseName(std::string_view name);
 

@@ -883,6 +883,9 @@ TEST(ScopeContains, MatchesWholeSpaceDelimitedTokensExactly) {
   EXPECT_FALSE(scopeContains("", "write:codes"));
   EXPECT_FALSE(scopeContains("read:codes", "write:codes"));
   EXPECT_FALSE(scopeContains("write:codes", ""));
+  // A list with an entry that is not a scope token matches nothing.
+  EXPECT_FALSE(scopeContains("write:codes caf\xc3\xa9", "write:codes"));
+  EXPECT_FALSE(scopeContains("write:codes a\"b", "write:codes"));
 }
 
 TEST(TokenRejectionName, NamesEveryRejection) {

@@ -73,5 +73,31 @@ TEST(JoinScopes, JoinsWithSingleSpacesInOrder) {
   EXPECT_EQ(joinScopes({"write:codes", "read:codes", "a"}), "write:codes read:codes a");
 }
 
+// The tokens forEachScopeInList hands over, or "invalid" when it refuses.
+std::vector<std::string> scopesIn(std::string_view list) {
+  std::vector<std::string> scopes;
+  if (!forEachScopeInList(list, [&scopes](std::string_view scope) { scopes.emplace_back(scope); })) return {"invalid"};
+  return scopes;
+}
+
+TEST(ForEachScopeInList, ReadsSingleSpaceSeparatedScopeTokens) {
+  EXPECT_EQ(scopesIn("write:codes"), std::vector<std::string>{"write:codes"});
+  EXPECT_EQ(scopesIn("write:codes read:codes a"), (std::vector<std::string>{"write:codes", "read:codes", "a"}));
+  EXPECT_EQ(scopesIn("a a"), (std::vector<std::string>{"a", "a"}));  // repeats are the caller's to judge
+  EXPECT_EQ(scopesIn(std::string(64, 'a') + " b"), (std::vector<std::string>{std::string(64, 'a'), "b"}));
+  EXPECT_EQ(scopesIn(joinScopes({"x:y", "!#[]~"})), (std::vector<std::string>{"x:y", "!#[]~"}));
+}
+
+TEST(ForEachScopeInList, RefusesWhatIsNotAScopeList) {
+  for (const std::string list : {"", " ", "a ", " a", "a  b", "a\tb", "a\"b", "caf\xc3\xa9", "a \x7f"}) {
+    EXPECT_EQ(scopesIn(list), std::vector<std::string>{"invalid"}) << list;
+  }
+  EXPECT_EQ(scopesIn("a " + std::string(65, 'b')), std::vector<std::string>{"invalid"});
+  // It stops at the first bad entry: the tokens before it were handed over.
+  std::vector<std::string> seen;
+  EXPECT_FALSE(forEachScopeInList("a b  c", [&seen](std::string_view scope) { seen.emplace_back(scope); }));
+  EXPECT_EQ(seen, (std::vector<std::string>{"a", "b"}));
+}
+
 }  // namespace
 }  // namespace codepayload::auth

@@ -25,20 +25,10 @@ using codepayload::testing::fileMode;
 using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
+using codepayload::testing::ScopedUmask;
 using codepayload::testing::writeFile;
 
 
-// Sets a umask for one test and restores the previous one.
-class ScopedUmask {
- public:
-  explicit ScopedUmask(mode_t mask) : previous_(::umask(mask)) {}
-  ~ScopedUmask() { ::umask(previous_); }
-  ScopedUmask(const ScopedUmask&) = delete;
-  ScopedUmask& operator=(const ScopedUmask&) = delete;
-
- private:
-  mode_t previous_;
-};
 
 TEST(FileModes, RestrictNewFilesToOwnerSetsTheUmaskTo077) {
   const ScopedUmask restore(022);
@@ -165,34 +155,6 @@ TEST(FileModes, PrepareOwnerOnlyDatabaseReportsAMissingFolder) {
   } catch (const FileModeError& error) {
     EXPECT_EQ(std::string(error.what()),
               "cannot create " + (temp / "missing" / "registry.db").string() + ": No such file or directory");
-  }
-}
-
-TEST(FileModes, WriteOwnerOnlyFileAtomicallyWritesMode0600WhateverTheUmaskOrTheOldFile) {
-  const ScopedUmask permissive(0);
-  TempDir temp;
-  writeOwnerOnlyFileAtomically(temp / "server.port", "8443\n");
-  EXPECT_EQ(readFile(temp / "server.port"), "8443\n");
-  EXPECT_EQ(fileMode(temp / "server.port"), 0600u);
-
-  // An old target and a temporary file a crash left behind, both 0644.
-  ASSERT_EQ(::chmod((temp / "server.port").c_str(), 0644), 0);
-  writeFile(temp / "server.port.tmp", "stale");
-  ASSERT_EQ(::chmod((temp / "server.port.tmp").c_str(), 0644), 0);
-  writeOwnerOnlyFileAtomically(temp / "server.port", "9443\n");
-  EXPECT_EQ(readFile(temp / "server.port"), "9443\n");
-  EXPECT_EQ(fileMode(temp / "server.port"), 0600u);
-  EXPECT_EQ(listFolder(temp.path()), std::set<std::string>{"server.port"});
-}
-
-TEST(FileModes, WriteOwnerOnlyFileAtomicallyReportsAMissingFolder) {
-  TempDir temp;
-  try {
-    writeOwnerOnlyFileAtomically(temp / "missing" / "server.port", "1\n");
-    ADD_FAILURE() << "no error";
-  } catch (const FileModeError& error) {
-    EXPECT_EQ(std::string(error.what()),
-              "cannot create " + (temp / "missing" / "server.port.tmp").string() + ": No such file or directory");
   }
 }
 

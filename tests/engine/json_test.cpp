@@ -1,4 +1,5 @@
-// The JSON writer's escaping and the request parser's refusals.
+// The JSON writer's escaping in responses (the escaping itself: tests/common)
+// and the request parser's refusals.
 #include <gtest/gtest.h>
 
 #include "engine/json_writer.h"
@@ -6,12 +7,6 @@
 
 namespace codepayload::testing {
 namespace {
-
-TEST(JsonWriter, EscapesQuotesBackslashesAndControlCharacters) {
-  std::string out;
-  json::appendString(out, std::string("a\"b\\c\n\t\x01\x1f" "\xc3\xa9", 11));
-  EXPECT_EQ(out, "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
-}
 
 TEST(JsonWriter, ReferencesAreEscapedInResponses) {
   EXPECT_EQ(runRequest(newestSnapshot(), R"J({"codes":[{"reference":"a\"\n\u00e9","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})J"),

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/ascii.h"
 #include "server/chunked_decoder.h"
 #include "server/http_head.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -110,7 +111,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     require(isToken(field.name), "an accepted name is a token", field.name);
     require(field.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string_view::npos,
             "an accepted value holds CR, LF or NUL", field.value);
-    if (sameToken(field.name, "Host")) ++hosts;
+    if (codepayload::common::equalsIgnoringAsciiCase(field.name, "Host")) ++hosts;
   }
   require(parsed.version == HttpVersion::Http10 ? hosts <= 1 : hosts == 1, "Host count");
   require(!(parsed.chunked && parsed.contentLength), "both a length and chunked");

@@ -39,6 +39,18 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// Sets a umask for one test and restores the previous one.
+class ScopedUmask {
+ public:
+  explicit ScopedUmask(mode_t mask) : previous_(::umask(mask)) {}
+  ~ScopedUmask() { ::umask(previous_); }
+  ScopedUmask(const ScopedUmask&) = delete;
+  ScopedUmask& operator=(const ScopedUmask&) = delete;
+
+ private:
+  mode_t previous_;
+};
+
 // The permission bits of `path` (0600, 0755, ...).
 inline mode_t fileMode(const std::filesystem::path& path) {
   struct stat status {};

@@ -12,6 +12,7 @@
 
 #include "app/command_line.h"
 #include "app/version.h"
+#include "common/json_escape.h"
 #include "db/file_modes.h"
 #include "auth/auth_service.h"
 #include "auth/client_registry.h"
@@ -46,22 +47,8 @@ struct UsageError : std::runtime_error {
 };
 
 std::string jsonString(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string json = "\"";
-  for (const char character : text) {
-    const auto byte = static_cast<unsigned char>(character);
-    if (character == '"' || character == '\\') {
-      json.push_back('\\');
-      json.push_back(character);
-    } else if (byte < 0x20) {
-      json += "\\u00";
-      json.push_back(kHex[byte >> 4]);
-      json.push_back(kHex[byte & 0x0F]);
-    } else {
-      json.push_back(character);
-    }
-  }
-  json.push_back('"');
+  std::string json;
+  common::appendJsonString(json, text);
   return json;
 }
 

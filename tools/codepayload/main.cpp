@@ -27,6 +27,7 @@
 #include "app/settings.h"
 #include "app/version.h"
 #include "db/rule_store.h"
+#include "common/json_escape.h"
 #include "engine/json_writer.h"
 #include "engine/payload_engine.h"
 #include "db/import/baseline_format.h"
@@ -122,11 +123,11 @@ int listModules(const codepayload::Snapshot& rules) {
   for (std::size_t i = 0; i < states.size(); ++i) {
     if (i != 0) out += ",\n ";
     out += "{\"name\":";
-    codepayload::json::appendString(out, states[i].name);
+    codepayload::common::appendJsonString(out, states[i].name);
     out += ",\"kind\":";
-    codepayload::json::appendString(out, states[i].kind);
+    codepayload::common::appendJsonString(out, states[i].kind);
     out += states[i].enabled ? ",\"enabled\":true,\"summary\":" : ",\"enabled\":false,\"reason\":";
-    codepayload::json::appendString(out, states[i].reason);
+    codepayload::common::appendJsonString(out, states[i].reason);
     out += '}';
   }
   out += "]\n";
@@ -147,9 +148,9 @@ int generate(const Options& options, codepayload::SnapshotHolder& holder) {
   codepayload::RequestError error{};
   if (!engine.generateJson(body, out, error)) {
     std::string envelope = "{\"errors\":[{\"code\":\"InvalidRequest\",\"path\":";
-    codepayload::json::appendString(envelope, error.path);
+    codepayload::common::appendJsonString(envelope, error.path);
     envelope += ",\"message\":";
-    codepayload::json::appendString(envelope, error.message);
+    codepayload::common::appendJsonString(envelope, error.message);
     envelope += "}]}\n";
     std::cerr << envelope;
     return 1;

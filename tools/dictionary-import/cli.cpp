@@ -1,10 +1,10 @@
 #include "tools/dictionary-import/cli.h"
 
-#include <cstdio>
 #include <exception>
 
 #include "app/command_line.h"
 #include "app/version.h"
+#include "common/json_escape.h"
 #include "db/db_error.h"
 #include "db/file_modes.h"
 #include "plugins/builtin_plugins.h"
@@ -27,24 +27,6 @@ const char* const kUsage =
     "  --allow-downgrade      replace the rules of a newer release by an older one\n";
 
 namespace {
-
-void appendJsonString(std::string& json, std::string_view text) {
-  json += '"';
-  for (char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      json += '\\';
-      json += c;
-    } else if (byte < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(byte));
-      json += escaped;
-    } else {
-      json += c;
-    }
-  }
-  json += '"';
-}
 
 std::vector<app::OptionSpec> importOptions() {
   std::vector<app::OptionSpec> options = app::standardOptions();
@@ -148,12 +130,12 @@ CliCommand parseCommandLine(const std::vector<std::string>& arguments, const app
 
 std::string summaryJson(const ImportSummary& summary, std::string_view outputKey) {
   std::string json = "{\"release\":";
-  appendJsonString(json, summary.release);
+  common::appendJsonString(json, summary.release);
   json += ",\"ais\":" + std::to_string(summary.ais);
   json += ",\"linkTypes\":" + std::to_string(summary.linkTypes) + ",";
-  appendJsonString(json, outputKey);
+  common::appendJsonString(json, outputKey);
   json += ':';
-  appendJsonString(json, summary.output.string());
+  common::appendJsonString(json, summary.output.string());
   json += '}';
   return json;
 }

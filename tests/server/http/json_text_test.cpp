@@ -7,16 +7,9 @@
 namespace codepayload::server {
 namespace {
 
-TEST(JsonText, EscapesQuotesBackslashesAndControlCharacters) {
-  std::string out;
-  appendJsonString(out, std::string("a\"b\\c\nd\te\r\x01\x1f", 12));
-  EXPECT_EQ(out, R"("a\"b\\c\nd\te\r\u0001\u001f")");
-}
-
-TEST(JsonText, KeepsUtf8AsIs) {
-  std::string out;
-  appendJsonString(out, "Gr\xc3\xbc\xc3\x9f");
-  EXPECT_EQ(out, "\"Gr\xc3\xbc\xc3\x9f\"");
+TEST(ErrorEnvelope, EscapesEveryString) {
+  EXPECT_EQ(errorEnvelope("X\"", std::string_view("a\\b"), "line\n\x01"),
+            R"({"errors":[{"code":"X\"","path":"a\\b","message":"line\n\u0001"}]})");
 }
 
 TEST(ErrorEnvelope, WithPathAndWithout) {

@@ -1,0 +1,72 @@
+#include "common/json_escape.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace codepayload::common {
+namespace {
+
+std::string literal(std::string_view text) {
+  std::string out;
+  appendJsonString(out, text);
+  return out;
+}
+
+TEST(JsonEscape, PlainTextIsQuotedAsItIs) {
+  EXPECT_EQ(literal(""), R"("")");
+  EXPECT_EQ(literal("abc 123"), R"("abc 123")");
+  EXPECT_EQ(literal("a/b"), R"("a/b")");  // '/' may stand unescaped
+  EXPECT_EQ(literal("\x7F"), "\"\x7F\"");  // DEL is not a JSON control character
+}
+
+TEST(JsonEscape, QuotesAndBackslashesAreEscaped) {
+  EXPECT_EQ(literal(R"(say "hi")"), R"("say \"hi\"")");
+  EXPECT_EQ(literal(R"(C:\dir\)"), R"("C:\\dir\\")");
+  EXPECT_EQ(literal(R"(\")"), R"("\\\"")");
+}
+
+TEST(JsonEscape, TheFiveShortEscapes) {
+  EXPECT_EQ(literal("\b\f\n\r\t"), R"("\b\f\n\r\t")");
+}
+
+TEST(JsonEscape, EveryOtherControlCharacterIsAUnicodeEscape) {
+  EXPECT_EQ(literal(std::string_view("\0", 1)), R"("\u0000")");
+  EXPECT_EQ(literal("\x01"), R"("\u0001")");
+  EXPECT_EQ(literal("\x07"), R"("\u0007")");
+  EXPECT_EQ(literal("\x0B"), R"("\u000b")");  // VT has no short form
+  EXPECT_EQ(literal("\x1B[0m"), R"("\u001b[0m")");
+  EXPECT_EQ(literal("\x1F"), R"("\u001f")");
+  EXPECT_EQ(literal(" "), R"(" ")");  // 0x20 is the first plain character
+  // Every one of 0x00..0x1F is escaped, and nothing else below 0x80.
+  for (int c = 0; c < 0x80; ++c) {
+    const std::string out = literal(std::string(1, static_cast<char>(c)));
+    const bool escaped = out.size() > 3;
+    EXPECT_EQ(escaped, c < 0x20 || c == '"' || c == '\\') << c;
+  }
+}
+
+TEST(JsonEscape, Utf8IsCopied) {
+  EXPECT_EQ(literal("Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80"), "\"Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+}
+
+TEST(JsonEscape, AppendsToWhatIsThere) {
+  std::string out = R"({"a":)";
+  appendJsonString(out, "x\ny");
+  out += '}';
+  EXPECT_EQ(out, R"({"a":"x\ny"})");
+}
+
+// The cases the engine's and the server's own writers were tested with.
+TEST(JsonEscape, AsTheEngineAndTheServerWroteBefore) {
+  EXPECT_EQ(literal(std::string("a\"b\\c\n\t\x01\x1f" "\xc3\xa9", 11)), "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
+  EXPECT_EQ(literal(std::string("a\"b\\c\nd\te\r\x01\x1f", 12)), R"("a\"b\\c\nd\te\r\u0001\u001f")");
+}
+
+TEST(JsonEscape, RunsBetweenEscapesAreKept) {
+  EXPECT_EQ(literal("ab\"cd\\ef\ngh"), R"("ab\"cd\\ef\ngh")");
+  EXPECT_EQ(literal("\"\""), R"("\"\"")");
+}
+
+}  // namespace
+}  // namespace codepayload::common
