@@ -1,13 +1,12 @@
 #include "auth/auth_throttle.h"
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
 
+#include "common/address_key.h"
 #include "common/string_hash.h"
 
 namespace codepayload::auth {
@@ -22,26 +21,6 @@ struct Window {
 };
 
 }  // namespace
-
-std::string throttleAddressKey(std::string_view address) {
-  std::string text(address.substr(0, address.find('%')));  // no zone id
-  unsigned char bytes[16];
-  if (::inet_pton(AF_INET6, text.c_str(), bytes) != 1) return std::string(address);
-  static constexpr unsigned char kMappedPrefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-  if (std::equal(bytes, bytes + 12, kMappedPrefix)) {
-    char dotted[INET_ADDRSTRLEN];
-    ::inet_ntop(AF_INET, bytes + 12, dotted, sizeof dotted);
-    return dotted;
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string key;
-  for (int index = 0; index < 8; ++index) {
-    if (index > 0 && index % 2 == 0) key.push_back(':');
-    key.push_back(kHex[bytes[index] >> 4]);
-    key.push_back(kHex[bytes[index] & 0x0F]);
-  }
-  return key + "::/64";
-}
 
 // Fixed windows per key: a key's window opens with its first counted event and
 // lasts `windowSeconds`.
@@ -108,7 +87,7 @@ AuthThrottle::AuthThrottle(ThrottleSettings settings, UnixClock clock)
 AuthThrottle::~AuthThrottle() = default;
 
 std::int64_t AuthThrottle::addressRetryAfter(std::string_view address) const {
-  return addressFailures_->retryAfter(throttleAddressKey(address), settings_.failuresPerAddress, clock_());
+  return addressFailures_->retryAfter(common::addressKey(address), settings_.failuresPerAddress, clock_());
 }
 
 std::int64_t AuthThrottle::clientFailureRetryAfter(std::string_view clientId) const {
@@ -118,7 +97,7 @@ std::int64_t AuthThrottle::clientFailureRetryAfter(std::string_view clientId) co
 void AuthThrottle::recordFailure(std::string_view address, std::string_view clientId) {
   const std::int64_t now = clock_();
   // Counting stops at the limit: the window then simply runs out.
-  addressFailures_->count(throttleAddressKey(address), settings_.failuresPerAddress, now);
+  addressFailures_->count(common::addressKey(address), settings_.failuresPerAddress, now);
   if (!clientId.empty()) clientFailures_->count(clientId, settings_.failuresPerClient, now);
 }
 

@@ -4,7 +4,7 @@
 //
 // Fixed windows of `windowSeconds`:
 //  - per client address (an IPv6 address counts for its whole /64, which one
-//    client usually controls; see throttleAddressKey): more than `failuresPerAddress` failed
+//    client usually controls; see common::addressKey): more than `failuresPerAddress` failed
 //    authentications -> every token request from that address gets 429 until
 //    the window ends, before any credential check (so a correct secret sent
 //    from there learns nothing);
@@ -35,11 +35,6 @@ struct ThrottleSettings {
   std::int64_t windowSeconds = 60;
   std::size_t maxTrackedKeys = 100000;
 };
-
-// The key an address is throttled under: an IPv4 address as given, an
-// IPv4-mapped IPv6 address as its IPv4 form, any other IPv6 address as its
-// /64 prefix ("2001:0db8:0001:0002::/64"); text that is no IP address as given.
-std::string throttleAddressKey(std::string_view address);
 
 class AuthThrottle {
  public:

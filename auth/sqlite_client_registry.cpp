@@ -15,6 +15,7 @@
 #include "db/poco_migrations.h"
 #include "auth/random_strings.h"
 #include "auth/sqlite_authentication_query.h"
+#include "common/utf8.h"
 
 namespace codepayload::auth {
 
@@ -58,36 +59,9 @@ void configureSession(Poco::Data::Session& session) {
 bool isDisplayable(std::string_view text) {
   std::size_t index = 0;
   while (index < text.size()) {
-    const auto lead = static_cast<unsigned char>(text[index]);
-    std::size_t length = 0;
-    std::uint32_t codePoint = 0;
-    if (lead < 0x80) {
-      length = 1;
-      codePoint = lead;
-    } else if ((lead & 0xE0) == 0xC0) {
-      length = 2;
-      codePoint = lead & 0x1Fu;
-    } else if ((lead & 0xF0) == 0xE0) {
-      length = 3;
-      codePoint = lead & 0x0Fu;
-    } else if ((lead & 0xF8) == 0xF0) {
-      length = 4;
-      codePoint = lead & 0x07u;
-    } else {
-      return false;
-    }
-    if (index + length > text.size()) return false;
-    for (std::size_t offset = 1; offset < length; ++offset) {
-      const auto continuation = static_cast<unsigned char>(text[index + offset]);
-      if ((continuation & 0xC0) != 0x80) return false;
-      codePoint = (codePoint << 6) | (continuation & 0x3Fu);
-    }
-    static constexpr std::uint32_t kSmallest[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (codePoint < kSmallest[length] || codePoint > 0x10FFFF || (codePoint >= 0xD800 && codePoint <= 0xDFFF)) {
-      return false;
-    }
+    char32_t codePoint = 0;
+    if (!common::decodeUtf8(text, index, codePoint)) return false;
     if (codePoint < 0x20 || (codePoint >= 0x7F && codePoint <= 0x9F)) return false;
-    index += length;
   }
   return true;
 }
@@ -124,14 +98,12 @@ void checkScopes(const std::vector<std::string>& scopes) {
   }
 }
 
+// The scope column as written by joinScopes; "" for a client without scopes.
 std::vector<std::string> splitScopes(const std::string& joined) {
   std::vector<std::string> scopes;
-  std::size_t start = 0;
-  while (start < joined.size()) {
-    std::size_t end = joined.find(' ', start);
-    if (end == std::string::npos) end = joined.size();
-    if (end > start) scopes.push_back(joined.substr(start, end - start));
-    start = end + 1;
+  if (joined.empty()) return scopes;
+  if (!forEachScopeInList(joined, [&scopes](std::string_view scope) { scopes.emplace_back(scope); })) {
+    throw RegistryError(RegistryError::Kind::Storage, "registry database: a client's scopes are not a scope list");
   }
   return scopes;
 }

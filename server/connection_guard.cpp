@@ -1,4 +1,5 @@
 #include "server/connection_guard.h"
+#include "common/address_key.h"
 
 #include <Poco/Exception.h>
 #include <Poco/Net/SocketAddress.h>
@@ -7,7 +8,6 @@
 
 #include <vector>
 
-#include "auth/auth_throttle.h"
 
 namespace codepayload::server {
 
@@ -43,7 +43,7 @@ class ConnectionGuard::AdmissionFilter final : public Poco::Net::TCPServerConnec
       guard_.recordRefusal(Refusal::QueueFull, address);
       return false;
     }
-    if (!guard_.slots_.admit(identityOf(socket), auth::throttleAddressKey(address))) {
+    if (!guard_.slots_.admit(identityOf(socket), common::addressKey(address))) {
       guard_.recordRefusal(Refusal::OverAddressLimit, address);
       return false;
     }
