@@ -28,9 +28,8 @@ Poco::Util::OptionSet optionSetOf(const std::vector<OptionSpec>& options) {
 const OptionSpec* exactOption(const std::vector<OptionSpec>& options, std::string_view argument) {
   for (const OptionSpec& spec : options) {
     if (argument.starts_with("--")) {
-      const std::string_view name = argument.substr(2, argument.find('=') == std::string_view::npos
-                                                            ? std::string_view::npos
-                                                            : argument.find('=') - 2);
+      const std::string_view name = argument.substr(
+          2, argument.find('=') == std::string_view::npos ? std::string_view::npos : argument.find('=') - 2);
       if (name == spec.name) return &spec;
     } else if (!spec.shortName.empty() && argument.substr(1) == spec.shortName) {
       return &spec;
@@ -43,14 +42,10 @@ std::string typedName(std::string_view argument) { return std::string(argument.s
 
 std::string describe(CommandLineError::Kind kind, const std::string& option) {
   switch (kind) {
-    case CommandLineError::Kind::UnknownOption:
-      return "unknown option " + option;
-    case CommandLineError::Kind::MissingValue:
-      return option + " needs a value";
-    case CommandLineError::Kind::Repeated:
-      return option + " given twice";
-    case CommandLineError::Kind::UnexpectedValue:
-      return option + " takes no value";
+    case CommandLineError::Kind::UnknownOption: return "unknown option " + option;
+    case CommandLineError::Kind::MissingValue: return option + " needs a value";
+    case CommandLineError::Kind::Repeated: return option + " given twice";
+    case CommandLineError::Kind::UnexpectedValue: return option + " takes no value";
   }
   return "bad option " + option;
 }
@@ -58,9 +53,7 @@ std::string describe(CommandLineError::Kind kind, const std::string& option) {
 }  // namespace
 
 CommandLineError::CommandLineError(Kind errorKind, std::string typedOption)
-    : std::runtime_error(describe(errorKind, typedOption)),
-      kind(errorKind),
-      option(std::move(typedOption)) {}
+    : std::runtime_error(describe(errorKind, typedOption)), kind(errorKind), option(std::move(typedOption)) {}
 
 bool ParsedCommandLine::has(std::string_view option) const {
   return std::any_of(options.begin(), options.end(), [&](const auto& entry) { return entry.first == option; });
@@ -82,9 +75,9 @@ std::vector<std::string> ParsedCommandLine::values(std::string_view option) cons
 }
 
 std::vector<OptionSpec> standardOptions() {
-  return {OptionSpec{"help", "h", "", "print this help and exit", false},
-          OptionSpec{"version", "", "", "print the version, the dictionary release and the git commit, and exit",
-                     false}};
+  return {
+      OptionSpec{"help", "h", "", "print this help and exit", false},
+      OptionSpec{"version", "", "", "print the version, the dictionary release and the git commit, and exit", false}};
 }
 
 CommandLine::CommandLine(std::vector<OptionSpec> options) : options_(std::move(options)) {}
@@ -133,8 +126,7 @@ ParsedCommandLine CommandLine::parse(std::span<const std::string> arguments) con
   return parsed;
 }
 
-std::string CommandLine::help(std::string_view program, std::string_view synopsis,
-                              std::string_view description) const {
+std::string CommandLine::help(std::string_view program, std::string_view synopsis, std::string_view description) const {
   const Poco::Util::OptionSet set = optionSetOf(options_);
   Poco::Util::HelpFormatter formatter(set);
   formatter.setUnixStyle(true);

@@ -83,7 +83,7 @@ std::vector<std::string> leafKeys(const Poco::Util::AbstractConfiguration& file)
 }
 
 std::filesystem::path directoryFrom(const EnvironmentLookup& environment, std::string_view variable,
-                                     const std::filesystem::path& fallback) {
+                                    const std::filesystem::path& fallback) {
   const std::optional<std::string> value = environment(variable);
   return (value && !value->empty()) ? std::filesystem::path(*value) : fallback;
 }
@@ -167,9 +167,9 @@ SettingValues readSettingValues(const std::optional<std::filesystem::path>& prop
   }
   for (const SettingKey& key : kKeys) {
     if (const std::optional<std::string> value = environment(key.environmentVariable)) {
-      values[std::string(key.key)] =
-          SettingValue{std::string(common::trimSpaceAndTab(*value)), "environment variable " + std::string(key.environmentVariable) +
-                                                         " (key " + std::string(key.key) + ")"};
+      values[std::string(key.key)] = SettingValue{
+          std::string(common::trimSpaceAndTab(*value)),
+          "environment variable " + std::string(key.environmentVariable) + " (key " + std::string(key.key) + ")"};
     }
   }
   return values;

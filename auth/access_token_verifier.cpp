@@ -48,8 +48,7 @@ bool parseObject(simdjson::dom::parser& parser, const std::string& json, simdjso
 
 bool readNumericDate(simdjson::dom::element element, std::int64_t& value) {
   // Only JSON integers: a string, a fraction or an exponent form is refused.
-  if (element.type() != simdjson::dom::element_type::INT64 &&
-      element.type() != simdjson::dom::element_type::UINT64) {
+  if (element.type() != simdjson::dom::element_type::INT64 && element.type() != simdjson::dom::element_type::UINT64) {
     return false;
   }
   std::int64_t number = 0;
@@ -186,8 +185,7 @@ std::string_view tokenRejectionName(TokenRejection rejection) {
 AccessTokenVerifier::AccessTokenVerifier(const SigningKeySet& keys, TokenSettings settings)
     : keys_(keys), settings_(std::move(settings)) {}
 
-TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t now,
-                                           AccessTokenClaims& claims) const {
+TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t now, AccessTokenClaims& claims) const {
   if (token.size() > kMaxAccessTokenLength) return TokenRejection::TooLong;
   Segments segments;
   if (!splitSegments(token, segments)) return TokenRejection::Malformed;
@@ -202,7 +200,8 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
   thread_local TokenJsonParsers parsers;
   simdjson::dom::object header;
   simdjson::dom::object payload;
-  if (!parsers.ready || !parseObject(parsers.header, headerJson, header) || !parseObject(parsers.payload, payloadJson, payload)) {
+  if (!parsers.ready || !parseObject(parsers.header, headerJson, header) ||
+      !parseObject(parsers.payload, payloadJson, payload)) {
     return TokenRejection::Malformed;
   }
   const SigningKey* key = nullptr;

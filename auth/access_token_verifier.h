@@ -48,15 +48,15 @@ struct AccessTokenClaims {
 
 enum class TokenRejection {
   None,
-  TooLong,          // over kMaxAccessTokenLength
-  Malformed,        // segments, base64url, JSON, or a claim of the wrong type/shape
-  BadHeader,        // alg (unsupported, or not its key's), typ, or a header member that is not allowed
-  UnknownKey,       // kid names no key of the set
-  BadSignature,     // signature does not verify, or is the high-S spelling of an ES256 one
+  TooLong,       // over kMaxAccessTokenLength
+  Malformed,     // segments, base64url, JSON, or a claim of the wrong type/shape
+  BadHeader,     // alg (unsupported, or not its key's), typ, or a header member that is not allowed
+  UnknownKey,    // kid names no key of the set
+  BadSignature,  // signature does not verify, or is the high-S spelling of an ES256 one
   WrongIssuer,
   WrongAudience,
-  Expired,          // now > exp + leeway
-  NotYetValid,      // nbf or iat later than now + leeway
+  Expired,      // now > exp + leeway
+  NotYetValid,  // nbf or iat later than now + leeway
 };
 
 // A short stable name ("none", "tooLong", "malformed", ...).

@@ -17,9 +17,7 @@
 
 namespace codepayload::auth {
 
-std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir) {
-  return schemaDir / "registry";
-}
+std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir) { return schemaDir / "registry"; }
 
 namespace {
 
@@ -47,8 +45,7 @@ struct AuthService::Parts {
   Parts(const AuthSettings& settings, UnixClock clock)
       : dataDir(preparedDataDir(settings.dataDir)),
         hasher(SecretHasher::loadOrCreate(dataDir / kPepperFile)),
-        registry(dataDir / kRegistryDatabaseFile,
-                 settings.migrationsDir, hasher, clock),
+        registry(dataDir / kRegistryDatabaseFile, settings.migrationsDir, hasher, clock),
         keys(loadSigningKeys(dataDir)),
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),

@@ -47,8 +47,8 @@ inline constexpr std::string_view kNextSigningKeyFile = "token-signing-key.next.
 std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir);
 
 struct AuthSettings {
-  std::filesystem::path dataDir = "data";         // created (0700) when absent
-  std::filesystem::path migrationsDir;             // registryMigrationsDir(<schema folder>)
+  std::filesystem::path dataDir = "data";  // created (0700) when absent
+  std::filesystem::path migrationsDir;     // registryMigrationsDir(<schema folder>)
   TokenSettings token;
   ThrottleSettings throttle;
   TokenEndpointLimits tokenEndpointLimits;

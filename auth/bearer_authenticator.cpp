@@ -110,13 +110,11 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
   }
   switch (standing) {
     case ClientStanding::Revoked:
-    case ClientStanding::Unknown:
-      return invalidToken("revoked");
+    case ClientStanding::Unknown: return invalidToken("revoked");
     case ClientStanding::Lapsed:
-      return forbidden(std::string(kLapsedChallenge),
-                       "The organisation's subscription no longer covers API clients.", "lapsed");
-    case ClientStanding::Active:
-      break;
+      return forbidden(std::string(kLapsedChallenge), "The organisation's subscription no longer covers API clients.",
+                       "lapsed");
+    case ClientStanding::Active: break;
   }
   if (!scopeContains(claims->scope, requiredScope)) {
     std::string challenge(R"(Bearer realm="codepayload", error="insufficient_scope", scope=")");

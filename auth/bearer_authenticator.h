@@ -46,14 +46,14 @@ struct BearerOutcome {
   enum class Verdict { Allowed, Unauthorized, Forbidden };
 
   Verdict verdict = Verdict::Unauthorized;
-  int status = 401;                 // 200, 401 or 403
-  std::string_view reason;          // "OK", "Unauthorized", "Forbidden"
-  std::string wwwAuthenticate;      // empty when allowed
-  std::string_view errorCode;       // ErrorEnvelope code; empty when allowed
-  std::string message;              // ErrorEnvelope message; empty when allowed
-  std::string_view cause;           // stable short name for logs ("ok", "missing", "notBearer",
-                                    // "multipleHeaders", "emptyToken", "badCharacters",
-                                    // a tokenRejectionName, "revoked", "lapsed", "insufficientScope")
+  int status = 401;                                 // 200, 401 or 403
+  std::string_view reason;                          // "OK", "Unauthorized", "Forbidden"
+  std::string wwwAuthenticate;                      // empty when allowed
+  std::string_view errorCode;                       // ErrorEnvelope code; empty when allowed
+  std::string message;                              // ErrorEnvelope message; empty when allowed
+  std::string_view cause;                           // stable short name for logs ("ok", "missing", "notBearer",
+                                                    // "multipleHeaders", "emptyToken", "badCharacters",
+                                                    // a tokenRejectionName, "revoked", "lapsed", "insufficientScope")
   std::shared_ptr<const AccessTokenClaims> claims;  // set when allowed
 
   bool allowed() const { return verdict == Verdict::Allowed; }

@@ -95,7 +95,7 @@ struct ClientAuthRecord {
   std::string organisationId;
   ClientState state = ClientState::Active;
   std::vector<std::string> scopes;
-  SecretDigest secretDigest{};      // all zero for a deleted client
+  SecretDigest secretDigest{};  // all zero for a deleted client
   bool organisationCoversApiClients = false;
   std::int64_t tokensNotBefore = 0;  // Unix seconds; see ClientStatus
 };

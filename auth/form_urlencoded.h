@@ -25,8 +25,8 @@ struct FormField {
 
 enum class FormError {
   None,
-  BadEscape,       // a '%' not followed by two hex digits, in a name or value
-  TooManyFields,   // more than the allowed number of fields
+  BadEscape,      // a '%' not followed by two hex digits, in a name or value
+  TooManyFields,  // more than the allowed number of fields
 };
 
 // Splits `text` at '&', each piece at its first '=' (no '=' -> empty value),

@@ -15,8 +15,8 @@
 #include <sstream>
 
 #include "auth/base64.h"
-#include "auth/private_file.h"
 #include "auth/openssl_handles.h"
+#include "auth/private_file.h"
 
 namespace codepayload::auth {
 
@@ -26,7 +26,7 @@ constexpr int kMinimumRsaBits = 2048;
 constexpr std::size_t kGeneratedRsaBits = 2048;
 constexpr int kP256CoordinateBytes = 32;
 constexpr std::size_t kEs256SignatureBytes = 2 * kP256CoordinateBytes;  // R || S
-constexpr std::string_view kP256GroupName = "prime256v1";  // OpenSSL's name of P-256
+constexpr std::string_view kP256GroupName = "prime256v1";               // OpenSSL's name of P-256
 constexpr std::string_view kAcceptedKeys =
     "; it must be an EC P-256 key (ES256) or an RSA key of at least 2048 bits (RS256)";
 
@@ -73,8 +73,7 @@ PrivateKey generatePrivateKey(SigningAlgorithm algorithm) {
                                                       : EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", kGeneratedRsaBits));
   if (key == nullptr) {
     ERR_clear_error();
-    throw SigningKeyError("cannot generate a token signing key for " +
-                          std::string(signingAlgorithmName(algorithm)));
+    throw SigningKeyError("cannot generate a token signing key for " + std::string(signingAlgorithmName(algorithm)));
   }
   return key;
 }
@@ -157,8 +156,8 @@ SigningKey SigningKey::fromPem(const std::string& pem, const std::string& origin
         const std::string e = base64UrlParameter(key.get(), OSSL_PKEY_PARAM_RSA_E);
         material->algorithm = SigningAlgorithm::RS256;
         material->kid = encodeBase64Url(sha256(R"({"e":")" + e + R"(","kty":"RSA","n":")" + n + R"("})"));
-        material->publicJwk = R"({"kty":"RSA","kid":")" + material->kid + R"(","use":"sig","alg":"RS256","n":")" +
-                              n + R"(","e":")" + e + R"("})";
+        material->publicJwk = R"({"kty":"RSA","kid":")" + material->kid + R"(","use":"sig","alg":"RS256","n":")" + n +
+                              R"(","e":")" + e + R"("})";
         material->signatureSize = static_cast<std::size_t>(EVP_PKEY_get_size(key.get()));
         material->rsaKey = new Poco::Crypto::RSAKey(Poco::Crypto::EVPPKey(key.get()));
         material->signer = std::make_unique<Poco::JWT::Signer>(material->rsaKey);

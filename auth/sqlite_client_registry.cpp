@@ -11,11 +11,11 @@
 #include <mutex>
 #include <set>
 
-#include "db/file_modes.h"
-#include "db/poco_migrations.h"
 #include "auth/random_strings.h"
 #include "auth/sqlite_authentication_query.h"
 #include "common/utf8.h"
+#include "db/file_modes.h"
+#include "db/poco_migrations.h"
 
 namespace codepayload::auth {
 
@@ -88,9 +88,9 @@ void checkScopes(const std::vector<std::string>& scopes) {
   std::set<std::string_view> seen;
   for (const std::string& scope : scopes) {
     if (!isValidScope(scope)) {
-      throw RegistryError(RegistryError::Kind::InvalidValue,
-                          "scope \"" + scope +
-                              "\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
+      throw RegistryError(
+          RegistryError::Kind::InvalidValue,
+          "scope \"" + scope + "\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
     }
     if (!seen.insert(scope).second) {
       throw RegistryError(RegistryError::Kind::InvalidValue, "scope \"" + scope + "\" is listed twice");
@@ -110,7 +110,8 @@ std::vector<std::string> splitScopes(const std::string& joined) {
 
 Plan planFromColumn(const std::string& text) {
   const std::optional<Plan> plan = parsePlan(text);
-  if (!plan) throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown plan \"" + text + "\"");
+  if (!plan)
+    throw RegistryError(RegistryError::Kind::Storage, "registry database holds an unknown plan \"" + text + "\"");
   return *plan;
 }
 
@@ -290,8 +291,7 @@ std::optional<Organisation> SqliteClientRegistry::findOrganisation(std::string_v
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
     connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations WHERE id = ?",
-        bind(std::string(organisationId)), into(ids), into(names), into(plans), into(subscriptions), into(created),
-        now;
+        bind(std::string(organisationId)), into(ids), into(names), into(plans), into(subscriptions), into(created), now;
     if (ids.empty()) return std::nullopt;
     return Organisation{ids[0], names[0], planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]),
                         created[0]};
@@ -369,8 +369,7 @@ namespace {
 
 std::vector<ClientRecord> clientsFromRows(const std::vector<std::string>& ids,
                                           const std::vector<std::string>& organisationIds,
-                                          const std::vector<std::string>& names,
-                                          const std::vector<std::string>& scopes,
+                                          const std::vector<std::string>& names, const std::vector<std::string>& scopes,
                                           const std::vector<std::string>& states,
                                           const std::vector<Poco::Int64>& created) {
   std::vector<ClientRecord> clients;
@@ -444,8 +443,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       // Never moved back (the clock may have been set back since an earlier block).
       const Poco::Int64 blockedAt = clock_();
       session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = ?, updated_at = ? WHERE id = ?",
-          bind(std::max(notBefore[0], Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)),
-          now;
+          bind(std::max(notBefore[0], Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)), now;
     } else {
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
@@ -503,10 +501,9 @@ std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
     std::vector<ClientStatus> statuses;
     statuses.reserve(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
-      statuses.push_back(ClientStatus{ids[row], organisationIds[row], stateFromColumn(states[row]),
-                                      coversApiClients(planFromColumn(plans[row]),
-                                                       subscriptionFromColumn(subscriptions[row])),
-                                      notBefore[row]});
+      statuses.push_back(ClientStatus{
+          ids[row], organisationIds[row], stateFromColumn(states[row]),
+          coversApiClients(planFromColumn(plans[row]), subscriptionFromColumn(subscriptions[row])), notBefore[row]});
     }
     return statuses;
   });

@@ -45,9 +45,7 @@ TokenOutcome failure(int status, std::string_view reason, std::string_view error
   return outcome;
 }
 
-TokenOutcome invalidRequest(std::string_view cause) {
-  return failure(400, "Bad Request", "invalid_request", cause);
-}
+TokenOutcome invalidRequest(std::string_view cause) { return failure(400, "Bad Request", "invalid_request", cause); }
 
 TokenOutcome invalidClient() {
   TokenOutcome outcome = failure(401, "Unauthorized", "invalid_client", "badCredentials");
@@ -131,16 +129,15 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     }
     if (const SyntaxVerdict syntax = checkSyntax(request, limits_); !syntax.cause.empty()) {
       return syntax.unsupportedGrant ? failure(400, "Bad Request", "unsupported_grant_type", syntax.cause)
-                                    : invalidRequest(syntax.cause);
+                                     : invalidRequest(syntax.cause);
     }
 
     // Client authentication: the same work whatever is wrong (see the header).
     BasicCredentials credentials;
     const bool parsed = parseBasicCredentials(request.authorizations, credentials) == BasicCredentialsError::Ok;
     const bool wellFormedId = parsed && isWellFormedClientId(credentials.clientId);
-    const std::optional<ClientAuthRecord> record =
-        registry_.findClientForAuthentication(wellFormedId ? std::string_view(credentials.clientId)
-                                                           : kNeverIssuedClientId);
+    const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(
+        wellFormedId ? std::string_view(credentials.clientId) : kNeverIssuedClientId);
     const SecretDigest presented = hasher_.digest(parsed ? std::string_view(credentials.clientSecret) : kDummySecret);
     const bool secretMatches = SecretHasher::equal(presented, record ? record->secretDigest : dummyDigest_);
     const bool authenticated = record.has_value() && secretMatches && record->state == ClientState::Active;

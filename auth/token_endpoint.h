@@ -84,8 +84,8 @@ struct TokenOutcome {
 class TokenEndpoint {
  public:
   // Every argument must outlive the endpoint.
-  TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer,
-                AuthThrottle& throttle, TokenEndpointLimits limits = {});
+  TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer, AuthThrottle& throttle,
+                TokenEndpointLimits limits = {});
 
   TokenOutcome handle(const TokenRequest& request) const noexcept;
 

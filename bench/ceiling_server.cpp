@@ -53,7 +53,6 @@ using codepayload::server::ServerConfig;
 // Bodies up to this size leave in one write together with the headers.
 constexpr std::size_t kCoalescedBodyLimit = 3 * 1024;
 
-
 struct FixedAnswer {
   std::string body;
   std::string contentType;
@@ -222,14 +221,16 @@ int run(const std::vector<std::string>& arguments) {
     const sigset_t terminationSignals = blockTerminationSignals();
     const SslLibrary ssl;
     Poco::ThreadPool pool("ceiling", config.minThreads, config.maxThreads, 60);
-    Poco::Net::SecureServerSocket socket(Poco::Net::SocketAddress(config.listen.host, config.listen.port),
-                                         config.listenBacklog, codepayload::server::serverTlsContext(certificateFile, privateKeyFile, "codepayload-ceiling"));
+    Poco::Net::SecureServerSocket socket(
+        Poco::Net::SocketAddress(config.listen.host, config.listen.port), config.listenBacklog,
+        codepayload::server::serverTlsContext(certificateFile, privateKeyFile, "codepayload-ceiling"));
     const std::uint16_t port = socket.address().port();
     Poco::Net::HTTPServer server(new FixedAnswerFactory(answer), pool, socket, codepayload::server::httpParams(config));
     server.start();
     if (options.portFile) {
-      codepayload::common::writeFileAtomically(*options.portFile, std::to_string(port) + "\n",
-                                               {.mode = 0600, .temporaryName = codepayload::common::TemporaryName::Fixed});
+      codepayload::common::writeFileAtomically(
+          *options.portFile, std::to_string(port) + "\n",
+          {.mode = 0600, .temporaryName = codepayload::common::TemporaryName::Fixed});
     }
     std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",
                 config.listen.host.c_str(), static_cast<unsigned>(port), answer.body.size(),

@@ -13,10 +13,10 @@
 #include <memory>
 #include <string>
 
-#include "engine/model.h"
-#include "engine/snapshot.h"
 #include "db/import/baseline_format.h"
 #include "db/import/source_file.h"
+#include "engine/model.h"
+#include "engine/snapshot.h"
 #include "plugins/builtin_plugins.h"
 
 namespace codepayload::bench {
@@ -26,7 +26,8 @@ inline std::shared_ptr<const Snapshot> baselineRules() {
     const std::filesystem::path rulesDir = CODEPAYLOAD_SOURCE_RULES_DIR;
     const importer::SourceFile file =
         importer::readSourceFile(rulesDir / "baseline" / std::string(importer::kBaselineFileName));
-    return Snapshot::build(importer::parseBaseline(file.content, file.name).dictionary, rulesDir, builtinPluginTables());
+    return Snapshot::build(importer::parseBaseline(file.content, file.name).dictionary, rulesDir,
+                           builtinPluginTables());
   }();
   return rules;
 }
@@ -62,14 +63,16 @@ inline std::string mixedBatch(std::size_t items) {
     const std::string serial = std::to_string(100000 + i);
     switch (i % 4) {
       case 0:
-        body += R"J({"reference":"r)J" + serial +
-                R"J(","primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},{"key":"21","value":")J" +
-                serial +
-                R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com","linkType":"gs1:pip"})J";
+        body +=
+            R"J({"reference":"r)J" + serial +
+            R"J(","primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},{"key":"21","value":")J" +
+            serial +
+            R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com","linkType":"gs1:pip"})J";
         break;
       case 1:
-        body += R"J({"primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"L(7)"},{"key":"21","value":")J" +
-                serial + R"J("}],"extensionParameters":[]})J";
+        body +=
+            R"J({"primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"L(7)"},{"key":"21","value":")J" +
+            serial + R"J("}],"extensionParameters":[]})J";
         break;
       case 2:
         body +=

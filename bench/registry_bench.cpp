@@ -34,9 +34,8 @@ class Fixture {
     std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-registry-bench-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
     dir_ = pattern;
-    registry_ = std::make_unique<SqliteClientRegistry>(dir_ / "registry.db",
-                                                       std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry",
-                                                       hasher_);
+    registry_ = std::make_unique<SqliteClientRegistry>(
+        dir_ / "registry.db", std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry", hasher_);
     const Organisation organisation = registry_->createOrganisation("Bench", Plan::Pro);
     for (std::size_t index = 0; index < kClients; ++index) {
       ids_.push_back(registry_->createClient(organisation.id, "client", {"write:codes"}).client.id);

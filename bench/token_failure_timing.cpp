@@ -197,9 +197,10 @@ int run(std::size_t rounds, const std::filesystem::path& migrations) {
     }
   }
 
-  std::printf("TIMING %zu interleaved rounds (after %zu warm-up rounds) of TokenEndpoint::handle, %zu ids per path,"
-              " a real SQLite registry of %zu clients\n",
-              rounds, warmUp, kIdsPerKind, kIdsPerKind);
+  std::printf(
+      "TIMING %zu interleaved rounds (after %zu warm-up rounds) of TokenEndpoint::handle, %zu ids per path,"
+      " a real SQLite registry of %zu clients\n",
+      rounds, warmUp, kIdsPerKind, kIdsPerKind);
   for (const Kind& kind : kinds) {
     std::vector<double> sorted = kind.nanoseconds;
     std::sort(sorted.begin(), sorted.end());
@@ -207,16 +208,18 @@ int run(std::size_t rounds, const std::filesystem::path& migrations) {
                 sorted[sorted.size() / 10], sorted[sorted.size() * 9 / 10]);
   }
   const Comparison malformed = mannWhitney(kinds[2].nanoseconds, kinds[1].nanoseconds);
-  std::printf("TIMING compare=malformedBasic-wrongSecret median_difference_ns=%.0f z=%.2f p=%.3g (reported, not judged)\n",
-              malformed.medianDifference, malformed.z, malformed.p);
+  std::printf(
+      "TIMING compare=malformedBasic-wrongSecret median_difference_ns=%.0f z=%.2f p=%.3g (reported, not judged)\n",
+      malformed.medianDifference, malformed.z, malformed.p);
   const Comparison judged = mannWhitney(kinds[0].nanoseconds, kinds[1].nanoseconds);
   const bool pass = std::abs(judged.medianDifference) < kBoundNanoseconds;
-  std::printf("TIMING compare=unknownId-wrongSecret median_difference_ns=%.0f z=%.2f p=%.3g\n",
-              judged.medianDifference, judged.z, judged.p);
-  std::printf("TIMING verdict=%s: |median(unknownId) - median(wrongSecret)| = %.0f ns, bound %.0f ns"
-              " (Mann-Whitney p = %.3g%s)\n",
-              pass ? "pass" : "fail", std::abs(judged.medianDifference), kBoundNanoseconds, judged.p,
-              judged.p < 0.01 ? ", significant at 0.01" : ", not significant at 0.01");
+  std::printf("TIMING compare=unknownId-wrongSecret median_difference_ns=%.0f z=%.2f p=%.3g\n", judged.medianDifference,
+              judged.z, judged.p);
+  std::printf(
+      "TIMING verdict=%s: |median(unknownId) - median(wrongSecret)| = %.0f ns, bound %.0f ns"
+      " (Mann-Whitney p = %.3g%s)\n",
+      pass ? "pass" : "fail", std::abs(judged.medianDifference), kBoundNanoseconds, judged.p,
+      judged.p < 0.01 ? ", significant at 0.01" : ", not significant at 0.01");
   return pass ? 0 : 1;
 }
 

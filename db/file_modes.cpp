@@ -32,8 +32,8 @@ std::optional<std::string> sharedDirectoryWarning(const std::filesystem::path& d
   struct stat status {};
   if (::stat(directory.c_str(), &status) != 0 || (status.st_mode & kGroupAndOthers) == 0) return std::nullopt;
   return "the data directory " + directory.string() + " has mode " + octal(status.st_mode) +
-         ": group or others can enter or list it (the files in it are kept 0600); run chmod 700 " +
-         directory.string() + " unless a group shares it on purpose";
+         ": group or others can enter or list it (the files in it are kept 0600); run chmod 700 " + directory.string() +
+         " unless a group shares it on purpose";
 }
 
 void restrictToOwner(const std::filesystem::path& file) {

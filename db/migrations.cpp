@@ -70,8 +70,8 @@ void checkRecordedAgainstFolder(const std::vector<RecordedMigration>& recorded, 
   for (const RecordedMigration& row : recorded) {
     if (row.version < 1 || row.version > static_cast<std::int64_t>(known.size())) {
       throw DbError("database schema version " + std::to_string(row.version) + " (" + row.name +
-                    ") is newer than the migrations in " + dir.string() + " (up to " +
-                    std::to_string(known.size()) + "); refusing to use it");
+                    ") is newer than the migrations in " + dir.string() + " (up to " + std::to_string(known.size()) +
+                    "); refusing to use it");
     }
     const Migration& migration = known[static_cast<std::size_t>(row.version - 1)];
     if (migration.fileName != row.name) {
@@ -150,10 +150,9 @@ std::vector<Migration> listMigrations(const std::filesystem::path& dir) {
     migrations.push_back(Migration{version, name, entry.path()});
   }
   if (ec) throw DbError("cannot list migration folder " + dir.string() + ": " + ec.message());
-  std::sort(migrations.begin(), migrations.end(),
-            [](const Migration& a, const Migration& b) {
-              return a.version != b.version ? a.version < b.version : a.fileName < b.fileName;
-            });
+  std::sort(migrations.begin(), migrations.end(), [](const Migration& a, const Migration& b) {
+    return a.version != b.version ? a.version < b.version : a.fileName < b.fileName;
+  });
   for (std::size_t i = 0; i < migrations.size(); ++i) {
     const int expected = static_cast<int>(i) + 1;
     if (migrations[i].version != expected) {

@@ -31,8 +31,8 @@
 namespace codepayload {
 
 struct Migration {
-  int version = 0;              // 1 for 0001_rules.sql
-  std::string fileName;         // "0001_rules.sql"
+  int version = 0;       // 1 for 0001_rules.sql
+  std::string fileName;  // "0001_rules.sql"
   std::filesystem::path path;
 
   bool operator==(const Migration&) const = default;
@@ -57,8 +57,7 @@ struct MigrationDialect {
 extern const MigrationDialect kSqliteMigrationDialect;
 
 // The portable SQL of the runner, run by every MigrationConnection.
-inline constexpr const char* kSelectRecordedMigrations =
-    "SELECT version, name FROM schema_migrations ORDER BY version";
+inline constexpr const char* kSelectRecordedMigrations = "SELECT version, name FROM schema_migrations ORDER BY version";
 inline constexpr const char* kInsertRecordedMigration =
     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)";
 

@@ -51,7 +51,8 @@ class PocoMigrationConnection final : public MigrationConnection {
       session_ << kSelectRecordedMigrations, into(versions), into(names), now;
       std::vector<RecordedMigration> rows;
       rows.reserve(versions.size());
-      for (std::size_t row = 0; row < versions.size(); ++row) rows.push_back(RecordedMigration{versions[row], names[row]});
+      for (std::size_t row = 0; row < versions.size(); ++row)
+        rows.push_back(RecordedMigration{versions[row], names[row]});
       return rows;
     } catch (const Poco::Exception& error) {
       fail(what, error);

@@ -31,8 +31,7 @@ Group& currentOrNext(std::vector<Group>& groups, std::int64_t number, const std:
 }
 
 ReleaseInfo readRelease(sqlite3* db) {
-  Statement query(db,
-                  "SELECT name, source_file, source_sha256, link_types_file, link_types_sha256 FROM release");
+  Statement query(db, "SELECT name, source_file, source_sha256, link_types_file, link_types_sha256 FROM release");
   if (!query.step()) throw DbError("rule database: the release table is empty");
   ReleaseInfo release;
   release.name = query.text(0);
@@ -64,8 +63,7 @@ class AiIndex {
 
 std::vector<AiDefinition> readAis(sqlite3* db) {
   std::vector<AiDefinition> ais;
-  Statement query(db,
-                  "SELECT ai, title, fixed_length, dl_data_attribute FROM application_identifier ORDER BY ai");
+  Statement query(db, "SELECT ai, title, fixed_length, dl_data_attribute FROM application_identifier ORDER BY ai");
   while (query.step()) {
     AiDefinition& ai = ais.emplace_back();
     ai.ai = query.text(0);
@@ -168,7 +166,8 @@ std::vector<LinkType> readLinkTypes(sqlite3* db) {
 
 void checkExists(const std::filesystem::path& dbPath) {
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(dbPath, ec)) throw DbError("rule database " + dbPath.string() + " does not exist");
+  if (!std::filesystem::is_regular_file(dbPath, ec))
+    throw DbError("rule database " + dbPath.string() + " does not exist");
 }
 
 // The schema version must be the one this program reads.

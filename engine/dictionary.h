@@ -55,14 +55,14 @@ struct RequiresRule {
 };
 
 struct AiDefinition {
-  std::string ai;                       // "01", "3103", ...
-  std::string title;                    // may be empty (some releases omit it)
-  bool fixedLength = false;             // '*' flag: pre-defined length, no FNC1 separator
+  std::string ai;                         // "01", "3103", ...
+  std::string title;                      // may be empty (some releases omit it)
+  bool fixedLength = false;               // '*' flag: pre-defined length, no FNC1 separator
   bool digitalLinkDataAttribute = false;  // '?' flag: may go in a Digital Link query string
   std::vector<ComponentSpec> components;
   std::vector<RequiresRule> requirements;  // the req= attributes: all must hold
-  std::vector<AiPattern> excludes;      // none may be present (an AI never excludes itself)
-  bool digitalLinkPrimaryKey = false;   // "dlpkey" attribute present
+  std::vector<AiPattern> excludes;         // none may be present (an AI never excludes itself)
+  bool digitalLinkPrimaryKey = false;      // "dlpkey" attribute present
   // Alternative ordered qualifier sequences from "dlpkey=22,10,21|235";
   // empty when the key takes no qualifiers.
   std::vector<std::vector<std::string>> qualifierSequences;
@@ -72,22 +72,22 @@ struct AiDefinition {
 
 // A GS1 Web Vocabulary link type (sub-property of gs1:linkType).
 struct LinkType {
-  std::string id;          // "gs1:pip"
+  std::string id;  // "gs1:pip"
   std::string title;
   std::string description;
-  std::string uri;         // "https://ref.gs1.org/voc/pip"
-  std::string status;      // "stable", ...
+  std::string uri;     // "https://ref.gs1.org/voc/pip"
+  std::string status;  // "stable", ...
   bool deprecated = false;
   std::vector<std::string> restricted;  // e.g. {"resolver"}, {"validatedHealthcare"}
-  bool selectable = true;  // false for the resolver-only types (restricted to "resolver")
+  bool selectable = true;               // false for the resolver-only types (restricted to "resolver")
 
   bool operator==(const LinkType&) const = default;
 };
 
 struct ReleaseInfo {
-  std::string name;        // "2026-01-27"
-  std::string sourceFile;  // "gs1-syntax-dictionary-2026-01-27.txt"
-  std::string sha256;      // of the source file, lowercase hex
+  std::string name;                 // "2026-01-27"
+  std::string sourceFile;           // "gs1-syntax-dictionary-2026-01-27.txt"
+  std::string sha256;               // of the source file, lowercase hex
   std::string linkTypesSourceFile;  // "link-types.json"
   std::string linkTypesSha256;
 

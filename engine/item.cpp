@@ -64,9 +64,7 @@ std::string ItemContext::pathOf(AiSlot slot) {
   return slot.primary ? std::string("primaryKey") : "ais." + std::to_string(slot.index);
 }
 
-std::string ItemContext::aiErrorCode(AiSlot slot) {
-  return slot.primary ? codes::primaryKey() : codes::ai(slot.index);
-}
+std::string ItemContext::aiErrorCode(AiSlot slot) { return slot.primary ? codes::primaryKey() : codes::ai(slot.index); }
 
 void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args) {
   errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args)});

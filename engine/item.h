@@ -32,8 +32,8 @@ struct ItemAi {
   std::int32_t slot = -1;          // aiSlot(key); -1 when the key is not 2 to 4 digits
   std::string normalisedValue;     // used when `normalised` is set
   bool normalised = false;
-  bool usable = true;              // false: unknown, a duplicate, or repeating the primary key
-  bool valueRejected = false;      // a normalisation step already reported the value
+  bool usable = true;          // false: unknown, a duplicate, or repeating the primary key
+  bool valueRejected = false;  // a normalisation step already reported the value
   Placement placement = Placement::Undecided;
   std::uint16_t qualifierRank = 0;  // position in the chosen qualifier sequence
 

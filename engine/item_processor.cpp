@@ -26,8 +26,7 @@ void processItem(const Snapshot& rules, const CodeDefinition& definition, std::s
     // must not drop AIs from the URI silently.
     for (std::size_t i = 0; i < item.ais().size(); ++i) {
       if (item.ais()[i].placement == Placement::Undecided) {
-        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i),
-                      {std::string(item.ais()[i].key)});
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(item.ais()[i].key)});
       }
     }
     if (!outcome.errors.empty()) return;

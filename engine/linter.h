@@ -46,8 +46,8 @@ struct LinterTable {
 
   // The linter registered under `name`, or nullptr.
   LinterFn find(std::string_view name) const {
-    const LinterEntry* it = std::lower_bound(begin, end, name,
-                                             [](const LinterEntry& entry, std::string_view key) { return entry.name < key; });
+    const LinterEntry* it = std::lower_bound(
+        begin, end, name, [](const LinterEntry& entry, std::string_view key) { return entry.name < key; });
     return (it != end && it->name == name) ? it->fn : nullptr;
   }
 };

@@ -45,8 +45,8 @@ struct LuaThreadState {
   std::size_t used = 0;
   std::size_t limit = 0;
   std::uint32_t budget = 0;
-  std::vector<int> linters;  // registry refs to the linter functions
-  std::vector<int> modules;  // registry refs to the module tables
+  std::vector<int> linters;            // registry refs to the linter functions
+  std::vector<int> modules;            // registry refs to the module tables
   const Snapshot* snapshot = nullptr;  // set during a module call, for gs1.ai()
 
   LuaThreadState() = default;
@@ -84,7 +84,8 @@ struct LuaThreadState {
     auto* state = static_cast<LuaThreadState*>(lua_touserdata(L, lua_upvalueindex(1)));
     std::size_t length = 0;
     const char* key = luaL_checklstring(L, 1, &length);
-    const CompiledAi* ai = state->snapshot != nullptr ? state->snapshot->findAi(std::string_view(key, length)) : nullptr;
+    const CompiledAi* ai =
+        state->snapshot != nullptr ? state->snapshot->findAi(std::string_view(key, length)) : nullptr;
     if (ai == nullptr) {
       lua_pushnil(L);
       return 1;
@@ -131,8 +132,10 @@ struct LuaThreadState {
     budget = instructionBudget;
     L = lua_newstate(&LuaThreadState::allocate, this);
     if (L == nullptr) throw SnapshotError("Lua: cannot create a state");
-    static const luaL_Reg kLibraries[] = {{LUA_GNAME, luaopen_base},     {LUA_STRLIBNAME, luaopen_string},
-                                          {LUA_TABLIBNAME, luaopen_table}, {LUA_MATHLIBNAME, luaopen_math},
+    static const luaL_Reg kLibraries[] = {{LUA_GNAME, luaopen_base},
+                                          {LUA_STRLIBNAME, luaopen_string},
+                                          {LUA_TABLIBNAME, luaopen_table},
+                                          {LUA_MATHLIBNAME, luaopen_math},
                                           {LUA_UTF8LIBNAME, luaopen_utf8}};
     for (const luaL_Reg& library : kLibraries) {
       luaL_requiref(L, library.name, library.func, 1);
@@ -318,12 +321,15 @@ int LuaRuntime::addLinter(std::string_view name) {
     if (linters_[i].name == name) return static_cast<int>(i);
   }
   std::filesystem::path file = rulesDir_ / "linters" / (std::string(name) + ".lua");
-  Source source{std::string(name), "@" + (std::filesystem::path("rules") / "linters" / file.filename()).string(),
-                readFile(file), {}};
+  Source source{std::string(name),
+                "@" + (std::filesystem::path("rules") / "linters" / file.filename()).string(),
+                readFile(file),
+                {}};
   LuaThreadState scratch;
   scratch.open(limits_.memoryLimitBytes, limits_.instructionBudget);
   scratch.loadChunk(source);
-  if (!lua_isfunction(scratch.L, -1)) throw SnapshotError("Lua: " + source.chunkName.substr(1) + ": must return a function");
+  if (!lua_isfunction(scratch.L, -1))
+    throw SnapshotError("Lua: " + source.chunkName.substr(1) + ": must return a function");
   linters_.push_back(std::move(source));
   return static_cast<int>(linters_.size() - 1);
 }
@@ -348,7 +354,8 @@ namespace {
 
 LuaThreadState& stateFor(const LuaRuntime& runtime, std::uint64_t id, const std::vector<LuaRuntime::Source>& linters,
                          const std::vector<LuaRuntime::Source>& modules, const LuaLimits& limits) {
-  if (threadState.runtimeId != id || threadState.L == nullptr) threadState.prepare(runtime, id, linters, modules, limits);
+  if (threadState.runtimeId != id || threadState.L == nullptr)
+    threadState.prepare(runtime, id, linters, modules, limits);
   return threadState;
 }
 
@@ -417,7 +424,8 @@ void LuaRuntime::runModule(int index, ItemContext& item) const {
     error = e.what();
   }
   if (error.empty()) {
-    for (ValidationError& reported : collector.errors) item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args));
+    for (ValidationError& reported : collector.errors)
+      item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args));
     return;
   }
   failures_.fetch_add(1, std::memory_order_relaxed);

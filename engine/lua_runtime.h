@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/pipeline.h"
 #include "engine/linter.h"
+#include "engine/pipeline.h"
 
 namespace codepayload {
 

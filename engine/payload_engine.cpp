@@ -127,8 +127,8 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   Output output(text, sink, limits_.outputPieceBytes);
   // The string overload holds the whole response anyway: it keeps every
   // failure's text rather than generating any twice.
-  const std::size_t failureBudget = sink != nullptr ? limits_.bufferedFailureBytes
-                                                    : std::numeric_limits<std::size_t>::max();
+  const std::size_t failureBudget =
+      sink != nullptr ? limits_.bufferedFailureBytes : std::numeric_limits<std::size_t>::max();
   scratch.failures.clear();
   scratch.laterFailures.clear();
   if (sink == nullptr) text.reserve(64 + count * 160);

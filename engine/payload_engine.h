@@ -16,10 +16,10 @@ namespace codepayload {
 // HTTP layer answers 400, or 413 for kTooManyItems).
 struct RequestError {
   enum class Kind {
-    InvalidJson,    // not JSON, or not UTF-8, or trailing garbage
-    MissingField,   // a required field is absent
-    WrongType,      // a field has the wrong JSON type
-    TooManyItems,   // more definitions than Limits::maxItems
+    InvalidJson,   // not JSON, or not UTF-8, or trailing garbage
+    MissingField,  // a required field is absent
+    WrongType,     // a field has the wrong JSON type
+    TooManyItems,  // more definitions than Limits::maxItems
   };
   Kind kind;
   std::string path;     // "codes.3.primaryKey.value"; "" for the whole body

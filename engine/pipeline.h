@@ -29,10 +29,10 @@ using ModuleSettings = std::map<std::string, std::string, std::less<>>;
 // The engine-wide settings of the pipeline file (normalisation lists and the
 // like), parsed once into plain data.
 struct PipelineSettings {
-  std::vector<std::string> steps;                        // pipeline.steps
-  std::vector<std::string> gtinNormalisedAis;            // normalise.gtin.ais
-  std::vector<std::string> temperatureNormalisedAis;     // normalise.temperature.ais
-  std::vector<std::string> elementStringOnlyPrimaryKeys; // primaryKey.elementStringOnly
+  std::vector<std::string> steps;                                    // pipeline.steps
+  std::vector<std::string> gtinNormalisedAis;                        // normalise.gtin.ais
+  std::vector<std::string> temperatureNormalisedAis;                 // normalise.temperature.ais
+  std::vector<std::string> elementStringOnlyPrimaryKeys;             // primaryKey.elementStringOnly
   std::vector<std::pair<std::string, std::string>> linkTypeAliases;  // linkType.aliases
   std::map<std::string, ModuleSettings, std::less<>> modules;
 
@@ -65,8 +65,8 @@ struct RuleModuleTable {
 };
 
 struct ModuleState {
-  std::string name;    // "relations", "lua:gcp_allowlist"
-  std::string kind;    // "cpp" or "lua"
+  std::string name;  // "relations", "lua:gcp_allowlist"
+  std::string kind;  // "cpp" or "lua"
   bool enabled;
   std::string reason;  // why disabled, or the module summary
 };

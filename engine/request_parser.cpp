@@ -99,8 +99,8 @@ bool openArray(value v, const PathRef& path, simdjson::ondemand::array& out, Fau
 // Iterates the fields of `o`, calling handle(index of the known field, value);
 // refuses unknown and repeated fields, then missing required ones.
 template <std::size_t N, typename Handle>
-bool readFields(object o, const PathRef& path, const std::array<std::string_view, N>& names,
-                std::uint32_t requiredMask, Fault& fault, Handle handle) {
+bool readFields(object o, const PathRef& path, const std::array<std::string_view, N>& names, std::uint32_t requiredMask,
+                Fault& fault, Handle handle) {
   std::uint32_t seen = 0;
   for (auto result : o) {
     simdjson::ondemand::field field;
@@ -115,7 +115,8 @@ bool readFields(object o, const PathRef& path, const std::array<std::string_view
       }
     }
     if (index == N) return fault.fail(RequestError::Kind::WrongType, path.field(key), "unknown field");
-    if (seen & (1u << index)) return fault.fail(RequestError::Kind::WrongType, path.field(key), "field given more than once");
+    if (seen & (1u << index))
+      return fault.fail(RequestError::Kind::WrongType, path.field(key), "field given more than once");
     seen |= 1u << index;
     if (!handle(index, field.value())) return false;
   }
@@ -155,7 +156,14 @@ bool readPairs(value v, const PathRef& path, std::vector<Pair>& out, Fault& faul
 }
 
 enum DefinitionField : std::size_t {
-  kReference, kPrimaryKey, kAis, kExtensionParameters, kDigitalLinkStem, kLinkType, kContext, kFieldCount
+  kReference,
+  kPrimaryKey,
+  kAis,
+  kExtensionParameters,
+  kDigitalLinkStem,
+  kLinkType,
+  kContext,
+  kFieldCount
 };
 constexpr std::array<std::string_view, kFieldCount> kDefinitionFields{
     "reference", "primaryKey", "ais", "extensionParameters", "digitalLinkStem", "linkType", "context"};
@@ -234,7 +242,8 @@ bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vect
   });
   if (!ok) return false;
   // Anything after the root object (the iterator is still in bounds) is trailing content.
-  if (document.current_location().error() == simdjson::SUCCESS) return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "not valid JSON (content after the object)");
+  if (document.current_location().error() == simdjson::SUCCESS)
+    return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "not valid JSON (content after the object)");
   return true;
 }
 

@@ -20,8 +20,8 @@ class RequestParser {
   // parser's buffers, valid until the next call. Entries past `count` are kept
   // (with their vectors' capacity) for the next call: no allocation per item
   // once a worker has seen a batch of that size.
-  bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
-             std::size_t& count, RequestError& error);
+  bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions, std::size_t& count,
+             RequestError& error);
 
   // Gives back the body copy and simdjson's buffers (its structural index
   // takes about 4 bytes per body byte); the next parse allocates what it needs.

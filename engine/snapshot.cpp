@@ -8,7 +8,6 @@
 
 namespace codepayload {
 
-
 std::int32_t aiSlot(std::string_view ai) {
   if (ai.size() < 2 || ai.size() > 4) return -1;
   std::int32_t number = 0;
@@ -50,7 +49,8 @@ ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, Lu
                              const LinterCatalog& linters) {
   ResolvedLinter resolved{name, linters.builtin(name), -1};
   if (resolved.builtin != nullptr) return resolved;
-  if (linters.find(name) != LinterSource::Lua) throw SnapshotError("AI " + ai.ai + ": " + linters.missingImplementation(name));
+  if (linters.find(name) != LinterSource::Lua)
+    throw SnapshotError("AI " + ai.ai + ": " + linters.missingImplementation(name));
   resolved.luaIndex = lua.addLinter(name);
   return resolved;
 }
@@ -73,9 +73,11 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   for (const AiDefinition& definition : snapshot->dictionary_.ais) {
     std::int32_t slot = aiSlot(definition.ai);
     if (slot < 0) throw SnapshotError("AI \"" + definition.ai + "\" is not 2 to 4 digits");
-    if (snapshot->index_[static_cast<std::size_t>(slot)] >= 0) throw SnapshotError("AI " + definition.ai + " is defined twice");
-    CompiledAi compiled{&definition, slot, formatSpecText(definition), "(" + definition.ai + ")",
-                        "/" + definition.ai + "/", {}, {}, {}, {}};
+    if (snapshot->index_[static_cast<std::size_t>(slot)] >= 0)
+      throw SnapshotError("AI " + definition.ai + " is defined twice");
+    CompiledAi compiled{
+        &definition, slot, formatSpecText(definition), "(" + definition.ai + ")", "/" + definition.ai + "/", {}, {},
+        {},          {}};
     auto compilePattern = [](const AiPattern& pattern) {
       bool wildcard = pattern.text.find('n') != std::string::npos;
       return CompiledPattern{wildcard ? -1 : aiSlot(pattern.text), &pattern};
@@ -92,13 +94,15 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
       auto& slots = compiled.qualifierSequences.emplace_back();
       for (const std::string& qualifier : sequence) {
         std::int32_t qualifierSlot = aiSlot(qualifier);
-        if (qualifierSlot < 0) throw SnapshotError("AI " + definition.ai + ": qualifier \"" + qualifier + "\" is not an AI");
+        if (qualifierSlot < 0)
+          throw SnapshotError("AI " + definition.ai + ": qualifier \"" + qualifier + "\" is not an AI");
         slots.push_back(qualifierSlot);
       }
     }
     for (const ComponentSpec& component : definition.components) {
-      CompiledComponent c{component.charset, charsetCheck(component.charset, linters), component.minLength,
-                          component.maxLength, component.optional, {}};
+      CompiledComponent c{component.charset,   charsetCheck(component.charset, linters),
+                          component.minLength, component.maxLength,
+                          component.optional,  {}};
       for (const std::string& name : component.linters) {
         c.linters.push_back(resolveLinter(name, definition, *snapshot->lua_, linters));
       }

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "engine/dictionary.h"
-#include "engine/pipeline.h"
 #include "engine/linter.h"
+#include "engine/pipeline.h"
 #include "engine/plugin_tables.h"
 
 namespace codepayload {

@@ -16,10 +16,15 @@ void appendEscape(std::string& out, unsigned char c) {
 
 bool isUriCharacter(char c) {
   switch (c) {
-    case ':': case '/': case '?': case '#': case '[': case ']': case '@': case '%':
-      return true;
-    default:
-      return isUnreserved(c) || isSubDelim(c);
+    case ':':
+    case '/':
+    case '?':
+    case '#':
+    case '[':
+    case ']':
+    case '@':
+    case '%': return true;
+    default: return isUnreserved(c) || isSubDelim(c);
   }
 }
 

@@ -16,11 +16,19 @@ constexpr bool isUnreservedByRule(char c) {
 // ! $ ' ( ) * , ; : @ / ?  (never & = + # % [ ] or anything outside ASCII).
 constexpr bool isQueryLiteralByRule(char c) {
   switch (c) {
-    case '!': case '$': case '\'': case '(': case ')': case '*': case ',': case ';': case ':': case '@': case '/':
-    case '?':
-      return true;
-    default:
-      return isUnreservedByRule(c);
+    case '!':
+    case '$':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case ',':
+    case ';':
+    case ':':
+    case '@':
+    case '/':
+    case '?': return true;
+    default: return isUnreservedByRule(c);
   }
 }
 
@@ -43,16 +51,22 @@ constexpr bool isQueryLiteral(char c) { return kQueryLiteral.member[static_cast<
 // RFC 3986 sub-delims.
 constexpr bool isSubDelim(char c) {
   switch (c) {
-    case '!': case '$': case '&': case '\'': case '(': case ')': case '*': case '+': case ',': case ';': case '=':
-      return true;
-    default:
-      return false;
+    case '!':
+    case '$':
+    case '&':
+    case '\'':
+    case '(':
+    case ')':
+    case '*':
+    case '+':
+    case ',':
+    case ';':
+    case '=': return true;
+    default: return false;
   }
 }
 
-constexpr bool isHexDigit(char c) {
-  return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f');
-}
+constexpr bool isHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
 
 bool allQueryLiteral(std::string_view text);
 

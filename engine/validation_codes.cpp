@@ -37,9 +37,7 @@ std::string ai(std::size_t index) { return code("ais." + std::to_string(index));
 std::string aiKeys() { return code("ais"); }
 std::string aiDigitalLink(std::size_t index) { return code("ais." + std::to_string(index) + ".digitalLink"); }
 std::string qualifiers() { return code("ais.qualifiers"); }
-std::string relationRequires(std::string_view aiKey) {
-  return code("relations." + std::string(aiKey) + ".requires");
-}
+std::string relationRequires(std::string_view aiKey) { return code("relations." + std::string(aiKey) + ".requires"); }
 std::string relationExcludes(std::string_view aiKey, std::string_view otherKey) {
   return code("relations." + std::string(aiKey) + ".excludes." + std::string(otherKey));
 }

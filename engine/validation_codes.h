@@ -24,19 +24,19 @@ struct CodeForm {
 // Every form, in the order they were published.
 std::span<const CodeForm> codeForms();
 
-std::string primaryKey();                                  // Validation.Invalid.primaryKey
-std::string ai(std::size_t index);                         // Validation.Invalid.ais.<n>
-std::string aiKeys();                                      // Validation.Invalid.ais
-std::string aiDigitalLink(std::size_t index);              // Validation.Invalid.ais.<n>.digitalLink
-std::string qualifiers();                                  // Validation.Invalid.ais.qualifiers
-std::string relationRequires(std::string_view aiKey);      // Validation.Invalid.relations.<ai>.requires
+std::string primaryKey();                              // Validation.Invalid.primaryKey
+std::string ai(std::size_t index);                     // Validation.Invalid.ais.<n>
+std::string aiKeys();                                  // Validation.Invalid.ais
+std::string aiDigitalLink(std::size_t index);          // Validation.Invalid.ais.<n>.digitalLink
+std::string qualifiers();                              // Validation.Invalid.ais.qualifiers
+std::string relationRequires(std::string_view aiKey);  // Validation.Invalid.relations.<ai>.requires
 std::string relationExcludes(std::string_view aiKey, std::string_view otherKey);
-                                                           // Validation.Invalid.relations.<ai>.excludes.<ai>
-std::string extensionParameters();                         // Validation.Invalid.extensionParameters
-std::string extensionParameter(std::size_t index);         // Validation.Invalid.extensionParameters.<n>
-std::string digitalLinkStem();                             // Validation.Invalid.digitalLinkStem
-std::string context();                                     // Validation.Invalid.context
-std::string linkType();                                    // Validation.Invalid.linkType
-std::string ruleModule(std::string_view moduleName);       // Validation.Invalid.rule.<module>
+// Validation.Invalid.relations.<ai>.excludes.<ai>
+std::string extensionParameters();                    // Validation.Invalid.extensionParameters
+std::string extensionParameter(std::size_t index);    // Validation.Invalid.extensionParameters.<n>
+std::string digitalLinkStem();                        // Validation.Invalid.digitalLinkStem
+std::string context();                                // Validation.Invalid.context
+std::string linkType();                               // Validation.Invalid.linkType
+std::string ruleModule(std::string_view moduleName);  // Validation.Invalid.rule.<module>
 
 }  // namespace codepayload::codes

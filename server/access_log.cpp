@@ -19,9 +19,9 @@ void appendTime(std::string& line, std::chrono::system_clock::time_point time) {
   std::tm utc{};
   gmtime_r(&asTimeT, &utc);
   char text[40];
-  const int length = std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
-                                   utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
-                                   static_cast<int>(millis));
+  const int length =
+      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                    utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
   line.push_back('"');
   line.append(text, static_cast<std::size_t>(length));
   line.push_back('"');

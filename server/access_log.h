@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
-#include <thread>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace codepayload::server {
 
@@ -24,7 +24,7 @@ struct AccessLogRecord {
   std::uint64_t bytes = 0;  // response body bytes
   std::int64_t durationMicros = 0;
   std::string_view clientAddress;
-  std::string_view clientId;  // empty: not authenticated
+  std::string_view clientId;            // empty: not authenticated
   std::optional<std::size_t> codes;     // /codes: generated items
   std::optional<std::size_t> failures;  // /codes: rejected items
 };
@@ -58,11 +58,11 @@ class AccessLog {
 
   std::FILE* file_ = nullptr;
   bool ownsFile_ = false;
-  std::mutex mutex_;             // guards pending_ and stopping_
+  std::mutex mutex_;  // guards pending_ and stopping_
   std::condition_variable wake_;
   std::string pending_;
   bool stopping_ = false;
-  std::mutex fileMutex_;         // one writer of the file at a time
+  std::mutex fileMutex_;  // one writer of the file at a time
   std::thread writer_;
 };
 

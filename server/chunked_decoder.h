@@ -37,8 +37,8 @@ class ChunkedDecoder {
 
   State state_ = State::NeedMore;
   Step step_ = Step::Size;
-  std::uint64_t chunkSize_ = 0;   // of the chunk being read
-  std::uint64_t remaining_ = 0;   // data bytes left in it
+  std::uint64_t chunkSize_ = 0;  // of the chunk being read
+  std::uint64_t remaining_ = 0;  // data bytes left in it
   std::size_t sizeDigits_ = 0;
   std::size_t lineBytes_ = 0;     // of the size line, or of all trailers
   bool trailerNameDone_ = false;  // the trailer line's colon was seen

@@ -126,9 +126,9 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   const RequestHead& head = exchange.head();
   const bool withinLimit = !head.contentLength || *head.contentLength <= maxBodyBytes;
   const bool large =
-      withinLimit && context_.largeRequests.isLarge(
-                         head.chunked ? std::nullopt
-                                      : std::optional<std::size_t>(static_cast<std::size_t>(head.contentLength.value_or(0))));
+      withinLimit && context_.largeRequests.isLarge(head.chunked ? std::nullopt
+                                                                 : std::optional<std::size_t>(static_cast<std::size_t>(
+                                                                       head.contentLength.value_or(0))));
   LargeRequestSlots::Slot largeSlot;
   if (large) {
     largeSlot = context_.largeRequests.tryTake(outcome.claims->clientId);
@@ -177,8 +177,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
                         "The chunked body does not follow RFC 9112 §7.1.", trace);
       releaseMemory();
       return;
-    case BodyRead::Complete:
-      break;
+    case BodyRead::Complete: break;
   }
 
   RequestError error{RequestError::Kind::InvalidJson, {}, {}};
@@ -192,8 +191,8 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     if (!generated) {
       const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
       sendErrorEnvelope(exchange, status, requestErrorCode(error.kind),
-                        error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path),
-                        error.message, trace);
+                        error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
+                        trace);
     } else {
       trace.codes = counts.codes;
       trace.failures = counts.failures;

@@ -8,7 +8,6 @@
 
 #include <vector>
 
-
 namespace codepayload::server {
 
 namespace {
@@ -175,8 +174,7 @@ void ConnectionGuard::watchdog() {
     const std::string line = "refused " + std::to_string(unreportedOverAddressLimit_ + unreportedQueueFull_) +
                              " new connection(s): " + std::to_string(unreportedOverAddressLimit_) +
                              " over the limit of " + std::to_string(slots_.perAddress()) +
-                             " per address (http.maxConnectionsPerAddress), " +
-                             std::to_string(unreportedQueueFull_) +
+                             " per address (http.maxConnectionsPerAddress), " + std::to_string(unreportedQueueFull_) +
                              " with every worker busy and the queue full (http.maxQueued); the last from " +
                              lastRefusedAddress_;
     unreportedOverAddressLimit_ = 0;

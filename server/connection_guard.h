@@ -48,8 +48,7 @@ class ConnectionGuard {
   // The service's HTTP connection (serveHttpConnection with `settings` for
   // `service`, both outliving every connection), watched by the request
   // deadlines and giving back its address slot when it ends.
-  Poco::Net::TCPServerConnectionFactory::Ptr httpConnectionFactory(const HttpSettings& settings,
-                                                                   HttpService& service);
+  Poco::Net::TCPServerConnectionFactory::Ptr httpConnectionFactory(const HttpSettings& settings, HttpService& service);
   // The accept filter of `server` (set it before start()).
   Poco::Net::TCPServerConnectionFilter::Ptr admissionFilter(const Poco::Net::TCPServer& server);
 

@@ -13,9 +13,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "auth/openssl_handles.h"
 #include "common/atomic_file.h"
 #include "db/file_modes.h"
-#include "auth/openssl_handles.h"
 #include "server/tls_certificate_check.h"
 
 namespace codepayload::server {
@@ -85,7 +85,8 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
   if (RAND_bytes(serial, sizeof serial) != 1) throwOpenSslError("cannot draw a serial number");
   serial[0] &= 0x7f;  // positive
   BIGNUM* serialNumber = BN_bin2bn(serial, sizeof serial, nullptr);
-  if (serialNumber == nullptr || BN_to_ASN1_INTEGER(serialNumber, X509_get_serialNumber(certificate.get())) == nullptr) {
+  if (serialNumber == nullptr ||
+      BN_to_ASN1_INTEGER(serialNumber, X509_get_serialNumber(certificate.get())) == nullptr) {
     BN_free(serialNumber);
     throwOpenSslError("cannot set the serial number");
   }

@@ -123,8 +123,7 @@ class HttpExchange {
   // turns keep-alive off.
   void settleUnreadBody();
   bool drainBody(std::size_t limit);
-  void writeHead(int status, std::string_view contentType, std::optional<std::uint64_t> contentLength,
-                 bool chunked);
+  void writeHead(int status, std::string_view contentType, std::optional<std::uint64_t> contentLength, bool chunked);
   // The bytes of the next request (pipelined), from buffer_.
   void consume(std::size_t bytes) { begin_ += bytes; }
   std::string_view pending() const { return std::string_view(buffer_).substr(begin_); }

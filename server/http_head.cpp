@@ -29,9 +29,7 @@ constexpr std::array<bool, 256> kHostChars = [] {
   return table;
 }();
 
-bool isToken(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), isTokenChar);
-}
+bool isToken(std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), isTokenChar); }
 
 bool isFieldValue(std::string_view value) { return std::all_of(value.begin(), value.end(), isFieldValueChar); }
 
@@ -147,7 +145,8 @@ void applyConnectionOptions(std::string_view value, RequestHead& out) {
     const std::size_t comma = value.find(',');
     const std::string_view option = common::trimSpaceAndTab(value.substr(0, comma));
     if (common::equalsIgnoringAsciiCase(option, "close")) out.keepAlive = false;
-    if (common::equalsIgnoringAsciiCase(option, "keep-alive") && out.version == HttpVersion::Http10) out.keepAlive = true;
+    if (common::equalsIgnoringAsciiCase(option, "keep-alive") && out.version == HttpVersion::Http10)
+      out.keepAlive = true;
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
   }
@@ -260,7 +259,8 @@ HeadScanner::State HeadScanner::scan(std::string_view bytes) {
     const std::size_t lineLength = position_ - lineStart_;
     if (inRequestLine_) {
       if (lineLength > longestRequestLine) return refuseLongRequestLine(bytes);
-      if (lineLength > limits_.maxMethodBytes && bytes.substr(lineStart_, lineLength).find(' ') == std::string_view::npos) {
+      if (lineLength > limits_.maxMethodBytes &&
+          bytes.substr(lineStart_, lineLength).find(' ') == std::string_view::npos) {
         return refuseLongRequestLine(bytes);
       }
     } else if (lineLength > limits_.maxLineBytes) {

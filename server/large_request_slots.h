@@ -30,9 +30,7 @@ class LargeRequestSlots {
   LargeRequestSlots& operator=(const LargeRequestSlots&) = delete;
 
   // `bodyBytes`: the announced Content-Length, nullopt for a chunked body.
-  bool isLarge(std::optional<std::size_t> bodyBytes) const {
-    return !bodyBytes || *bodyBytes > largeBodyBytes_;
-  }
+  bool isLarge(std::optional<std::size_t> bodyBytes) const { return !bodyBytes || *bodyBytes > largeBodyBytes_; }
 
   // A taken slot, given back when it ends (move-only); an empty one (false)
   // when the client already held its limit.

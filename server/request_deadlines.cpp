@@ -22,7 +22,10 @@ int duplicate(int fd) {
 }  // namespace
 
 RequestDeadlines::Watch::Watch(RequestDeadlines& deadlines, int fd, std::string peer)
-    : deadlines_(deadlines), fd_(duplicate(fd)), peer_(std::move(peer)), deadline_(deadlines.deadlineFrom(Clock::now())) {
+    : deadlines_(deadlines),
+      fd_(duplicate(fd)),
+      peer_(std::move(peer)),
+      deadline_(deadlines.deadlineFrom(Clock::now())) {
   {
     const std::lock_guard lock(deadlines_.mutex_);
     deadlines_.watches_.push_back(this);

@@ -21,9 +21,9 @@ std::shared_ptr<const Snapshot> loadRulesSnapshot(const std::filesystem::path& r
   return Snapshot::build(readRules(rulesDatabase), rulesDir, builtinPluginTables());
 }
 
-RulesWatcher::RulesWatcher(std::filesystem::path rulesDatabase, std::filesystem::path rulesDir,
-                           SnapshotHolder& holder, std::optional<FileIdentity> loadedIdentity,
-                           std::chrono::milliseconds interval, ServiceLogger log)
+RulesWatcher::RulesWatcher(std::filesystem::path rulesDatabase, std::filesystem::path rulesDir, SnapshotHolder& holder,
+                           std::optional<FileIdentity> loadedIdentity, std::chrono::milliseconds interval,
+                           ServiceLogger log)
     : rulesDatabase_(std::move(rulesDatabase)),
       rulesDir_(std::move(rulesDir)),
       holder_(holder),
@@ -55,7 +55,9 @@ bool RulesWatcher::checkNow() {
     if (identifyFile(rulesDatabase_) != identity) seenIdentity_.reset();
     const std::string release = snapshot->release().name;
     holder_.replace(std::move(snapshot));
-    if (log_) log_("rules reloaded from " + rulesDatabase_.string() + ": release " + release + " (was " + previousRelease + ")");
+    if (log_)
+      log_("rules reloaded from " + rulesDatabase_.string() + ": release " + release + " (was " + previousRelease +
+           ")");
     return true;
   } catch (const std::exception& error) {
     if (log_) {

@@ -69,7 +69,8 @@ std::string parseUri(std::string_view value) {
   for (const char c : value) {
     if (c <= ' ' || c > '~' || c == '"' || c == '\\') valid = false;
   }
-  if (!valid) throw ServerConfigError("must be an absolute URI of at most 256 visible ASCII characters, got " + quoted(value));
+  if (!valid)
+    throw ServerConfigError("must be an absolute URI of at most 256 visible ASCII characters, got " + quoted(value));
   return std::string(value);
 }
 
@@ -164,8 +165,8 @@ constexpr std::array kSettings{
     ServerSetting{"log.access", "CODEPAYLOAD_ACCESS_LOG", applyAccessLog},
 };
 
-void applySetting(ServerConfig& config, const ServerSetting& setting, std::string_view value,
-                  const std::string& source, std::set<std::string_view>& applied) {
+void applySetting(ServerConfig& config, const ServerSetting& setting, std::string_view value, const std::string& source,
+                  std::set<std::string_view>& applied) {
   applied.insert(setting.key);
   try {
     setting.apply(config, value);
@@ -236,7 +237,8 @@ ServerConfig serverConfigFrom(const app::Settings& settings) {
   std::set<std::string_view> applied;
   for (const auto& setting : kSettings) {
     const auto value = settings.values.find(setting.key);
-    if (value != settings.values.end()) applySetting(config, setting, value->second.text, value->second.source, applied);
+    if (value != settings.values.end())
+      applySetting(config, setting, value->second.text, value->second.source, applied);
   }
   checkConsistency(config, applied);
   return config;

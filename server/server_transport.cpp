@@ -34,7 +34,8 @@ HttpSettings httpSettings(const ServerConfig& config) {
 }
 
 Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,
-                                         const std::filesystem::path& privateKeyFile, const std::string& sessionCacheName) {
+                                         const std::filesystem::path& privateKeyFile,
+                                         const std::string& sessionCacheName) {
   Poco::Net::Context::Params params;
   params.certificateFile = certificateFile.string();
   params.privateKeyFile = privateKeyFile.string();

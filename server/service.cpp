@@ -1,12 +1,12 @@
 #include "server/service.h"
 
+#include <Poco/Logger.h>
 #include <Poco/Net/Context.h>
 #include <Poco/Net/SSLManager.h>
 #include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
 #include <Poco/Net/TCPServer.h>
-#include <Poco/Logger.h>
 #include <Poco/ThreadPool.h>
 #include <sys/stat.h>
 
@@ -16,25 +16,24 @@
 #include <stdexcept>
 #include <thread>
 
+#include "app/logging.h"
+#include "auth/auth_service.h"
 #include "common/atomic_file.h"
 #include "db/file_modes.h"
+#include "db/import/rule_import.h"
 #include "engine/payload_engine.h"
-#include "server/server_transport.h"
-#include "auth/auth_service.h"
+#include "plugins/builtin_plugins.h"
 #include "server/connection_guard.h"
 #include "server/data_dir_lock.h"
-#include "app/logging.h"
 #include "server/development_certificate.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
+#include "server/server_transport.h"
 #include "server/tls_certificate_check.h"
-#include "db/import/rule_import.h"
-#include "plugins/builtin_plugins.h"
 
 namespace codepayload::server {
 
 namespace {
-
 
 // The operational events' log line (app/logging.h: "<UTC time> codepayload-server: <message>").
 void logEvent(std::string_view message) { app::events().information(std::string(message)); }
@@ -98,7 +97,8 @@ struct CodePayloadService::Running {
   }
 
   int openConnections() const {
-    return (httpsServer ? httpsServer->currentConnections() : 0) + (plainServer ? plainServer->currentConnections() : 0);
+    return (httpsServer ? httpsServer->currentConnections() : 0) +
+           (plainServer ? plainServer->currentConnections() : 0);
   }
 };
 
@@ -146,9 +146,8 @@ void CodePayloadService::start() {
     const DevelopmentCertificate development = ensureDevelopmentCertificate(dataDir);
     certificateFile = development.certificateFile;
     privateKeyFile = development.privateKeyFile;
-    log_(std::string(development.generated ? "generated" : "using") +
-         " a self-signed development certificate " + certificateFile.string() +
-         " (not for production: set tls.certificate and tls.privateKey)");
+    log_(std::string(development.generated ? "generated" : "using") + " a self-signed development certificate " +
+         certificateFile.string() + " (not for production: set tls.certificate and tls.privateKey)");
   }
   running->certificateFile = certificateFile;
 
@@ -177,9 +176,9 @@ void CodePayloadService::start() {
   running->router = std::make_unique<RequestRouter>(*running->context);
   running->http = httpSettings(config_);
   const auto serve = [&running, this](const Poco::Net::ServerSocket& socket) {
-    auto server = std::make_unique<Poco::Net::TCPServer>(
-        running->guard->httpConnectionFactory(running->http, *running->router), *running->pool, socket,
-        httpParams(config_));
+    auto server =
+        std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, *running->router),
+                                               *running->pool, socket, httpParams(config_));
     server->setConnectionFilter(running->guard->admissionFilter(*server));
     return server;
   };

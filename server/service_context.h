@@ -6,10 +6,10 @@
 #include <functional>
 #include <string_view>
 
+#include "auth/auth_service.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 #include "server/access_log.h"
-#include "auth/auth_service.h"
 #include "server/large_request_slots.h"
 #include "server/server_config.h"
 

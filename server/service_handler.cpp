@@ -33,8 +33,8 @@ void sendBody(HttpExchange& exchange, int status, std::string_view contentType, 
   exchange.send(status, contentType, body);
 }
 
-void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code,
-                       std::optional<std::string_view> path, std::string_view message, RequestTrace& trace) {
+void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code, std::optional<std::string_view> path,
+                       std::string_view message, RequestTrace& trace) {
   sendBody(exchange, status, "application/json", errorEnvelope(code, path, message), trace);
 }
 

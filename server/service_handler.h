@@ -19,7 +19,7 @@ namespace codepayload::server {
 struct RequestTrace {
   int status = 0;
   std::uint64_t responseBytes = 0;
-  std::string clientId;  // the token endpoint's authenticated client; empty: none
+  std::string clientId;                                   // the token endpoint's authenticated client; empty: none
   std::shared_ptr<const auth::AccessTokenClaims> claims;  // /codes: the verified token
   std::optional<std::size_t> codes;
   std::optional<std::size_t> failures;
@@ -56,7 +56,7 @@ void sendBody(HttpExchange& exchange, int status, std::string_view contentType, 
               RequestTrace& trace);
 
 // Sends an ErrorEnvelope (application/json).
-void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code,
-                       std::optional<std::string_view> path, std::string_view message, RequestTrace& trace);
+void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code, std::optional<std::string_view> path,
+                       std::string_view message, RequestTrace& trace);
 
 }  // namespace codepayload::server

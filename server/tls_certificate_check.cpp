@@ -42,8 +42,7 @@ std::time_t secondsSinceEpoch(const ASN1_TIME* time, const std::filesystem::path
   std::tm utc{};
   if (ASN1_TIME_to_tm(time, &utc) != 1) {
     ERR_clear_error();
-    throw std::runtime_error("cannot read the TLS certificate " + certificateFile.string() +
-                             ": invalid validity date");
+    throw std::runtime_error("cannot read the TLS certificate " + certificateFile.string() + ": invalid validity date");
   }
   return timegm(&utc);
 }

@@ -23,8 +23,8 @@
 #include <string>
 #include <string_view>
 
-#include "engine/dictionary.h"
 #include "db/import/parsed_dictionary.h"
+#include "engine/dictionary.h"
 
 namespace codepayload::importer {
 

@@ -156,7 +156,8 @@ class BaselineReader {
     type.deprecated = fields[3] == "deprecated";
     if (fields[4] != "-") {
       for (std::string_view restriction : split(fields[4], ',')) {
-        if (!isPlainToken(restriction)) throw SyntaxError("restriction \"" + std::string(restriction) + "\" must be one word");
+        if (!isPlainToken(restriction))
+          throw SyntaxError("restriction \"" + std::string(restriction) + "\" must be one word");
         for (const std::string& earlier : type.restricted) {
           if (earlier == restriction) throw SyntaxError("restriction \"" + earlier + "\" listed twice");
         }

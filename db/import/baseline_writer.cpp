@@ -23,7 +23,8 @@ void appendHeader(std::string& text, const ReleaseInfo& release) {
       "#      <attributes: req= ex= dlpkey, - none> <title>\n"
       "#   link-type <id> <status> <deprecated or -> <restricted, comma-separated, or -> <uri> <title> <description>\n"
       "# Specification and attributes use the GS1 Barcode Syntax Dictionary notation; in titles and\n"
-      "# descriptions \\\\ is a backslash, \\t a TAB, \\n a line feed, \\r a carriage return, \\xHH a control character.\n";
+      "# descriptions \\\\ is a backslash, \\t a TAB, \\n a line feed, \\r a carriage return, \\xHH a control "
+      "character.\n";
 }
 
 void appendAi(std::string& text, const AiDefinition& ai) {

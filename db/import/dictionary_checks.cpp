@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "engine/linter_catalog.h"
 #include "db/import/import_error.h"
+#include "engine/linter_catalog.h"
 
 namespace codepayload::importer {
 
@@ -37,8 +37,8 @@ void appendInOrder(ParsedDictionary& parsed, AiDefinition ai, std::size_t line) 
                                "AI " + ai.ai + " is defined twice (first on line " + std::to_string(first) + ")"));
     }
     throw ImportError(locate(parsed.fileName, line,
-                             "AI " + ai.ai + " is out of order: it must come before AI " + ais.back().ai +
-                                 " (line " + std::to_string(parsed.aiLines.back()) + ")"));
+                             "AI " + ai.ai + " is out of order: it must come before AI " + ais.back().ai + " (line " +
+                                 std::to_string(parsed.aiLines.back()) + ")"));
   }
   ais.push_back(std::move(ai));
   parsed.aiLines.push_back(line);

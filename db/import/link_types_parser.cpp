@@ -113,9 +113,7 @@ bool isUnbrokenText(std::string_view text) {
   });
 }
 
-bool isPlainToken(std::string_view text) {
-  return isUnbrokenText(text) && text.find(',') == std::string_view::npos;
-}
+bool isPlainToken(std::string_view text) { return isUnbrokenText(text) && text.find(',') == std::string_view::npos; }
 
 std::vector<LinkType> parseLinkTypes(std::string_view json, std::string_view fileName) {
   const std::string file(fileName);
@@ -138,8 +136,8 @@ std::vector<LinkType> parseLinkTypes(std::string_view json, std::string_view fil
     if (object.isNull()) throw ImportError(file + ": entry " + std::to_string(number) + ": not a JSON object");
     LinkType type = EntryReader(fileName, number, *object).read();
     if (auto [it, inserted] = firstEntry.emplace(type.id, number); !inserted) {
-      throw ImportError(file + ": entry " + std::to_string(number) + " (" + type.id + "): id repeated (first in entry " +
-                        std::to_string(it->second) + ")");
+      throw ImportError(file + ": entry " + std::to_string(number) + " (" + type.id +
+                        "): id repeated (first in entry " + std::to_string(it->second) + ")");
     }
     linkTypes.push_back(std::move(type));
   }

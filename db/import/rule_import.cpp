@@ -3,15 +3,15 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "db/migrations.h"
-#include "db/rule_store.h"
-#include "db/sqlite_connection.h"
 #include "db/import/atomic_replace.h"
 #include "db/import/baseline_format.h"
 #include "db/import/dictionary_checks.h"
 #include "db/import/link_types_parser.h"
 #include "db/import/release_parser.h"
 #include "db/import/source_file.h"
+#include "db/migrations.h"
+#include "db/rule_store.h"
+#include "db/sqlite_connection.h"
 
 namespace codepayload::importer {
 
@@ -91,8 +91,8 @@ Dictionary loadBaseline(const std::filesystem::path& baselineFile, const LinterC
   return std::move(parsed.dictionary);
 }
 
-void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
-                        const LinterCatalog& linters, const std::filesystem::path& schemaDir) {
+void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath, const LinterCatalog& linters,
+                        const std::filesystem::path& schemaDir) {
   try {
     replaceFileAtomically(dbPath, FileAccess::OwnerOnly, [&](const std::filesystem::path& temporary) {
       sqlite::Connection connection(temporary, sqlite::Connection::Mode::ReadWriteCreate);

@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <string>
 
+#include "db/import/import_error.h"
 #include "engine/dictionary.h"
 #include "engine/linter_catalog.h"
-#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 
@@ -22,19 +22,19 @@ std::filesystem::path baselinePath(const std::filesystem::path& rulesDir);
 enum class Downgrade { Refuse, Allow };
 
 struct ImportOptions {
-  std::filesystem::path releaseFile;     // gs1-syntax-dictionary-<release>.txt
-  std::filesystem::path linkTypesFile;   // link-types.json
-  std::filesystem::path dbPath;          // the rule database written
-  std::filesystem::path rulesDir;        // Lua linters: rulesDir/linters/<name>.lua
-  std::filesystem::path schemaDir;       // migrations: schemaDir/rules/
+  std::filesystem::path releaseFile;    // gs1-syntax-dictionary-<release>.txt
+  std::filesystem::path linkTypesFile;  // link-types.json
+  std::filesystem::path dbPath;         // the rule database written
+  std::filesystem::path rulesDir;       // Lua linters: rulesDir/linters/<name>.lua
+  std::filesystem::path schemaDir;      // migrations: schemaDir/rules/
   Downgrade downgrade = Downgrade::Refuse;
 };
 
 struct ImportSummary {
-  std::string release;            // "2026-01-27"
-  std::size_t ais = 0;            // AIs after range expansion
+  std::string release;  // "2026-01-27"
+  std::size_t ais = 0;  // AIs after range expansion
   std::size_t linkTypes = 0;
-  std::filesystem::path output;   // the database (or baseline) written
+  std::filesystem::path output;  // the database (or baseline) written
 
   bool operator==(const ImportSummary&) const = default;
 };
@@ -64,7 +64,7 @@ ImportSummary writeBaseline(const std::filesystem::path& releaseFile, const std:
 
 // Writes `dictionary` as a complete rule database at `dbPath`, atomically,
 // readable by its owner only (an existing file loses any group or other bit).
-void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath,
-                        const LinterCatalog& linters, const std::filesystem::path& schemaDir);
+void writeRulesDatabase(const Dictionary& dictionary, const std::filesystem::path& dbPath, const LinterCatalog& linters,
+                        const std::filesystem::path& schemaDir);
 
 }  // namespace codepayload::importer

@@ -8,9 +8,9 @@
 namespace codepayload::importer {
 
 struct SourceFile {
-  std::string name;     // the file name without its folder, as used in messages
+  std::string name;  // the file name without its folder, as used in messages
   std::string content;
-  std::string sha256;   // lowercase hex
+  std::string sha256;  // lowercase hex
 };
 
 // Throws ImportError "<path>: cannot read: <reason>".

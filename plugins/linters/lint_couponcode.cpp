@@ -107,14 +107,14 @@ LintResult primaryPurchase(CouponReader& in) {
       !r.ok()) {
     return r;
   }
-  if (LintResult r = in.lengthPrefixed(kOneToFive, 0, kCouponMissing1stPurchaseRequirementVli,
-                                       kCouponInvalid1stPurchaseRequirementLength,
-                                       kCouponTruncated1stPurchaseRequirement);
+  if (LintResult r =
+          in.lengthPrefixed(kOneToFive, 0, kCouponMissing1stPurchaseRequirementVli,
+                            kCouponInvalid1stPurchaseRequirementLength, kCouponTruncated1stPurchaseRequirement);
       !r.ok()) {
     return r;
   }
-  if (LintResult r = in.code(kRequirementCode, kCouponMissing1stPurchaseRequirementCode,
-                             kCouponInvalid1stPurchaseRequirementCode);
+  if (LintResult r =
+          in.code(kRequirementCode, kCouponMissing1stPurchaseRequirementCode, kCouponInvalid1stPurchaseRequirementCode);
       !r.ok()) {
     return r;
   }
@@ -123,19 +123,19 @@ LintResult primaryPurchase(CouponReader& in) {
 
 LintResult secondPurchase(CouponReader& in) {
   using namespace reason;
-  if (LintResult r = in.code("0123", kCouponMissingAdditionalPurchaseRulesCode,
-                             kCouponInvalidAdditionalPurchaseRulesCode);
+  if (LintResult r =
+          in.code("0123", kCouponMissingAdditionalPurchaseRulesCode, kCouponInvalidAdditionalPurchaseRulesCode);
       !r.ok()) {
     return r;
   }
-  if (LintResult r = in.lengthPrefixed(kOneToFive, 0, kCouponMissing2ndPurchaseRequirementVli,
-                                       kCouponInvalid2ndPurchaseRequirementLength,
-                                       kCouponTruncated2ndPurchaseRequirement);
+  if (LintResult r =
+          in.lengthPrefixed(kOneToFive, 0, kCouponMissing2ndPurchaseRequirementVli,
+                            kCouponInvalid2ndPurchaseRequirementLength, kCouponTruncated2ndPurchaseRequirement);
       !r.ok()) {
     return r;
   }
-  if (LintResult r = in.code(kRequirementCode, kCouponMissing2ndPurchaseRequirementCode,
-                             kCouponInvalid2ndPurchaseRequirementCode);
+  if (LintResult r =
+          in.code(kRequirementCode, kCouponMissing2ndPurchaseRequirementCode, kCouponInvalid2ndPurchaseRequirementCode);
       !r.ok()) {
     return r;
   }
@@ -146,14 +146,14 @@ LintResult secondPurchase(CouponReader& in) {
 
 LintResult thirdPurchase(CouponReader& in) {
   using namespace reason;
-  if (LintResult r = in.lengthPrefixed(kOneToFive, 0, kCouponMissing3rdPurchaseRequirementVli,
-                                       kCouponInvalid3rdPurchaseRequirementLength,
-                                       kCouponTruncated3rdPurchaseRequirement);
+  if (LintResult r =
+          in.lengthPrefixed(kOneToFive, 0, kCouponMissing3rdPurchaseRequirementVli,
+                            kCouponInvalid3rdPurchaseRequirementLength, kCouponTruncated3rdPurchaseRequirement);
       !r.ok()) {
     return r;
   }
-  if (LintResult r = in.code(kRequirementCode, kCouponMissing3rdPurchaseRequirementCode,
-                             kCouponInvalid3rdPurchaseRequirementCode);
+  if (LintResult r =
+          in.code(kRequirementCode, kCouponMissing3rdPurchaseRequirementCode, kCouponInvalid3rdPurchaseRequirementCode);
       !r.ok()) {
     return r;
   }

@@ -10,8 +10,7 @@ namespace codepayload::lint {
 namespace {
 
 constexpr std::uint8_t kMediaTypes[] = {
-    1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 80, 81, 82, 83, 84, 85,
-    86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99,
 };
 static_assert(std::is_sorted(std::begin(kMediaTypes), std::end(kMediaTypes)));
 

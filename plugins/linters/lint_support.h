@@ -9,8 +9,8 @@
 #include <iterator>
 #include <string_view>
 
-#include "plugins/linters/lint_reasons.h"
 #include "engine/linter.h"
+#include "plugins/linters/lint_reasons.h"
 
 namespace codepayload::lint::support {
 

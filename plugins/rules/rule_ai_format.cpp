@@ -41,8 +41,8 @@ class AiFormatRule final : public RuleModule {
         return;
       }
       for (const ResolvedLinter& linter : component.linters) {
-        lint::LintResult result = linter.builtin != nullptr ? linter.builtin(part)
-                                                            : item.rules().lua().runLinter(linter.luaIndex, part);
+        lint::LintResult result =
+            linter.builtin != nullptr ? linter.builtin(part) : item.rules().lua().runLinter(linter.luaIndex, part);
         if (!result.ok()) {
           item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
                         {std::string(ai.key), "linter", linter.name, result.reason,

@@ -29,8 +29,7 @@ class DigitalLinkPlacementRule final : public RuleModule {
       } else if (ai.ai->definition->digitalLinkDataAttribute) {
         ai.placement = Placement::QueryAttribute;
       } else {
-        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i),
-                      {std::string(ai.key)});
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(ai.key)});
       }
     }
     if (anyQualifier) rankQualifiers(item, primaryKey);

@@ -19,7 +19,8 @@ class PrimaryKeyRule final : public RuleModule {
       item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"});
       return;
     }
-    bool accepted = key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
+    bool accepted =
+        key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
     if (!accepted) {
       item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"});
       return;

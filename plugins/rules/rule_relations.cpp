@@ -89,8 +89,7 @@ class RelationsRule final : public RuleModule {
       if (satisfied) continue;
       std::vector<std::string> args;
       for (const auto& alternative : rules[r].alternatives) args.push_back(alternativeText(alternative));
-      item.addError(codes::relationRequires(ai.key), ItemContext::pathOf(ai.slot),
-                    std::move(args));
+      item.addError(codes::relationRequires(ai.key), ItemContext::pathOf(ai.slot), std::move(args));
     }
   }
 
@@ -108,8 +107,8 @@ class RelationsRule final : public RuleModule {
     } else {
       return;
     }
-    item.addError(codes::relationExcludes(named->key, other->key),
-                  ItemContext::pathOf(named->slot), {std::string(named->key), std::string(other->key)});
+    item.addError(codes::relationExcludes(named->key, other->key), ItemContext::pathOf(named->slot),
+                  {std::string(named->key), std::string(other->key)});
   }
 };
 

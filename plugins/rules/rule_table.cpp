@@ -17,7 +17,8 @@ constexpr RuleModuleEntry kModules[] = {
     {"digitalLinkPlacement", "each AI is a path qualifier or a permitted data attribute; one qualifier sequence",
      rules::makeDigitalLinkPlacementRule},
     {"digitalLinkStem", "digitalLinkStem: an http(s) origin with a clean path", rules::makeDigitalLinkStemRule},
-    {"extensionParameters", "extension parameters: only with a stem; keys and values", rules::makeExtensionParametersRule},
+    {"extensionParameters", "extension parameters: only with a stem; keys and values",
+     rules::makeExtensionParametersRule},
     {"linkType", "linkType: an offered gs1: link type or an absolute http(s) URI", rules::makeLinkTypeRule},
     {"normalisation", "GTIN to 14 digits, temperatures padded to six digits", rules::makeNormalisationRule},
     {"primaryKey", "primary key: a known AI accepted as primary key here", rules::makePrimaryKeyRule},
@@ -25,10 +26,9 @@ constexpr RuleModuleEntry kModules[] = {
 };
 
 constexpr bool namesStrictlyAscending() {
-  return std::adjacent_find(std::begin(kModules), std::end(kModules), [](const RuleModuleEntry& a,
-                                                                          const RuleModuleEntry& b) {
-           return !(a.name < b.name);
-         }) == std::end(kModules);
+  return std::adjacent_find(std::begin(kModules), std::end(kModules),
+                            [](const RuleModuleEntry& a, const RuleModuleEntry& b) { return !(a.name < b.name); }) ==
+         std::end(kModules);
 }
 static_assert(namesStrictlyAscending(), "kModules must be sorted by name without duplicates");
 

@@ -123,8 +123,8 @@ TEST(Binaries, VersionPrintsTheProjectVersionTheDictionaryReleaseAndTheCommit) {
     const RunResult result = run(binary.path, {"--version"}, {}, work.path());
     EXPECT_EQ(result.exitCode, 0);
     EXPECT_EQ(result.err, "");
-    const std::string prefix = binary.name + " " + CODEPAYLOAD_TEST_PROJECT_VERSION + "\ndictionary release " + release +
-                               "\ncommit ";
+    const std::string prefix =
+        binary.name + " " + CODEPAYLOAD_TEST_PROJECT_VERSION + "\ndictionary release " + release + "\ncommit ";
     ASSERT_TRUE(result.out.starts_with(prefix)) << result.out;
     const std::string commit = result.out.substr(prefix.size());
     if (!head.empty()) {
@@ -174,7 +174,8 @@ TEST(Binaries, AMissingConfigurationFolderIsRefusedAtStart) {
     const RunResult result = run(binary.path, {}, {"CODEPAYLOAD_CONFIG_DIR=" + missing.string()}, work.path());
     EXPECT_EQ(result.exitCode, 78);
     EXPECT_EQ(result.out, "");
-    EXPECT_EQ(result.err, binary.name + ": configuration error: environment variable CODEPAYLOAD_CONFIG_DIR: the folder " +
+    EXPECT_EQ(result.err, binary.name +
+                              ": configuration error: environment variable CODEPAYLOAD_CONFIG_DIR: the folder " +
                               missing.string() + " does not exist\n");
   }
 }
@@ -204,8 +205,8 @@ class DataDirFromFile : public ::testing::Test {
 };
 
 TEST_F(DataDirFromFile, TheAdminWritesTheRegistryThere) {
-  const RunResult result = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "create", "--name", "Acme", "--plan", "pro"},
-                               environment(), work());
+  const RunResult result =
+      run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "create", "--name", "Acme", "--plan", "pro"}, environment(), work());
   EXPECT_EQ(result.exitCode, 0) << result.err;
   EXPECT_TRUE(result.out.starts_with(R"({"id":")")) << result.out;
   EXPECT_TRUE(std::filesystem::is_regular_file(dataDir() / "registry.db"));

@@ -75,8 +75,8 @@ TEST(Settings, TheFileSetsTheDataFolderAndTheEnvironmentWins) {
   EXPECT_EQ(fromFile.propertiesFile, config / "codepayload.properties");
   EXPECT_EQ(fromFile.dataDir, "/srv/codepayload");
   EXPECT_EQ(fromFile.values.at("listen"),
-            (SettingValue{"0.0.0.0:9443", "configuration file " + (config / "codepayload.properties").string() +
-                                              ", key listen"}));
+            (SettingValue{"0.0.0.0:9443",
+                          "configuration file " + (config / "codepayload.properties").string() + ", key listen"}));
 
   const Settings overridden = load({{"CODEPAYLOAD_CONFIG_DIR", config.path().string()},
                                     {"CODEPAYLOAD_DATA_DIR", "/var/lib/other"},
@@ -90,7 +90,8 @@ TEST(Settings, TheFileSetsTheDataFolderAndTheEnvironmentWins) {
 }
 
 TEST(Settings, AnEmptyFolderVariableMeansTheDefault) {
-  const Settings settings = load({{"CODEPAYLOAD_RULES_DIR", ""}, {"CODEPAYLOAD_DB_DIR", ""}, {"CODEPAYLOAD_CONFIG_DIR", ""}});
+  const Settings settings =
+      load({{"CODEPAYLOAD_RULES_DIR", ""}, {"CODEPAYLOAD_DB_DIR", ""}, {"CODEPAYLOAD_CONFIG_DIR", ""}});
   EXPECT_EQ(settings.rulesDir, defaultRulesDir());
   EXPECT_EQ(settings.schemaDir, defaultSchemaDir());
   EXPECT_EQ(settings.configDir, defaultConfigDir());
@@ -119,9 +120,9 @@ TEST(Settings, AMissingConfigurationFolderIsRefused) {
             "environment variable CODEPAYLOAD_CONFIG_DIR: the folder " + missing.string() + " does not exist");
   // A file is not a folder either.
   writeFile(scratch / "file", "");
-  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_CONFIG_DIR", (scratch / "file").string()}}),
-            "environment variable CODEPAYLOAD_CONFIG_DIR: the folder " + (scratch / "file").string() +
-                " does not exist");
+  EXPECT_EQ(
+      refusalOf({{"CODEPAYLOAD_CONFIG_DIR", (scratch / "file").string()}}),
+      "environment variable CODEPAYLOAD_CONFIG_DIR: the folder " + (scratch / "file").string() + " does not exist");
 }
 
 TEST(Settings, AnUnknownVariableNamesTheNearestKnownOne) {
@@ -133,11 +134,13 @@ TEST(Settings, AnUnknownVariableNamesTheNearestKnownOne) {
 
 TEST(Settings, AnUnknownVariableFarFromAllListsTheKnownOnes) {
   std::string known;
-  for (const std::string_view name : knownEnvironmentVariables()) known += (known.empty() ? "" : ", ") + std::string(name);
+  for (const std::string_view name : knownEnvironmentVariables())
+    known += (known.empty() ? "" : ", ") + std::string(name);
   EXPECT_EQ(refusalOf({{"CODEPAYLOAD_SOMETHING_ELSE", "1"}}),
             "unknown environment variable CODEPAYLOAD_SOMETHING_ELSE; the known ones are " + known);
-  EXPECT_TRUE(known.starts_with("CODEPAYLOAD_ACCESS_LOG, CODEPAYLOAD_AUDIENCE, CODEPAYLOAD_BACKLOG, "
-                                "CODEPAYLOAD_CONFIG_DIR, CODEPAYLOAD_DATA_DIR, CODEPAYLOAD_DB_DIR, "))
+  EXPECT_TRUE(
+      known.starts_with("CODEPAYLOAD_ACCESS_LOG, CODEPAYLOAD_AUDIENCE, CODEPAYLOAD_BACKLOG, "
+                        "CODEPAYLOAD_CONFIG_DIR, CODEPAYLOAD_DATA_DIR, CODEPAYLOAD_DB_DIR, "))
       << known;
 }
 

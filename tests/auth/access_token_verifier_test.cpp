@@ -11,8 +11,8 @@
 #include <optional>
 #include <tuple>
 
-#include "auth_test_support.h"
 #include "auth/base64.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -456,28 +456,24 @@ std::vector<Forged> forgedTokens() {
        TokenRejection::BadHeader},
       {"JW09_nulKid",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k, {{"kid", jsonText(k.key.kid() + "\\u0000")}}), payload(), k.key));
+         return std::string(signJws(header(k, {{"kid", jsonText(k.key.kid() + "\\u0000")}}), payload(), k.key));
        },
        TokenRejection::UnknownKey},
       // JW-10/JW-11: key-carrying and critical headers.
       {"JW10_jku",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k, {{"jku", jsonText("https://evil.example/jwks")}}), payload(), k.key));
+         return std::string(signJws(header(k, {{"jku", jsonText("https://evil.example/jwks")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW10_x5u",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k, {{"x5u", jsonText("https://evil.example/cert")}}), payload(), k.key));
+         return std::string(signJws(header(k, {{"x5u", jsonText("https://evil.example/cert")}}), payload(), k.key));
        },
        TokenRejection::BadHeader},
       {"JW10_jwk",
        [](const KeyCase& k) {
          return std::string(
-             signJws(header(k, {{"kid", jsonText(k.other.kid())}, {"jwk", k.other.publicJwk()}}),
-                       payload(), k.other));
+             signJws(header(k, {{"kid", jsonText(k.other.kid())}, {"jwk", k.other.publicJwk()}}), payload(), k.other));
        },
        TokenRejection::BadHeader},
       {"JW10_x5c",
@@ -531,9 +527,8 @@ std::vector<Forged> forgedTokens() {
       // JW-13: duplicate members.
       {"JW13_duplicateScope",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k), payload({{"scope", jsonText("read:codes")}}).insert(1, R"("scope":"write:codes",)"),
-                       k.key));
+         return std::string(signJws(
+             header(k), payload({{"scope", jsonText("read:codes")}}).insert(1, R"("scope":"write:codes",)"), k.key));
        },
        TokenRejection::Malformed},
       {"JW13_duplicateAlg",
@@ -679,8 +674,7 @@ std::vector<Forged> forgedTokens() {
        TokenRejection::Malformed},
       {"BA14_expFraction",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k), payload({{"exp", std::to_string(kTestEpoch + 3600) + ".5"}}), k.key));
+         return std::string(signJws(header(k), payload({{"exp", std::to_string(kTestEpoch + 3600) + ".5"}}), k.key));
        },
        TokenRejection::Malformed},
       {"BA14_expBeyond2To53",
@@ -721,8 +715,8 @@ std::vector<Forged> forgedTokens() {
        TokenRejection::WrongAudience},
       {"BA21_arrayWithUs",
        [](const KeyCase& k) {
-         return std::string(signJws(header(k), payload({{"aud", "[\"https://other-api\",\"urn:codepayload:api\"]"}}),
-                                      k.key));
+         return std::string(
+             signJws(header(k), payload({{"aud", "[\"https://other-api\",\"urn:codepayload:api\"]"}}), k.key));
        },
        TokenRejection::None},
       {"BA21_arrayWithNumber",
@@ -769,20 +763,17 @@ std::vector<Forged> forgedTokens() {
       // BA-23: issuer, exactly.
       {"BA23_issuerTrailingSlash",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k), payload({{"iss", jsonText("urn:codepayload:token-service/")}}), k.key));
+         return std::string(signJws(header(k), payload({{"iss", jsonText("urn:codepayload:token-service/")}}), k.key));
        },
        TokenRejection::WrongIssuer},
       {"BA23_stagingIssuer",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k), payload({{"iss", jsonText("urn:codepayload:staging")}}), k.key));
+         return std::string(signJws(header(k), payload({{"iss", jsonText("urn:codepayload:staging")}}), k.key));
        },
        TokenRejection::WrongIssuer},
       {"issuerCase",
        [](const KeyCase& k) {
-         return std::string(
-             signJws(header(k), payload({{"iss", jsonText("URN:codepayload:token-service")}}), k.key));
+         return std::string(signJws(header(k), payload({{"iss", jsonText("URN:codepayload:token-service")}}), k.key));
        },
        TokenRejection::WrongIssuer},
       {"empty", [](const KeyCase&) { return std::string(""); }, TokenRejection::Malformed},

@@ -1,21 +1,21 @@
 // codepayload-admin, run as a subprocess the way an operator runs it.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <fstream>
-#include <regex>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <cstdlib>
+#include <fstream>
+#include <regex>
 
 #include <chrono>
 #include <thread>
 
-#include "auth_test_support.h"
 #include "auth/auth_service.h"
 #include "auth/secret_hasher.h"
 #include "auth/sqlite_client_registry.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -102,7 +102,8 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
       {{"org"}, "a command needs a noun and a verb (e.g. 'org list')"},
       {{"org", "explode"}, "unknown command 'org explode'"},
       {{"org", "create", "--plan", "pro"}, "option --name is required"},
-      {{"org", "create", "--name", "A", "--plan", "gold"}, "unknown plan \"gold\"; use free, starter, pro or enterprise"},
+      {{"org", "create", "--name", "A", "--plan", "gold"},
+       "unknown plan \"gold\"; use free, starter, pro or enterprise"},
       {{"org", "create", "--name", "A", "--name", "B", "--plan", "pro"}, "option --name is given twice"},
       {{"org", "create", "--name"}, "option --name needs a value"},
       {{"org", "create", "--name", "A", "--plan", "pro", "--colour", "red"}, "'org create' has no option --colour"},
@@ -134,12 +135,16 @@ TEST_F(AdminCliTest, ManagesOrganisations) {
   EXPECT_TRUE(std::filesystem::exists(dataDir() / "client-secret-pepper"));
 
   const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
-  EXPECT_TRUE(std::regex_match(ok({"org", "set-plan", id, "pro"}),
-                               std::regex(R"(\{"id":")" + id + R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
-                                          R"("subscription":"active",)" + timestamp + "\\}\n")));
+  EXPECT_TRUE(
+      std::regex_match(ok({"org", "set-plan", id, "pro"}), std::regex(R"(\{"id":")" + id +
+                                                                      R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
+                                                                      R"("subscription":"active",)" +
+                                                                      timestamp + "\\}\n")));
   EXPECT_TRUE(std::regex_match(ok({"org", "set-subscription", id, "inactive"}),
-                               std::regex(R"(\{"id":")" + id + R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
-                                          R"("subscription":"inactive",)" + timestamp + "\\}\n")));
+                               std::regex(R"(\{"id":")" + id +
+                                          R"(","name":"Acme \\"Labels\\"","plan":"pro",)"
+                                          R"("subscription":"inactive",)" +
+                                          timestamp + "\\}\n")));
   const std::string other = field(ok({"org", "create", "--name", "Beta", "--plan", "free"}), "id");
   EXPECT_TRUE(std::regex_match(
       ok({"org", "list"}),
@@ -174,17 +179,26 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   EXPECT_EQ(created, R"({"clientId":")" + clientId + R"(","clientSecret":")" + secret +
                          R"(","scopes":["write:codes","read:codes"]})" + "\n");
   const std::string bare = ok({"client", "create", "--org", org});
-  EXPECT_TRUE(bare.ends_with(R"(","scopes":[]})" "\n")) << bare;
+  EXPECT_TRUE(bare.ends_with(R"(","scopes":[]})"
+                             "\n"))
+      << bare;
   const std::string bareId = field(bare, "clientId");
 
   const AdminRun badScope = admin({"client", "create", "--org", org, "--scope", "a b"});
   EXPECT_EQ(badScope.status, 1);
-  EXPECT_EQ(badScope.err, "codepayload-admin: scope \"a b\" is not a scope token (1 to 64 printable ASCII "
-                          "characters, no space, '\"' or '\\')\n");
+  EXPECT_EQ(badScope.err,
+            "codepayload-admin: scope \"a b\" is not a scope token (1 to 64 printable ASCII "
+            "characters, no space, '\"' or '\\')\n");
 
-  EXPECT_EQ(ok({"client", "block", clientId}), R"({"clientId":")" + clientId + R"(","state":"blocked"})" "\n");
-  EXPECT_EQ(ok({"client", "unblock", clientId}), R"({"clientId":")" + clientId + R"(","state":"active"})" "\n");
-  EXPECT_EQ(ok({"client", "delete", bareId}), R"({"clientId":")" + bareId + R"(","state":"deleted"})" "\n");
+  EXPECT_EQ(ok({"client", "block", clientId}), R"({"clientId":")" + clientId +
+                                                   R"(","state":"blocked"})"
+                                                   "\n");
+  EXPECT_EQ(ok({"client", "unblock", clientId}), R"({"clientId":")" + clientId +
+                                                     R"(","state":"active"})"
+                                                     "\n");
+  EXPECT_EQ(ok({"client", "delete", bareId}), R"({"clientId":")" + bareId +
+                                                  R"(","state":"deleted"})"
+                                                  "\n");
   const AdminRun deleted = admin({"client", "unblock", bareId});
   EXPECT_EQ(deleted.status, 1);
   EXPECT_EQ(deleted.err, "codepayload-admin: client \"" + bareId + "\" is deleted and cannot be changed\n");

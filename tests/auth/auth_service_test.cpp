@@ -8,11 +8,11 @@
 #include <thread>
 #include <tuple>
 
-#include "auth_test_support.h"
 #include "auth/base64.h"
 #include "auth/secret_hasher.h"
 #include "auth/signing_keys.h"
 #include "auth/sqlite_client_registry.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -173,8 +173,7 @@ TEST(AuthService, RefusesToStartWithASigningKeyOfAnotherKind) {
 class KeyRotationDrill : public ::testing::TestWithParam<std::tuple<SigningAlgorithm, SigningAlgorithm>> {};
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, KeyRotationDrill,
-                         ::testing::Combine(testing::kBothAlgorithms, testing::kBothAlgorithms),
-                         [](const auto& row) {
+                         ::testing::Combine(testing::kBothAlgorithms, testing::kBothAlgorithms), [](const auto& row) {
                            return std::string(signingAlgorithmName(std::get<0>(row.param))) + "_to_" +
                                   std::string(signingAlgorithmName(std::get<1>(row.param)));
                          });

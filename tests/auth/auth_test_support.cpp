@@ -76,19 +76,19 @@ std::filesystem::path buildTreeKeyFile(std::string_view role, SigningAlgorithm a
 }
 
 const SigningKey& testKey(std::string_view role, SigningAlgorithm algorithm) {
-  static const SigningKey sharedEc = SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::ES256),
-                                                              SigningAlgorithm::ES256);
-  static const SigningKey otherEc = SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::ES256),
-                                                             SigningAlgorithm::ES256);
+  static const SigningKey sharedEc =
+      SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::ES256), SigningAlgorithm::ES256);
+  static const SigningKey otherEc =
+      SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::ES256), SigningAlgorithm::ES256);
   // The RSA keys are made on first use only.
   if (algorithm == SigningAlgorithm::ES256) return role == "shared" ? sharedEc : otherEc;
   if (role == "shared") {
-    static const SigningKey sharedRsa = SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::RS256),
-                                                                 SigningAlgorithm::RS256);
+    static const SigningKey sharedRsa =
+        SigningKey::loadOrCreate(buildTreeKeyFile("shared", SigningAlgorithm::RS256), SigningAlgorithm::RS256);
     return sharedRsa;
   }
-  static const SigningKey otherRsa = SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::RS256),
-                                                              SigningAlgorithm::RS256);
+  static const SigningKey otherRsa =
+      SigningKey::loadOrCreate(buildTreeKeyFile("other", SigningAlgorithm::RS256), SigningAlgorithm::RS256);
   return otherRsa;
 }
 
@@ -142,8 +142,7 @@ std::string signingInput(std::string_view headerJson, std::string_view payloadJs
 // OpenSSL's big numbers, independently of auth/ecdsa_low_s.cpp).
 std::string rawEcdsaSignature(const std::string& der, EcdsaS s) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
-  const openssl::EcdsaSignature signature(
-      d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
+  const openssl::EcdsaSignature signature(d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
   if (signature == nullptr) throw std::runtime_error("not a DER ECDSA signature");
   const std::unique_ptr<EC_GROUP, decltype(&EC_GROUP_free)> group(EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1),
                                                                   &EC_GROUP_free);
@@ -186,7 +185,8 @@ std::string signJws(std::string_view headerJson, std::string_view payloadJson, c
     throw std::runtime_error("signing failed");
   }
   signature.resize(length);
-  if (key.algorithm() == SigningAlgorithm::ES256 && !options.derEcdsa) signature = rawEcdsaSignature(signature, options.ecdsaS);
+  if (key.algorithm() == SigningAlgorithm::ES256 && !options.derEcdsa)
+    signature = rawEcdsaSignature(signature, options.ecdsaS);
   return input + "." + encodeBase64Url(signature);
 }
 

@@ -38,8 +38,9 @@ INSTANTIATE_TEST_SUITE_P(
                       RejectedBase64{"embeddedSpace", "YWJj ZA=="}, RejectedBase64{"embeddedNewline", "YWJj\nZA=="},
                       RejectedBase64{"dataAfterPadding", "YWJjZA==AAAA"}, RejectedBase64{"threePads", "YQ===AAA"},
                       RejectedBase64{"padInMiddle", "YW=jZA=="}, RejectedBase64{"urlAlphabetMinus", "-_-_"},
-                      RejectedBase64{"nonCanonicalLastChar", "YWJjZB=="}, RejectedBase64{"nonCanonicalOnePad", "YWJjZGV="},
-                      RejectedBase64{"onlyPadding", "===="}, RejectedBase64{"nulByte", std::string_view("YW\0j", 4)},
+                      RejectedBase64{"nonCanonicalLastChar", "YWJjZB=="},
+                      RejectedBase64{"nonCanonicalOnePad", "YWJjZGV="}, RejectedBase64{"onlyPadding", "===="},
+                      RejectedBase64{"nulByte", std::string_view("YW\0j", 4)},
                       RejectedBase64{"trailingGarbage", "YWJjZA==$$$"}),
     [](const auto& row) { return std::string(row.param.name); });
 

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "auth_test_support.h"
 #include "auth/base64.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -96,12 +96,15 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"CA05_schemeAndSpace", {"Basic "}, BasicCredentialsError::MissingToken},
         Refused{"CA06_bangs", {"Basic !!!!"}, BasicCredentialsError::BadBase64},
         Refused{"CA07_trailingGarbage", {kValid + "$$$garbage"}, BasicCredentialsError::BadBase64},
-        Refused{"CA08_embeddedSpace", {"Basic " + encodeBase64("svc_client_x:abcdef").insert(4, " ")},
+        Refused{"CA08_embeddedSpace",
+                {"Basic " + encodeBase64("svc_client_x:abcdef").insert(4, " ")},
                 BasicCredentialsError::BadBase64},
-        Refused{"CA08_embeddedNewline", {"Basic " + encodeBase64("svc_client_x:abcdef").insert(4, "\n")},
+        Refused{"CA08_embeddedNewline",
+                {"Basic " + encodeBase64("svc_client_x:abcdef").insert(4, "\n")},
                 BasicCredentialsError::BadBase64},
         Refused{"CA09_unpadded", {"Basic YTpiYw"}, BasicCredentialsError::BadBase64},
-        Refused{"CA09_urlAlphabet", {"Basic " + encodeBase64("a:\xfb\xff").replace(4, 1, "-")},
+        Refused{"CA09_urlAlphabet",
+                {"Basic " + encodeBase64("a:\xfb\xff").replace(4, 1, "-")},
                 BasicCredentialsError::BadBase64},
         Refused{"CA10_noColon", {basicRaw("svc_client_x")}, BasicCredentialsError::NoColon},
         Refused{"CA11_emptySecret", {basicRaw(std::string(kId) + ":")}, BasicCredentialsError::EmptyClientSecret},
@@ -109,15 +112,16 @@ INSTANTIATE_TEST_SUITE_P(
         Refused{"CA16_badEscapeInSecret", {basicRaw(std::string(kId) + ":%zz")}, BasicCredentialsError::BadEscape},
         Refused{"CA16_badEscapeInId", {basicRaw("%:x")}, BasicCredentialsError::BadEscape},
         Refused{"CA16_trailingPercent", {basicRaw(std::string(kId) + ":abc%")}, BasicCredentialsError::BadEscape},
-        Refused{"CA17_dataAfterPadding", {"Basic " + encodeBase64("id:abcd") + "AAAA"},
-                BasicCredentialsError::BadBase64},
-        Refused{"CA17_rawNulInBase64Text", {"Basic YT" + std::string(1, '\0') + "6Yg=="},
-                BasicCredentialsError::BadBase64},
+        Refused{
+            "CA17_dataAfterPadding", {"Basic " + encodeBase64("id:abcd") + "AAAA"}, BasicCredentialsError::BadBase64},
+        Refused{
+            "CA17_rawNulInBase64Text", {"Basic YT" + std::string(1, '\0') + "6Yg=="}, BasicCredentialsError::BadBase64},
         Refused{"CA20_longId", {basic(std::string(4096, 'i'), kSecret)}, BasicCredentialsError::ClientIdTooLong},
         Refused{"CA20_longSecret", {basic(kId, std::string(3072, 's'))}, BasicCredentialsError::ClientSecretTooLong},
         Refused{"CA21_twoHeaders", {basic("evil", "x"), kValid}, BasicCredentialsError::MultipleHeaders},
         Refused{"CA21_twoHeadersReversed", {kValid, basic("evil", "x")}, BasicCredentialsError::MultipleHeaders},
-        Refused{"CA25_encodedWord", {"Basic =?UTF-8?B?" + encodeBase64(kValid.substr(6)) + "?="},
+        Refused{"CA25_encodedWord",
+                {"Basic =?UTF-8?B?" + encodeBase64(kValid.substr(6)) + "?="},
                 BasicCredentialsError::BadBase64}),
     [](const auto& row) { return std::string(row.param.name); });
 

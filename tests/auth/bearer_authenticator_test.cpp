@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "auth_test_support.h"
 #include "auth/sqlite_client_registry.h"
 #include "auth/token_issuer.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -99,8 +99,8 @@ TEST_P(BearerAuthenticatorTest, BA02_MissingCredentialsGetAChallengeWithoutError
 }
 
 TEST_P(BearerAuthenticatorTest, BA03_OtherSchemesAreTreatedAsMissingCredentials) {
-  for (const std::string& value : {testing::basic(writer_.id, "secret"), std::string("Digest x"),
-                                  std::string("Bearertoken"), std::string("")}) {
+  for (const std::string& value :
+       {testing::basic(writer_.id, "secret"), std::string("Digest x"), std::string("Bearertoken"), std::string("")}) {
     expectRefused(authenticate({value}), 401, R"(Bearer realm="codepayload")",
                   "The Authorization header must use the Bearer scheme.", "notBearer");
   }
@@ -121,25 +121,22 @@ TEST_P(BearerAuthenticatorTest, BA05_SchemeIsCaseInsensitive) {
 
 TEST_P(BearerAuthenticatorTest, BA06_CharactersOutsideB64TokenAreRefusedWithoutEchoingTheToken) {
   const std::string token = tokenFor(writer_);
-  for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20),
-                                token + ",x", token + "=a", "=" + token}) {
+  for (const std::string& bad : {token + "\"", "<" + token, token.substr(0, 20) + " " + token.substr(20), token + ",x",
+                                 token + "=a", "=" + token}) {
     const BearerOutcome outcome = authenticate({"Bearer " + bad});
-    expectRefused(outcome, 401, kInvalidToken, kNotValid,
-                  "badCharacters");
+    expectRefused(outcome, 401, kInvalidToken, kNotValid, "badCharacters");
   }
 }
 
 TEST_P(BearerAuthenticatorTest, B64TokenPaddingIsAllowedByTheGrammarButNotByTheVerifier) {
-  expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken,
-                kNotValid, "malformed");
+  expectRefused(authenticate({"Bearer " + tokenFor(writer_) + "=="}), 401, kInvalidToken, kNotValid, "malformed");
 }
 
 TEST_P(BearerAuthenticatorTest, BA10_TwoAuthorizationHeadersAreRefused) {
   const std::string token = tokenFor(writer_);
-  expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken,
-                kNotValid, "multipleHeaders");
-  expectRefused(authenticate({"Bearer " + token, "Bearer " + token}), 401, kInvalidToken,
-                kNotValid, "multipleHeaders");
+  expectRefused(authenticate({"Bearer " + tokenFor(reader_), "Bearer " + token}), 401, kInvalidToken, kNotValid,
+                "multipleHeaders");
+  expectRefused(authenticate({"Bearer " + token, "Bearer " + token}), 401, kInvalidToken, kNotValid, "multipleHeaders");
 }
 
 TEST_P(BearerAuthenticatorTest, BA11_ExpiredTokensAreRefusedEvenWhenCached) {
@@ -156,25 +153,19 @@ TEST_P(BearerAuthenticatorTest, TamperedAndForgedTokensAreRefusedAndNotCached) {
   std::string tampered = token;
   const std::size_t inSignature = tampered.rfind('.') + 10;
   tampered[inSignature] = tampered[inSignature] == 'A' ? 'B' : 'A';
-  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, kNotValid,
-                "badSignature");
-  expectRefused(authenticate({"Bearer " + token + ".x"}), 401, kInvalidToken,
-                kNotValid, "malformed");
-  expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken,
-                kNotValid, "tooLong");
+  expectRefused(authenticate({"Bearer " + tampered}), 401, kInvalidToken, kNotValid, "badSignature");
+  expectRefused(authenticate({"Bearer " + token + ".x"}), 401, kInvalidToken, kNotValid, "malformed");
+  expectRefused(authenticate({"Bearer " + std::string(5000, 'a')}), 401, kInvalidToken, kNotValid, "tooLong");
   const SigningKey& other = testing::otherTestKey(GetParam());
   const std::string otherKey = testing::signJws(
       R"({"alg":")" + other.algorithmName() + R"(","typ":"at+jwt","kid":")" + other.kid() + R"("})", "{}", other);
-  expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken,
-                kNotValid, "unknownKey");
+  expectRefused(authenticate({"Bearer " + otherKey}), 401, kInvalidToken, kNotValid, "unknownKey");
   // The other algorithm with this key's kid (ES256 with an RSA kid, RS256 with an EC kid).
   const SigningKey& active = keys_.active();
   const SigningKey& otherKind = testing::sharedTestKey(testing::otherAlgorithm(GetParam()));
   const std::string crossed = testing::signJws(
       R"({"alg":")" + otherKind.algorithmName() + R"(","typ":"at+jwt","kid":")" + active.kid() + R"("})", "{}", active);
-  expectRefused(authenticate({"Bearer " + crossed}), 401, kInvalidToken,
-                kNotValid,
-                "badHeader");
+  expectRefused(authenticate({"Bearer " + crossed}), 401, kInvalidToken, kNotValid, "badHeader");
   EXPECT_EQ(cache_.size(), 0u);
 }
 
@@ -209,9 +200,10 @@ TEST_P(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRef
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
   registry_.setSubscription(organisation_.id, Subscription::Inactive);
   ASSERT_TRUE(view_.refreshIfChanged());
-  expectRefused(authenticate({"Bearer " + token}), 403,
-                R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")",
-                "The organisation's subscription no longer covers API clients.", "lapsed");
+  expectRefused(
+      authenticate({"Bearer " + token}), 403,
+      R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")",
+      "The organisation's subscription no longer covers API clients.", "lapsed");
   registry_.setSubscription(organisation_.id, Subscription::Active);
   registry_.setPlan(organisation_.id, Plan::Free);
   ASSERT_TRUE(view_.refreshIfChanged());
@@ -226,8 +218,7 @@ TEST_P(BearerAuthenticatorTest, BA19_BlockedAndDeletedClientsTokensAreRevoked) {
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
   registry_.setClientState(writer_.id, ClientState::Blocked);
   ASSERT_TRUE(view_.refreshIfChanged());
-  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken,
-                kNotValid, "revoked");
+  expectRefused(authenticate({"Bearer " + token}), 401, kInvalidToken, kNotValid, "revoked");
   registry_.setClientState(writer_.id, ClientState::Active);
   ASSERT_TRUE(view_.refreshIfChanged());
   // The unblock does not revive the token from before the block; a new one works.

@@ -26,8 +26,8 @@ TEST(DecodeFormComponent, RejectsBadEscapes) {
 TEST(ParseForm, SplitsDecodesAndKeepsOrderAndDuplicates) {
   std::vector<FormField> fields;
   ASSERT_EQ(parseForm("grant_type=client_credentials&x=&flag&&a=1=2&grant_type=b+c&", 16, fields), FormError::None);
-  const std::vector<FormField> expected = {{"grant_type", "client_credentials"}, {"x", ""}, {"flag", ""},
-                                           {"a", "1=2"}, {"grant_type", "b c"}};
+  const std::vector<FormField> expected = {
+      {"grant_type", "client_credentials"}, {"x", ""}, {"flag", ""}, {"a", "1=2"}, {"grant_type", "b c"}};
   EXPECT_EQ(fields, expected);
 }
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "auth_test_support.h"
 #include "auth/sqlite_client_registry.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -16,8 +16,7 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher,
-                                clock.clock());
+  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const Organisation other = registry.createOrganisation("Other", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {}).client;
@@ -53,8 +52,7 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   TempDir dir;
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher,
-                                clock.clock());
+  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {}).client;
   RegistryView view(registry);

@@ -19,8 +19,8 @@
 #include <set>
 #include <sstream>
 
-#include "auth_test_support.h"
 #include "auth/base64.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -158,8 +158,7 @@ TEST_P(SigningKeyOfEachAlgorithm, SignerVerifiesOnlyTheKeysOwnAlgorithm) {
   Poco::JWT::Token parsed;
   EXPECT_TRUE(key().signer().tryVerify(own, parsed));
   // The same family with SHA-512 (RS512; for EC Poco's non-standard ES512 on P-256).
-  const std::string sha512 =
-      key().signer().sign(token, GetParam() == SigningAlgorithm::ES256 ? "ES512" : "RS512");
+  const std::string sha512 = key().signer().sign(token, GetParam() == SigningAlgorithm::ES256 ? "ES512" : "RS512");
   EXPECT_THROW(key().signer().tryVerify(sha512, parsed), Poco::JWT::UnallowedAlgorithmException);
   const std::string hs256 = testing::signHs256(R"({"alg":"HS256"})", R"({"sub":"x"})", key().publicKeyPem());
   EXPECT_THROW(key().signer().tryVerify(hs256, parsed), Poco::JWT::UnallowedAlgorithmException);
@@ -251,9 +250,7 @@ struct RefusedKey {
   std::string found;  // what the message says the file holds
 };
 
-Pkey generateKey(const char* type, const char* curve) {
-  return Pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type, curve));
-}
+Pkey generateKey(const char* type, const char* curve) { return Pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, type, curve)); }
 
 Pkey generateRsaKey(std::size_t bits) { return Pkey(EVP_PKEY_Q_keygen(nullptr, nullptr, "RSA", bits)); }
 

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <functional>
 
-#include "auth_test_support.h"
 #include "auth/base64.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -234,8 +234,7 @@ TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWith
     SqliteClientRegistry old(dir.path() / "registry.db", firstOnly, hasher, clock.clock());
     created = old.createClient(old.createOrganisation("Acme", Plan::Pro).id, "ERP", {"write:codes"});
   }
-  SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher,
-                                clock.clock());
+  SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(created.client.id);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->tokensNotBefore, 0);
@@ -331,8 +330,10 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
 
   // A stored digest of the wrong size (past the schema's CHECK) is a storage
   // fault; the next lookup works.
-  executeElsewhere(databaseFile(), "PRAGMA ignore_check_constraints = ON;"
-                                   " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" + first + "'");
+  executeElsewhere(databaseFile(),
+                   "PRAGMA ignore_check_constraints = ON;"
+                   " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" +
+                       first + "'");
   EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(first); }),
             "registry database holds a secret digest of the wrong size");
   EXPECT_EQ(registry_.findClientForAuthentication(second)->clientId, second);
@@ -360,8 +361,7 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
     EXPECT_EQ(found->clientId, newer.client.id);
     EXPECT_EQ(found->scopes, std::vector<std::string>{"write:codes"});
     EXPECT_EQ(found->secretDigest, hasher_.digest(newer.secret));
-    EXPECT_EQ(registry_.findClientForAuthentication(oldest.client.id)->scopes,
-              std::vector<std::string>{"read:codes"});
+    EXPECT_EQ(registry_.findClientForAuthentication(oldest.client.id)->scopes, std::vector<std::string>{"read:codes"});
     // The stand-in deleted (a tombstone keeps its row): still nothing for unknown ids.
     if (round == 0) registry_.setClientState(oldest.client.id, ClientState::Deleted);
   }

@@ -8,10 +8,10 @@
 #include <functional>
 #include <memory>
 
-#include "auth_test_support.h"
 #include "auth/access_token_verifier.h"
 #include "auth/base64.h"
 #include "auth/sqlite_client_registry.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {
@@ -155,9 +155,7 @@ class TokenEndpointTest : public ::testing::Test {
   const std::string unknownId_ = "svc_client_000000000000000000000000";
 };
 
-TEST_F(TokenEndpointTest, TE01_IssuesATokenForValidClientCredentials) {
-  expectToken(send(valid()), clientId_);
-}
+TEST_F(TokenEndpointTest, TE01_IssuesATokenForValidClientCredentials) { expectToken(send(valid()), clientId_); }
 
 TEST_F(TokenEndpointTest, ATokenIssuedInTheSecondOfABlockIsDatedAfterTheBlock) {
   // A block revokes tokens with iat up to the block's second; a client
@@ -267,8 +265,7 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"TE04_otherFieldsOnly", "", "foo=bar", kForm, "invalid_request", "missingGrantType"},
         SyntaxCase{"TE05_emptyGrantType", "", "grant_type=", kForm, "invalid_request", "missingGrantType"},
         SyntaxCase{"TE05_grantTypeWithoutEquals", "", "grant_type", kForm, "invalid_request", "missingGrantType"},
-        SyntaxCase{"TE06_password", "", "grant_type=password", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+        SyntaxCase{"TE06_password", "", "grant_type=password", kForm, "unsupported_grant_type", "unsupportedGrantType"},
         SyntaxCase{"TE06_authorizationCode", "", "grant_type=authorization_code", kForm, "unsupported_grant_type",
                    "unsupportedGrantType"},
         SyntaxCase{"TE06_refreshToken", "", "grant_type=refresh_token", kForm, "unsupported_grant_type",
@@ -276,8 +273,7 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"TE06_jwtBearer", "", "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer", kForm,
                    "unsupported_grant_type", "unsupportedGrantType"},
         SyntaxCase{"TE06_foo", "", "grant_type=foo", kForm, "unsupported_grant_type", "unsupportedGrantType"},
-        SyntaxCase{"TE06_inQuery", "grant_type=password", "", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+        SyntaxCase{"TE06_inQuery", "grant_type=password", "", kForm, "unsupported_grant_type", "unsupportedGrantType"},
         SyntaxCase{"TE07_upperCaseValue", "", "grant_type=CLIENT_CREDENTIALS", kForm, "unsupported_grant_type",
                    "unsupportedGrantType"},
         SyntaxCase{"TE07_trailingSpace", "", "grant_type=client_credentials%20", kForm, "unsupported_grant_type",
@@ -289,46 +285,76 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"TE07_encodedUnderscore", "", "grant_type=client%5Fcredentials", kForm, "", ""},
         SyntaxCase{"TE08_upperCaseName", "", "GRANT_TYPE=client_credentials", kForm, "invalid_request",
                    "missingGrantType"},
-        SyntaxCase{"TE09_duplicateSameValue", "", "grant_type=client_credentials&grant_type=client_credentials",
-                   kForm, "invalid_request", "duplicateGrantType"},
+        SyntaxCase{"TE09_duplicateSameValue", "", "grant_type=client_credentials&grant_type=client_credentials", kForm,
+                   "invalid_request", "duplicateGrantType"},
         SyntaxCase{"TE10_duplicateDifferentValues", "", "grant_type=client_credentials&grant_type=password", kForm,
                    "invalid_request", "duplicateGrantType"},
-        SyntaxCase{"TE10_duplicateWithEmpty", "", "grant_type=&grant_type=client_credentials", kForm,
-                   "invalid_request", "duplicateGrantType"},
+        SyntaxCase{"TE10_duplicateWithEmpty", "", "grant_type=&grant_type=client_credentials", kForm, "invalid_request",
+                   "duplicateGrantType"},
         SyntaxCase{"TE11_queryAndConflictingBody", "grant_type=client_credentials", "grant_type=password", kForm,
                    "invalid_request", "duplicateGrantType"},
         SyntaxCase{"TE12_queryAndSameBody", "grant_type=client_credentials", "grant_type=client_credentials", kForm,
                    "invalid_request", "duplicateGrantType"},
-        SyntaxCase{"TE13_noContentTypeWithBody", "", "grant_type=client_credentials", {}, "invalid_request",
+        SyntaxCase{
+            "TE13_noContentTypeWithBody", "", "grant_type=client_credentials", {}, "invalid_request", "badContentType"},
+        SyntaxCase{"TE14_json",
+                   "",
+                   R"({"grant_type":"client_credentials"})",
+                   {"application/json"},
+                   "invalid_request",
                    "badContentType"},
-        SyntaxCase{"TE14_json", "", R"({"grant_type":"client_credentials"})", {"application/json"},
-                   "invalid_request", "badContentType"},
-        SyntaxCase{"TE15_textPlain", "", "grant_type=client_credentials", {"text/plain"}, "invalid_request",
-                   "badContentType"},
-        SyntaxCase{"TE16_multipart", "",
+        SyntaxCase{
+            "TE15_textPlain", "", "grant_type=client_credentials", {"text/plain"}, "invalid_request", "badContentType"},
+        SyntaxCase{"TE16_multipart",
+                   "",
                    "--x\r\nContent-Disposition: form-data; name=\"grant_type\"\r\n\r\nclient_credentials\r\n--x--\r\n",
-                   {"multipart/form-data; boundary=x"}, "invalid_request", "badContentType"},
-        SyntaxCase{"twoContentTypes", "", "grant_type=client_credentials",
-                   {"application/x-www-form-urlencoded", "application/x-www-form-urlencoded"}, "invalid_request",
+                   {"multipart/form-data; boundary=x"},
+                   "invalid_request",
                    "badContentType"},
-        SyntaxCase{"formTypeWithSuffix", "", "grant_type=client_credentials", {"application/x-www-form-urlencodedx"},
-                   "invalid_request", "badContentType"},
-        SyntaxCase{"TE17_charsetUtf8", "", "grant_type=client_credentials",
-                   {"application/x-www-form-urlencoded; charset=UTF-8"}, "", ""},
-        SyntaxCase{"TE17_upperCaseMediaType", "", "grant_type=client_credentials",
-                   {"APPLICATION/X-WWW-FORM-URLENCODED"}, "", ""},
-        SyntaxCase{"TE17_D7_otherCharsetIgnored", "", "grant_type=client_credentials",
-                   {"application/x-www-form-urlencoded;charset=ISO-8859-1"}, "", ""},
-        SyntaxCase{"TE17_spacesAroundMediaType", "", "grant_type=client_credentials",
-                   {" application/x-www-form-urlencoded ; charset=utf-8"}, "", ""},
+        SyntaxCase{"twoContentTypes",
+                   "",
+                   "grant_type=client_credentials",
+                   {"application/x-www-form-urlencoded", "application/x-www-form-urlencoded"},
+                   "invalid_request",
+                   "badContentType"},
+        SyntaxCase{"formTypeWithSuffix",
+                   "",
+                   "grant_type=client_credentials",
+                   {"application/x-www-form-urlencodedx"},
+                   "invalid_request",
+                   "badContentType"},
+        SyntaxCase{"TE17_charsetUtf8",
+                   "",
+                   "grant_type=client_credentials",
+                   {"application/x-www-form-urlencoded; charset=UTF-8"},
+                   "",
+                   ""},
+        SyntaxCase{"TE17_upperCaseMediaType",
+                   "",
+                   "grant_type=client_credentials",
+                   {"APPLICATION/X-WWW-FORM-URLENCODED"},
+                   "",
+                   ""},
+        SyntaxCase{"TE17_D7_otherCharsetIgnored",
+                   "",
+                   "grant_type=client_credentials",
+                   {"application/x-www-form-urlencoded;charset=ISO-8859-1"},
+                   "",
+                   ""},
+        SyntaxCase{"TE17_spacesAroundMediaType",
+                   "",
+                   "grant_type=client_credentials",
+                   {" application/x-www-form-urlencoded ; charset=utf-8"},
+                   "",
+                   ""},
         SyntaxCase{"TE18_unknownParametersIgnored", "", "grant_type=client_credentials&foo=bar&x=", kForm, "", ""},
         SyntaxCase{"TE18_unknownQueryParametersIgnored", "utm=1", "grant_type=client_credentials", kForm, "", ""},
         SyntaxCase{"TE19_scopeWithinTheClientsScopes", "", "grant_type=client_credentials&scope=write%3Acodes", kForm,
                    "", ""},
         SyntaxCase{"TE19_otherScopeIgnored", "", "grant_type=client_credentials&scope=admin", kForm, "", ""},
         SyntaxCase{"TE19_emptyScopeIgnored", "", "grant_type=client_credentials&scope=", kForm, "", ""},
-        SyntaxCase{"TE19_duplicateScope", "", "grant_type=client_credentials&scope=a&scope=b", kForm,
-                   "invalid_request", "badScope"},
+        SyntaxCase{"TE19_duplicateScope", "", "grant_type=client_credentials&scope=a&scope=b", kForm, "invalid_request",
+                   "badScope"},
         SyntaxCase{"TE19_scopeInQueryAndBody", "scope=a", "grant_type=client_credentials&scope=a", kForm,
                    "invalid_request", "badScope"},
         SyntaxCase{"TE19_malformedScope", "", "grant_type=client_credentials&scope=a++b", kForm, "invalid_request",
@@ -336,20 +362,17 @@ INSTANTIATE_TEST_SUITE_P(
         SyntaxCase{"TE19_scopeWithQuote", "", "grant_type=client_credentials&scope=%22", kForm, "invalid_request",
                    "badScope"},
         SyntaxCase{"TE20_badEscapeInValue", "", "grant_type=%zz", kForm, "invalid_request", "badForm"},
-        SyntaxCase{"TE20_trailingPercent", "", "grant_type=client_credentials%", kForm, "invalid_request",
-                   "badForm"},
-        SyntaxCase{"TE20_percentInName", "", "grant_type=client_credentials&a%=1", kForm, "invalid_request",
-                   "badForm"},
+        SyntaxCase{"TE20_trailingPercent", "", "grant_type=client_credentials%", kForm, "invalid_request", "badForm"},
+        SyntaxCase{"TE20_percentInName", "", "grant_type=client_credentials&a%=1", kForm, "invalid_request", "badForm"},
         SyntaxCase{"TE20_badEscapeInQuery", "x=%G0", "grant_type=client_credentials", kForm, "invalid_request",
                    "badForm"},
         SyntaxCase{"TE21_sixteenFields", "", fields(16), kForm, "", ""},
         SyntaxCase{"TE21_seventeenFields", "", fields(17), kForm, "invalid_request", "badForm"},
         SyntaxCase{"TE21_hundredAndOneFields", "", fields(101), kForm, "invalid_request", "badForm"},
-        SyntaxCase{"TE22_bodyAtTheLimit", "",
-                   "grant_type=client_credentials&pad=" + std::string(8192 - 34, 'p'), kForm, "", ""},
-        SyntaxCase{"TE22_bodyOverTheLimit", "",
-                   "grant_type=client_credentials&pad=" + std::string(8192 - 33, 'p'), kForm, "invalid_request",
-                   "badForm"},
+        SyntaxCase{"TE22_bodyAtTheLimit", "", "grant_type=client_credentials&pad=" + std::string(8192 - 34, 'p'), kForm,
+                   "", ""},
+        SyntaxCase{"TE22_bodyOverTheLimit", "", "grant_type=client_credentials&pad=" + std::string(8192 - 33, 'p'),
+                   kForm, "invalid_request", "badForm"},
         SyntaxCase{"TE22_oneMebibyte", "", "grant_type=client_credentials&pad=" + std::string(1 << 20, 'p'), kForm,
                    "invalid_request", "badForm"},
         SyntaxCase{"queryOverTheLimit", "pad=" + std::string(4093, 'p'), "grant_type=client_credentials", kForm,
@@ -435,10 +458,12 @@ TEST_F(TokenEndpointTest, ES01_CA_EveryAuthenticationFailureIsByteIdenticalAndDo
       {"CA21_twoHeaders", {basic("evil", "x"), valid}},
       {"CA21_twoHeadersReversed", {valid, basic("evil", "x")}},
       {"CA25_encodedWord", {"Basic =?UTF-8?B?" + encodeBase64(valid.substr(6)) + "?="}},
-      {"secretWithDifferentCase", {basic(clientId_, [s = secret_]() mutable {
-                                     for (char& c : s) c = static_cast<char>(std::toupper(c));
-                                     return s;
-                                   }())}},
+      {"secretWithDifferentCase",
+       {basic(clientId_,
+              [s = secret_]() mutable {
+                for (char& c : s) c = static_cast<char>(std::toupper(c));
+                return s;
+              }())}},
   };
   for (const CredentialRow& row : rows) {
     SCOPED_TRACE(row.name);
@@ -548,7 +573,8 @@ HttpAnswer rateLimited(int retryAfter) {
 }
 
 TEST_F(TokenEndpointThrottleTest, RL01_RL05_RL06_AnAddressOverItsFailureBudgetIsRefusedBeforeAnyCheck) {
-  for (int attempt = 0; attempt < 3; ++attempt) expectAnswer(failFrom("198.51.100.7", clientId_).answer, kInvalidClient);
+  for (int attempt = 0; attempt < 3; ++attempt)
+    expectAnswer(failFrom("198.51.100.7", clientId_).answer, kInvalidClient);
   registry_.authenticationLookups = 0;
   // Known id, unknown id, and the correct secret: all the same 429, no lookup.
   const TokenOutcome known = failFrom("198.51.100.7", clientId_);

@@ -12,9 +12,9 @@
 #include <memory>
 #include <set>
 
-#include "auth_test_support.h"
 #include "auth/access_token_verifier.h"
 #include "auth/base64.h"
+#include "auth_test_support.h"
 
 namespace codepayload::auth {
 namespace {

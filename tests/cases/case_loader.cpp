@@ -72,7 +72,8 @@ void loadFile(const std::filesystem::path& path, std::vector<PayloadCase>& out) 
     std::sort(keys.begin(), keys.end());
     const std::vector<std::string> expectedKeys{"name", "request", "response", "why"};
     if (keys != expectedKeys) {
-      out.push_back(brokenEntry(file, i, "case " + std::to_string(i) + " must have exactly name, why, request, response"));
+      out.push_back(
+          brokenEntry(file, i, "case " + std::to_string(i) + " must have exactly name, why, request, response"));
       continue;
     }
     PayloadCase payloadCase;

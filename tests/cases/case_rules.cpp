@@ -44,7 +44,8 @@ std::filesystem::path newestReleaseFile(const std::filesystem::path& gs1Dir) {
 const RuleSource& baselineRuleSource() {
   static const RuleSource source = [] {
     std::filesystem::path baseline = importer::baselinePath(kRulesDir);
-    return buildSource("baseline " + baseline.string(), [&] { return importer::loadBaseline(baseline, builtinLinterCatalog(kRulesDir)); });
+    return buildSource("baseline " + baseline.string(),
+                       [&] { return importer::loadBaseline(baseline, builtinLinterCatalog(kRulesDir)); });
   }();
   return source;
 }

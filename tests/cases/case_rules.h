@@ -18,7 +18,7 @@ struct RuleSource {
   std::string description;                // "baseline <path>" or "release <path>"
   std::unique_ptr<SnapshotHolder> rules;  // null when the source could not be built
   std::unique_ptr<PayloadEngine> engine;
-  std::string error;                      // why it could not be built
+  std::string error;  // why it could not be built
 };
 
 const RuleSource& baselineRuleSource();

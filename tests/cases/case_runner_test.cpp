@@ -29,8 +29,8 @@ void expectResponse(const RuleSource& source, const PayloadCase& payloadCase) {
   std::string out;
   RequestError error{};
   ASSERT_TRUE(source.engine->generateJson(payloadCase.requestText, out, error))
-      << "the request was refused as a whole at \"" << error.path << "\": " << error.message << "\nrequest: "
-      << payloadCase.requestText;
+      << "the request was refused as a whole at \"" << error.path << "\": " << error.message
+      << "\nrequest: " << payloadCase.requestText;
 
   Poco::Dynamic::Var expected;
   Poco::Dynamic::Var actual;

@@ -29,18 +29,20 @@ std::string compact(const Poco::Dynamic::Var& value) {
   return out.str();
 }
 
-std::string join(const std::string& where, const std::string& step) { return where.empty() ? step : where + "." + step; }
+std::string join(const std::string& where, const std::string& step) {
+  return where.empty() ? step : where + "." + step;
+}
 
 std::string differ(const std::string& where, const Poco::Dynamic::Var& expected, const Poco::Dynamic::Var& actual) {
-  return (where.empty() ? std::string("(root)") : where) + ": expected " + compact(expected) + ", got " + compact(actual);
+  return (where.empty() ? std::string("(root)") : where) + ": expected " + compact(expected) + ", got " +
+         compact(actual);
 }
 
 std::string compare(const std::string& where, const Poco::Dynamic::Var& expected, const Poco::Dynamic::Var& actual) {
   Kind kind = kindOf(expected);
   if (kind != kindOf(actual)) return differ(where, expected, actual);
   switch (kind) {
-    case Kind::Null:
-      return {};
+    case Kind::Null: return {};
     case Kind::Object: {
       auto expectedObject = expected.extract<Poco::JSON::Object::Ptr>();
       auto actualObject = actual.extract<Poco::JSON::Object::Ptr>();
@@ -54,7 +56,8 @@ std::string compare(const std::string& where, const Poco::Dynamic::Var& expected
         if (!actualObject->has(key)) return join(where, key) + ": missing";
       }
       for (const std::string& key : actualKeys) {
-        if (!expectedObject->has(key)) return join(where, key) + ": not expected, got " + compact(actualObject->get(key));
+        if (!expectedObject->has(key))
+          return join(where, key) + ": not expected, got " + compact(actualObject->get(key));
       }
       for (const std::string& key : expectedKeys) {
         std::string difference = compare(join(where, key), expectedObject->get(key), actualObject->get(key));
@@ -68,7 +71,8 @@ std::string compare(const std::string& where, const Poco::Dynamic::Var& expected
       std::size_t common = std::min(expectedArray->size(), actualArray->size());
       for (std::size_t i = 0; i < common; ++i) {
         unsigned index = static_cast<unsigned>(i);
-        std::string difference = compare(join(where, std::to_string(i)), expectedArray->get(index), actualArray->get(index));
+        std::string difference =
+            compare(join(where, std::to_string(i)), expectedArray->get(index), actualArray->get(index));
         if (!difference.empty()) return difference;
       }
       if (expectedArray->size() != actualArray->size()) {
@@ -78,11 +82,11 @@ std::string compare(const std::string& where, const Poco::Dynamic::Var& expected
       return {};
     }
     case Kind::String:
-      return expected.extract<std::string>() == actual.extract<std::string>() ? std::string() : differ(where, expected, actual);
+      return expected.extract<std::string>() == actual.extract<std::string>() ? std::string()
+                                                                              : differ(where, expected, actual);
     case Kind::Boolean:
       return expected.convert<bool>() == actual.convert<bool>() ? std::string() : differ(where, expected, actual);
-    case Kind::Number:
-      return compact(expected) == compact(actual) ? std::string() : differ(where, expected, actual);
+    case Kind::Number: return compact(expected) == compact(actual) ? std::string() : differ(where, expected, actual);
   }
   return differ(where, expected, actual);
 }

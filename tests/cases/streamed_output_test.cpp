@@ -148,11 +148,11 @@ TEST(StreamedOutput, RefusedBodiesWriteNothing) {
     std::string body;
     RequestError::Kind kind;
   };
-  for (const Refused& refused : {Refused{"{\"codes\":[" + item + "," + item + "," + item + "]}",
-                                         RequestError::Kind::TooManyItems},
-                                 Refused{"{\"codes\":[" + item + "," + item + "] x", RequestError::Kind::InvalidJson},
-                                 Refused{"{\"codes\":[" + item + ",{\"ais\":[]}]}", RequestError::Kind::MissingField},
-                                 Refused{"{\"codes\":[" + item + ",{\"reference\":1}]}", RequestError::Kind::WrongType}}) {
+  for (const Refused& refused :
+       {Refused{"{\"codes\":[" + item + "," + item + "," + item + "]}", RequestError::Kind::TooManyItems},
+        Refused{"{\"codes\":[" + item + "," + item + "] x", RequestError::Kind::InvalidJson},
+        Refused{"{\"codes\":[" + item + ",{\"ais\":[]}]}", RequestError::Kind::MissingField},
+        Refused{"{\"codes\":[" + item + ",{\"reference\":1}]}", RequestError::Kind::WrongType}}) {
     RecordingSink sink;
     RequestError error{};
     EXPECT_FALSE(engine.generateJson(refused.body, sink, error)) << refused.body;

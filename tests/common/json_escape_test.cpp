@@ -16,7 +16,7 @@ std::string literal(std::string_view text) {
 TEST(JsonEscape, PlainTextIsQuotedAsItIs) {
   EXPECT_EQ(literal(""), R"("")");
   EXPECT_EQ(literal("abc 123"), R"("abc 123")");
-  EXPECT_EQ(literal("a/b"), R"("a/b")");  // '/' may stand unescaped
+  EXPECT_EQ(literal("a/b"), R"("a/b")");   // '/' may stand unescaped
   EXPECT_EQ(literal("\x7F"), "\"\x7F\"");  // DEL is not a JSON control character
 }
 
@@ -26,9 +26,7 @@ TEST(JsonEscape, QuotesAndBackslashesAreEscaped) {
   EXPECT_EQ(literal(R"(\")"), R"("\\\"")");
 }
 
-TEST(JsonEscape, TheFiveShortEscapes) {
-  EXPECT_EQ(literal("\b\f\n\r\t"), R"("\b\f\n\r\t")");
-}
+TEST(JsonEscape, TheFiveShortEscapes) { EXPECT_EQ(literal("\b\f\n\r\t"), R"("\b\f\n\r\t")"); }
 
 TEST(JsonEscape, EveryOtherControlCharacterIsAUnicodeEscape) {
   EXPECT_EQ(literal(std::string_view("\0", 1)), R"("\u0000")");
@@ -47,7 +45,8 @@ TEST(JsonEscape, EveryOtherControlCharacterIsAUnicodeEscape) {
 }
 
 TEST(JsonEscape, Utf8IsCopied) {
-  EXPECT_EQ(literal("Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80"), "\"Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80\"");
+  EXPECT_EQ(literal("Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80"),
+            "\"Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80\"");
 }
 
 TEST(JsonEscape, AppendsToWhatIsThere) {
@@ -59,7 +58,10 @@ TEST(JsonEscape, AppendsToWhatIsThere) {
 
 // The cases the engine's and the server's own writers were tested with.
 TEST(JsonEscape, AsTheEngineAndTheServerWroteBefore) {
-  EXPECT_EQ(literal(std::string("a\"b\\c\n\t\x01\x1f" "\xc3\xa9", 11)), "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
+  EXPECT_EQ(literal(std::string("a\"b\\c\n\t\x01\x1f"
+                                "\xc3\xa9",
+                                11)),
+            "\"a\\\"b\\\\c\\n\\t\\u0001\\u001f\xc3\xa9\"");
   EXPECT_EQ(literal(std::string("a\"b\\c\nd\te\r\x01\x1f", 12)), R"("a\"b\\c\nd\te\r\u0001\u001f")");
 }
 

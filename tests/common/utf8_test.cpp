@@ -12,14 +12,14 @@ TEST(Utf8, WellFormedText) {
   EXPECT_TRUE(isValidUtf8(""));
   EXPECT_TRUE(isValidUtf8("plain ASCII"));
   EXPECT_TRUE(isValidUtf8(std::string_view("\0\x7F", 2)));
-  EXPECT_TRUE(isValidUtf8("\xC2\x80"));              // U+0080, the smallest two-byte form
-  EXPECT_TRUE(isValidUtf8("\xDF\xBF"));              // U+07FF
-  EXPECT_TRUE(isValidUtf8("\xE0\xA0\x80"));          // U+0800, the smallest three-byte form
-  EXPECT_TRUE(isValidUtf8("\xED\x9F\xBF"));          // U+D7FF, just below the surrogates
-  EXPECT_TRUE(isValidUtf8("\xEE\x80\x80"));          // U+E000, just above them
-  EXPECT_TRUE(isValidUtf8("\xEF\xBF\xBF"));          // U+FFFF
-  EXPECT_TRUE(isValidUtf8("\xF0\x90\x80\x80"));      // U+10000, the smallest four-byte form
-  EXPECT_TRUE(isValidUtf8("\xF4\x8F\xBF\xBF"));      // U+10FFFF, the largest code point
+  EXPECT_TRUE(isValidUtf8("\xC2\x80"));          // U+0080, the smallest two-byte form
+  EXPECT_TRUE(isValidUtf8("\xDF\xBF"));          // U+07FF
+  EXPECT_TRUE(isValidUtf8("\xE0\xA0\x80"));      // U+0800, the smallest three-byte form
+  EXPECT_TRUE(isValidUtf8("\xED\x9F\xBF"));      // U+D7FF, just below the surrogates
+  EXPECT_TRUE(isValidUtf8("\xEE\x80\x80"));      // U+E000, just above them
+  EXPECT_TRUE(isValidUtf8("\xEF\xBF\xBF"));      // U+FFFF
+  EXPECT_TRUE(isValidUtf8("\xF0\x90\x80\x80"));  // U+10000, the smallest four-byte form
+  EXPECT_TRUE(isValidUtf8("\xF4\x8F\xBF\xBF"));  // U+10FFFF, the largest code point
   EXPECT_TRUE(isValidUtf8("Gr\xC3\xBC\xC3\x9F \xE2\x82\xAC \xF0\x9F\x98\x80"));
 }
 

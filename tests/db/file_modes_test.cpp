@@ -22,13 +22,11 @@ namespace {
 
 using codepayload::testing::fileMode;
 
-using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
 using codepayload::testing::ScopedUmask;
+using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
-
-
 
 TEST(FileModes, RestrictNewFilesToOwnerSetsTheUmaskTo077) {
   const ScopedUmask restore(022);

@@ -10,8 +10,8 @@
 namespace codepayload {
 namespace {
 
-using testing::TempDir;
 using testing::readFile;
+using testing::TempDir;
 using testing::writeFile;
 
 std::vector<std::pair<std::int64_t, std::string>> recorded(sqlite3* db) {
@@ -42,7 +42,8 @@ class MigrationsTest : public ::testing::Test {
   MigrationsTest() {
     std::filesystem::create_directory(folder());
     writeFile(folder() / "0001_first.sql", "CREATE TABLE first (x INTEGER NOT NULL) STRICT;\n");
-    writeFile(folder() / "0002_second.sql", "CREATE TABLE second (y TEXT NOT NULL) STRICT;\nINSERT INTO second VALUES ('a');\n");
+    writeFile(folder() / "0002_second.sql",
+              "CREATE TABLE second (y TEXT NOT NULL) STRICT;\nINSERT INTO second VALUES ('a');\n");
   }
 
   std::filesystem::path folder() const { return temp_ / "migrations"; }
@@ -109,9 +110,8 @@ TEST_F(MigrationsTest, RenamedMigrationIsRefused) {
   sqlite::Connection connection(dbPath(), sqlite::Connection::Mode::ReadWriteCreate);
   applyMigrations(connection.handle(), folder());
   std::filesystem::rename(folder() / "0002_second.sql", folder() / "0002_other.sql");
-  EXPECT_EQ(errorOf(connection.handle(), folder()),
-            "database recorded migration 2 as \"0002_second.sql\" but " + folder().string() +
-                " has \"0002_other.sql\"");
+  EXPECT_EQ(errorOf(connection.handle(), folder()), "database recorded migration 2 as \"0002_second.sql\" but " +
+                                                        folder().string() + " has \"0002_other.sql\"");
 }
 
 TEST_F(MigrationsTest, FailingMigrationLeavesNothingOfItself) {

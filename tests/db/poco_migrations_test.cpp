@@ -58,7 +58,8 @@ class PocoMigrationsTest : public ::testing::Test {
     writeFile(folder() / "0001_first.sql",
               "-- the first table\nCREATE TABLE first (x INTEGER NOT NULL) STRICT;\n"
               "CREATE INDEX first_by_x ON first (x);\n-- end\n");
-    writeFile(folder() / "0002_second.sql", "CREATE TABLE second (y TEXT NOT NULL) STRICT;\nINSERT INTO second VALUES ('a');\n");
+    writeFile(folder() / "0002_second.sql",
+              "CREATE TABLE second (y TEXT NOT NULL) STRICT;\nINSERT INTO second VALUES ('a');\n");
   }
 
   std::filesystem::path folder() const { return temp_ / "migrations"; }

@@ -2,17 +2,17 @@
 
 #include <gtest/gtest.h>
 
+#include "db/import/rule_import.h"
 #include "db/migrations.h"
 #include "db/sqlite_connection.h"
-#include "tests/tools/test_files.h"
-#include "db/import/rule_import.h"
 #include "plugins/builtin_plugins.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload {
 namespace {
 
-using testing::TempDir;
 using testing::readFile;
+using testing::TempDir;
 using testing::writeFile;
 
 const std::filesystem::path kSchemaDir = CODEPAYLOAD_TEST_SCHEMA_DIR;
@@ -80,10 +80,22 @@ Dictionary syntheticDictionary() {
   weight.components = {component(CharacterSet::Numeric, 6, 6, false, {})};
   dictionary.ais = {gtin, batch, cpv, tpx, gcn, weight};
   dictionary.linkTypes = {
-      LinkType{"gs1:pip", "Product information", "A link to \"product\" information.", "https://ref.gs1.org/voc/pip",
-               "stable", false, {}, true},
-      LinkType{"gs1:defaultLink", "Default", "", "https://ref.gs1.org/voc/defaultLink", "stable", false,
-               {"resolver", "other"}, false},
+      LinkType{"gs1:pip",
+               "Product information",
+               "A link to \"product\" information.",
+               "https://ref.gs1.org/voc/pip",
+               "stable",
+               false,
+               {},
+               true},
+      LinkType{"gs1:defaultLink",
+               "Default",
+               "",
+               "https://ref.gs1.org/voc/defaultLink",
+               "stable",
+               false,
+               {"resolver", "other"},
+               false},
       LinkType{"gs1:old", "Old", "d", "https://ref.gs1.org/voc/old", "deprecated", true, {"validatedHealthcare"}, true},
   };
   return dictionary;
@@ -125,8 +137,9 @@ TEST_F(RuleStoreTest, LinterWithoutImplementationWritesNothing) {
     writeRules(connection.handle(), dictionary, builtinLinterCatalog(rulesDir()));
     ADD_FAILURE() << "no error";
   } catch (const DbError& error) {
-    EXPECT_EQ(std::string(error.what()), "linter \"nosuchlinter\" (AI 235) has no implementation (neither built in nor " +
-                                             (rulesDir() / "linters/nosuchlinter.lua").string() + ")");
+    EXPECT_EQ(std::string(error.what()),
+              "linter \"nosuchlinter\" (AI 235) has no implementation (neither built in nor " +
+                  (rulesDir() / "linters/nosuchlinter.lua").string() + ")");
   }
   sqlite::Statement releases(connection.handle(), "SELECT count(*) FROM release");
   ASSERT_TRUE(releases.step());

@@ -18,14 +18,15 @@ class RulesSchemaTest : public ::testing::Test {
  protected:
   RulesSchemaTest() : connection_(temp_ / "rules.db", sqlite::Connection::Mode::ReadWriteCreate) {
     applyMigrations(db(), rulesMigrationsDir(kSchemaDir));
-    sqlite::execute(db(),
-                    "INSERT INTO application_identifier VALUES ('01', 'GTIN', 1, 1, 'N14');"
-                    "INSERT INTO application_identifier VALUES ('10', 'BATCH/LOT', 0, 1, 'X..20');"
-                    "INSERT INTO format_component VALUES ('01', 1, 'N', 14, 14, 0);"
-                    "INSERT INTO linter VALUES ('csum', 'builtin');"
-                    "INSERT INTO dl_primary_key VALUES ('01');"
-                    "INSERT INTO link_type VALUES ('gs1:pip', 1, 't', 'd', 'https://ref.gs1.org/voc/pip', 'stable', 0, 1);",
-                    "test rows");
+    sqlite::execute(
+        db(),
+        "INSERT INTO application_identifier VALUES ('01', 'GTIN', 1, 1, 'N14');"
+        "INSERT INTO application_identifier VALUES ('10', 'BATCH/LOT', 0, 1, 'X..20');"
+        "INSERT INTO format_component VALUES ('01', 1, 'N', 14, 14, 0);"
+        "INSERT INTO linter VALUES ('csum', 'builtin');"
+        "INSERT INTO dl_primary_key VALUES ('01');"
+        "INSERT INTO link_type VALUES ('gs1:pip', 1, 't', 'd', 'https://ref.gs1.org/voc/pip', 'stable', 0, 1);",
+        "test rows");
   }
 
   sqlite3* db() const { return connection_.handle(); }
@@ -86,14 +87,16 @@ TEST_F(RulesSchemaTest, ConstraintsRefuseWhatTheImporterNeverWrites) {
       {"INSERT INTO linter VALUES ('lua1', 'python')",
        "statement: CHECK constraint failed: implementation IN ('builtin', 'lua')"},
       {"INSERT INTO dl_qualifier VALUES ('10', 1, 1, '01')", "statement: FOREIGN KEY constraint failed"},
-      {"INSERT INTO dl_qualifier VALUES ('01', 1, 1, '01')", "statement: CHECK constraint failed: qualifier_ai <> primary_key"},
+      {"INSERT INTO dl_qualifier VALUES ('01', 1, 1, '01')",
+       "statement: CHECK constraint failed: qualifier_ai <> primary_key"},
       {"INSERT INTO ai_requires VALUES ('10', 1, 1, 1, 'n1')",
        "statement: CHECK constraint failed: length(pattern) BETWEEN 2 AND 4 AND pattern GLOB '[0-9]*' AND pattern NOT "
        "GLOB '*[^0-9n]*'"},
       {"INSERT INTO ai_excludes VALUES ('01', 1, '3x')",
        "statement: CHECK constraint failed: length(pattern) BETWEEN 2 AND 4 AND pattern GLOB '[0-9]*' AND pattern NOT "
        "GLOB '*[^0-9n]*'"},
-      {"INSERT INTO link_type_restriction VALUES ('gs1:none', 1, 'resolver')", "statement: FOREIGN KEY constraint failed"},
+      {"INSERT INTO link_type_restriction VALUES ('gs1:none', 1, 'resolver')",
+       "statement: FOREIGN KEY constraint failed"},
   };
   for (const Row& row : rows) {
     SCOPED_TRACE(row.sql);
@@ -104,9 +107,10 @@ TEST_F(RulesSchemaTest, ConstraintsRefuseWhatTheImporterNeverWrites) {
 TEST_F(RulesSchemaTest, DuplicatesAreRefused) {
   EXPECT_EQ(refusal("INSERT INTO ai_excludes VALUES ('01', 1, '10'); INSERT INTO ai_excludes VALUES ('01', 2, '10')"),
             "statement: UNIQUE constraint failed: ai_excludes.ai, ai_excludes.pattern");
-  EXPECT_EQ(refusal("INSERT INTO dl_qualifier VALUES ('01', 1, 1, '10'); INSERT INTO dl_qualifier VALUES ('01', 1, 2, '10')"),
-            "statement: UNIQUE constraint failed: dl_qualifier.primary_key, dl_qualifier.sequence_no, "
-            "dl_qualifier.qualifier_ai");
+  EXPECT_EQ(
+      refusal("INSERT INTO dl_qualifier VALUES ('01', 1, 1, '10'); INSERT INTO dl_qualifier VALUES ('01', 1, 2, '10')"),
+      "statement: UNIQUE constraint failed: dl_qualifier.primary_key, dl_qualifier.sequence_no, "
+      "dl_qualifier.qualifier_ai");
 }
 
 }  // namespace

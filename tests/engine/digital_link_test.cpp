@@ -34,18 +34,21 @@ TEST(DigitalLink, QualifiersFromTwoSequencesAreRefused) {
 }
 
 TEST(DigitalLink, ValuesArePercentEncodedExceptUnreserved) {
-  EXPECT_EQ(dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"21","value":"A/B%C&D-e.f"}],)J"
-               R"J("extensionParameters":[])J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"https://example.com/01/09506000134352/21/A%2FB%25C%26D-e.f",)J"
-            R"J("hri":"(01)09506000134352(21)A/B%C&D-e.f"}],"failures":[]})J");
+  EXPECT_EQ(
+      dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"21","value":"A/B%C&D-e.f"}],)J"
+         R"J("extensionParameters":[])J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"https://example.com/01/09506000134352/21/A%2FB%25C%26D-e.f",)J"
+      R"J("hri":"(01)09506000134352(21)A/B%C&D-e.f"}],"failures":[]})J");
 }
 
 TEST(DigitalLink, StemTrailingSlashStrippedAndStemPathKept) {
-  EXPECT_EQ(runDefinition(newestSnapshot(),
-                          R"J({"digitalLinkStem":"https://id.example.com/dl/","primaryKey":{"key":"00","value":"376104250021234569"},)J"
-                          R"J("ais":[],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"https://id.example.com/dl/00/376104250021234569",)J"
-            R"J("hri":"(00)376104250021234569"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(
+          newestSnapshot(),
+          R"J({"digitalLinkStem":"https://id.example.com/dl/","primaryKey":{"key":"00","value":"376104250021234569"},)J"
+          R"J("ais":[],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"https://id.example.com/dl/00/376104250021234569",)J"
+      R"J("hri":"(00)376104250021234569"}],"failures":[]})J");
 }
 
 TEST(DigitalLink, ExtensionParametersAndContextAfterDataAttributes) {

@@ -7,9 +7,10 @@ namespace codepayload::testing {
 namespace {
 
 TEST(ElementString, PrimaryKeyThenAisInSequenceWithParenthesesEscaped) {
-  EXPECT_EQ(runDefinition(newestSnapshot(),
-                          R"J({"primaryKey":{"key":"01","value":"09506000134352"},)J"
-                          R"J("ais":[{"key":"10","value":"ABC(1)"},{"key":"17","value":"261231"}],"extensionParameters":[]})J"),
+  EXPECT_EQ(runDefinition(
+                newestSnapshot(),
+                R"J({"primaryKey":{"key":"01","value":"09506000134352"},)J"
+                R"J("ais":[{"key":"10","value":"ABC(1)"},{"key":"17","value":"261231"}],"extensionParameters":[]})J"),
             R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352(10)ABC^0401^041(17)261231",)J"
             R"J("hri":"(01)09506000134352(10)ABC(1)(17)261231"}],"failures":[]})J");
 }
@@ -23,23 +24,26 @@ TEST(ElementString, AisKeepTheOrderSent) {
 }
 
 TEST(ElementString, MadeToOrderGtinIsAPrimaryKeyWithoutAStem) {
-  EXPECT_EQ(runDefinition(newestSnapshot(),
-                          R"J({"primaryKey":{"key":"03","value":"09506000134352"},"ais":[],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"(03)09506000134352","hri":"(03)09506000134352"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(newestSnapshot(),
+                    R"J({"primaryKey":{"key":"03","value":"09506000134352"},"ais":[],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"(03)09506000134352","hri":"(03)09506000134352"}],"failures":[]})J");
 }
 
 TEST(ElementString, SsccWithContentAndCount) {
-  EXPECT_EQ(runDefinition(newestSnapshot(),
-                          R"J({"primaryKey":{"key":"00","value":"376104250021234569"},)J"
-                          R"J("ais":[{"key":"02","value":"09506000134352"},{"key":"37","value":"10"}],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"(00)376104250021234569(02)09506000134352(37)10",)J"
-            R"J("hri":"(00)376104250021234569(02)09506000134352(37)10"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(
+          newestSnapshot(),
+          R"J({"primaryKey":{"key":"00","value":"376104250021234569"},)J"
+          R"J("ais":[{"key":"02","value":"09506000134352"},{"key":"37","value":"10"}],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"(00)376104250021234569(02)09506000134352(37)10",)J"
+      R"J("hri":"(00)376104250021234569(02)09506000134352(37)10"}],"failures":[]})J");
 }
 
 TEST(References, SuppliedKeptEmptyKeptNullAndMissingBecomePositions) {
   const std::string item = R"J("primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[])J";
-  EXPECT_EQ(runRequest(newestSnapshot(), "{\"codes\":[{\"reference\":\"line-7\"," + item + "},{\"reference\":\"\"," + item +
-                                             "},{\"reference\":null," + item + "},{" + item + "}]}"),
+  EXPECT_EQ(runRequest(newestSnapshot(), "{\"codes\":[{\"reference\":\"line-7\"," + item + "},{\"reference\":\"\"," +
+                                             item + "},{\"reference\":null," + item + "},{" + item + "}]}"),
             R"J({"codes":[)J"
             R"J({"reference":"line-7","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"},)J"
             R"J({"reference":"","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"},)J"
@@ -48,13 +52,15 @@ TEST(References, SuppliedKeptEmptyKeptNullAndMissingBecomePositions) {
 }
 
 TEST(Batches, AcceptedAndRejectedAreSplitAndAllRejectedGivesNoCodes) {
-  EXPECT_EQ(runRequest(newestSnapshot(),
-                       R"J({"codes":[{"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]},)J"
-                       R"J({"reference":"b","primaryKey":{"key":"7777","value":"1"},"ais":[],"extensionParameters":[]}]})J"),
-            R"J({"codes":[],"failures":[)J"
-            R"J({"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-            R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]},)J"
-            R"J({"reference":"b","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["7777","unknownAi"]}]}]})J");
+  EXPECT_EQ(
+      runRequest(
+          newestSnapshot(),
+          R"J({"codes":[{"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]},)J"
+          R"J({"reference":"b","primaryKey":{"key":"7777","value":"1"},"ais":[],"extensionParameters":[]}]})J"),
+      R"J({"codes":[],"failures":[)J"
+      R"J({"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+      R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]},)J"
+      R"J({"reference":"b","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["7777","unknownAi"]}]}]})J");
   EXPECT_EQ(runRequest(newestSnapshot(), R"J({"codes":[]})J"), R"J({"codes":[],"failures":[]})J");
 }
 

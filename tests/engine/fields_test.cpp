@@ -9,7 +9,8 @@ namespace {
 const std::string kKey = R"J("primaryKey":{"key":"01","value":"09506000134352"},"ais":[])J";
 
 std::string withStem(const std::string& stem, const std::string& more = "") {
-  return runDefinition(newestSnapshot(), "{" + kKey + ",\"extensionParameters\":[],\"digitalLinkStem\":\"" + stem + "\"" + more + "}");
+  return runDefinition(newestSnapshot(),
+                       "{" + kKey + ",\"extensionParameters\":[],\"digitalLinkStem\":\"" + stem + "\"" + more + "}");
 }
 
 std::string rejected(const std::string& errors) {
@@ -17,7 +18,8 @@ std::string rejected(const std::string& errors) {
 }
 
 std::string stemFault(const std::string& reason) {
-  return rejected(R"J({"code":"Validation.Invalid.digitalLinkStem","path":"digitalLinkStem","args":[")J" + reason + R"J("]})J");
+  return rejected(R"J({"code":"Validation.Invalid.digitalLinkStem","path":"digitalLinkStem","args":[")J" + reason +
+                  R"J("]})J");
 }
 
 TEST(DigitalLinkStem, Faults) {
@@ -46,20 +48,27 @@ TEST(DigitalLinkStem, AcceptedForms) {
 }
 
 std::string linkTypeFault(const std::string& value, const std::string& reason) {
-  return rejected(R"J({"code":"Validation.Invalid.linkType","path":"linkType","args":[")J" + value + R"J(",")J" + reason + R"J("]})J");
+  return rejected(R"J({"code":"Validation.Invalid.linkType","path":"linkType","args":[")J" + value + R"J(",")J" +
+                  reason + R"J("]})J");
 }
 
 TEST(LinkType, OfferedVocabularyTypesOrAbsoluteHttpUris) {
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:certificationInfo")J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"https://example.com/01/09506000134352?linkType=gs1:certificationInfo",)J"
-            R"J("hri":"(01)09506000134352"}],"failures":[]})J");
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:handledBy")J"), linkTypeFault("gs1:handledBy", "notSelectable"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:defaultLink")J"), linkTypeFault("gs1:defaultLink", "notSelectable"));
+  EXPECT_EQ(
+      withStem("https://example.com", R"J(,"linkType":"gs1:certificationInfo")J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"https://example.com/01/09506000134352?linkType=gs1:certificationInfo",)J"
+      R"J("hri":"(01)09506000134352"}],"failures":[]})J");
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:handledBy")J"),
+            linkTypeFault("gs1:handledBy", "notSelectable"));
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:defaultLink")J"),
+            linkTypeFault("gs1:defaultLink", "notSelectable"));
   EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:defaultPageMulti")J"),
             linkTypeFault("gs1:defaultPageMulti", "notSelectable"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:nonsense")J"), linkTypeFault("gs1:nonsense", "unknownLinkType"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"/relative")J"), linkTypeFault("/relative", "notAbsoluteHttpUri"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"mailto:a@b.c")J"), linkTypeFault("mailto:a@b.c", "notAbsoluteHttpUri"));
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:nonsense")J"),
+            linkTypeFault("gs1:nonsense", "unknownLinkType"));
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"/relative")J"),
+            linkTypeFault("/relative", "notAbsoluteHttpUri"));
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"mailto:a@b.c")J"),
+            linkTypeFault("mailto:a@b.c", "notAbsoluteHttpUri"));
   EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"")J"), linkTypeFault("", "notAbsoluteHttpUri"));
 }
 
@@ -71,16 +80,19 @@ TEST(Context, QueryLiteralCharactersOnlyAndOnlyWithAStem) {
 }
 
 TEST(ExtensionParameters, KeyAndValueRules) {
-  EXPECT_EQ(runDefinition(newestSnapshot(),
-                          "{" + kKey + R"J(,"digitalLinkStem":"https://example.com","extensionParameters":[)J"
-                                       R"J({"key":"context","value":"a"},{"key":"123","value":"a"},{"key":"","value":"a"},)J"
-                                       R"J({"key":"a&b","value":"a"},{"key":"ok","value":"a=b"},{"key":"ok","value":"c"}]})J"),
-            rejected(R"J({"code":"Validation.Invalid.extensionParameters.0","path":"extensionParameters.0","args":["context","reservedKey"]},)J"
-                     R"J({"code":"Validation.Invalid.extensionParameters.1","path":"extensionParameters.1","args":["123","numericKey"]},)J"
-                     R"J({"code":"Validation.Invalid.extensionParameters.2","path":"extensionParameters.2","args":["","emptyKey"]},)J"
-                     R"J({"code":"Validation.Invalid.extensionParameters.3","path":"extensionParameters.3","args":["a&b","keyCharacters"]},)J"
-                     R"J({"code":"Validation.Invalid.extensionParameters.4","path":"extensionParameters.4","args":["ok","valueCharacters"]},)J"
-                     R"J({"code":"Validation.Invalid.extensionParameters","path":"extensionParameters.5","args":["ok","duplicateKey"]})J"));
+  EXPECT_EQ(
+      runDefinition(newestSnapshot(),
+                    "{" + kKey +
+                        R"J(,"digitalLinkStem":"https://example.com","extensionParameters":[)J"
+                        R"J({"key":"context","value":"a"},{"key":"123","value":"a"},{"key":"","value":"a"},)J"
+                        R"J({"key":"a&b","value":"a"},{"key":"ok","value":"a=b"},{"key":"ok","value":"c"}]})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.extensionParameters.0","path":"extensionParameters.0","args":["context","reservedKey"]},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.1","path":"extensionParameters.1","args":["123","numericKey"]},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.2","path":"extensionParameters.2","args":["","emptyKey"]},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.3","path":"extensionParameters.3","args":["a&b","keyCharacters"]},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.4","path":"extensionParameters.4","args":["ok","valueCharacters"]},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters","path":"extensionParameters.5","args":["ok","duplicateKey"]})J"));
 }
 
 }  // namespace

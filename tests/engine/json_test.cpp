@@ -9,8 +9,12 @@ namespace codepayload::testing {
 namespace {
 
 TEST(JsonWriter, ReferencesAreEscapedInResponses) {
-  EXPECT_EQ(runRequest(newestSnapshot(), R"J({"codes":[{"reference":"a\"\n\u00e9","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})J"),
-            "{\"codes\":[{\"reference\":\"a\\\"\\n\xc3\xa9\",\"barcodeText\":\"(01)09506000134352\",\"hri\":\"(01)09506000134352\"}],\"failures\":[]}");
+  EXPECT_EQ(
+      runRequest(
+          newestSnapshot(),
+          R"J({"codes":[{"reference":"a\"\n\u00e9","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})J"),
+      "{\"codes\":[{\"reference\":\"a\\\"\\n\xc3\xa9\",\"barcodeText\":\"(01)09506000134352\",\"hri\":\"(01)"
+      "09506000134352\"}],\"failures\":[]}");
 }
 
 TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
@@ -21,12 +25,19 @@ TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
   EXPECT_EQ(runRequest(rules, R"J({"codes":{}})J"), "RequestError codes: codes: must be an array");
   EXPECT_EQ(runRequest(rules, R"J({"codes":[{"ais":[],"extensionParameters":[]}]})J"),
             "RequestError codes.0.primaryKey: codes.0.primaryKey: required field is missing");
-  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":1,"value":"x"},"ais":[],"extensionParameters":[]}]})J"),
-            "RequestError codes.0.primaryKey.key: codes.0.primaryKey.key: must be a string");
-  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[{"key":"10"}],"extensionParameters":[]}]})J"),
-            "RequestError codes.0.ais.0.value: codes.0.ais.0.value: required field is missing");
-  EXPECT_EQ(runRequest(rules, R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[],"extensionParameters":[],"digitalLinkstem":"x"}]})J"),
-            "RequestError codes.0.digitalLinkstem: codes.0.digitalLinkstem: unknown field");
+  EXPECT_EQ(
+      runRequest(rules, R"J({"codes":[{"primaryKey":{"key":1,"value":"x"},"ais":[],"extensionParameters":[]}]})J"),
+      "RequestError codes.0.primaryKey.key: codes.0.primaryKey.key: must be a string");
+  EXPECT_EQ(
+      runRequest(
+          rules,
+          R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[{"key":"10"}],"extensionParameters":[]}]})J"),
+      "RequestError codes.0.ais.0.value: codes.0.ais.0.value: required field is missing");
+  EXPECT_EQ(
+      runRequest(
+          rules,
+          R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[],"extensionParameters":[],"digitalLinkstem":"x"}]})J"),
+      "RequestError codes.0.digitalLinkstem: codes.0.digitalLinkstem: unknown field");
   EXPECT_EQ(runRequest(rules, R"J({"codes":[],"codes":[]})J"), "RequestError codes: codes: field given more than once");
   EXPECT_EQ(runRequest(rules, R"J({"codes":[]} x)J"), "RequestError : the body: not valid JSON");
   EXPECT_EQ(runRequest(rules, "{\"codes\":[{\"reference\":\"\xff\"}]}"), "RequestError : the body: not valid JSON");

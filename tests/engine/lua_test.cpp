@@ -15,13 +15,21 @@ const std::string kSscc = R"J("primaryKey":{"key":"00","value":"3761042500212345
 
 TEST(LuaLinter, LatlongLetsTheOldestReleaseValidateAi4309) {
   auto rules = releaseSnapshot("2022-08-10");
-  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"(00)376104250021234569(4309)01234567890123456789",)J"
-            R"J("hri":"(00)376104250021234569(4309)01234567890123456789"}],"failures":[]})J");
-  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"19000000000123456789"}],"extensionParameters":[]})J"),
-            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLatitude","0","10"]})J"));
-  EXPECT_EQ(runDefinition(rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567893700000000"}],"extensionParameters":[]})J"),
-            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLongitude","10","10"]})J"));
+  EXPECT_EQ(
+      runDefinition(
+          rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"(00)376104250021234569(4309)01234567890123456789",)J"
+      R"J("hri":"(00)376104250021234569(4309)01234567890123456789"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(
+          rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"19000000000123456789"}],"extensionParameters":[]})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLatitude","0","10"]})J"));
+  EXPECT_EQ(
+      runDefinition(
+          rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567893700000000"}],"extensionParameters":[]})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLongitude","10","10"]})J"));
 }
 
 TEST(LuaLinter, AReleaseNamingAnUnimplementedLinterIsRefused) {
@@ -39,17 +47,21 @@ TEST(LuaLinter, AReleaseNamingAnUnimplementedLinterIsRefused) {
 TEST(LuaLinter, AMalformedVerdictFailsClosed) {
   TempRulesDir rules;
   rules.write("linters/latlong.lua", "return function(component) return 'bad reason!', 0, 1 end");
-  EXPECT_EQ(runDefinition(releaseSnapshot("2022-08-10", rules.path()),
-                          "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
-            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","linterError","0","20"]})J"));
+  EXPECT_EQ(
+      runDefinition(
+          releaseSnapshot("2022-08-10", rules.path()),
+          "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","linterError","0","20"]})J"));
 }
 
 std::string pipelineWith(const std::string& steps, const std::string& extra = "") {
   return "pipeline.steps = primaryKey, normalisation, aiKeys, aiFormat, relations, digitalLinkPlacement, "
          "digitalLinkStem, linkType, context, extensionParameters" +
-         steps + "\nnormalise.gtin.ais = 01\nnormalise.temperature.ais = 4330, 4331, 4332, 4333\n"
-                 "primaryKey.elementStringOnly = 03\n"
-                 "linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n" +
+         steps +
+         "\nnormalise.gtin.ais = 01\nnormalise.temperature.ais = 4330, 4331, 4332, 4333\n"
+         "primaryKey.elementStringOnly = 03\n"
+         "linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n" +
          extra;
 }
 
@@ -64,15 +76,22 @@ TEST(LuaModule, GcpAllowListIsOffWithoutPrefixesAndSaysWhy) {
 
 TEST(LuaModule, GcpAllowListAddedWithoutRecompiling) {
   TempRulesDir rules;
-  rules.write("pipeline.properties", pipelineWith(", lua:gcp_allowlist", "module.gcp_allowlist.prefixes = 9506000, 0614141\n"));
+  rules.write("pipeline.properties",
+              pipelineWith(", lua:gcp_allowlist", "module.gcp_allowlist.prefixes = 9506000, 0614141\n"));
   auto snapshot = releaseSnapshot("2026-01-27", rules.path());
   EXPECT_TRUE(snapshot->pipeline().states().back().enabled);
-  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})J");
-  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"01","value":"00614141999996"},"ais":[],"extensionParameters":[]})J"),
-            R"J({"codes":[{"reference":"0","barcodeText":"(01)00614141999996","hri":"(01)00614141999996"}],"failures":[]})J");
-  EXPECT_EQ(runDefinition(snapshot, R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[],"extensionParameters":[]})J"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"]})J"));
+  EXPECT_EQ(
+      runDefinition(snapshot,
+                    R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(snapshot,
+                    R"J({"primaryKey":{"key":"01","value":"00614141999996"},"ais":[],"extensionParameters":[]})J"),
+      R"J({"codes":[{"reference":"0","barcodeText":"(01)00614141999996","hri":"(01)00614141999996"}],"failures":[]})J");
+  EXPECT_EQ(
+      runDefinition(snapshot,
+                    R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[],"extensionParameters":[]})J"),
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"]})J"));
 }
 
 TEST(LuaModule, AMalformedPrefixRefusesTheRules) {

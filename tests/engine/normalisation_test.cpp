@@ -7,8 +7,8 @@ namespace codepayload::testing {
 namespace {
 
 std::string gtin(const std::string& value) {
-  return runDefinition(newestSnapshot(),
-                       R"J({"primaryKey":{"key":"01","value":")J" + value + R"J("},"ais":[],"extensionParameters":[]})J");
+  return runDefinition(newestSnapshot(), R"J({"primaryKey":{"key":"01","value":")J" + value +
+                                             R"J("},"ais":[],"extensionParameters":[]})J");
 }
 
 std::string accepted(const std::string& text, const std::string& hri) {
@@ -27,36 +27,37 @@ TEST(GtinNormalisation, EightTwelveThirteenAndFourteenDigits) {
 }
 
 TEST(GtinNormalisation, CheckDigitVerifiedAfterPadding) {
-  EXPECT_EQ(gtin("9506000134353"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                     R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
+  EXPECT_EQ(gtin("9506000134353"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+                                            R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
 }
 
 TEST(GtinNormalisation, OtherLengthsOfDigitsAreRefusedOnce) {
-  EXPECT_EQ(gtin("0950600013435"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                     R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
-  EXPECT_EQ(gtin("1234567890"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","10"]})J"));
-  EXPECT_EQ(gtin("095060001343521"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","15"]})J"));
+  EXPECT_EQ(gtin("0950600013435"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+                                            R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
+  EXPECT_EQ(
+      gtin("1234567890"),
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","10"]})J"));
+  EXPECT_EQ(
+      gtin("095060001343521"),
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","15"]})J"));
 }
 
 TEST(GtinNormalisation, NonDigitsAreAFormatFault) {
-  EXPECT_EQ(gtin("0950600013435A"),
-            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                     R"J("args":["01","format","N14","invalidCharacter","13"]})J"));
+  EXPECT_EQ(gtin("0950600013435A"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+                                             R"J("args":["01","format","N14","invalidCharacter","13"]})J"));
 }
 
 std::string temperature(const std::string& ai, const std::string& value) {
-  return runDefinition(newestSnapshot(), R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":")J" +
-                                             ai + R"J(","value":")J" + value + R"J("}],"extensionParameters":[]})J");
+  return runDefinition(newestSnapshot(),
+                       R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":")J" + ai +
+                           R"J(","value":")J" + value + R"J("}],"extensionParameters":[]})J");
 }
 
 TEST(TemperatureNormalisation, MagnitudePaddedToSixDigitsTrailingMinusKept) {
   EXPECT_EQ(temperature("4330", "123-"),
             accepted("(00)376104250021234569(4330)000123-", "(00)376104250021234569(4330)000123-"));
-  EXPECT_EQ(temperature("4331", "7"), accepted("(00)376104250021234569(4331)000007", "(00)376104250021234569(4331)000007"));
+  EXPECT_EQ(temperature("4331", "7"),
+            accepted("(00)376104250021234569(4331)000007", "(00)376104250021234569(4331)000007"));
   EXPECT_EQ(temperature("4332", "002500"),
             accepted("(00)376104250021234569(4332)002500", "(00)376104250021234569(4332)002500"));
   EXPECT_EQ(temperature("4333", "999999-"),
@@ -64,10 +65,14 @@ TEST(TemperatureNormalisation, MagnitudePaddedToSixDigitsTrailingMinusKept) {
 }
 
 TEST(TemperatureNormalisation, LeadingMinusAndLongMagnitudesAreFormatFaults) {
-  EXPECT_EQ(temperature("4330", "-12"),
-            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","format","N6 [X1]","tooShort","3"]})J"));
-  EXPECT_EQ(temperature("4330", "1234567"),
-            rejected(R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","linter","hyphen","notHyphen","6","1"]})J"));
+  EXPECT_EQ(
+      temperature("4330", "-12"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","format","N6 [X1]","tooShort","3"]})J"));
+  EXPECT_EQ(
+      temperature("4330", "1234567"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","linter","hyphen","notHyphen","6","1"]})J"));
 }
 
 }  // namespace

@@ -40,8 +40,8 @@ std::optional<ParsedDigitalLink> parseDigitalLink(const Snapshot& rules, std::st
   std::size_t pathStart = uri.find('/', schemeEnd + 3);
   if (pathStart == std::string_view::npos) return std::nullopt;
   std::size_t queryStart = uri.find('?', pathStart);
-  std::string_view path = uri.substr(pathStart, queryStart == std::string_view::npos ? std::string_view::npos
-                                                                                       : queryStart - pathStart);
+  std::string_view path =
+      uri.substr(pathStart, queryStart == std::string_view::npos ? std::string_view::npos : queryStart - pathStart);
   std::vector<std::string_view> segments = split(path.substr(1), '/');
 
   // Find the leftmost segment i (pairs to the end) that is a primary key whose

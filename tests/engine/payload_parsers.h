@@ -19,9 +19,9 @@ struct ParsedAi {
 };
 
 struct ParsedDigitalLink {
-  std::string stem;                   // everything before the primary key segment
-  std::vector<ParsedAi> pathAis;      // primary key first, then qualifiers
-  std::vector<ParsedAi> queryAis;     // data attributes, in query order
+  std::string stem;                                                  // everything before the primary key segment
+  std::vector<ParsedAi> pathAis;                                     // primary key first, then qualifiers
+  std::vector<ParsedAi> queryAis;                                    // data attributes, in query order
   std::vector<std::pair<std::string, std::string>> otherParameters;  // extension parameters, linkType, context
 };
 

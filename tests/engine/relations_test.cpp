@@ -16,8 +16,10 @@ std::string rejected(const std::string& errors) {
 }
 
 TEST(Requires, AnyOfTheAlternatives) {
-  EXPECT_EQ(run("00", "376104250021234569", R"J({"key":"10","value":"L1"})J"),
-            rejected(R"J({"code":"Validation.Invalid.relations.10.requires","path":"ais.0","args":["01","02","03","8006","8026"]})J"));
+  EXPECT_EQ(
+      run("00", "376104250021234569", R"J({"key":"10","value":"L1"})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.relations.10.requires","path":"ais.0","args":["01","02","03","8006","8026"]})J"));
 }
 
 TEST(Requires, GroupsNeedEveryMember) {
@@ -31,23 +33,28 @@ TEST(Requires, GroupsNeedEveryMember) {
 
 TEST(Requires, EveryReqAttributeOnItsOwnWithPatterns) {
   // 3920: req=01 req=30,31nn,32nn,35nn,36nn
-  EXPECT_EQ(run("01", "09506000134352", R"J({"key":"3920","value":"199"})J"),
-            rejected(R"J({"code":"Validation.Invalid.relations.3920.requires","path":"ais.0","args":["30","31nn","32nn","35nn","36nn"]})J"));
+  EXPECT_EQ(
+      run("01", "09506000134352", R"J({"key":"3920","value":"199"})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.relations.3920.requires","path":"ais.0","args":["30","31nn","32nn","35nn","36nn"]})J"));
   EXPECT_EQ(run("01", "09506000134352", R"J({"key":"3920","value":"199"},{"key":"3103","value":"000500"})J"),
             R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352(3920)199(3103)000500",)J"
             R"J("hri":"(01)09506000134352(3920)199(3103)000500"}],"failures":[]})J");
 }
 
 TEST(Excludes, EachPairOnceNamedAfterTheAiThatListsTheOther) {
-  EXPECT_EQ(run("01", "09506000134352", R"J({"key":"02","value":"09506000134352"},{"key":"37","value":"10"})J"),
-            rejected(R"J({"code":"Validation.Invalid.relations.37.requires","path":"ais.1","args":["00"]},)J"
-                     R"J({"code":"Validation.Invalid.relations.02.excludes.01","path":"ais.0","args":["02","01"]},)J"
-                     R"J({"code":"Validation.Invalid.relations.01.excludes.37","path":"primaryKey","args":["01","37"]})J"));
+  EXPECT_EQ(
+      run("01", "09506000134352", R"J({"key":"02","value":"09506000134352"},{"key":"37","value":"10"})J"),
+      rejected(R"J({"code":"Validation.Invalid.relations.37.requires","path":"ais.1","args":["00"]},)J"
+               R"J({"code":"Validation.Invalid.relations.02.excludes.01","path":"ais.0","args":["02","01"]},)J"
+               R"J({"code":"Validation.Invalid.relations.01.excludes.37","path":"primaryKey","args":["01","37"]})J"));
 }
 
 TEST(Excludes, PatternsButNeverItself) {
-  EXPECT_EQ(run("01", "09506000134352", R"J({"key":"3100","value":"000100"},{"key":"3101","value":"000200"})J"),
-            rejected(R"J({"code":"Validation.Invalid.relations.3100.excludes.3101","path":"ais.0","args":["3100","3101"]})J"));
+  EXPECT_EQ(
+      run("01", "09506000134352", R"J({"key":"3100","value":"000100"},{"key":"3101","value":"000200"})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.relations.3100.excludes.3101","path":"ais.0","args":["3100","3101"]})J"));
   EXPECT_EQ(run("01", "09506000134352", R"J({"key":"3103","value":"000100"})J"),
             R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352(3103)000100",)J"
             R"J("hri":"(01)09506000134352(3103)000100"}],"failures":[]})J");

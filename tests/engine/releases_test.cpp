@@ -31,11 +31,12 @@ TEST(Releases, EveryReleaseFrom20240610BuildsASnapshot) {
 
 TEST(Releases, NoDataAttributesBeforeTheQuestionMarkFlag) {
   // 2023-12-11 has no '?' flags: 17 cannot go into a Digital Link query.
-  EXPECT_EQ(runDefinition(releaseSnapshot("2023-12-11"),
-                          R"J({"digitalLinkStem":"https://example.com","primaryKey":{"key":"01","value":"09506000134352"},)J"
-                          R"J("ais":[{"key":"17","value":"261231"}],"extensionParameters":[]})J"),
-            R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
-            R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["17"]}]}]})J");
+  EXPECT_EQ(
+      runDefinition(releaseSnapshot("2023-12-11"),
+                    R"J({"digitalLinkStem":"https://example.com","primaryKey":{"key":"01","value":"09506000134352"},)J"
+                    R"J("ais":[{"key":"17","value":"261231"}],"extensionParameters":[]})J"),
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
+      R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["17"]}]}]})J");
 }
 
 }  // namespace

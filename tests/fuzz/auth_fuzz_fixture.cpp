@@ -44,8 +44,8 @@ AuthFuzzFixture::AuthFuzzFixture()
       hasher_(kPepper),
       rsaKey_(auth::SigningKey::generate(auth::SigningAlgorithm::RS256)),
       keys_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256), {rsaKey_}) {
-  registry_ = std::make_unique<auth::SqliteClientRegistry>(directory_ / auth::kRegistryDatabaseFile,
-                                                           auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
+  registry_ = std::make_unique<auth::SqliteClientRegistry>(
+      directory_ / auth::kRegistryDatabaseFile, auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
   const std::vector<std::string> scoped{std::string(kScope)};
   const auth::Organisation organisation = registry_->createOrganisation("Fuzz Org", auth::Plan::Starter);
   active_ = makeClient(*registry_, organisation, "active", scoped);
@@ -68,9 +68,11 @@ AuthFuzzFixture::~AuthFuzzFixture() {
 std::string AuthFuzzFixture::substitute(std::string_view text) const {
   std::string result(text);
   if (result.find('$') == std::string::npos) return result;
-  const std::pair<std::string_view, const FuzzClient*> clients[] = {
-      {"ACTIVE", &active_}, {"BLOCKED", &blocked_}, {"DELETED", &deleted_}, {"UNSCOPED", &unscoped_},
-      {"LAPSED", &lapsed_}};
+  const std::pair<std::string_view, const FuzzClient*> clients[] = {{"ACTIVE", &active_},
+                                                                    {"BLOCKED", &blocked_},
+                                                                    {"DELETED", &deleted_},
+                                                                    {"UNSCOPED", &unscoped_},
+                                                                    {"LAPSED", &lapsed_}};
   for (const auto& [name, client] : clients) {
     const std::string prefix = "$" + std::string(name);
     replaceAll(result, prefix + "_ID", client->id);

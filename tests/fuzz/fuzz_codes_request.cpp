@@ -29,13 +29,13 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/payload_engine.h"
-#include "tests/engine/payload_parsers.h"
 #include "app/paths.h"
-#include "engine/snapshot.h"
-#include "tests/fuzz/fuzz_check.h"
 #include "db/import/baseline_format.h"
+#include "engine/payload_engine.h"
+#include "engine/snapshot.h"
 #include "plugins/builtin_plugins.h"
+#include "tests/engine/payload_parsers.h"
+#include "tests/fuzz/fuzz_check.h"
 
 namespace codepayload::fuzz {
 namespace {
@@ -135,8 +135,8 @@ void checkRoundTrip(const Snapshot& snapshot, std::string_view barcodeText, std:
     rebuilt += ')';
     rebuilt += ai.value;
   }
-  require(rebuilt == hri, "the AIs of barcodeText are exactly the hri", std::string(barcodeText) + " vs " +
-                                                                            std::string(hri));
+  require(rebuilt == hri, "the AIs of barcodeText are exactly the hri",
+          std::string(barcodeText) + " vs " + std::string(hri));
 }
 
 void checkFailure(simdjson::dom::element entry, std::string_view output) {
@@ -166,8 +166,8 @@ void checkResponse(std::string_view body, const std::string& output) {
   require(harness->requestParser.parse(body.data(), body.size()).get(request) == simdjson::SUCCESS,
           "an accepted body is valid JSON", body);
   simdjson::dom::array items;
-  require(request.at_key("codes").get_array().get(items) == simdjson::SUCCESS,
-          "an accepted body has a codes array", body);
+  require(request.at_key("codes").get_array().get(items) == simdjson::SUCCESS, "an accepted body has a codes array",
+          body);
   std::vector<std::string> expected = expectedReferences(items, body);
 
   simdjson::dom::element response;

@@ -20,10 +20,10 @@
 #include <string_view>
 
 #include "app/paths.h"
-#include "tests/fuzz/fuzz_check.h"
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
 #include "db/import/release_parser.h"
+#include "tests/fuzz/fuzz_check.h"
 
 namespace codepayload::fuzz {
 namespace {

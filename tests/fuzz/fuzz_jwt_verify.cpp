@@ -56,10 +56,10 @@
 #include "auth/access_token_verifier.h"
 #include "auth/base64.h"
 #include "auth/bearer_authenticator.h"
+#include "auth/openssl_handles.h"
 #include "auth/registry_view.h"
 #include "auth/token_issuer.h"
 #include "auth/verified_token_cache.h"
-#include "auth/openssl_handles.h"
 #include "tests/fuzz/auth_fuzz_fixture.h"
 #include "tests/fuzz/fuzz_check.h"
 
@@ -73,8 +73,7 @@ openssl::PrivateKey privateKeyOf(const auth::SigningKey& key) {
   std::ostringstream pem;
   key.keyPair().save(nullptr, &pem);
   const std::string text = pem.str();
-  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())),
-                                                 &BIO_free);
+  std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new_mem_buf(text.data(), static_cast<int>(text.size())), &BIO_free);
   EVP_PKEY* privateKey = PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr);
   require(privateKey != nullptr, "the signing key reads back from PEM");
   return openssl::PrivateKey(privateKey);
@@ -132,8 +131,7 @@ bool hasHighS(const std::string& raw) {
 // each, S in its low spelling (S <= n/2), the only one the verifier accepts.
 std::string rawEcdsaSignature(const std::string& der) {
   const auto* cursor = reinterpret_cast<const unsigned char*>(der.data());
-  const openssl::EcdsaSignature signature(
-      d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
+  const openssl::EcdsaSignature signature(d2i_ECDSA_SIG(nullptr, &cursor, static_cast<long>(der.size())));
   require(signature != nullptr, "an ECDSA signature is DER");
   std::string raw(64, '\0');
   auto* out = reinterpret_cast<unsigned char*>(raw.data());
@@ -354,9 +352,9 @@ void checkResigned(std::string_view text, const auth::SigningKey& signer) {
     // One token, one spelling: the high-S twin of the signature never passes.
     const std::size_t signatureStart = token.rfind('.') + 1;
     std::string signature;
-    require(auth::decodeBase64UrlStrict(std::string_view(token).substr(signatureStart), signature) &&
-                !hasHighS(signature),
-            "the harness signs with low S", shown);
+    require(
+        auth::decodeBase64UrlStrict(std::string_view(token).substr(signatureStart), signature) && !hasHighS(signature),
+        "the harness signs with low S", shown);
     const std::string twin = token.substr(0, signatureStart) + auth::encodeBase64Url(otherSpelling(signature));
     auth::AccessTokenClaims claims;
     const auth::TokenRejection original = harness->verifier.verify(token, kVerifiedAt, claims);
@@ -365,9 +363,9 @@ void checkResigned(std::string_view text, const auth::SigningKey& signer) {
     const bool refusedBeforeTheSignature =
         original == auth::TokenRejection::Malformed || original == auth::TokenRejection::BadHeader ||
         original == auth::TokenRejection::UnknownKey || original == auth::TokenRejection::TooLong;
-    require(twinRejection == auth::TokenRejection::BadSignature ||
-                (refusedBeforeTheSignature && twinRejection == original),
-            "the high-S spelling of an ES256 signature is refused", shown);
+    require(
+        twinRejection == auth::TokenRejection::BadSignature || (refusedBeforeTheSignature && twinRejection == original),
+        "the high-S spelling of an ES256 signature is refused", shown);
   }
   // ECDSA signatures are randomised: the real token's header and payload
   // signed again by the EC key make another token that must pass as well.
@@ -429,8 +427,8 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   harness->realHeaderJson = header;
   const std::size_t firstDot = harness->realToken.find('.');
   const std::size_t secondDot = harness->realToken.find('.', firstDot + 1);
-  fuzz::require(auth::decodeBase64UrlStrict(
-                    harness->realToken.substr(firstDot + 1, secondDot - firstDot - 1), harness->realPayloadJson),
+  fuzz::require(auth::decodeBase64UrlStrict(harness->realToken.substr(firstDot + 1, secondDot - firstDot - 1),
+                                            harness->realPayloadJson),
                 "the real token's payload decodes");
   fuzz::require(header.starts_with(R"({"alg":"ES256",)"), "the real token is ES256", header);
   fuzz::harness = harness;

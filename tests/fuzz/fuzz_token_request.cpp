@@ -136,8 +136,7 @@ void checkTokenResponse(const auth::HttpAnswer& answer, const FuzzClient& client
   std::string_view token;
   std::string_view type;
   std::int64_t expiresIn = 0;
-  require(object.at_key("access_token").get_string().get(token) == simdjson::SUCCESS, "access_token is a string",
-          body);
+  require(object.at_key("access_token").get_string().get(token) == simdjson::SUCCESS, "access_token is a string", body);
   require(object.at_key("token_type").get_string().get(type) == simdjson::SUCCESS && type == "Bearer",
           "token_type is Bearer", body);
   require(object.at_key("expires_in").get_int64().get(expiresIn) == simdjson::SUCCESS && expiresIn == 3600,
@@ -193,8 +192,8 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
     case 429: {
       require(send > 0, "the first send is never throttled", shown);
       require(answer.body == R"({"error":"rate_limited"})", "a 429 is rate_limited", shown);
-      require(answer.headers.size() == 4 && answer.headers[3].name == "Retry-After",
-              "a 429 carries Retry-After", shown);
+      require(answer.headers.size() == 4 && answer.headers[3].name == "Retry-After", "a 429 carries Retry-After",
+              shown);
       require(isSecondsWithinWindow(answer.headers[3].value), "Retry-After is 1 to 60 seconds",
               answer.headers[3].value);
       return;

@@ -51,8 +51,8 @@ std::string acceptedAccessToken(const ServiceEndpoint& endpoint, const CreatedAp
     const HttpResult codes = exchange(endpoint, codesCall(accessToken, kOneItem));
     if (codes.status == 200) return accessToken;
     if (std::chrono::steady_clock::now() >= deadline) {
-      throw std::runtime_error("/codes refuses the token of " + client.clientId + ": " +
-                               std::to_string(codes.status) + " " + codes.body);
+      throw std::runtime_error("/codes refuses the token of " + client.clientId + ": " + std::to_string(codes.status) +
+                               " " + codes.body);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }

@@ -62,8 +62,11 @@ std::vector<ListedClient> listClients(const std::filesystem::path& dataDir, cons
   std::vector<ListedClient> clients;
   for (std::size_t index = 0; index < array->size(); ++index) {
     const auto object = array->getObject(static_cast<unsigned>(index));
-    ListedClient client{object->getValue<std::string>("clientId"), object->getValue<std::string>("organisationId"),
-                        object->getValue<std::string>("name"), {}, object->getValue<std::string>("state")};
+    ListedClient client{object->getValue<std::string>("clientId"),
+                        object->getValue<std::string>("organisationId"),
+                        object->getValue<std::string>("name"),
+                        {},
+                        object->getValue<std::string>("state")};
     const auto scopes = object->getArray("scopes");
     for (std::size_t scope = 0; scope < scopes->size(); ++scope) {
       client.scopes.push_back(scopes->getElement<std::string>(static_cast<unsigned>(scope)));
@@ -156,10 +159,11 @@ TEST(ClientCreationKill, KillNineOfTheAdminToolLeavesACompleteClientOrNone) {
   const LoadReport report = load.stop();
   EXPECT_EQ(report.failed, 0u) << report.firstFailure << "\nserver log:\n" << server.process().err();
   EXPECT_GT(report.served, 0u);
-  std::printf("admin kill: %d rounds, %zu killed (%d of them after the commit), %d completed; %llu requests served, "
-              "%llu failed (seed %u)\n",
-              kRounds, killedNames.size(), killedButComplete, completedRounds,
-              static_cast<unsigned long long>(report.served), static_cast<unsigned long long>(report.failed), seed);
+  std::printf(
+      "admin kill: %d rounds, %zu killed (%d of them after the commit), %d completed; %llu requests served, "
+      "%llu failed (seed %u)\n",
+      kRounds, killedNames.size(), killedButComplete, completedRounds, static_cast<unsigned long long>(report.served),
+      static_cast<unsigned long long>(report.failed), seed);
 }
 
 TEST(ClientCreationKill, KillNineOfTheServerWhileClientsAreCreatedLosesNone) {
@@ -255,7 +259,8 @@ TEST(ClientCreationKill, KillNineOfTheServerDuringItsFirstStartLeavesAStartableD
   EXPECT_EQ(healthBody(server.endpoint()), kHealth2026);
   EXPECT_EQ(readRules(dataDir / "rules.db").release.name, "2026-01-27");
   const CreatedApiClient client = createApiClient(dataDir, "after-kills");
-  const HttpResult codes = exchange(server.endpoint(), codesCall(acceptedAccessToken(server.endpoint(), client), kOneItem));
+  const HttpResult codes =
+      exchange(server.endpoint(), codesCall(acceptedAccessToken(server.endpoint(), client), kOneItem));
   EXPECT_EQ(codes.status, 200);
   EXPECT_EQ(codes.body, kOneItemResponse);
   EXPECT_EQ(integrityCheck(dataDir / "registry.db"), "ok");

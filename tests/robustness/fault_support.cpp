@@ -28,15 +28,15 @@ std::filesystem::path linkTypesFile() { return std::filesystem::path(CODEPAYLOAD
 
 std::vector<std::string> importArguments(const std::filesystem::path& database, const std::string& release) {
   // The tests swap releases both ways: an older one replaces a newer one too.
-  return {"--db", database.string(), "--allow-downgrade", "--link-types", linkTypesFile().string(),
-          releaseFile(release).string()};
+  return {"--db",         database.string(),        "--allow-downgrade",
+          "--link-types", linkTypesFile().string(), releaseFile(release).string()};
 }
 
 TemporaryFolder::TemporaryFolder(const std::string& purpose) {
   std::random_device random;
-  path_ = std::filesystem::temp_directory_path() /
-          ("codepayload-robustness-" + purpose + "-" + std::to_string(::getpid()) + "-" +
-           std::to_string(folderCounter++) + "-" + std::to_string(random()));
+  path_ =
+      std::filesystem::temp_directory_path() / ("codepayload-robustness-" + purpose + "-" + std::to_string(::getpid()) +
+                                                "-" + std::to_string(folderCounter++) + "-" + std::to_string(random()));
   std::filesystem::create_directories(path_);
 }
 

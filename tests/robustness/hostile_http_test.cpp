@@ -154,8 +154,8 @@ TEST_F(HostileHttp, DeeplyNestedJsonIsRefusedAs400) {
   const HttpResult inCodes = postCodes(R"({"codes":)" + std::string(depth, '[') + std::string(depth, ']') + "}");
   EXPECT_EQ(inCodes.status, 400);
   EXPECT_EQ(inCodes.body, envelope("WrongType", "codes.0", "codes.0: must be an object"));
-  const HttpResult inReference = postCodes(R"({"codes":[{"reference":)" + std::string(depth, '[') +
-                                           std::string(depth, ']') + "}]}");
+  const HttpResult inReference =
+      postCodes(R"({"codes":[{"reference":)" + std::string(depth, '[') + std::string(depth, ']') + "}]}");
   EXPECT_EQ(inReference.status, 400);
   EXPECT_EQ(inReference.body,
             envelope("WrongType", "codes.0.reference", "codes.0.reference: must be a string or null"));
@@ -172,7 +172,8 @@ TEST_F(HostileHttp, DeeplyNestedJsonIsRefusedAs400) {
 
 TEST_F(HostileHttp, HugeNumbersWhereStringsBelongAreWrongTypes) {
   const std::string hugeInteger(100000, '9');
-  EXPECT_EQ(postCodes(R"({"codes":[{"reference":)" + hugeInteger + R"(,"primaryKey":{"key":"01","value":"1"},)"
+  EXPECT_EQ(postCodes(R"({"codes":[{"reference":)" + hugeInteger +
+                      R"(,"primaryKey":{"key":"01","value":"1"},)"
                       R"("ais":[],"extensionParameters":[]}]})")
                 .body,
             envelope("WrongType", "codes.0.reference", "codes.0.reference: must be a string or null"));
@@ -194,16 +195,16 @@ TEST_F(HostileHttp, HugeStringsAreAnsweredByTheirRules) {
   const HttpResult value = postCodes(R"({"codes":[{"primaryKey":{"key":"01","value":")" + huge +
                                      R"("},"ais":[],"extensionParameters":[]}]})");
   EXPECT_EQ(value.status, 200);
-  EXPECT_EQ(value.body,
-            R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
-            R"("path":"primaryKey","args":["01","gtinLength","921600"]}]}]})");
+  EXPECT_EQ(value.body, R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
+                        R"("path":"primaryKey","args":["01","gtinLength","921600"]}]}]})");
   // A 900 KB AI key is the thing at fault and is named (args start with it):
   // the answer is as large as the key, never larger than the body limit.
   const HttpResult key = postCodes(R"({"codes":[{"primaryKey":{"key":")" + huge +
                                    R"(","value":"1"},"ais":[],"extensionParameters":[]}]})");
   EXPECT_EQ(key.status, 200);
   EXPECT_EQ(key.body, R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
-                      R"("path":"primaryKey","args":[")" + huge + R"(","unknownAi"]}]}]})");
+                      R"("path":"primaryKey","args":[")" +
+                          huge + R"(","unknownAi"]}]}]})");
   // A 900 KB unknown field name: refused with its path (path and message
   // both name it).
   const HttpResult field = postCodes("{\"" + huge + "\":1}");
@@ -227,7 +228,8 @@ TEST_F(HostileHttp, InvalidUtf8AnywhereIsInvalidJson) {
   };
   for (const std::string& bad : sequences) {
     SCOPED_TRACE(::testing::PrintToString(bad));
-    const HttpResult inValue = postCodes(R"({"codes":[{"reference":"a)" + bad + R"(b",)"
+    const HttpResult inValue = postCodes(R"({"codes":[{"reference":"a)" + bad +
+                                         R"(b",)"
                                          R"("primaryKey":{"key":"01","value":"09506000134352"},)"
                                          R"("ais":[],"extensionParameters":[]}]})");
     EXPECT_EQ(inValue.status, 400);
@@ -243,7 +245,8 @@ TEST_F(HostileHttp, InvalidUtf8AnywhereIsInvalidJson) {
   // string holding one is named.
   for (const std::string escape : {R"(\ud800)", R"(\udfff)", R"(\ud800\u0041)"}) {
     SCOPED_TRACE(escape);
-    const HttpResult result = postCodes(R"({"codes":[{"reference":")" + escape + R"(",)"
+    const HttpResult result = postCodes(R"({"codes":[{"reference":")" + escape +
+                                        R"(",)"
                                         R"("primaryKey":{"key":"01","value":"09506000134352"},)"
                                         R"("ais":[],"extensionParameters":[]}]})");
     EXPECT_EQ(result.status, 400);

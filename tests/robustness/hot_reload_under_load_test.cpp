@@ -101,13 +101,13 @@ TEST(HotReloadUnderLoad, ANewReleaseIsServedWithoutAFailedOrMixedAnswer) {
   for (const std::vector<int>& sequence : report.kindSequences) {
     EXPECT_EQ(sequence, (std::vector<int>{kOldRules, kNewRules}));
   }
-  std::printf("hot reload under load: %llu requests (%llu on the old rules, %llu on the new), %llu while the import "
-              "ran and the new rules came into service (%lld ms), %llu failed, %.0f requests/s\n",
-              static_cast<unsigned long long>(report.served),
-              static_cast<unsigned long long>(report.servedByKind[kOldRules]),
-              static_cast<unsigned long long>(report.servedByKind[kNewRules]),
-              static_cast<unsigned long long>(duringReload), static_cast<long long>(switched.count()),
-              static_cast<unsigned long long>(report.failed), report.requestsPerSecond());
+  std::printf(
+      "hot reload under load: %llu requests (%llu on the old rules, %llu on the new), %llu while the import "
+      "ran and the new rules came into service (%lld ms), %llu failed, %.0f requests/s\n",
+      static_cast<unsigned long long>(report.served), static_cast<unsigned long long>(report.servedByKind[kOldRules]),
+      static_cast<unsigned long long>(report.servedByKind[kNewRules]), static_cast<unsigned long long>(duringReload),
+      static_cast<long long>(switched.count()), static_cast<unsigned long long>(report.failed),
+      report.requestsPerSecond());
 }
 
 }  // namespace

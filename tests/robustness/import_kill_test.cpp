@@ -57,8 +57,8 @@ TEST(ImportKill, KillNineAtRandomMomentsLeavesACompleteReleaseInService) {
   std::chrono::microseconds importTime = std::chrono::hours(1);
   for (const std::string release : {kNew, kOld}) {
     const auto begin = Clock::now();
-    const ChildRun run = runChild(CODEPAYLOAD_IMPORT_EXECUTABLE, importArguments(database, release), {},
-                                  outputs / "import");
+    const ChildRun run =
+        runChild(CODEPAYLOAD_IMPORT_EXECUTABLE, importArguments(database, release), {}, outputs / "import");
     importTime = std::min(importTime, std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - begin));
     ASSERT_EQ(run.exit, (ChildExit{false, 0})) << run.err;
   }
@@ -85,8 +85,8 @@ TEST(ImportKill, KillNineAtRandomMomentsLeavesACompleteReleaseInService) {
   for (int round = 0; round < kRounds; ++round) {
     const std::string release = round % 2 == 0 ? kNew : kOld;
     const std::int64_t delay = killAfter(random);
-    SCOPED_TRACE("round " + std::to_string(round) + ": import " + release + ", kill -9 after " +
-                 std::to_string(delay) + " us");
+    SCOPED_TRACE("round " + std::to_string(round) + ": import " + release + ", kill -9 after " + std::to_string(delay) +
+                 " us");
     ChildProcess import(CODEPAYLOAD_IMPORT_EXECUTABLE, importArguments(database, release), {}, outputs / "import");
     std::this_thread::sleep_for(std::chrono::microseconds(delay));
     const ChildExit exit = import.killNine();
@@ -117,11 +117,12 @@ TEST(ImportKill, KillNineAtRandomMomentsLeavesACompleteReleaseInService) {
   EXPECT_EQ(report.failed, 0u) << report.firstFailure;
   EXPECT_GT(report.served, 0u);
   EXPECT_EQ(report.served, report.servedByKind[0] + report.servedByKind[1] + report.servedByKind[2]);
-  std::printf("import kill: %d rounds, %d killed midway, %d finished first; %llu requests served, %llu failed; "
-              "%d temporary files left (seed %u, one import %lld ms)\n",
-              kRounds, killedMidway, finished, static_cast<unsigned long long>(report.served),
-              static_cast<unsigned long long>(report.failed), temporaries, seed,
-              static_cast<long long>(importTime.count() / 1000));
+  std::printf(
+      "import kill: %d rounds, %d killed midway, %d finished first; %llu requests served, %llu failed; "
+      "%d temporary files left (seed %u, one import %lld ms)\n",
+      kRounds, killedMidway, finished, static_cast<unsigned long long>(report.served),
+      static_cast<unsigned long long>(report.failed), temporaries, seed,
+      static_cast<long long>(importTime.count() / 1000));
 }
 
 }  // namespace

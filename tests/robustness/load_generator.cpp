@@ -106,8 +106,7 @@ LoadReport LoadGenerator::stop() {
   running_ = false;
   for (std::thread& thread : threads_) thread.join();
   stopped_ = true;
-  report_.elapsed =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
+  report_.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_);
   report_.servedByKind = servedByKind_;
   for (const std::uint64_t count : servedByKind_) report_.served += count;
   report_.failed = failed_.load();

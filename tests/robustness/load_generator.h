@@ -26,16 +26,16 @@ inline constexpr int kUnexpected = -1;
 using ResponseClassifier = std::function<int(std::size_t requestIndex, const HttpResult& response)>;
 
 struct LoadReport {
-  std::uint64_t served = 0;                  // classified responses
-  std::uint64_t failed = 0;                  // unexpected responses and transport failures
-  std::vector<std::uint64_t> servedByKind;   // per classifier index
-  std::uint64_t connections = 0;             // connections opened
+  std::uint64_t served = 0;                 // classified responses
+  std::uint64_t failed = 0;                 // unexpected responses and transport failures
+  std::vector<std::uint64_t> servedByKind;  // per classifier index
+  std::uint64_t connections = 0;            // connections opened
   // Per client thread, the kinds in the order they were first seen after a
   // different one (e.g. {0, 1} for a clean switch from old to new rules).
   std::vector<std::vector<int>> kindSequences;
-  std::string firstFailure;                  // what went wrong first, for the test message
+  std::string firstFailure;  // what went wrong first, for the test message
   std::chrono::milliseconds elapsed{0};
-  std::chrono::microseconds slowest{0};      // longest single request
+  std::chrono::microseconds slowest{0};  // longest single request
 
   double requestsPerSecond() const;
 };

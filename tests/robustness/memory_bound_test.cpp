@@ -107,8 +107,8 @@ class FailuresChecker {
       finished_ = true;
       return true;
     }
-    expected_ = (next_ == 0 ? "" : ",") + std::string(R"({"reference":")") + std::to_string(next_) +
-                R"(","errors":)" + errors_ + "}";
+    expected_ = (next_ == 0 ? "" : ",") + std::string(R"({"reference":")") + std::to_string(next_) + R"(","errors":)" +
+                errors_ + "}";
     ++next_;
     return true;
   }
@@ -193,8 +193,7 @@ void runMaximumBatches(std::size_t maxBodyBytes, int batches) {
   const std::string accessToken = acceptedAccessToken(server.endpoint(), createApiClient(dataDir, "memory"));
 
   // The errors of one failing item, from the server itself.
-  const HttpResult one =
-      exchange(server.endpoint(), codesCall(accessToken, R"({"codes":[)" + failingItem() + "]}"));
+  const HttpResult one = exchange(server.endpoint(), codesCall(accessToken, R"({"codes":[)" + failingItem() + "]}"));
   ASSERT_EQ(one.status, 200) << one.body;
   const std::string prefix = R"({"codes":[],"failures":[{"reference":"0","errors":)";
   ASSERT_TRUE(one.body.starts_with(prefix) && one.body.ends_with("}]}")) << one.body;
@@ -210,7 +209,9 @@ void runMaximumBatches(std::size_t maxBodyBytes, int batches) {
   std::vector<BatchOutcome> outcomes(static_cast<std::size_t>(batches));
   std::vector<std::thread> clients;
   for (int index = 0; index < batches; ++index) {
-    clients.emplace_back([&, index] { outcomes[static_cast<std::size_t>(index)] = sendBatch(server.endpoint(), request, items, errors); });
+    clients.emplace_back([&, index] {
+      outcomes[static_cast<std::size_t>(index)] = sendBatch(server.endpoint(), request, items, errors);
+    });
   }
   for (std::thread& client : clients) client.join();
   const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
@@ -232,22 +233,22 @@ void runMaximumBatches(std::size_t maxBodyBytes, int batches) {
     refusals += outcomes[index].refusals;
     responseBytes += outcomes[index].responseBytes;
   }
-  const std::size_t bound =
-      idle + std::min<std::size_t>(kPerClientLargeRequests, static_cast<std::size_t>(batches)) *
-                 (kPerRequestBodyFactor * maxBodyBytes + kPerRequestFixedBytes);
-  std::printf("memory: %d batches of %zu bytes (%zu failing items, %zu response bytes each) in %lld ms, %d answered "
-              "429 first\n",
-              batches, body.size(), items, responseBytes / outcomes.size(), static_cast<long long>(elapsed.count()),
-              refusals);
-  std::printf("memory: RSS idle %.1f MiB (peak before %.1f MiB); peak during the batches %.1f MiB (bound %.1f MiB); "
-              "after %.1f MiB (allowed %.1f MiB)\n",
-              static_cast<double>(idle) / kMiB, static_cast<double>(peakBefore) / kMiB,
-              static_cast<double>(peak) / kMiB, static_cast<double>(bound) / kMiB,
-              static_cast<double>(after) / kMiB, static_cast<double>(idle + margin) / kMiB);
+  const std::size_t bound = idle + std::min<std::size_t>(kPerClientLargeRequests, static_cast<std::size_t>(batches)) *
+                                       (kPerRequestBodyFactor * maxBodyBytes + kPerRequestFixedBytes);
+  std::printf(
+      "memory: %d batches of %zu bytes (%zu failing items, %zu response bytes each) in %lld ms, %d answered "
+      "429 first\n",
+      batches, body.size(), items, responseBytes / outcomes.size(), static_cast<long long>(elapsed.count()), refusals);
+  std::printf(
+      "memory: RSS idle %.1f MiB (peak before %.1f MiB); peak during the batches %.1f MiB (bound %.1f MiB); "
+      "after %.1f MiB (allowed %.1f MiB)\n",
+      static_cast<double>(idle) / kMiB, static_cast<double>(peakBefore) / kMiB, static_cast<double>(peak) / kMiB,
+      static_cast<double>(bound) / kMiB, static_cast<double>(after) / kMiB, static_cast<double>(idle + margin) / kMiB);
 
   if (!server::freedMemoryCanBeReturned()) {
-    std::printf("memory: the RSS bounds are not asserted under AddressSanitizer (its quarantine keeps freed memory, "
-                "its shadow memory adds to every allocation)\n");
+    std::printf(
+        "memory: the RSS bounds are not asserted under AddressSanitizer (its quarantine keeps freed memory, "
+        "its shadow memory adds to every allocation)\n");
   } else {
     EXPECT_LE(peak, bound);
     EXPECT_LE(after, idle + margin);

@@ -33,10 +33,8 @@ inline constexpr const char* kHealth2026 = R"({"status":"ok","release":"2026-01-
 
 // POST /codes with a bearer token and a JSON body.
 inline HttpCall codesCall(const std::string& accessToken, const std::string& body) {
-  return HttpCall{"POST",
-                  "/codes",
-                  {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}},
-                  body};
+  return HttpCall{
+      "POST", "/codes", {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}}, body};
 }
 
 // POST /oauth/token with HTTP Basic credentials.

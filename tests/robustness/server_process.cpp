@@ -65,8 +65,8 @@ ServerProcess::ServerProcess(const std::filesystem::path& dataDir, const std::ma
     std::ifstream(portFile) >> port;
     if (port == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  endpoint_ = ServiceEndpoint{static_cast<std::uint16_t>(port),
-                              trustingContext((dataDir / "dev-tls-cert.pem").string())};
+  endpoint_ =
+      ServiceEndpoint{static_cast<std::uint16_t>(port), trustingContext((dataDir / "dev-tls-cert.pem").string())};
   while (healthBody(endpoint_).empty()) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("codepayload-server does not answer /healthz: " + process_->err());

@@ -60,8 +60,8 @@ class NormalClient {
             } else {
               ++failed_;
               if (firstFailure_.empty()) {
-                firstFailure_ = "status " + std::to_string(result.status) + " after " +
-                                std::to_string(took.count()) + " ms: " + result.body;
+                firstFailure_ = "status " + std::to_string(result.status) + " after " + std::to_string(took.count()) +
+                                " ms: " + result.body;
               }
             }
             if (took > slowest_) slowest_ = took;
@@ -239,8 +239,8 @@ TEST_F(SlowAndIdleClients, MoreSlowClientsThanWorkersDoNotLockOthersOut) {
   // Served before any slow client's deadline: it did not wait behind them.
   EXPECT_LT(waited, kRequestTimeout) << "a normal client waited this long behind the slow ones";
   for (std::size_t index = 0; index < releasedAfterSeconds.size(); ++index) {
-    EXPECT_GE(releasedAfterSeconds[index], 0) << "slow client " << index << " still held its connection after "
-                                              << kTrickleGivesUpAfter.count() << " s";
+    EXPECT_GE(releasedAfterSeconds[index], 0)
+        << "slow client " << index << " still held its connection after " << kTrickleGivesUpAfter.count() << " s";
   }
   // Four took their address's slots and were closed by the deadline; the
   // other 28 were refused at accept.
@@ -278,8 +278,8 @@ TEST_F(SlowAndIdleClients, ManyIdleConnectionsDoNotStopOthersBeingServed) {
     if (result.status == 200 && result.body == kOneItemResponse && took < std::chrono::seconds(3)) {
       ++served;
     } else if (firstFailure.empty()) {
-      firstFailure = "status " + std::to_string(result.status) + " after " + std::to_string(took.count()) +
-                     " ms: " + result.body;
+      firstFailure =
+          "status " + std::to_string(result.status) + " after " + std::to_string(took.count()) + " ms: " + result.body;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
@@ -317,9 +317,10 @@ TEST_F(SlowAndIdleClients, ManyIdleConnectionsDoNotStopOthersBeingServed) {
   EXPECT_NE(std::find_if(log.begin(), log.end(),
                          [](const std::string& line) {
                            return line.starts_with("refused ") &&
-                                  line.ends_with(" over the limit of 4 per address (http.maxConnectionsPerAddress), 0 "
-                                                 "with every worker busy and the queue full (http.maxQueued); the "
-                                                 "last from 127.0.0.3");
+                                  line.ends_with(
+                                      " over the limit of 4 per address (http.maxConnectionsPerAddress), 0 "
+                                      "with every worker busy and the queue full (http.maxQueued); the "
+                                      "last from 127.0.0.3");
                          }),
             log.end());
   const HttpResult after = exchange(endpoint_, codesCall(token_, kOneItem));
@@ -333,9 +334,9 @@ TEST_F(SlowAndIdleClients, ManyIdleConnectionsDoNotStopOthersBeingServed) {
 TEST(SlowClientOfTheServerProcess, ABodyCutByTheDeadlineLeavesTheServerRunning) {
   TemporaryFolder folder("slow-body");
   const std::filesystem::path dataDir = folder.path() / "data";
-  ServerProcess server(dataDir, {{"CODEPAYLOAD_REQUEST_TIMEOUT", "3"},
-                                 {"CODEPAYLOAD_IO_TIMEOUT", "2"},
-                                 {"CODEPAYLOAD_KEEPALIVE_TIMEOUT", "2"}});
+  ServerProcess server(
+      dataDir,
+      {{"CODEPAYLOAD_REQUEST_TIMEOUT", "3"}, {"CODEPAYLOAD_IO_TIMEOUT", "2"}, {"CODEPAYLOAD_KEEPALIVE_TIMEOUT", "2"}});
   const CreatedApiClient client = createApiClient(dataDir, "slow-body");
   const HttpResult tokenResponse = requestToken(server.endpoint(), client);
   ASSERT_EQ(tokenResponse.status, 200) << tokenResponse.body;

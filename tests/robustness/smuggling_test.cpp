@@ -146,11 +146,12 @@ TEST_F(Smuggling, HeadsRfc9112SaysToRejectGetOneAnswerAndAClose) {
   const std::string health = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n";
   const std::string invalidHeader = "InvalidHeader";
   expectRefusedAndClosed(health + "Transfer-Encoding : chunked\r\n\r\n", 400,
-                         envelope(invalidHeader, "Whitespace between a header name and its colon (refused by RFC 9112 "
-                                                 "§5.1)."));
-  expectRefusedAndClosed(health + "X-Folded: a\r\n b\r\n\r\n", 400,
                          envelope(invalidHeader,
-                                  "A header line starts with whitespace (obs-fold, refused by RFC 9112 §5.2)."));
+                                  "Whitespace between a header name and its colon (refused by RFC 9112 "
+                                  "§5.1)."));
+  expectRefusedAndClosed(
+      health + "X-Folded: a\r\n b\r\n\r\n", 400,
+      envelope(invalidHeader, "A header line starts with whitespace (obs-fold, refused by RFC 9112 §5.2)."));
   expectRefusedAndClosed(health + "No colon\r\n\r\n", 400, envelope(invalidHeader, "A header line has no colon."));
   expectRefusedAndClosed(health + "Bad Name: v\r\n\r\n", 400,
                          envelope(invalidHeader, "A header name is not a token (RFC 9110 §5.1)."));
@@ -158,9 +159,10 @@ TEST_F(Smuggling, HeadsRfc9112SaysToRejectGetOneAnswerAndAClose) {
                          envelope(invalidHeader, "A CR is not followed by LF."));
   expectRefusedAndClosed("GET /healthz HTTP/1.1\nHost: 127.0.0.1\n\n", 400,
                          envelope(invalidHeader, "A line ends in LF without CR (RFC 9112 §2.2)."));
-  expectRefusedAndClosed("POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: =?UTF-8?B?QmVhcmVyIHg=?=\r\n"
-                         "Content-Length: 0\r\n\r\n",
-                         400, envelope(invalidHeader, "RFC 2047 encoded words are not accepted in 'Authorization'."));
+  expectRefusedAndClosed(
+      "POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: =?UTF-8?B?QmVhcmVyIHg=?=\r\n"
+      "Content-Length: 0\r\n\r\n",
+      400, envelope(invalidHeader, "RFC 2047 encoded words are not accepted in 'Authorization'."));
   expectRefusedAndClosed("GET /healthz HTTP/1.1\r\n\r\n", 400,
                          envelope(invalidHeader, "Send exactly one Host header (RFC 9112 §3.2)."));
   for (const std::string length : {"+5", "0005", "0x10", "5, 5", "abc", "18446744073709551616", "-1"}) {
@@ -215,9 +217,10 @@ TEST_F(Smuggling, ContinueIsSentOnlyWhenTheBodyIsWanted) {
     // Refused before the body is wanted: no 100, and the connection closes
     // (the client may or may not send the body it announced).
     TlsConnection connection(endpoint_);
-    ASSERT_TRUE(connection.send("POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                                "Expect: 100-continue\r\nContent-Length: " +
-                                std::to_string(item.size()) + "\r\n\r\n"));
+    ASSERT_TRUE(
+        connection.send("POST /codes HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        "Expect: 100-continue\r\nContent-Length: " +
+                        std::to_string(item.size()) + "\r\n\r\n"));
     const HttpResult result = connection.readResponse();
     EXPECT_EQ(result.status, 401);
     EXPECT_EQ(result.header("connection"), "Close");
@@ -226,9 +229,9 @@ TEST_F(Smuggling, ContinueIsSentOnlyWhenTheBodyIsWanted) {
 }
 
 TEST_F(Smuggling, RefusedHeadsAreLogged) {
-  expectRefusedAndClosed("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad : v\r\n\r\n", 400,
-                         envelope("InvalidHeader",
-                                  "Whitespace between a header name and its colon (refused by RFC 9112 §5.1)."));
+  expectRefusedAndClosed(
+      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Bad : v\r\n\r\n", 400,
+      envelope("InvalidHeader", "Whitespace between a header name and its colon (refused by RFC 9112 §5.1)."));
   bool logged = false;
   for (const std::string& line : harness_->serviceLog()) {
     logged = logged || (line.starts_with("refused a request from 127.0.0.1:") &&

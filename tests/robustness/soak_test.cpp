@@ -117,14 +117,15 @@ void runSoak(std::chrono::seconds duration) {
       [&exchanges](std::size_t request, const HttpResult& response) {
         const Exchange& expected = exchanges[request];
         return response.status == expected.status && response.body == expected.body ? static_cast<int>(request)
-                                                                                     : kUnexpected;
+                                                                                    : kUnexpected;
       },
       exchanges.size(), kClientThreads);
 
   std::vector<MemorySample> samples;
   while (Clock::now() - started < duration && load.failed() == 0) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
-    samples.push_back({std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started), server.residentBytes()});
+    samples.push_back(
+        {std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - started), server.residentBytes()});
   }
   const LoadReport report = load.stop();
   // A clean stop afterwards (under the sanitizers the leak check runs then).
@@ -150,11 +151,12 @@ void runSoak(std::chrono::seconds duration) {
               static_cast<long long>(duration.count()), static_cast<unsigned long long>(report.served),
               report.requestsPerSecond(), static_cast<unsigned long long>(report.connections),
               static_cast<unsigned long long>(report.failed), static_cast<long long>(report.slowest.count() / 1000));
-  std::printf("soak memory (RSS): %.1f MiB before the load, %.1f MiB when warm (%lld s), first-half peak %.1f MiB, "
-              "second-half peak %.1f MiB, at the end %.1f MiB\n",
-              static_cast<double>(residentAtStart) / kMiB, static_cast<double>(samples[warm].residentBytes) / kMiB,
-              static_cast<long long>(samples[warm].at.count()), static_cast<double>(firstHalfPeak) / kMiB,
-              static_cast<double>(secondHalfPeak) / kMiB, static_cast<double>(samples.back().residentBytes) / kMiB);
+  std::printf(
+      "soak memory (RSS): %.1f MiB before the load, %.1f MiB when warm (%lld s), first-half peak %.1f MiB, "
+      "second-half peak %.1f MiB, at the end %.1f MiB\n",
+      static_cast<double>(residentAtStart) / kMiB, static_cast<double>(samples[warm].residentBytes) / kMiB,
+      static_cast<long long>(samples[warm].at.count()), static_cast<double>(firstHalfPeak) / kMiB,
+      static_cast<double>(secondHalfPeak) / kMiB, static_cast<double>(samples.back().residentBytes) / kMiB);
   for (std::size_t index = 0; index < exchanges.size(); ++index) {
     std::printf("  request kind %zu: %llu served\n", index,
                 static_cast<unsigned long long>(report.servedByKind[index]));

@@ -47,7 +47,8 @@ Poco::Net::Context::Ptr trustingContext(const std::string& certificateFile) {
 std::string requestBytes(const HttpCall& call) {
   std::string bytes = call.method + " " + call.target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n";
   for (const auto& [name, value] : call.headers) bytes += name + ": " + value + "\r\n";
-  if (!call.body.empty() || call.method == "POST") bytes += "Content-Length: " + std::to_string(call.body.size()) + "\r\n";
+  if (!call.body.empty() || call.method == "POST")
+    bytes += "Content-Length: " + std::to_string(call.body.size()) + "\r\n";
   bytes += "\r\n";
   bytes += call.body;
   return bytes;
@@ -73,8 +74,9 @@ bool TlsConnection::send(std::string_view bytes) {
 bool TlsConnection::fill(std::chrono::steady_clock::time_point deadline) {
   if (ended_) return false;
   // At least a millisecond: a zero receive timeout would mean "wait forever".
-  const auto left = std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                                 deadline - std::chrono::steady_clock::now()));
+  const auto left =
+      std::max(std::chrono::milliseconds(1),
+               std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
   char chunk[16 * 1024];
   try {
     socket_.setReceiveTimeout(timespan(left));

@@ -70,14 +70,14 @@ TEST_F(TokenBruteForce, FailuresFromOneAddressAreThrottledAndOtherAddressesAreNo
   ASSERT_EQ(kDefaults.failuresPerAddress, 20u);
   for (std::uint32_t attempt = 0; attempt < kDefaults.failuresPerAddress; ++attempt) {
     SCOPED_TRACE(attempt);
-    expectInvalidClient(exchange(endpoint_, tokenCall(victim_.clientId, "guess-" + std::to_string(attempt)), "127.0.0.2"));
+    expectInvalidClient(
+        exchange(endpoint_, tokenCall(victim_.clientId, "guess-" + std::to_string(attempt)), "127.0.0.2"));
   }
   // The budget is spent: every token request from there is refused before
   // any credential check, the right secret and unknown ids included.
   expectRateLimited(exchange(endpoint_, tokenCall(victim_.clientId, "guess-20"), "127.0.0.2"));
   expectRateLimited(exchange(endpoint_, tokenCall(victim_.clientId, victim_.secret), "127.0.0.2"));
-  expectRateLimited(
-      exchange(endpoint_, tokenCall("svc_client_000000000000000000000000", "anything"), "127.0.0.2"));
+  expectRateLimited(exchange(endpoint_, tokenCall("svc_client_000000000000000000000000", "anything"), "127.0.0.2"));
   // The real client elsewhere is not affected.
   expectRealClientServed(victim_);
   // Nor is a client on a neighbouring address.

@@ -23,11 +23,11 @@ namespace {
 
 using codepayload::testing::fileMode;
 
-using codepayload::testing::TempDir;
 using codepayload::testing::linkTypesFile;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
 using codepayload::testing::releaseFile;
+using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
 
 const std::filesystem::path kExecutable = CODEPAYLOAD_IMPORT_EXECUTABLE;
@@ -82,8 +82,8 @@ class CliTest : public ::testing::Test {
 };
 
 TEST_F(CliTest, ImportsAReleaseAndPrintsOneJsonLine) {
-  const RunResult result = run({"--db", (temp_ / "rules.db").string(), "--rules-dir", kRulesDir.string(), "--link-types",
-                          linkTypesFile().string(), releaseFile("2026-01-27").string()});
+  const RunResult result = run({"--db", (temp_ / "rules.db").string(), "--rules-dir", kRulesDir.string(),
+                                "--link-types", linkTypesFile().string(), releaseFile("2026-01-27").string()});
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.out,
             R"({"release":"2026-01-27","ais":541,"linkTypes":60,"db":")" + (temp_ / "rules.db").string() + "\"}\n");
@@ -93,7 +93,7 @@ TEST_F(CliTest, ImportsAReleaseAndPrintsOneJsonLine) {
 
 TEST_F(CliTest, TheDefaultDatabaseIsInTheDataFolder) {
   const RunResult result = run({"--link-types", linkTypesFile().string(), releaseFile("2025-01-30").string()},
-                         {"CODEPAYLOAD_DATA_DIR=" + (temp_ / "data").string()});
+                               {"CODEPAYLOAD_DATA_DIR=" + (temp_ / "data").string()});
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.out, R"({"release":"2025-01-30","ais":536,"linkTypes":60,"db":")" +
                             (temp_ / "data/rules.db").string() + "\"}\n");
@@ -136,12 +136,14 @@ TEST_F(CliTest, RefusesAnOlderReleaseOverANewerOneUnlessAllowed) {
 
 TEST_F(CliTest, TheBaselineIsGuardedToo) {
   const std::string db = (temp_ / "rules.db").string();
-  ASSERT_EQ(run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2026-01-27").string()}).exitCode, 0);
-  const RunResult older = run({"--db", db, "--allow-downgrade", "--link-types", linkTypesFile().string(),
-                               releaseFile("2025-01-30").string()});
+  ASSERT_EQ(run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2026-01-27").string()}).exitCode,
+            0);
+  const RunResult older = run(
+      {"--db", db, "--allow-downgrade", "--link-types", linkTypesFile().string(), releaseFile("2025-01-30").string()});
   ASSERT_EQ(older.exitCode, 0) << older.err;
   ASSERT_EQ(run({"--db", db, "--baseline", baselinePath(kRulesDir).string()}).exitCode, 0);
-  const RunResult refused = run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2025-01-30").string()});
+  const RunResult refused =
+      run({"--db", db, "--link-types", linkTypesFile().string(), releaseFile("2025-01-30").string()});
   EXPECT_EQ(refused.exitCode, 1);
   EXPECT_EQ(run({"--write-baseline", (temp_ / "b").string(), "--allow-downgrade", "--link-types",
                  linkTypesFile().string(), releaseFile("2025-01-30").string()})
@@ -152,7 +154,7 @@ TEST_F(CliTest, TheBaselineIsGuardedToo) {
 
 TEST_F(CliTest, WritesTheBaseline) {
   const RunResult result = run({"--write-baseline", (temp_ / "out.baseline").string(), "--link-types",
-                          linkTypesFile().string(), releaseFile("2026-01-27").string()});
+                                linkTypesFile().string(), releaseFile("2026-01-27").string()});
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.out, R"({"release":"2026-01-27","ais":541,"linkTypes":60,"baseline":")" +
                             (temp_ / "out.baseline").string() + "\"}\n");
@@ -167,7 +169,8 @@ TEST_F(CliTest, WritesTheDatabase0600IntoAPreCreated0755FolderAndWarns) {
   ASSERT_EQ(::chmod(folder.c_str(), 0755), 0);
   const std::string warning = "codepayload-import: the data directory " + folder.string() +
                               " has mode 0755: group or others can enter or list it (the files in it are kept "
-                              "0600); run chmod 700 " + folder.string() + " unless a group shares it on purpose\n";
+                              "0600); run chmod 700 " +
+                              folder.string() + " unless a group shares it on purpose\n";
   const RunResult fresh = run({"--db", (folder / "rules.db").string(), "--baseline", baselinePath(kRulesDir).string()});
   EXPECT_EQ(fresh.exitCode, 0);
   EXPECT_EQ(fresh.err, warning);
@@ -197,7 +200,7 @@ TEST_F(CliTest, AFailureExitsOneWithTheErrorOnStderr) {
   const std::string before = readFile(temp_ / "rules.db");
   writeFile(temp_ / "gs1-syntax-dictionary-x.txt", "# Release: 2099-01-01\n01 *? N14,,csum\n");
   const RunResult result = run({"--db", (temp_ / "rules.db").string(), "--link-types", linkTypesFile().string(),
-                          (temp_ / "gs1-syntax-dictionary-x.txt").string()});
+                                (temp_ / "gs1-syntax-dictionary-x.txt").string()});
   EXPECT_EQ(result.exitCode, 1);
   EXPECT_EQ(result.out, "");
   EXPECT_EQ(result.err, "gs1-syntax-dictionary-x.txt:2: component \"N14,,csum\": empty linter name\n");

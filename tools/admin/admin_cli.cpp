@@ -12,12 +12,12 @@
 
 #include "app/command_line.h"
 #include "app/version.h"
-#include "common/json_escape.h"
-#include "db/file_modes.h"
 #include "auth/auth_service.h"
 #include "auth/client_registry.h"
 #include "auth/secret_hasher.h"
 #include "auth/sqlite_client_registry.h"
+#include "common/json_escape.h"
+#include "db/file_modes.h"
 
 namespace codepayload::admin {
 
@@ -72,8 +72,8 @@ std::string isoTime(std::int64_t unixSeconds) {
 }
 
 std::string organisationJson(const Organisation& organisation) {
-  return R"({"id":)" + jsonString(organisation.id) + R"(,"name":)" + jsonString(organisation.name) +
-         R"(,"plan":)" + jsonString(auth::planName(organisation.plan)) + R"(,"subscription":)" +
+  return R"({"id":)" + jsonString(organisation.id) + R"(,"name":)" + jsonString(organisation.name) + R"(,"plan":)" +
+         jsonString(auth::planName(organisation.plan)) + R"(,"subscription":)" +
          jsonString(auth::subscriptionName(organisation.subscription)) + R"(,"createdAt":)" +
          jsonString(isoTime(organisation.createdAt)) + "}";
 }
@@ -100,21 +100,17 @@ class CommandArguments {
       parsed_ = app::CommandLine(std::move(specs)).parse(texts);
     } catch (const app::CommandLineError& error) {
       switch (error.kind) {
-        case app::CommandLineError::Kind::MissingValue:
-          throw UsageError("option " + error.option + " needs a value");
-        case app::CommandLineError::Kind::Repeated:
-          throw UsageError("option " + error.option + " is given twice");
+        case app::CommandLineError::Kind::MissingValue: throw UsageError("option " + error.option + " needs a value");
+        case app::CommandLineError::Kind::Repeated: throw UsageError("option " + error.option + " is given twice");
         case app::CommandLineError::Kind::UnknownOption:
-        case app::CommandLineError::Kind::UnexpectedValue:
-          break;
+        case app::CommandLineError::Kind::UnexpectedValue: break;
       }
       throw UsageError("'" + std::string(command) + "' has no option " + error.option);
     }
     const std::size_t given = parsed_.positional.size();
     if (given != positionalCount) {
       throw UsageError("'" + std::string(command) + "' takes " + std::to_string(positionalCount) +
-                       (positionalCount == 1 ? " argument" : " arguments") + ", got " +
-                       std::to_string(given));
+                       (positionalCount == 1 ? " argument" : " arguments") + ", got " + std::to_string(given));
     }
   }
 
@@ -160,8 +156,7 @@ auth::Subscription subscriptionArgument(std::string_view text) {
 // The registry and the pepper it hashes with, opened only for a valid command.
 struct OpenRegistry {
   OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
-      : hasher(loadHasher(dataDir)),
-        registry(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher) {}
+      : hasher(loadHasher(dataDir)), registry(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher) {}
 
   static auth::SecretHasher loadHasher(const std::filesystem::path& dataDir) {
     if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
@@ -175,7 +170,8 @@ struct OpenRegistry {
 Organisation existingOrganisation(ClientRegistry& registry, std::string_view id) {
   std::optional<Organisation> organisation = registry.findOrganisation(id);
   if (!organisation) {
-    throw RegistryError(RegistryError::Kind::UnknownOrganisation, "no organisation with id \"" + std::string(id) + "\"");
+    throw RegistryError(RegistryError::Kind::UnknownOrganisation,
+                        "no organisation with id \"" + std::string(id) + "\"");
   }
   return *organisation;
 }
@@ -222,8 +218,8 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          const std::string_view organisation = parsed.required("--org");
          const auth::CreatedClient created =
              registry().createClient(organisation, parsed.optional("--name", ""), parsed.all("--scope"));
-         return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" +
-                jsonString(created.secret) + R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
+         return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" + jsonString(created.secret) +
+                R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
        }},
       {{"client", "list"},
        [](auto arguments, const auto& registry) {

@@ -26,13 +26,13 @@
 #include "app/logging.h"
 #include "app/settings.h"
 #include "app/version.h"
-#include "db/rule_store.h"
 #include "common/json_escape.h"
-#include "engine/json_writer.h"
-#include "engine/payload_engine.h"
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
 #include "db/import/source_file.h"
+#include "db/rule_store.h"
+#include "engine/json_writer.h"
+#include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
 
 namespace {
@@ -77,7 +77,8 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   if (options.help || options.version) return options;
   if (parsed.positional.empty()) throw UsageError("a command is required");
   options.command = parsed.positional[0];
-  if (options.command != "generate" && options.command != "modules") throw UsageError("unknown command " + options.command);
+  if (options.command != "generate" && options.command != "modules")
+    throw UsageError("unknown command " + options.command);
   const std::size_t inputs = options.command == "generate" ? 1 : 0;
   if (parsed.positional.size() > 1 + inputs) throw UsageError("unexpected argument " + parsed.positional[1 + inputs]);
   if (parsed.positional.size() == 2 && inputs == 1) options.input = parsed.positional[1];
@@ -91,8 +92,8 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
 
 Dictionary loadDictionary(const Options& options) {
   if (options.db) return codepayload::readRules(*options.db);
-  std::filesystem::path baseline = options.baseline.value_or(options.rulesDir / "baseline" /
-                                                             std::string(codepayload::importer::kBaselineFileName));
+  std::filesystem::path baseline =
+      options.baseline.value_or(options.rulesDir / "baseline" / std::string(codepayload::importer::kBaselineFileName));
   if (!options.baseline) {
     const std::filesystem::path db = options.dataDir / codepayload::app::kRulesDatabaseFile;
     if (std::filesystem::exists(db)) return codepayload::readRules(db);
@@ -138,7 +139,9 @@ int listModules(const codepayload::Snapshot& rules) {
 // Writes the response to standard output as the engine produces it.
 class StdoutSink final : public codepayload::OutputSink {
  public:
-  void write(std::string_view piece) override { std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size())); }
+  void write(std::string_view piece) override {
+    std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  }
 };
 
 int generate(const Options& options, codepayload::SnapshotHolder& holder) {
@@ -188,7 +191,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    codepayload::SnapshotHolder holder(codepayload::Snapshot::build(loadDictionary(options), options.rulesDir, codepayload::builtinPluginTables()));
+    codepayload::SnapshotHolder holder(
+        codepayload::Snapshot::build(loadDictionary(options), options.rulesDir, codepayload::builtinPluginTables()));
     if (options.command == "modules") return listModules(*holder.current());
     return generate(options, holder);
   } catch (const std::exception& e) {

@@ -151,12 +151,8 @@ int runCommandLine(const std::vector<std::string>& arguments, const app::Setting
   }
   try {
     switch (command.mode) {
-      case CliCommand::Mode::Help:
-        out << kUsage;
-        return 0;
-      case CliCommand::Mode::Version:
-        out << app::versionText("codepayload-import");
-        return 0;
+      case CliCommand::Mode::Help: out << kUsage; return 0;
+      case CliCommand::Mode::Version: out << app::versionText("codepayload-import"); return 0;
       case CliCommand::Mode::ImportRelease:
         warnAboutSharedDataDirectory(command.options.dbPath, err);
         out << summaryJson(importRelease(command.options, lint::builtinLinters()), "db") << '\n';

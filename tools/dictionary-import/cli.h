@@ -28,9 +28,9 @@ namespace codepayload::importer {
 struct CliCommand {
   enum class Mode { ImportRelease, ImportBaseline, WriteBaseline, Help, Version };
   Mode mode = Mode::Help;
-  ImportOptions options;                      // release, link types, db, rules dir
-  std::filesystem::path baselineFile;         // --baseline
-  std::filesystem::path writeBaselineFile;    // --write-baseline
+  ImportOptions options;                    // release, link types, db, rules dir
+  std::filesystem::path baselineFile;       // --baseline
+  std::filesystem::path writeBaselineFile;  // --write-baseline
 };
 
 struct UsageError : std::runtime_error {

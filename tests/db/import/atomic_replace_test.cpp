@@ -7,19 +7,18 @@
 #include <utility>
 #include <vector>
 
-#include "tests/tools/test_files.h"
 #include "db/import/import_error.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::importer {
 namespace {
 
 using codepayload::testing::fileMode;
 
-using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
+using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
-
 
 TEST(AtomicReplaceTest, ReplacesTheTargetAndKeepsItsPermissions) {
   TempDir temp;
@@ -47,8 +46,8 @@ TEST(AtomicReplaceTest, CreatesANewTargetAndItsFolder) {
 }
 
 TEST(AtomicReplaceTest, OwnerOnlyTakesGroupAndOtherBitsAwayFromAnOldTarget) {
-  for (const auto& [oldMode, newMode] : std::vector<std::pair<mode_t, mode_t>>{
-           {0644, 0600}, {0640, 0600}, {0666, 0600}, {0755, 0700}, {0600, 0600}}) {
+  for (const auto& [oldMode, newMode] :
+       std::vector<std::pair<mode_t, mode_t>>{{0644, 0600}, {0640, 0600}, {0666, 0600}, {0755, 0700}, {0600, 0600}}) {
     TempDir temp;
     writeFile(temp / "target", "old");
     ::chmod((temp / "target").c_str(), oldMode);

@@ -2,21 +2,21 @@
 // newest release, reads back as that release, and its reader is strict.
 #include <gtest/gtest.h>
 
-#include "db/rule_store.h"
-#include "tests/tools/test_files.h"
 #include "db/import/baseline_format.h"
 #include "db/import/field_escape.h"
 #include "db/import/rule_import.h"
+#include "db/rule_store.h"
 #include "plugins/builtin_plugins.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::importer {
 namespace {
 
-using codepayload::testing::TempDir;
 using codepayload::testing::linkTypesFile;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
 using codepayload::testing::releaseFile;
+using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
 
 const std::filesystem::path kRulesDir = CODEPAYLOAD_TEST_RULES_DIR;
@@ -25,7 +25,8 @@ constexpr const char* kNewestRelease = "2026-01-27";
 
 TEST(BaselineTest, TheShippedBaselineIsAFreshWriteOfTheNewestRelease) {
   TempDir temp;
-  const ImportSummary summary = writeBaseline(releaseFile(kNewestRelease), linkTypesFile(), temp / "fresh.baseline", builtinLinterCatalog(kRulesDir));
+  const ImportSummary summary = writeBaseline(releaseFile(kNewestRelease), linkTypesFile(), temp / "fresh.baseline",
+                                              builtinLinterCatalog(kRulesDir));
   EXPECT_EQ(summary, (ImportSummary{kNewestRelease, 541, 60, temp / "fresh.baseline"}));
   EXPECT_EQ(readFile(temp / "fresh.baseline"), readFile(baselinePath(kRulesDir)))
       << "rules/baseline is stale: regenerate it with the command in its header";
@@ -40,12 +41,17 @@ TEST(BaselineTest, TheShippedBaselineReadsAsTheNewestRelease) {
 TEST(BaselineTest, HeaderNamesSourcesAndTheRegenerateCommand) {
   const std::string text = readFile(baselinePath(kRulesDir));
   const std::string release = readFile(releaseFile(kNewestRelease));
-  const Dictionary dictionary = loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir));
+  const Dictionary dictionary =
+      loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir));
   const std::string expected =
       "# codepayload rule baseline, format 1\n"
       "# release: 2026-01-27\n"
-      "# dictionary: gs1-syntax-dictionary-2026-01-27.txt sha256:" + dictionary.release.sha256 + "\n"
-      "# link types: link-types.json sha256:" + dictionary.release.linkTypesSha256 + "\n"
+      "# dictionary: gs1-syntax-dictionary-2026-01-27.txt sha256:" +
+      dictionary.release.sha256 +
+      "\n"
+      "# link types: link-types.json sha256:" +
+      dictionary.release.linkTypesSha256 +
+      "\n"
       "# regenerate: codepayload-import --write-baseline rules/baseline/dictionary.baseline "
       "--link-types ../shared/gs1/link-types.json ../shared/gs1/gs1-syntax-dictionary-2026-01-27.txt\n";
   EXPECT_EQ(text.substr(0, expected.size()), expected);
@@ -74,8 +80,8 @@ TEST(BaselineTest, FreeTextIsEscapedAndReadBack) {
 
 TEST(FieldEscapeTest, Rows) {
   const std::pair<std::string, std::string> rows[] = {
-      {"", ""}, {"plain", "plain"}, {"a\tb", "a\\tb"}, {"a\\b", "a\\\\b"}, {"\n\r", "\\n\\r"}, {"\x01", "\\x01"},
-      {"m²", "m²"},
+      {"", ""},           {"plain", "plain"}, {"a\tb", "a\\tb"}, {"a\\b", "a\\\\b"},
+      {"\n\r", "\\n\\r"}, {"\x01", "\\x01"},  {"m²", "m²"},
   };
   for (const auto& [text, escaped] : rows) {
     EXPECT_EQ(escapeField(text), escaped);
@@ -105,19 +111,19 @@ TEST(FieldEscapeTest, BadEscapesAreRefused) {
 
 // A small valid baseline; rows below change one line of it.
 const std::vector<std::string> kBaseline = {
-    "# codepayload rule baseline, format 1",                                                                   // 1
-    "# release: 2099-01-01",                                                                                   // 2
-    "# dictionary: gs1-syntax-dictionary-x.txt sha256:" + std::string(64, 'a'),                               // 3
-    "# link types: link-types.json sha256:" + std::string(64, 'b'),                                           // 4
-    "# regenerate: codepayload-import --write-baseline x",                                                     // 5
-    "# a comment",                                                                                             // 6
-    "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235\tGTIN",                                                        // 7
-    "ai\t22\t-\tX..20\treq=01\tCPV",                                                                           // 8
-    "ai\t235\t-\tX..28\treq=01\t",                                                                             // 9
-    "ai\t255\t?\tN13,csum [N..12]\tdlpkey ex=01\tGCN",                                                         // 10
-    "",                                                                                                        // 11
-    "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tProduct info\tA link.",                    // 12
-    "link-type\tgs1:defaultLink\tstable\tdeprecated\tresolver,x\thttps://ref.gs1.org/voc/defaultLink\tD\t",    // 13
+    "# codepayload rule baseline, format 1",                                                                 // 1
+    "# release: 2099-01-01",                                                                                 // 2
+    "# dictionary: gs1-syntax-dictionary-x.txt sha256:" + std::string(64, 'a'),                              // 3
+    "# link types: link-types.json sha256:" + std::string(64, 'b'),                                          // 4
+    "# regenerate: codepayload-import --write-baseline x",                                                   // 5
+    "# a comment",                                                                                           // 6
+    "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235\tGTIN",                                                      // 7
+    "ai\t22\t-\tX..20\treq=01\tCPV",                                                                         // 8
+    "ai\t235\t-\tX..28\treq=01\t",                                                                           // 9
+    "ai\t255\t?\tN13,csum [N..12]\tdlpkey ex=01\tGCN",                                                       // 10
+    "",                                                                                                      // 11
+    "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tProduct info\tA link.",                  // 12
+    "link-type\tgs1:defaultLink\tstable\tdeprecated\tresolver,x\thttps://ref.gs1.org/voc/defaultLink\tD\t",  // 13
 };
 
 std::string joinLines(const std::vector<std::string>& lines) {
@@ -159,8 +165,14 @@ TEST_F(MalformedBaselineTest, TheSmallBaselineReadsAsWritten) {
                                              "link-types.json", std::string(64, 'b')}));
   ASSERT_EQ(dictionary.ais.size(), 4u);
   EXPECT_EQ(dictionary.ais[2].title, "");
-  EXPECT_EQ(dictionary.linkTypes[1], (LinkType{"gs1:defaultLink", "D", "", "https://ref.gs1.org/voc/defaultLink",
-                                               "stable", true, {"resolver", "x"}, false}));
+  EXPECT_EQ(dictionary.linkTypes[1], (LinkType{"gs1:defaultLink",
+                                               "D",
+                                               "",
+                                               "https://ref.gs1.org/voc/defaultLink",
+                                               "stable",
+                                               true,
+                                               {"resolver", "x"},
+                                               false}));
 }
 
 TEST_F(MalformedBaselineTest, EveryErrorIsLocatedAndWritesNothing) {
@@ -174,8 +186,7 @@ TEST_F(MalformedBaselineTest, EveryErrorIsLocatedAndWritesNothing) {
       {1, "# codepayload rule baseline, format 2", ":1: baseline format \"2\" is not supported (this program reads 1)"},
       {2, "# release 2099-01-01", ":2: must be \"# release: <name>\""},
       {2, "# release: 2099-1-1", ":2: release \"2099-1-1\" is not a date YYYY-MM-DD"},
-      {3, "# dictionary: x.txt sha256:ABC",
-       ":3: must be \"# dictionary: <file> sha256:<64 lowercase hex digits>\""},
+      {3, "# dictionary: x.txt sha256:ABC", ":3: must be \"# dictionary: <file> sha256:<64 lowercase hex digits>\""},
       {4, "# link types: link-types.json", ":4: must be \"# link types: <file> sha256:<64 lowercase hex digits>\""},
       {5, "# comment", ":5: must be \"# regenerate: <command>\""},
       {7, "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235\tGTIN\x01", ":7: control character 0x01"},
@@ -188,7 +199,8 @@ TEST_F(MalformedBaselineTest, EveryErrorIsLocatedAndWritesNothing) {
       {7, "ai\t01\t*?\tN14,,csum\tex=255 dlpkey=22|235\tGTIN", ":7: component \"N14,,csum\": empty linter name"},
       {7, "ai\t01\t*?\t\tex=255 dlpkey=22|235\tGTIN", ":7: component \"\": missing character set"},
       {7, "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235 dlpkey\tGTIN", ":7: attribute \"dlpkey\": dlpkey given twice"},
-      {7, "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235\tGT\\IN", ":7: bad escape \"\\I\" (known: \\\\ \\t \\n \\r \\xHH)"},
+      {7, "ai\t01\t*?\tN14,csum\tex=255 dlpkey=22|235\tGT\\IN",
+       ":7: bad escape \"\\I\" (known: \\\\ \\t \\n \\r \\xHH)"},
       {8, "ai\t01\t-\tX..20\treq=01\tCPV", ":8: AI 01 is defined twice (first on line 7)"},
       {8, "ai\t2\t-\tX..20\treq=01\tCPV", ":8: AI \"2\" is not 2 to 4 digits"},
       {8, "ai\t22\t-\tX..20\treq=77\tCPV", ":8: req=: \"77\" matches no AI"},
@@ -198,15 +210,20 @@ TEST_F(MalformedBaselineTest, EveryErrorIsLocatedAndWritesNothing) {
       {11, "ai\t100\t-\tN6\t-\tafter", ":11: AI 100 is out of order: it must come before AI 255 (line 10)"},
       {12, "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tProduct info",
        ":12: link-type record has 7 fields, expected 8"},
-      {12, "link-type\tgs1:p p\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA", ":12: link type id \"gs1:p p\" must be one word"},
-      {12, "link-type\tgs1:pip\tvery stable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA", ":12: status \"very stable\" must be one word"},
+      {12, "link-type\tgs1:p p\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA",
+       ":12: link type id \"gs1:p p\" must be one word"},
+      {12, "link-type\tgs1:pip\tvery stable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA",
+       ":12: status \"very stable\" must be one word"},
       {12, "link-type\tgs1:pip\tstable\tno\t-\thttps://ref.gs1.org/voc/pip\tP\tA",
        ":12: deprecated field \"no\" must be \"deprecated\" or \"-\""},
-      {12, "link-type\tgs1:pip\tstable\t-\ta,,b\thttps://ref.gs1.org/voc/pip\tP\tA", ":12: restriction \"\" must be one word"},
-      {12, "link-type\tgs1:pip\tstable\t-\ta,a\thttps://ref.gs1.org/voc/pip\tP\tA", ":12: restriction \"a\" listed twice"},
+      {12, "link-type\tgs1:pip\tstable\t-\ta,,b\thttps://ref.gs1.org/voc/pip\tP\tA",
+       ":12: restriction \"\" must be one word"},
+      {12, "link-type\tgs1:pip\tstable\t-\ta,a\thttps://ref.gs1.org/voc/pip\tP\tA",
+       ":12: restriction \"a\" listed twice"},
       {12, "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/ pip\tP\tA",
        ":12: uri \"https://ref.gs1.org/voc/ pip\" must be non-empty without spaces"},
-      {13, "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA", ":13: link type \"gs1:pip\" repeated (first on line 12)"},
+      {13, "link-type\tgs1:pip\tstable\t-\t-\thttps://ref.gs1.org/voc/pip\tP\tA",
+       ":13: link type \"gs1:pip\" repeated (first on line 12)"},
       {13, "ai\t8030\t?\tZ..90\t-\tDIGSIG", ":13: ai record after the link-type records"},
   };
   for (const Row& row : rows) {
@@ -227,9 +244,11 @@ TEST_F(MalformedBaselineTest, WholeFileErrors) {
 
 TEST(BaselineImportTest, ImportingTheShippedBaselineGivesTheNewestRelease) {
   TempDir temp;
-  const ImportSummary summary = importBaseline(baselinePath(kRulesDir), temp / "rules.db", builtinLinterCatalog(kRulesDir), kSchemaDir);
+  const ImportSummary summary =
+      importBaseline(baselinePath(kRulesDir), temp / "rules.db", builtinLinterCatalog(kRulesDir), kSchemaDir);
   EXPECT_EQ(summary, (ImportSummary{kNewestRelease, 541, 60, temp / "rules.db"}));
-  EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
+  EXPECT_EQ(readRules(temp / "rules.db"),
+            loadRelease(releaseFile(kNewestRelease), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
 }
 
 }  // namespace

@@ -33,7 +33,8 @@ TEST(ComponentSyntaxTest, ParsesEveryForm) {
       {"Z..90", {CharacterSet::Base64Url, 1, 90, false, {}}},
       {"N1", {CharacterSet::Numeric, 1, 1, false, {}}},
       {"X99", {CharacterSet::Cset82, 99, 99, false, {}}},
-      {"X..25,csumalpha,gcppos1,hasnondigit", {CharacterSet::Cset82, 1, 25, false, {"csumalpha", "gcppos1", "hasnondigit"}}},
+      {"X..25,csumalpha,gcppos1,hasnondigit",
+       {CharacterSet::Cset82, 1, 25, false, {"csumalpha", "gcppos1", "hasnondigit"}}},
   };
   for (const GoodRow& row : rows) {
     SCOPED_TRACE(row.token);

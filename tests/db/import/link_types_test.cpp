@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/tools/test_files.h"
 #include "db/import/import_error.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::importer {
 namespace {
@@ -30,10 +30,15 @@ TEST(LinkTypesTest, FieldsAreKeptExactly) {
     return *std::find_if(types.begin(), types.end(), [id](const LinkType& type) { return type.id == id; });
   };
   EXPECT_EQ(find("gs1:activityIdeas"),
-            (LinkType{"gs1:activityIdeas", "Activity Ideas",
+            (LinkType{"gs1:activityIdeas",
+                      "Activity Ideas",
                       "A link to ideas for using a product or engaging in other forms of entertainment, particularly "
                       "with children.",
-                      "https://ref.gs1.org/voc/activityIdeas", "stable", false, {}, true}));
+                      "https://ref.gs1.org/voc/activityIdeas",
+                      "stable",
+                      false,
+                      {},
+                      true}));
   EXPECT_EQ(find("gs1:defaultLink").restricted, (std::vector<std::string>{"resolver"}));
   EXPECT_EQ(find("gs1:epil").restricted, (std::vector<std::string>{"validatedHealthcare"}));
   EXPECT_TRUE(find("gs1:epil").selectable);
@@ -61,7 +66,7 @@ std::string errorOf(const std::string& json) {
 // key `drop` left out.
 std::string entry(const std::string& change, const std::string& drop = "") {
   const std::vector<std::pair<std::string, std::string>> fields = {
-      {"id", "\"gs1:pip\""}, {"title", "\"t\""},          {"description", "\"d\""}, {"uri", "\"https://x/pip\""},
+      {"id", "\"gs1:pip\""},    {"title", "\"t\""},      {"description", "\"d\""}, {"uri", "\"https://x/pip\""},
       {"status", "\"stable\""}, {"deprecated", "false"}, {"restricted", "[]"},     {"domain", "[\"owl:Thing\"]"}};
   std::string json = "{";
   for (const auto& [key, value] : fields) {

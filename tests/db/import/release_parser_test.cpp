@@ -5,17 +5,17 @@
 
 #include <gtest/gtest.h>
 
-#include "db/rule_store.h"
-#include "tests/tools/test_files.h"
 #include "db/import/rule_import.h"
+#include "db/rule_store.h"
 #include "plugins/builtin_plugins.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::importer {
 namespace {
 
-using codepayload::testing::TempDir;
 using codepayload::testing::listFolder;
 using codepayload::testing::readFile;
+using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
 
 const std::filesystem::path kRulesDir = CODEPAYLOAD_TEST_RULES_DIR;
@@ -23,19 +23,19 @@ const std::filesystem::path kSchemaDir = CODEPAYLOAD_TEST_SCHEMA_DIR;
 constexpr const char* kFileName = "gs1-syntax-dictionary-x.txt";
 
 const std::vector<std::string> kTemplate = {
-    "# GS1 Barcode Syntax Dictionary (a test release)",                                   // 1
-    "#",                                                                                  // 2
-    "# Release: 2099-01-01",                                                              // 3
-    "",                                                                                   // 4
-    "00         *?  N18,csum                 dlpkey                      # SSCC",         // 5
-    "01         *?  N14,csum                 ex=255 dlpkey=22,10,21|235  # GTIN",         // 6
-    "10          ?  X..20                    req=01                      # BATCH/LOT",    // 7
-    "21             X..20                    req=01                      # SERIAL",       // 8
-    "22             X..20                    req=01",                                     // 9
-    "235            X..28                    req=01                      # TPX",          // 10
-    "255         ?  N13,csum [N..12]         dlpkey ex=01                # GCN",          // 11
+    "# GS1 Barcode Syntax Dictionary (a test release)",                                       // 1
+    "#",                                                                                      // 2
+    "# Release: 2099-01-01",                                                                  // 3
+    "",                                                                                       // 4
+    "00         *?  N18,csum                 dlpkey                      # SSCC",             // 5
+    "01         *?  N14,csum                 ex=255 dlpkey=22,10,21|235  # GTIN",             // 6
+    "10          ?  X..20                    req=01                      # BATCH/LOT",        // 7
+    "21             X..20                    req=01                      # SERIAL",           // 8
+    "22             X..20                    req=01",                                         // 9
+    "235            X..28                    req=01                      # TPX",              // 10
+    "255         ?  N13,csum [N..12]         dlpkey ex=01                # GCN",              // 11
     "3100-3105  *?  N6                       req=01 ex=310n              # NET WEIGHT (kg)",  // 12
-    "8030        ?  Z..90                    req=00,01+21 req=10         # DIGSIG # 1",   // 13
+    "8030        ?  Z..90                    req=00,01+21 req=10         # DIGSIG # 1",       // 13
 };
 
 std::string joinLines(const std::vector<std::string>& lines) {
@@ -225,13 +225,13 @@ TEST_F(MalformedReleaseTest, EveryErrorIsLocatedAndWritesNothing) {
 }
 
 TEST_F(MalformedReleaseTest, EveryMissingLinterIsNamed) {
-  const std::vector<Edit> edits = {{9, "22  X..20,missingone  req=01"}, {13, "8030 ? Z..90,nosuchlinter"},
-                                   {10, "235  X..28,missingone"}};
-  const std::string expected =
-      std::string(kFileName) + ":9: linter \"missingone\" has no implementation (neither built in nor " +
-      (kRulesDir / "linters/missingone.lua").string() + ")\n" + kFileName +
-      ":13: linter \"nosuchlinter\" has no implementation (neither built in nor " +
-      (kRulesDir / "linters/nosuchlinter.lua").string() + ")";
+  const std::vector<Edit> edits = {
+      {9, "22  X..20,missingone  req=01"}, {13, "8030 ? Z..90,nosuchlinter"}, {10, "235  X..28,missingone"}};
+  const std::string expected = std::string(kFileName) +
+                               ":9: linter \"missingone\" has no implementation (neither built in nor " +
+                               (kRulesDir / "linters/missingone.lua").string() + ")\n" + kFileName +
+                               ":13: linter \"nosuchlinter\" has no implementation (neither built in nor " +
+                               (kRulesDir / "linters/nosuchlinter.lua").string() + ")";
   EXPECT_EQ(importError(joinLines(edited(edits))), expected);
 }
 
@@ -248,7 +248,8 @@ TEST_F(MalformedReleaseTest, MissingFiles) {
     importRelease(missingRelease, lint::builtinLinters());
     ADD_FAILURE() << "no error";
   } catch (const ImportError& error) {
-    EXPECT_EQ(std::string(error.what()), (temp_ / "input/absent.txt").string() + ": cannot read: No such file or directory");
+    EXPECT_EQ(std::string(error.what()),
+              (temp_ / "input/absent.txt").string() + ": cannot read: No such file or directory");
   }
   ImportOptions missingLinkTypes = options();
   missingLinkTypes.linkTypesFile = temp_ / "input";
@@ -283,7 +284,8 @@ TEST_F(MalformedReleaseTest, DatabaseFailuresNameTheDatabaseAndWriteNothing) {
   } catch (const ImportError& error) {
     message = error.what();
   }
-  EXPECT_EQ(message, target().string() + ": migration folder " + (temp_ / "noschema/rules").string() + " does not exist");
+  EXPECT_EQ(message,
+            target().string() + ": migration folder " + (temp_ / "noschema/rules").string() + " does not exist");
   EXPECT_TRUE(readFile(target()) == before_);
   EXPECT_EQ(listFolder(temp_ / "data"), (std::set<std::string>{"rules.db"}));
 }

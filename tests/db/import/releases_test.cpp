@@ -7,20 +7,20 @@
 #include <map>
 #include <set>
 
-#include "db/rule_store.h"
-#include "engine/linter_catalog.h"
-#include "tests/tools/test_files.h"
 #include "db/import/release_parser.h"
 #include "db/import/rule_import.h"
 #include "db/import/source_file.h"
+#include "db/rule_store.h"
+#include "engine/linter_catalog.h"
 #include "plugins/builtin_plugins.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload::importer {
 namespace {
 
-using codepayload::testing::TempDir;
 using codepayload::testing::linkTypesFile;
 using codepayload::testing::releaseFile;
+using codepayload::testing::TempDir;
 
 const std::filesystem::path kRulesDir = CODEPAYLOAD_TEST_RULES_DIR;
 const std::filesystem::path kSchemaDir = CODEPAYLOAD_TEST_SCHEMA_DIR;
@@ -28,7 +28,8 @@ const std::filesystem::path kSchemaDir = CODEPAYLOAD_TEST_SCHEMA_DIR;
 const Dictionary& release(const std::string& name) {
   static std::map<std::string, Dictionary> cache;
   auto it = cache.find(name);
-  if (it == cache.end()) it = cache.emplace(name, loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir))).first;
+  if (it == cache.end())
+    it = cache.emplace(name, loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir))).first;
   return it->second;
 }
 
@@ -62,7 +63,8 @@ TEST(ReleasesTest, EveryCurrentReleaseImports) {
     options.dbPath = temp / "rules.db";
     options.rulesDir = kRulesDir;
     options.schemaDir = kSchemaDir;
-    EXPECT_EQ(importRelease(options, lint::builtinLinters()), (ImportSummary{name, expectedAis.at(name), 60, temp / "rules.db"}));
+    EXPECT_EQ(importRelease(options, lint::builtinLinters()),
+              (ImportSummary{name, expectedAis.at(name), 60, temp / "rules.db"}));
     const Dictionary stored = readRules(temp / "rules.db");
     EXPECT_EQ(stored, release(name));
     const SourceFile source = readSourceFile(releaseFile(name));
@@ -82,8 +84,8 @@ std::string missingLinterMessage(const ParsedDictionary& parsed) {
         if (!seen.insert(linter).second || builtinLinterCatalog(kRulesDir).find(linter) != LinterSource::None) continue;
         if (!message.empty()) message += "\n";
         message += parsed.fileName + ":" + std::to_string(parsed.aiLines[i]) + ": linter \"" + linter +
-                   "\" has no implementation (neither built in nor " + (kRulesDir / "linters").string() + "/" +
-                   linter + ".lua)";
+                   "\" has no implementation (neither built in nor " + (kRulesDir / "linters").string() + "/" + linter +
+                   ".lua)";
       }
     }
   }
@@ -111,7 +113,8 @@ TEST(ReleasesTest, OlderReleasesImportExactlyWhenEveryLinterIsImplemented) {
     }
     EXPECT_EQ(error, missing);
     if (missing.empty()) {
-      EXPECT_EQ(readRules(temp / "rules.db"), loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
+      EXPECT_EQ(readRules(temp / "rules.db"),
+                loadRelease(releaseFile(name), linkTypesFile(), builtinLinterCatalog(kRulesDir)));
     } else {
       EXPECT_FALSE(std::filesystem::exists(temp / "rules.db"));
     }
@@ -119,7 +122,8 @@ TEST(ReleasesTest, OlderReleasesImportExactlyWhenEveryLinterIsImplemented) {
 }
 
 TEST(ReleasesTest, OlderReleasesHaveNoDataAttributes) {
-  const Dictionary dictionary = loadRelease(releaseFile("2023-12-11"), linkTypesFile(), builtinLinterCatalog(kRulesDir));
+  const Dictionary dictionary =
+      loadRelease(releaseFile("2023-12-11"), linkTypesFile(), builtinLinterCatalog(kRulesDir));
   EXPECT_TRUE(std::none_of(dictionary.ais.begin(), dictionary.ais.end(),
                            [](const AiDefinition& ai) { return ai.digitalLinkDataAttribute; }));
   EXPECT_EQ(find(dictionary, "01")->components[0].linters, (std::vector<std::string>{"csum", "key"}));
@@ -138,7 +142,8 @@ TEST(ReleasesTest, GtinSpotCheck) {
     EXPECT_TRUE(gtin->requirements.empty());
   }
   const AiDefinition* gtin2026 = find(release("2026-01-27"), "01");
-  EXPECT_EQ(gtin2026->components, (std::vector<ComponentSpec>{{CharacterSet::Numeric, 14, 14, false, {"csum", "gcppos2"}}}));
+  EXPECT_EQ(gtin2026->components,
+            (std::vector<ComponentSpec>{{CharacterSet::Numeric, 14, 14, false, {"csum", "gcppos2"}}}));
   EXPECT_EQ(gtin2026->excludes, patterns({"255", "37"}));
 }
 
@@ -151,7 +156,8 @@ TEST(ReleasesTest, RangesAndPatterns) {
     EXPECT_EQ(weight->title, "NET WEIGHT (kg)");
     EXPECT_EQ(weight->excludes, patterns({"310n"}));
     ASSERT_EQ(weight->requirements.size(), 1u);
-    EXPECT_EQ(weight->requirements[0].alternatives, (std::vector<std::vector<AiPattern>>{patterns({"01"}), patterns({"02"})}));
+    EXPECT_EQ(weight->requirements[0].alternatives,
+              (std::vector<std::vector<AiPattern>>{patterns({"01"}), patterns({"02"})}));
   }
   EXPECT_EQ(find(dictionary, "3106"), nullptr);
   for (const char* ai : {"91", "95", "99"}) EXPECT_EQ(find(dictionary, ai)->components[0].maxLength, 90);

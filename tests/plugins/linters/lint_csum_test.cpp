@@ -37,9 +37,7 @@ TEST(LintCsum, ReportsTheLeftmostNonDigit) {
                        });
 }
 
-TEST(LintCsum, ReportsAnEmptyComponentAsTooShort) {
-  expectRows(lintCsum, {bad("", "tooShortForCheckDigit", 0, 0)});
-}
+TEST(LintCsum, ReportsAnEmptyComponentAsTooShort) { expectRows(lintCsum, {bad("", "tooShortForCheckDigit", 0, 0)}); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

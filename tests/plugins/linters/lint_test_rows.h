@@ -24,8 +24,7 @@ struct LintRow {
 inline constexpr LintRow pass(std::string_view input) { return {input, nullptr, 0, 0}; }
 
 // A failing row.
-inline constexpr LintRow bad(std::string_view input, const char* reason, std::uint32_t offset,
-                             std::uint32_t length) {
+inline constexpr LintRow bad(std::string_view input, const char* reason, std::uint32_t offset, std::uint32_t length) {
   return {input, reason, offset, length};
 }
 

@@ -17,17 +17,28 @@ TEST(LintYymmd0, AcceptsDatesAndDay00) {
 
 TEST(LintYymmd0, ChecksTheLengthOfEveryMonth) {
   expectRows(lintYymmd0, {
-                             pass("210131"), bad("210132", "illegalDay", 4, 2),
-                             pass("210331"), bad("210332", "illegalDay", 4, 2),
-                             pass("210430"), bad("210431", "illegalDay", 4, 2),
-                             pass("210531"), bad("210532", "illegalDay", 4, 2),
-                             pass("210630"), bad("210631", "illegalDay", 4, 2),
-                             pass("210731"), bad("210732", "illegalDay", 4, 2),
-                             pass("210831"), bad("210832", "illegalDay", 4, 2),
-                             pass("210930"), bad("210931", "illegalDay", 4, 2),
-                             pass("211031"), bad("211032", "illegalDay", 4, 2),
-                             pass("211130"), bad("211131", "illegalDay", 4, 2),
-                             pass("211231"), bad("211232", "illegalDay", 4, 2),
+                             pass("210131"),
+                             bad("210132", "illegalDay", 4, 2),
+                             pass("210331"),
+                             bad("210332", "illegalDay", 4, 2),
+                             pass("210430"),
+                             bad("210431", "illegalDay", 4, 2),
+                             pass("210531"),
+                             bad("210532", "illegalDay", 4, 2),
+                             pass("210630"),
+                             bad("210631", "illegalDay", 4, 2),
+                             pass("210731"),
+                             bad("210732", "illegalDay", 4, 2),
+                             pass("210831"),
+                             bad("210832", "illegalDay", 4, 2),
+                             pass("210930"),
+                             bad("210931", "illegalDay", 4, 2),
+                             pass("211031"),
+                             bad("211032", "illegalDay", 4, 2),
+                             pass("211130"),
+                             bad("211131", "illegalDay", 4, 2),
+                             pass("211231"),
+                             bad("211232", "illegalDay", 4, 2),
                              bad("211299", "illegalDay", 4, 2),
                          });
 }
@@ -35,8 +46,10 @@ TEST(LintYymmd0, ChecksTheLengthOfEveryMonth) {
 TEST(LintYymmd0, AcceptsFebruary29ExactlyWhenYyIsAMultipleOf4) {
   // YY 72-99 is 19YY and YY 00-71 is 20YY; 2000 is a leap year.
   expectRows(lintYymmd0, {
-                             pass("000229"), bad("000230", "illegalDay", 4, 2),
-                             pass("040229"), bad("040230", "illegalDay", 4, 2),
+                             pass("000229"),
+                             bad("000230", "illegalDay", 4, 2),
+                             pass("040229"),
+                             bad("040230", "illegalDay", 4, 2),
                              pass("240229"),
                              pass("680229"),
                              pass("720229"),

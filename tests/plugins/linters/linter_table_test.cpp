@@ -27,13 +27,13 @@ TEST(LinterTable, IsSortedWithoutDuplicates) {
 
 TEST(LinterTable, RegistersExactlyThePublishedNames) {
   const std::vector<std::string_view> expected = {
-      "couponcode", "couponposoffer", "cset39",        "cset64",      "cset82",        "csetnumeric",
-      "csum",       "csumalpha",      "gcppos1",       "gcppos2",     "hasnondigit",   "hh",
-      "hhmi",       "hhmm",           "hyphen",        "iban",        "importeridx",   "iso3166",
-      "iso3166999", "iso3166alpha2",  "iso3166list",   "iso4217",     "iso5218",       "key",
-      "keyoff1",    "latitude",       "longitude",     "mediatype",   "mi",            "mmoptss",
-      "nonzero",    "nozeroprefix",   "packagetype",   "pcenc",       "pieceoftotal",  "posinseqslash",
-      "ss",         "winding",        "yesno",         "yymmd0",      "yymmdd",        "yymmddhh",
+      "couponcode", "couponposoffer", "cset39",      "cset64",    "cset82",       "csetnumeric",
+      "csum",       "csumalpha",      "gcppos1",     "gcppos2",   "hasnondigit",  "hh",
+      "hhmi",       "hhmm",           "hyphen",      "iban",      "importeridx",  "iso3166",
+      "iso3166999", "iso3166alpha2",  "iso3166list", "iso4217",   "iso5218",      "key",
+      "keyoff1",    "latitude",       "longitude",   "mediatype", "mi",           "mmoptss",
+      "nonzero",    "nozeroprefix",   "packagetype", "pcenc",     "pieceoftotal", "posinseqslash",
+      "ss",         "winding",        "yesno",       "yymmd0",    "yymmdd",       "yymmddhh",
       "yyyymmdd",   "zero",
   };
   EXPECT_EQ(registeredNames(), expected);

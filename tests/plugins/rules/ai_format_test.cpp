@@ -43,7 +43,8 @@ TEST(AiFormatRule, ValidValuesPass) {
 TEST(AiFormatRule, VariableLengthBoundaries) {
   EXPECT_EQ(formatOf({"10", "A"}), Errors{});
   EXPECT_EQ(formatOf({"10", "ABCDEFGHIJKLMNOPQRST"}), Errors{});
-  EXPECT_EQ(formatOf({"10", "ABCDEFGHIJKLMNOPQRSTU"}), (Errors{aiError(0, {"10", "format", "X..20", "tooLong", "20"})}));
+  EXPECT_EQ(formatOf({"10", "ABCDEFGHIJKLMNOPQRSTU"}),
+            (Errors{aiError(0, {"10", "format", "X..20", "tooLong", "20"})}));
   EXPECT_EQ(formatOf({"10", ""}), (Errors{aiError(0, {"10", "format", "X..20", "tooShort", "0"})}));
   EXPECT_EQ(formatOf({"37", "123456789"}), (Errors{aiError(0, {"37", "format", "N..8", "tooLong", "8"})}));
 }
@@ -77,16 +78,19 @@ TEST(AiFormatRule, OptionalComponentMayBeLeftOutButNotCut) {
   EXPECT_EQ(formatOf({"7011", "261231"}), Errors{});
   EXPECT_EQ(formatOf({"7011", "2612311"}), (Errors{aiError(0, {"7011", "format", "N6 [N4]", "tooShort", "7"})}));
   EXPECT_EQ(formatOf({"253", "9506000134352"}), Errors{});
-  EXPECT_EQ(formatOf({"253", "950600013435"}), (Errors{aiError(0, {"253", "format", "N13 [X..17]", "tooShort", "12"})}));
+  EXPECT_EQ(formatOf({"253", "950600013435"}),
+            (Errors{aiError(0, {"253", "format", "N13 [X..17]", "tooShort", "12"})}));
 }
 
 TEST(AiFormatRule, LinterFaultGivesLinterReasonOffsetAndLength) {
   TestItem key({.primaryKey = {"01", "09506000134353"}});
-  EXPECT_EQ(key.run("aiFormat"), (Errors{error(codes::primaryKey(), "primaryKey",
-                                               {"01", "linter", "csum", "incorrectCheckDigit", "13", "1"})}));
+  EXPECT_EQ(
+      key.run("aiFormat"),
+      (Errors{error(codes::primaryKey(), "primaryKey", {"01", "linter", "csum", "incorrectCheckDigit", "13", "1"})}));
   EXPECT_EQ(formatOf({"17", "261301"}), (Errors{aiError(0, {"17", "linter", "yymmd0", "illegalMonth", "2", "2"})}));
   // Linters of a later component: offsets count from the start of the value.
-  EXPECT_EQ(formatOf({"7011", "2612312400"}), (Errors{aiError(0, {"7011", "linter", "hhmi", "illegalHour", "6", "2"})}));
+  EXPECT_EQ(formatOf({"7011", "2612312400"}),
+            (Errors{aiError(0, {"7011", "linter", "hhmi", "illegalHour", "6", "2"})}));
   EXPECT_EQ(formatOf({"8006", "095060001343520302"}),
             (Errors{aiError(0, {"8006", "linter", "pieceoftotal", "pieceNumberExceedsTotal", "14", "4"})}));
   EXPECT_EQ(formatOf({"8006", "095060001343520100"}),
@@ -96,15 +100,17 @@ TEST(AiFormatRule, LinterFaultGivesLinterReasonOffsetAndLength) {
 TEST(AiFormatRule, LintersRunInDictionaryOrder) {
   // 01: N14,csum,gcppos2. A wrong check digit is reported by csum, the first.
   TestItem item({.primaryKey = {"01", "00000000000001"}});
-  EXPECT_EQ(item.run("aiFormat"), (Errors{error(codes::primaryKey(), "primaryKey",
-                                                {"01", "linter", "csum", "incorrectCheckDigit", "13", "1"})}));
+  EXPECT_EQ(
+      item.run("aiFormat"),
+      (Errors{error(codes::primaryKey(), "primaryKey", {"01", "linter", "csum", "incorrectCheckDigit", "13", "1"})}));
 }
 
 TEST(AiFormatRule, EveryValueOfTheItemIsChecked) {
   TestItem item({.primaryKey = {"01", "0950600013435"}, .ais = {{"10", "A B"}, {"21", "S1"}, {"17", "26"}}});
-  EXPECT_EQ(item.run("aiFormat"), (Errors{error(codes::primaryKey(), "primaryKey", {"01", "format", "N14", "tooShort", "13"}),
-                                          aiError(0, {"10", "format", "X..20", "invalidCharacter", "1"}),
-                                          aiError(2, {"17", "format", "N6", "tooShort", "2"})}));
+  EXPECT_EQ(item.run("aiFormat"),
+            (Errors{error(codes::primaryKey(), "primaryKey", {"01", "format", "N14", "tooShort", "13"}),
+                    aiError(0, {"10", "format", "X..20", "invalidCharacter", "1"}),
+                    aiError(2, {"17", "format", "N6", "tooShort", "2"})}));
 }
 
 TEST(AiFormatRule, ChecksTheNormalisedValue) {
@@ -137,8 +143,10 @@ TEST(AiFormatRule, LuaLinterOfAnOlderRelease) {
     return item.run("aiFormat");
   };
   EXPECT_EQ(run("18000000003600000000"), Errors{});
-  EXPECT_EQ(run("18000000010000000000"), (Errors{aiError(0, {"4309", "linter", "latlong", "invalidLatitude", "0", "10"})}));
-  EXPECT_EQ(run("00000000003600000001"), (Errors{aiError(0, {"4309", "linter", "latlong", "invalidLongitude", "10", "10"})}));
+  EXPECT_EQ(run("18000000010000000000"),
+            (Errors{aiError(0, {"4309", "linter", "latlong", "invalidLatitude", "0", "10"})}));
+  EXPECT_EQ(run("00000000003600000001"),
+            (Errors{aiError(0, {"4309", "linter", "latlong", "invalidLongitude", "10", "10"})}));
   EXPECT_EQ(run("0000000000360000000"), (Errors{aiError(0, {"4309", "format", "N20", "tooShort", "19"})}));
 }
 

@@ -36,10 +36,10 @@ TEST(AiKeysRule, NoAisNoErrors) {
 
 TEST(AiKeysRule, UnknownAi) {
   TestItem item({.primaryKey = kGtinKey, .ais = {{"10", "L1"}, {"7777", "1"}, {"1", "1"}, {"", "1"}, {"ab", "1"}}});
-  EXPECT_EQ(item.run("aiKeys"), (Errors{error(codes::ai(1), "ais.1", {"7777", "unknownAi"}),
-                                        error(codes::ai(2), "ais.2", {"1", "unknownAi"}),
-                                        error(codes::ai(3), "ais.3", {"", "unknownAi"}),
-                                        error(codes::ai(4), "ais.4", {"ab", "unknownAi"})}));
+  EXPECT_EQ(
+      item.run("aiKeys"),
+      (Errors{error(codes::ai(1), "ais.1", {"7777", "unknownAi"}), error(codes::ai(2), "ais.2", {"1", "unknownAi"}),
+              error(codes::ai(3), "ais.3", {"", "unknownAi"}), error(codes::ai(4), "ais.4", {"ab", "unknownAi"})}));
   EXPECT_EQ(usable(item), (std::vector<bool>{true, false, false, false, false}));
 }
 
@@ -51,8 +51,8 @@ TEST(AiKeysRule, RepeatOfThePrimaryKey) {
 
 TEST(AiKeysRule, DuplicateKeyNamesTheFirstIndex) {
   TestItem item({.primaryKey = kGtinKey, .ais = {{"10", "A"}, {"21", "S"}, {"10", "B"}, {"10", "C"}}});
-  EXPECT_EQ(item.run("aiKeys"), (Errors{error(codes::aiKeys(), "ais.2", {"10", "0"}),
-                                        error(codes::aiKeys(), "ais.3", {"10", "0"})}));
+  EXPECT_EQ(item.run("aiKeys"),
+            (Errors{error(codes::aiKeys(), "ais.2", {"10", "0"}), error(codes::aiKeys(), "ais.3", {"10", "0"})}));
   EXPECT_EQ(usable(item), (std::vector<bool>{true, true, false, false}));
 }
 
@@ -61,15 +61,14 @@ TEST(AiKeysRule, DuplicateIsReportedBesideTheOtherFaults) {
   // primary key repeated twice: each fault of each entry is listed.
   TestItem item({.primaryKey = kGtinKey,
                  .ais = {{"7777", "1"}, {"7777", "2"}, {"x", "1"}, {"x", "2"}, {"01", "1"}, {"01", "2"}}});
-  EXPECT_EQ(item.run("aiKeys"), (Errors{error(codes::ai(0), "ais.0", {"7777", "unknownAi"}),
-                                        error(codes::ai(1), "ais.1", {"7777", "unknownAi"}),
-                                        error(codes::aiKeys(), "ais.1", {"7777", "0"}),
-                                        error(codes::ai(2), "ais.2", {"x", "unknownAi"}),
-                                        error(codes::ai(3), "ais.3", {"x", "unknownAi"}),
-                                        error(codes::aiKeys(), "ais.3", {"x", "2"}),
-                                        error(codes::ai(4), "ais.4", {"01", "repeatsPrimaryKey"}),
-                                        error(codes::ai(5), "ais.5", {"01", "repeatsPrimaryKey"}),
-                                        error(codes::aiKeys(), "ais.5", {"01", "4"})}));
+  EXPECT_EQ(
+      item.run("aiKeys"),
+      (Errors{error(codes::ai(0), "ais.0", {"7777", "unknownAi"}), error(codes::ai(1), "ais.1", {"7777", "unknownAi"}),
+              error(codes::aiKeys(), "ais.1", {"7777", "0"}), error(codes::ai(2), "ais.2", {"x", "unknownAi"}),
+              error(codes::ai(3), "ais.3", {"x", "unknownAi"}), error(codes::aiKeys(), "ais.3", {"x", "2"}),
+              error(codes::ai(4), "ais.4", {"01", "repeatsPrimaryKey"}),
+              error(codes::ai(5), "ais.5", {"01", "repeatsPrimaryKey"}),
+              error(codes::aiKeys(), "ais.5", {"01", "4"})}));
   EXPECT_EQ(usable(item), (std::vector<bool>{false, false, false, false, false, false}));
 }
 

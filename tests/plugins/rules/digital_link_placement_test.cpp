@@ -69,8 +69,8 @@ TEST(DigitalLinkPlacementRule, AiWithNoPlaceInTheUri) {
   TestItem item({.primaryKey = kGtinKey,
                  .ais = {{"10", "L"}, {"8200", "https://x.example"}, {"254", "E"}},
                  .digitalLinkStem = std::string(kStem)});
-  EXPECT_EQ(accepted(item).run("digitalLinkPlacement"),
-            (Errors{error(codes::aiDigitalLink(1), "ais.1", {"8200"}), error(codes::aiDigitalLink(2), "ais.2", {"254"})}));
+  EXPECT_EQ(accepted(item).run("digitalLinkPlacement"), (Errors{error(codes::aiDigitalLink(1), "ais.1", {"8200"}),
+                                                                error(codes::aiDigitalLink(2), "ais.2", {"254"})}));
   EXPECT_EQ(places(item), (std::vector<Place>{qualifier(1), kUndecided, kUndecided}));
 }
 
@@ -78,17 +78,18 @@ TEST(DigitalLinkPlacementRule, QualifiersFromTwoSequences) {
   TestItem item({.primaryKey = kGtinKey,
                  .ais = {{"235", "T"}, {"17", "261231"}, {"21", "S"}},
                  .digitalLinkStem = std::string(kStem)});
-  EXPECT_EQ(accepted(item).run("digitalLinkPlacement"), (Errors{error(codes::qualifiers(), "ais", {"01", "235", "21"})}));
+  EXPECT_EQ(accepted(item).run("digitalLinkPlacement"),
+            (Errors{error(codes::qualifiers(), "ais", {"01", "235", "21"})}));
   EXPECT_EQ(places(item), (std::vector<Place>{qualifier(0), kAttribute, qualifier(0)}));
 
   // 414: dlpkey=254|7040.
   TestItem gln({.primaryKey = {"414", "9506000134352"},
                 .ais = {{"7040", "1ABC"}, {"254", "E"}},
                 .digitalLinkStem = std::string(kStem)});
-  EXPECT_EQ(accepted(gln).run("digitalLinkPlacement"), (Errors{error(codes::qualifiers(), "ais", {"414", "7040", "254"})}));
-  TestItem glnExtension({.primaryKey = {"414", "9506000134352"},
-                         .ais = {{"254", "E"}},
-                         .digitalLinkStem = std::string(kStem)});
+  EXPECT_EQ(accepted(gln).run("digitalLinkPlacement"),
+            (Errors{error(codes::qualifiers(), "ais", {"414", "7040", "254"})}));
+  TestItem glnExtension(
+      {.primaryKey = {"414", "9506000134352"}, .ais = {{"254", "E"}}, .digitalLinkStem = std::string(kStem)});
   EXPECT_EQ(accepted(glnExtension).run("digitalLinkPlacement"), Errors{});
   EXPECT_EQ(places(glnExtension), std::vector<Place>{qualifier(0)});
 }
@@ -116,7 +117,8 @@ TEST(DigitalLinkPlacementRule, DoesNothingWithoutStemOrAcceptedPrimaryKey) {
   EXPECT_EQ(accepted(noStem).run("digitalLinkPlacement"), Errors{});
   EXPECT_EQ(places(noStem), (std::vector<Place>{kUndecided, kUndecided}));
 
-  TestItem notAccepted({.primaryKey = kGtinKey, .ais = {{"8200", "x"}, {"21", "S"}}, .digitalLinkStem = std::string(kStem)});
+  TestItem notAccepted(
+      {.primaryKey = kGtinKey, .ais = {{"8200", "x"}, {"21", "S"}}, .digitalLinkStem = std::string(kStem)});
   EXPECT_EQ(notAccepted.run("digitalLinkPlacement"), Errors{});
   EXPECT_EQ(places(notAccepted), (std::vector<Place>{kUndecided, kUndecided}));
 }

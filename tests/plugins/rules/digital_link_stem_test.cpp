@@ -52,24 +52,14 @@ TEST(DigitalLinkStemRule, EachFault) {
     const char* sent;
     const char* reason;
   };
-  for (Row row : {Row{"", "scheme"},
-                  Row{"ftp://id.example.com", "scheme"},
-                  Row{"id.example.com", "scheme"},
-                  Row{"https://", "host"},
-                  Row{"https:///path", "host"},
-                  Row{"https://id example.com", "host"},
-                  Row{"https://id.example.com:", "port"},
-                  Row{"https://id.example.com:80a", "port"},
-                  Row{"https://id.example.com:123456", "port"},
-                  Row{"https://user@id.example.com", "userinfo"},
-                  Row{"https://id.example.com/a?b=c", "query"},
-                  Row{"https://id.example.com/a#top", "fragment"},
-                  Row{"https://id.example.com//a", "emptySegment"},
-                  Row{"https://id.example.com/a//", "emptySegment"},
-                  Row{"https://id.example.com/./a", "dotSegment"},
-                  Row{"https://id.example.com/a/..", "dotSegment"},
-                  Row{"https://id.example.com/a b", "syntax"},
-                  Row{"https://id.example.com/a%2", "syntax"}}) {
+  for (Row row : {Row{"", "scheme"}, Row{"ftp://id.example.com", "scheme"}, Row{"id.example.com", "scheme"},
+                  Row{"https://", "host"}, Row{"https:///path", "host"}, Row{"https://id example.com", "host"},
+                  Row{"https://id.example.com:", "port"}, Row{"https://id.example.com:80a", "port"},
+                  Row{"https://id.example.com:123456", "port"}, Row{"https://user@id.example.com", "userinfo"},
+                  Row{"https://id.example.com/a?b=c", "query"}, Row{"https://id.example.com/a#top", "fragment"},
+                  Row{"https://id.example.com//a", "emptySegment"}, Row{"https://id.example.com/a//", "emptySegment"},
+                  Row{"https://id.example.com/./a", "dotSegment"}, Row{"https://id.example.com/a/..", "dotSegment"},
+                  Row{"https://id.example.com/a b", "syntax"}, Row{"https://id.example.com/a%2", "syntax"}}) {
     EXPECT_EQ(stemErrors(row.sent), (Errors{error(codes::digitalLinkStem(), "digitalLinkStem", {row.reason})}))
         << row.sent;
   }

@@ -12,8 +12,8 @@ namespace {
 const TestAi kGtinKey{"01", "09506000134352"};
 
 Errors parameterErrors(std::vector<TestAi> parameters) {
-  TestItem item({.primaryKey = kGtinKey, .extensionParameters = std::move(parameters),
-                 .digitalLinkStem = std::string(kStem)});
+  TestItem item(
+      {.primaryKey = kGtinKey, .extensionParameters = std::move(parameters), .digitalLinkStem = std::string(kStem)});
   return item.run("extensionParameters");
 }
 
@@ -45,8 +45,14 @@ TEST(ExtensionParametersRule, ValidParametersPass) {
 }
 
 TEST(ExtensionParametersRule, KeyFaults) {
-  EXPECT_EQ(parameterErrors({{"", "v"}, {"linkType", "v"}, {"context", "v"}, {"0", "v"}, {"123", "v"}, {"a b", "v"},
-                             {"a=b", "v"}, {"k\xC3\xA9", "v"}}),
+  EXPECT_EQ(parameterErrors({{"", "v"},
+                             {"linkType", "v"},
+                             {"context", "v"},
+                             {"0", "v"},
+                             {"123", "v"},
+                             {"a b", "v"},
+                             {"a=b", "v"},
+                             {"k\xC3\xA9", "v"}}),
             (Errors{parameterError(0, "", "emptyKey"), parameterError(1, "linkType", "reservedKey"),
                     parameterError(2, "context", "reservedKey"), parameterError(3, "0", "numericKey"),
                     parameterError(4, "123", "numericKey"), parameterError(5, "a b", "keyCharacters"),

@@ -80,7 +80,6 @@ TEST(LinkTypeRule, AliasesComeFromTheSettings) {
   PipelineSettings none = shippedSettings();
   none.linkTypeAliases.clear();
   EXPECT_EQ(linkTypeErrors("gs1:defaultPage", none), (Errors{linkTypeError("gs1:defaultPage", "unknownLinkType")}));
-
 }
 
 }  // namespace

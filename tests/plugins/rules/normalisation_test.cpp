@@ -57,15 +57,16 @@ TEST(NormalisationRule, FourteenDigitGtinIsLeftAsSent) {
 TEST(NormalisationRule, GtinOfDigitsWithAnUndefinedLengthIsReported) {
   for (std::string sent : {"1", "1234567", "123456789", "12345678901", "123456789012345", "1234567890123456789"}) {
     TestItem item({.primaryKey = {"01", sent}});
-    EXPECT_EQ(item.run("normalisation"), (Errors{error(codes::primaryKey(), "primaryKey",
-                                                       {"01", "gtinLength", std::to_string(sent.size())})}))
+    EXPECT_EQ(item.run("normalisation"),
+              (Errors{error(codes::primaryKey(), "primaryKey", {"01", "gtinLength", std::to_string(sent.size())})}))
         << sent;
     EXPECT_EQ(stateOf(item.primaryKey()), (Normalised{false, sent, true})) << sent;
   }
 }
 
 TEST(NormalisationRule, GtinInAisIsReportedAtItsIndex) {
-  TestItem item({.primaryKey = {"00", "095060000000000015"}, .ais = {{"10", "L1"}, {"01", "123456789"}, {"01", "95012346"}}});
+  TestItem item(
+      {.primaryKey = {"00", "095060000000000015"}, .ais = {{"10", "L1"}, {"01", "123456789"}, {"01", "95012346"}}});
   EXPECT_EQ(item.run("normalisation"), (Errors{error(codes::ai(1), "ais.1", {"01", "gtinLength", "9"})}));
   EXPECT_EQ(stateOf(item.ai(0)), (Normalised{false, "L1", false}));
   EXPECT_EQ(stateOf(item.ai(1)), (Normalised{false, "123456789", true}));

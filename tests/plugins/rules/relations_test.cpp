@@ -41,8 +41,8 @@ TEST(RelationsRule, EachUnmetReqAttributeIsOneError) {
 
 TEST(RelationsRule, AlternativeOfSeveralAisNeedsAllOfThem) {
   // 8030: req=00,01+21,253,255,8003,8004,8006+21,8010+8011,8017,8018.
-  const std::vector<std::string> alternatives{"00", "01+21", "253", "255", "8003", "8004", "8006+21", "8010+8011",
-                                              "8017", "8018"};
+  const std::vector<std::string> alternatives{"00",   "01+21",   "253",       "255",  "8003",
+                                              "8004", "8006+21", "8010+8011", "8017", "8018"};
   TestItem without({.primaryKey = kGtinKey, .ais = {{"8030", "sig"}}});
   EXPECT_EQ(without.run("relations"), (Errors{error(codes::relationRequires("8030"), "ais.0", alternatives)}));
   TestItem with({.primaryKey = kGtinKey, .ais = {{"8030", "sig"}, {"21", "S"}}});
@@ -81,15 +81,13 @@ TEST(RelationsRule, ExclusionOfThePrimaryKeyComesAfterTheRequirements) {
 TEST(RelationsRule, MutualExclusionIsOneErrorPerPair) {
   // 4330 ex=4331 and 4331 ex=4330: the first of the pair is named.
   TestItem item({.primaryKey = kSsccKey, .ais = {{"4331", "000100"}, {"4330", "000100"}}});
-  EXPECT_EQ(item.run("relations"),
-            (Errors{error(codes::relationExcludes("4331", "4330"), "ais.0", {"4331", "4330"})}));
+  EXPECT_EQ(item.run("relations"), (Errors{error(codes::relationExcludes("4331", "4330"), "ais.0", {"4331", "4330"})}));
 }
 
 TEST(RelationsRule, WildcardExclusion) {
   // 3102 and 3103: ex=310n each.
   TestItem item({.primaryKey = kGtinKey, .ais = {{"3102", "000500"}, {"3103", "000500"}}});
-  EXPECT_EQ(item.run("relations"),
-            (Errors{error(codes::relationExcludes("3102", "3103"), "ais.0", {"3102", "3103"})}));
+  EXPECT_EQ(item.run("relations"), (Errors{error(codes::relationExcludes("3102", "3103"), "ais.0", {"3102", "3103"})}));
 }
 
 TEST(RelationsRule, AnAiDoesNotExcludeItsOwnRepeat) {

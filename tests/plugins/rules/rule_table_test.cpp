@@ -8,9 +8,11 @@
 namespace codepayload::testing {
 namespace {
 
-const std::vector<std::string> kBuiltinModules{"aiFormat",      "aiKeys",  "context",    "digitalLinkPlacement",
-                                               "digitalLinkStem", "extensionParameters", "linkType",
-                                               "normalisation", "primaryKey", "relations"};
+const std::vector<std::string> kBuiltinModules{"aiFormat",        "aiKeys",
+                                               "context",         "digitalLinkPlacement",
+                                               "digitalLinkStem", "extensionParameters",
+                                               "linkType",        "normalisation",
+                                               "primaryKey",      "relations"};
 
 TEST(RuleTable, FindsEveryModuleByItsExactName) {
   for (const std::string& name : kBuiltinModules) {
@@ -20,8 +22,8 @@ TEST(RuleTable, FindsEveryModuleByItsExactName) {
     EXPECT_FALSE(entry->summary.empty()) << name;
     EXPECT_NE(entry->create(shippedSettings()), nullptr) << name;
   }
-  for (const char* name : {"", "PrimaryKey", "primarykey", "primaryKey ", "lua:gcp_allowlist", "gcp_allowlist",
-                           "aiformat", "zzz", "a"}) {
+  for (const char* name :
+       {"", "PrimaryKey", "primarykey", "primaryKey ", "lua:gcp_allowlist", "gcp_allowlist", "aiformat", "zzz", "a"}) {
     EXPECT_EQ(rules::builtinRuleModules().find(name), nullptr) << name;
   }
 }

@@ -42,8 +42,8 @@ CodeDefinition viewOf(const TestDefinition& owned) {
 
 const Snapshot& baselineRules() {
   static const std::shared_ptr<const Snapshot> rules =
-      Snapshot::build(importer::loadBaseline(importer::baselinePath(kRulesDir), builtinLinterCatalog(kRulesDir)), kRulesDir,
-                      builtinPluginTables());
+      Snapshot::build(importer::loadBaseline(importer::baselinePath(kRulesDir), builtinLinterCatalog(kRulesDir)),
+                      kRulesDir, builtinPluginTables());
   return *rules;
 }
 

@@ -26,10 +26,9 @@ TEST(AccessLogLine, CodesRequestWithClientAndCounts) {
   record.failures = 1;
   std::string line;
   formatAccessLogLine(record, line);
-  EXPECT_EQ(line,
-            R"({"time":"2026-01-27T10:00:00.123Z","method":"POST","path":"/codes","status":200,"bytes":1234,)"
-            R"("durationUs":567,"client":"127.0.0.1:50000","clientId":"svc_client_abc","codes":2,"failures":1})"
-            "\n");
+  EXPECT_EQ(line, R"({"time":"2026-01-27T10:00:00.123Z","method":"POST","path":"/codes","status":200,"bytes":1234,)"
+                  R"("durationUs":567,"client":"127.0.0.1:50000","clientId":"svc_client_abc","codes":2,"failures":1})"
+                  "\n");
 }
 
 TEST(AccessLogLine, AnonymousRequestHasNullClientAndNoCounts) {
@@ -43,10 +42,9 @@ TEST(AccessLogLine, AnonymousRequestHasNullClientAndNoCounts) {
   record.clientAddress = "[::1]:1";
   std::string line;
   formatAccessLogLine(record, line);
-  EXPECT_EQ(line,
-            R"({"time":"1970-01-01T00:00:00.000Z","method":"GET\"","path":null,"status":404,"bytes":10,)"
-            R"("durationUs":3,"client":"[::1]:1","clientId":null})"
-            "\n");
+  EXPECT_EQ(line, R"({"time":"1970-01-01T00:00:00.000Z","method":"GET\"","path":null,"status":404,"bytes":10,)"
+                  R"("durationUs":3,"client":"[::1]:1","clientId":null})"
+                  "\n");
 }
 
 }  // namespace

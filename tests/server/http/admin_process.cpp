@@ -17,8 +17,8 @@ AdminResult runAdmin(const std::filesystem::path& dataDir, const std::vector<std
   Poco::Pipe errPipe;
   Poco::Process::Env environment;
   environment["CODEPAYLOAD_DATA_DIR"] = dataDir.string();
-  Poco::ProcessHandle process = Poco::Process::launch(CODEPAYLOAD_ADMIN_EXECUTABLE, arguments, ".", nullptr,
-                                                      &outPipe, &errPipe, environment);
+  Poco::ProcessHandle process =
+      Poco::Process::launch(CODEPAYLOAD_ADMIN_EXECUTABLE, arguments, ".", nullptr, &outPipe, &errPipe, environment);
   AdminResult result;
   std::thread errReader([&] {
     Poco::PipeInputStream err(errPipe);

@@ -51,19 +51,19 @@ TEST(ChunkedDecoder, AByteAtATimeGivesTheSameBody) {
 
 TEST(ChunkedDecoder, MalformedBodiesAreRefused) {
   for (const std::string input : {
-           "z\r\n",                                  // not hex
-           "-1\r\n",                                 // signed
-           "\r\n",                                   // no size
-           " 5\r\nhello\r\n0\r\n\r\n",               // whitespace before the size
-           "5\nhello\r\n0\r\n\r\n",                  // bare LF after the size
-           "5\r\nhello\n0\r\n\r\n",                  // bare LF after the data
-           "5\r\nhelloX\r\n0\r\n\r\n",               // data longer than its size
-           "5\r\nhello\r\n0\r\n\n",                  // bare LF at the end
-           "5\r\nhello\r\n0\r\nX-Bad : v\r\n\r\n",   // whitespace before a trailer's colon
-           "5\r\nhello\r\n0\r\nno colon\r\n\r\n",    // a trailer without a colon
-           "5\r\nhello\r\n0\r\nX: a\x01\r\n\r\n",    // a control character in a trailer
-           "1;a\x01\r\nx\r\n0\r\n\r\n",              // a control character in an extension
-           "FFFFFFFFFFFFFFFF\r\n",                   // 16 hex digits
+           "z\r\n",                                 // not hex
+           "-1\r\n",                                // signed
+           "\r\n",                                  // no size
+           " 5\r\nhello\r\n0\r\n\r\n",              // whitespace before the size
+           "5\nhello\r\n0\r\n\r\n",                 // bare LF after the size
+           "5\r\nhello\n0\r\n\r\n",                 // bare LF after the data
+           "5\r\nhelloX\r\n0\r\n\r\n",              // data longer than its size
+           "5\r\nhello\r\n0\r\n\n",                 // bare LF at the end
+           "5\r\nhello\r\n0\r\nX-Bad : v\r\n\r\n",  // whitespace before a trailer's colon
+           "5\r\nhello\r\n0\r\nno colon\r\n\r\n",   // a trailer without a colon
+           "5\r\nhello\r\n0\r\nX: a\x01\r\n\r\n",   // a control character in a trailer
+           "1;a\x01\r\nx\r\n0\r\n\r\n",             // a control character in an extension
+           "FFFFFFFFFFFFFFFF\r\n",                  // 16 hex digits
        }) {
     SCOPED_TRACE(::testing::PrintToString(input));
     EXPECT_EQ(decode(input).state, ChunkedDecoder::State::Malformed);

@@ -28,11 +28,11 @@ constexpr const char* kOneItem =
 const std::string kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
 
 HttpResult tokenRequest(ServiceHarness& harness, const std::string& clientId, const std::string& secret) {
-  return harness.request(HttpCall{"POST",
-                                  "/oauth/token",
-                                  {{"Authorization", basicAuthorization(clientId, secret)},
-                                   {"Content-Type", "application/x-www-form-urlencoded"}},
-                                  "grant_type=client_credentials"});
+  return harness.request(HttpCall{
+      "POST",
+      "/oauth/token",
+      {{"Authorization", basicAuthorization(clientId, secret)}, {"Content-Type", "application/x-www-form-urlencoded"}},
+      "grant_type=client_credentials"});
 }
 
 // Polls `condition` every 50 ms for at most one second; returns how long it took.
@@ -50,8 +50,8 @@ TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
       runAdmin(harness.dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
   ASSERT_EQ(organisation.exitCode, 0) << organisation.err;
   const std::string organisationId = jsonMember(organisation.out, "id");
-  const AdminResult created = runAdmin(harness.dataDir(), {"client", "create", "--org", organisationId, "--name",
-                                                           "line 4", "--scope", "write:codes"});
+  const AdminResult created = runAdmin(
+      harness.dataDir(), {"client", "create", "--org", organisationId, "--name", "line 4", "--scope", "write:codes"});
   ASSERT_EQ(created.exitCode, 0) << created.err;
   const std::string clientId = jsonMember(created.out, "clientId");
   const std::string secret = jsonMember(created.out, "clientSecret");
@@ -60,8 +60,10 @@ TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
   waitUntil([&] { return (issued = tokenRequest(harness, clientId, secret)).status == 200; });
   ASSERT_EQ(issued.status, 200) << issued.body;
   const auto accessToken = [](const HttpResult& result) {
-    return Poco::JSON::Parser().parse(result.body).extract<Poco::JSON::Object::Ptr>()->getValue<std::string>(
-        "access_token");
+    return Poco::JSON::Parser()
+        .parse(result.body)
+        .extract<Poco::JSON::Object::Ptr>()
+        ->getValue<std::string>("access_token");
   };
   std::string token = accessToken(issued);
   // /codes checks clients against a view of the registry refreshed every 250 ms.
@@ -84,7 +86,10 @@ TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
       // Blocked and unblocked at once (often within one second, as iat counts).
       {{"client", "block", clientId}, 401, R"({"error":"invalid_client"})", 401, kInvalidToken},
       {{"client", "unblock", clientId}, 200, ok, 401, kInvalidToken},
-      {{"org", "set-subscription", organisationId, "inactive"}, 400, R"({"error":"unauthorized_client"})", 403,
+      {{"org", "set-subscription", organisationId, "inactive"},
+       400,
+       R"({"error":"unauthorized_client"})",
+       403,
        R"(Bearer realm="codepayload", error="insufficient_scope", )"
        R"(error_description="subscription does not cover API clients")"},
       {{"org", "set-subscription", organisationId, "active"}, 200, ok, 200, "<absent>"},
@@ -154,7 +159,8 @@ TEST(ClientLifecycle, TamperedAndForgedTokensAre401) {
   auth::TokenSettings settings;
   const std::vector<std::string> scopes{"write:codes"};
   const auth::TokenIssuer forger(otherKeys, settings);
-  const std::string forged = forger.issue(auth::TokenSubject{client.organisationId, client.clientId, scopes}).accessToken;
+  const std::string forged =
+      forger.issue(auth::TokenSubject{client.organisationId, client.clientId, scopes}).accessToken;
   const std::string none = auth::encodeBase64Url(std::string(R"({"alg":"none","typ":"at+jwt"})")) + "." + payload + ".";
 
   const std::pair<std::string, std::string> rows[] = {

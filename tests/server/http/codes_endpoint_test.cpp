@@ -6,8 +6,8 @@
 
 #include <chrono>
 #include <memory>
-#include <thread>
 #include <string>
+#include <thread>
 
 #include "server/codes_handler.h"
 #include "server/request_router.h"
@@ -38,12 +38,10 @@ constexpr const char* kOneItemResponse =
 
 constexpr const char* kInvalidJsonEnvelope =
     R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})";
-constexpr const char* kMissingFieldEnvelope =
-    R"({"errors":[{"code":"MissingField","path":"codes.0.primaryKey",)"
-    R"("message":"codes.0.primaryKey: required field is missing"}]})";
-constexpr const char* kWrongTypeEnvelope =
-    R"({"errors":[{"code":"WrongType","path":"codes.0.primaryKey.key",)"
-    R"("message":"codes.0.primaryKey.key: must be a string"}]})";
+constexpr const char* kMissingFieldEnvelope = R"({"errors":[{"code":"MissingField","path":"codes.0.primaryKey",)"
+                                              R"("message":"codes.0.primaryKey: required field is missing"}]})";
+constexpr const char* kWrongTypeEnvelope = R"({"errors":[{"code":"WrongType","path":"codes.0.primaryKey.key",)"
+                                           R"("message":"codes.0.primaryKey.key: must be a string"}]})";
 constexpr const char* kWrongTypeAisEnvelope =
     R"({"errors":[{"code":"WrongType","path":"codes.1.ais","message":"codes.1.ais: must be an array"}]})";
 constexpr const char* kTooManyItemsEnvelope =
@@ -158,8 +156,8 @@ TEST_F(CodesEndpoint, RequestContentTypes) {
                                       "application/json."));
     }
   }
-  const HttpResult noType = harness_->request(
-      HttpCall{"POST", "/codes", {{"Authorization", "Bearer " + *writerToken_}}, kOneItem});
+  const HttpResult noType =
+      harness_->request(HttpCall{"POST", "/codes", {{"Authorization", "Bearer " + *writerToken_}}, kOneItem});
   EXPECT_EQ(noType.status, 415);
 }
 
@@ -234,8 +232,11 @@ TEST_F(CodesEndpoint, MissingMalformedAndForeignCredentialsAre401) {
 }
 
 TEST_F(CodesEndpoint, LowerCaseBearerSchemeIsAccepted) {
-  const HttpResult result = harness_->request(HttpCall{
-      "POST", "/codes", {{"Authorization", "bearer " + *writerToken_}, {"Content-Type", "application/json"}}, kOneItem});
+  const HttpResult result =
+      harness_->request(HttpCall{"POST",
+                                 "/codes",
+                                 {{"Authorization", "bearer " + *writerToken_}, {"Content-Type", "application/json"}},
+                                 kOneItem});
   EXPECT_EQ(result.status, 200);
   EXPECT_EQ(result.body, kOneItemResponse);
 }
@@ -256,9 +257,8 @@ TEST_F(CodesEndpoint, MissingScopeAndLapsedSubscriptionAre403) {
   harness_->service().auth().refreshRegistryView();
   const HttpResult lapsed = harness_->codes(token, kOneItem);
   EXPECT_EQ(lapsed.status, 403);
-  EXPECT_EQ(lapsed.header("www-authenticate"),
-            R"(Bearer realm="codepayload", error="insufficient_scope", )"
-            R"(error_description="subscription does not cover API clients")");
+  EXPECT_EQ(lapsed.header("www-authenticate"), R"(Bearer realm="codepayload", error="insufficient_scope", )"
+                                               R"(error_description="subscription does not cover API clients")");
   EXPECT_EQ(lapsed.body, kLapsedEnvelope);
 }
 

@@ -66,8 +66,7 @@ TEST_F(ConnectionSafety, UnreadSmallBodyIsDrainedAndTheNextRequestIsParsedCleanl
 
   // And 406, 415 and 405.
   RawConnection second(*harness_);
-  second.send(codesRequest("Bearer " + *token_, "GET /x HTTP/1.1\r\n\r\n", "Accept: text/html\r\n") +
-              healthRequest());
+  second.send(codesRequest("Bearer " + *token_, "GET /x HTTP/1.1\r\n\r\n", "Accept: text/html\r\n") + healthRequest());
   EXPECT_EQ(second.readResponse().status, 406);
   EXPECT_EQ(second.readResponse().status, 200);
   second.send("POST /codes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + *token_ +
@@ -170,8 +169,9 @@ TEST_F(ConnectionSafety, ASilentClientLosesItsConnectionAfterTheTimeout) {
   const HttpResult result = connection.readResponse();
   const auto waited = std::chrono::steady_clock::now() - started;
   EXPECT_EQ(result.status, 400);
-  EXPECT_EQ(result.body,
-            R"({"errors":[{"code":"IncompleteBody","path":null,"message":"The body ended before its announced length."}]})");
+  EXPECT_EQ(
+      result.body,
+      R"({"errors":[{"code":"IncompleteBody","path":null,"message":"The body ended before its announced length."}]})");
   EXPECT_LT(waited, std::chrono::seconds(4));
   EXPECT_TRUE(connection.closedByServer());
 }

@@ -54,9 +54,9 @@ TEST_F(DataDirLock, NamesAMissingDirectory) {
   try {
     const DataDirectoryLock lock(directory_ / "missing");
   } catch (const std::runtime_error& error) {
-    EXPECT_EQ(std::string(error.what()),
-              "cannot open the lock file " + (directory_ / "missing" / "server.lock").string() +
-                  ": No such file or directory");
+    EXPECT_EQ(std::string(error.what()), "cannot open the lock file " +
+                                             (directory_ / "missing" / "server.lock").string() +
+                                             ": No such file or directory");
   }
 }
 

@@ -49,7 +49,6 @@ std::map<std::string, std::string> modesIn(const std::filesystem::path& director
   return modes;
 }
 
-
 // Each name with mode 0600.
 std::map<std::string, std::string> ownerOnly(const std::vector<std::string>& names) {
   std::map<std::string, std::string> modes;
@@ -158,16 +157,15 @@ class ServerExecutable {
 std::pair<std::string, std::string> createClient(const std::filesystem::path& dataDir) {
   const AdminResult organisation = runAdmin(dataDir, {"org", "create", "--name", "Acme", "--plan", "starter"});
   EXPECT_EQ(organisation.exitCode, 0) << organisation.err;
-  const AdminResult client = runAdmin(
-      dataDir, {"client", "create", "--org", jsonMember(organisation.out, "id"), "--scope", "write:codes"});
+  const AdminResult client =
+      runAdmin(dataDir, {"client", "create", "--org", jsonMember(organisation.out, "id"), "--scope", "write:codes"});
   EXPECT_EQ(client.exitCode, 0) << client.err;
   return {jsonMember(client.out, "clientId"), jsonMember(client.out, "clientSecret")};
 }
 
 const std::vector<std::string> kFilesWhileServing = {
-    "client-secret-pepper", "dev-tls-cert.pem", "dev-tls-key.pem",  "registry.db",          "registry.db-shm",
-    "registry.db-wal",      "rules.db",         "server.lock",      "server.port",
-    "token-signing-key.pem"};
+    "client-secret-pepper", "dev-tls-cert.pem", "dev-tls-key.pem", "registry.db", "registry.db-shm",
+    "registry.db-wal",      "rules.db",         "server.lock",     "server.port", "token-signing-key.pem"};
 
 TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Directory) {
   const PreCreatedDataDir directory;

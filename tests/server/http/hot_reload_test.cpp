@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "service_harness.h"
 #include "app/paths.h"
 #include "db/import/rule_import.h"
 #include "plugins/builtin_plugins.h"
+#include "service_harness.h"
 
 namespace codepayload::server::testing {
 namespace {
@@ -22,9 +22,7 @@ constexpr const char* kOneItem =
 constexpr const char* kOneItemResponse =
     R"({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})";
 
-std::string releaseOf(ServiceHarness& harness) {
-  return harness.request(HttpCall{"GET", "/healthz", {}, ""}).body;
-}
+std::string releaseOf(ServiceHarness& harness) { return harness.request(HttpCall{"GET", "/healthz", {}, ""}).body; }
 
 bool waitForRelease(ServiceHarness& harness, const std::string& expected) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);

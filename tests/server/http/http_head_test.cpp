@@ -124,10 +124,9 @@ TEST(HttpHead, MalformedFieldLinesAreRefused) {
 }
 
 TEST(HttpHead, ContentLengthIsDigitsOnlyOnceAndAlone) {
-  const std::string notACount =
-      "Content-Length must be a byte count: decimal digits only, no sign, no leading zeros.";
-  for (const std::string value : {"+5", "-1", "0005", "0x10", "5, 5", "abc", "12abc", "", "5 5",
-                                  "18446744073709551616", "1234567890123456789"}) {
+  const std::string notACount = "Content-Length must be a byte count: decimal digits only, no sign, no leading zeros.";
+  for (const std::string value :
+       {"+5", "-1", "0005", "0x10", "5, 5", "abc", "12abc", "", "5 5", "18446744073709551616", "1234567890123456789"}) {
     expectRefused(kLine + "Content-Length: " + value + "\r\n\r\n", 400, "InvalidFraming", notACount);
   }
   expectRefused(kLine + "Content-Length: 5\r\nContent-Length: 5\r\n\r\n", 400, "InvalidFraming",

@@ -36,8 +36,8 @@ std::string errorsOfOneItem(const std::string& oneItemResponse) {
 std::string expectedFailures(std::size_t items, const std::string& errors) {
   std::string text = R"({"codes":[],"failures":[)";
   for (std::size_t index = 0; index < items; ++index) {
-    text += (index == 0 ? "" : ",") + std::string(R"({"reference":")") + std::to_string(index) +
-            R"(","errors":)" + errors + "}";
+    text += (index == 0 ? "" : ",") + std::string(R"({"reference":")") + std::to_string(index) + R"(","errors":)" +
+            errors + "}";
   }
   return text + "]}";
 }

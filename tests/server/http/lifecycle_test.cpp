@@ -88,9 +88,9 @@ TEST(ServiceLifecycle, StartupRefusesAnUnusableCertificate) {
     service.start();
     ADD_FAILURE() << "started with a bad certificate";
   } catch (const std::exception& error) {
-    EXPECT_TRUE(std::string(error.what()).starts_with("cannot use the TLS certificate " +
-                                                      (directory / "cert.pem").string() + " and key " +
-                                                      (directory / "key.pem").string() + ": "))
+    EXPECT_TRUE(std::string(error.what())
+                    .starts_with("cannot use the TLS certificate " + (directory / "cert.pem").string() + " and key " +
+                                 (directory / "key.pem").string() + ": "))
         << error.what();
   }
   std::filesystem::remove_all(directory);
@@ -106,9 +106,8 @@ TEST(ServerExecutable, StartsOnAnEphemeralPortAndStopsOnSigterm) {
   environment["CODEPAYLOAD_LISTEN"] = "127.0.0.1:0";
   environment["CODEPAYLOAD_ACCESS_LOG"] = (directory / "access.log").string();
   Poco::Pipe errPipe;
-  Poco::ProcessHandle process =
-      Poco::Process::launch(CODEPAYLOAD_SERVER_EXECUTABLE, {}, directory.string(), nullptr, nullptr, &errPipe,
-                            environment);
+  Poco::ProcessHandle process = Poco::Process::launch(CODEPAYLOAD_SERVER_EXECUTABLE, {}, directory.string(), nullptr,
+                                                      nullptr, &errPipe, environment);
   const auto portFile = directory / "data" / "server.port";
   for (int attempt = 0; attempt < 200 && !std::filesystem::exists(portFile); ++attempt) {
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
@@ -158,8 +157,8 @@ TEST(ServerExecutable, ABadSettingStopsStartupWithAClearMessage) {
   Poco::Process::Env environment;
   environment["CODEPAYLOAD_LISTEN"] = "127.0.0.1";
   Poco::Pipe errPipe;
-  Poco::ProcessHandle process = Poco::Process::launch(CODEPAYLOAD_SERVER_EXECUTABLE, {}, ".", nullptr, nullptr,
-                                                      &errPipe, environment);
+  Poco::ProcessHandle process =
+      Poco::Process::launch(CODEPAYLOAD_SERVER_EXECUTABLE, {}, ".", nullptr, nullptr, &errPipe, environment);
   Poco::PipeInputStream err(errPipe);
   std::ostringstream log;
   Poco::StreamCopier::copyStream(err, log);

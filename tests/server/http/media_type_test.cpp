@@ -48,27 +48,22 @@ constexpr auto P = JsonMediaType::Plain;
 
 INSTANTIATE_TEST_SUITE_P(
     Rows, AcceptNegotiation,
-    testing::Values(AcceptRow{std::nullopt, V}, AcceptRow{"", V}, AcceptRow{"  ", V}, AcceptRow{"*/*", V},
-                    AcceptRow{"application/*", V}, AcceptRow{"application/json", P},
-                    AcceptRow{"APPLICATION/JSON", P}, AcceptRow{"application/vnd.codepayload.public.v1+json", V},
-                    AcceptRow{"application/json, application/vnd.codepayload.public.v1+json", V},
-                    AcceptRow{"application/vnd.codepayload.public.v1+json;q=0.5, application/json", P},
-                    AcceptRow{"application/json;q=0.9, */*;q=0.1", P},
-                    AcceptRow{"*/*;q=0.1, application/json;q=0", V},
-                    AcceptRow{"application/json;q=0", std::nullopt}, AcceptRow{"*/*;q=0", std::nullopt},
-                    AcceptRow{"text/html", std::nullopt}, AcceptRow{"text/*, image/png", std::nullopt},
-                    AcceptRow{"text/html, application/json;q=0.2", P},
-                    AcceptRow{"application/*;q=0, application/json", P},
-                    AcceptRow{"application/json; charset=utf-8", P},
-                    AcceptRow{"application/json; charset=latin1", std::nullopt},
-                    AcceptRow{"application/json;version=2", std::nullopt},
-                    AcceptRow{"application/json;q=1.5", std::nullopt},
-                    AcceptRow{"application/json;q=abc, */*;q=0.3", V},
-                    AcceptRow{"application/json;q=0.001", P},
-                    AcceptRow{"application/json;q=0.5;ext=1", P},
-                    AcceptRow{"*/json", std::nullopt}, AcceptRow{"garbage", std::nullopt},
-                    AcceptRow{"application/json;q=\"0.5", std::nullopt},
-                    AcceptRow{"application/vnd.codepayload.public.v2+json", std::nullopt}));
+    testing::Values(
+        AcceptRow{std::nullopt, V}, AcceptRow{"", V}, AcceptRow{"  ", V}, AcceptRow{"*/*", V},
+        AcceptRow{"application/*", V}, AcceptRow{"application/json", P}, AcceptRow{"APPLICATION/JSON", P},
+        AcceptRow{"application/vnd.codepayload.public.v1+json", V},
+        AcceptRow{"application/json, application/vnd.codepayload.public.v1+json", V},
+        AcceptRow{"application/vnd.codepayload.public.v1+json;q=0.5, application/json", P},
+        AcceptRow{"application/json;q=0.9, */*;q=0.1", P}, AcceptRow{"*/*;q=0.1, application/json;q=0", V},
+        AcceptRow{"application/json;q=0", std::nullopt}, AcceptRow{"*/*;q=0", std::nullopt},
+        AcceptRow{"text/html", std::nullopt}, AcceptRow{"text/*, image/png", std::nullopt},
+        AcceptRow{"text/html, application/json;q=0.2", P}, AcceptRow{"application/*;q=0, application/json", P},
+        AcceptRow{"application/json; charset=utf-8", P}, AcceptRow{"application/json; charset=latin1", std::nullopt},
+        AcceptRow{"application/json;version=2", std::nullopt}, AcceptRow{"application/json;q=1.5", std::nullopt},
+        AcceptRow{"application/json;q=abc, */*;q=0.3", V}, AcceptRow{"application/json;q=0.001", P},
+        AcceptRow{"application/json;q=0.5;ext=1", P}, AcceptRow{"*/json", std::nullopt},
+        AcceptRow{"garbage", std::nullopt}, AcceptRow{"application/json;q=\"0.5", std::nullopt},
+        AcceptRow{"application/vnd.codepayload.public.v2+json", std::nullopt}));
 
 TEST(MediaTypeName, NamesBothTypes) {
   EXPECT_EQ(mediaTypeName(JsonMediaType::Versioned), "application/vnd.codepayload.public.v1+json");

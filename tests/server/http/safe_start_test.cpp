@@ -203,8 +203,8 @@ TEST(SafeStartExecutable, RefusesADataDirectoryAnotherProcessHoldsAndKeepsItsPor
   ServerProcess second(dataDir, "127.0.0.1:0");
   EXPECT_EQ(second.wait(), 70);
   EXPECT_EQ(second.log, "codepayload-server: cannot start: another codepayload-server (pid " +
-                            std::to_string(first.handle->id()) + ") is using the data directory " +
-                            dataDir.string() + "\n");
+                            std::to_string(first.handle->id()) + ") is using the data directory " + dataDir.string() +
+                            "\n");
   int portAfter = 0;
   std::ifstream(portFile) >> portAfter;
   EXPECT_EQ(portAfter, port);

@@ -24,12 +24,10 @@ std::string readAll(const std::filesystem::path& file) {
 
 TEST(SecretScan, NoSecretOrTokenIsStoredOrLogged) {
   ServiceHarness harness;
-  const AdminResult organisation =
-      runAdmin(harness.dataDir(), {"org", "create", "--name", "Scan", "--plan", "pro"});
+  const AdminResult organisation = runAdmin(harness.dataDir(), {"org", "create", "--name", "Scan", "--plan", "pro"});
   ASSERT_EQ(organisation.exitCode, 0) << organisation.err;
-  const AdminResult created = runAdmin(harness.dataDir(), {"client", "create", "--org",
-                                                           jsonMember(organisation.out, "id"), "--scope",
-                                                           "write:codes"});
+  const AdminResult created = runAdmin(
+      harness.dataDir(), {"client", "create", "--org", jsonMember(organisation.out, "id"), "--scope", "write:codes"});
   ASSERT_EQ(created.exitCode, 0) << created.err;
   const ApiClient client{jsonMember(organisation.out, "id"), jsonMember(created.out, "clientId"),
                          jsonMember(created.out, "clientSecret")};
@@ -51,8 +49,7 @@ TEST(SecretScan, NoSecretOrTokenIsStoredOrLogged) {
   harness.stop();
 
   const std::string base64Credentials = authorization.substr(std::string("Basic ").size());
-  const std::vector<std::string> forbidden{client.secret, token, base64Credentials,
-                                           token.substr(token.rfind('.') + 1)};
+  const std::vector<std::string> forbidden{client.secret, token, base64Credentials, token.substr(token.rfind('.') + 1)};
   std::vector<std::filesystem::path> files{harness.accessLogFile()};
   for (const auto& entry : std::filesystem::recursive_directory_iterator(harness.dataDir())) {
     if (entry.is_regular_file()) files.push_back(entry.path());

@@ -25,8 +25,8 @@ class ServerConfigFile : public testing::Test {
  protected:
   void SetUp() override {
     directory_ = std::filesystem::temp_directory_path() /
-                 ("codepayload-config-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-                  "-" + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                 ("codepayload-config-test-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(directory_);
   }
   void TearDown() override { std::filesystem::remove_all(directory_); }
@@ -103,9 +103,10 @@ TEST_F(ServerConfigFile, FileValuesThenEnvironmentOverrides) {
       "plain.listen = 127.0.0.1:8080\n"
       "token.ttl = 60\n"
       "http.maxThreads = 32\n");
-  const ServerConfig config = loadServerConfig(
-      file, environmentOf({{"CODEPAYLOAD_TOKEN_TTL", "120"}, {"CODEPAYLOAD_LISTEN", "[::1]:9443"},
-                           {"CODEPAYLOAD_TLS_CERT", "/etc/c.pem"}, {"CODEPAYLOAD_TLS_KEY", "/etc/k.pem"}}));
+  const ServerConfig config = loadServerConfig(file, environmentOf({{"CODEPAYLOAD_TOKEN_TTL", "120"},
+                                                                    {"CODEPAYLOAD_LISTEN", "[::1]:9443"},
+                                                                    {"CODEPAYLOAD_TLS_CERT", "/etc/c.pem"},
+                                                                    {"CODEPAYLOAD_TLS_KEY", "/etc/k.pem"}}));
   EXPECT_EQ(config.dataDir, "/var/lib/codepayload");
   EXPECT_EQ(config.listen, (ListenAddress{"::1", 9443}));
   EXPECT_EQ(config.plainListen, (ListenAddress{"127.0.0.1", 8080}));
@@ -136,8 +137,8 @@ TEST_F(ServerConfigFile, BadValuesNameTheirSource) {
 }
 
 TEST_F(ServerConfigFile, LargeRequestLimitsAreReadAndChecked) {
-  const ServerConfig config = loadServerConfig(
-      write("limits.largeBodyBytes = 65536\n"), environmentOf({{"CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT", "0"}}));
+  const ServerConfig config = loadServerConfig(write("limits.largeBodyBytes = 65536\n"),
+                                               environmentOf({{"CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT", "0"}}));
   EXPECT_EQ(config.largeBodyBytes, 65536u);
   EXPECT_EQ(config.maxLargeRequestsPerClient, 0);
   EXPECT_EQ(errorOf("limits.largeBodyBytes = 1000\n"),
@@ -149,8 +150,8 @@ TEST_F(ServerConfigFile, LargeRequestLimitsAreReadAndChecked) {
 }
 
 TEST_F(ServerConfigFile, UnknownKeyIsRefused) {
-  EXPECT_EQ(errorOf("token.tll = 60\n"), "configuration file " + (directory_ / "codepayload.properties").string() +
-                                             ": unknown key 'token.tll'");
+  EXPECT_EQ(errorOf("token.tll = 60\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() + ": unknown key 'token.tll'");
 }
 
 TEST_F(ServerConfigFile, DefaultMinimumFollowsALowerMaximum) {
@@ -161,12 +162,10 @@ TEST_F(ServerConfigFile, DefaultMinimumFollowsALowerMaximum) {
 
 TEST_F(ServerConfigFile, PerAddressLimitIsHalfTheWorkersUnlessSet) {
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).maxConnectionsPerAddress, 32);
-  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "10"}})).maxConnectionsPerAddress,
-            5);
-  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "1"}})).maxConnectionsPerAddress,
-            1);
-  const ServerConfig unlimited = loadServerConfig(
-      write("http.maxConnectionsPerAddress = 0\n"), environmentOf({{"CODEPAYLOAD_THREADS", "10"}}));
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "10"}})).maxConnectionsPerAddress, 5);
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_THREADS", "1"}})).maxConnectionsPerAddress, 1);
+  const ServerConfig unlimited =
+      loadServerConfig(write("http.maxConnectionsPerAddress = 0\n"), environmentOf({{"CODEPAYLOAD_THREADS", "10"}}));
   EXPECT_EQ(unlimited.maxConnectionsPerAddress, 0);
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS", "200"}}))
                 .maxConnectionsPerAddress,

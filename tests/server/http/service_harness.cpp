@@ -11,12 +11,12 @@
 #include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <atomic>
 #include <cctype>
 #include <fstream>
 #include <random>
 #include <sstream>
-#include <unistd.h>
 
 #include "auth/auth_service.h"
 
@@ -32,9 +32,9 @@ std::string lowerCase(std::string text) {
 std::filesystem::path freshDirectory() {
   static std::atomic<int> counter{0};
   std::random_device random;
-  const auto directory = std::filesystem::temp_directory_path() /
-                         ("codepayload-http-test-" + std::to_string(::getpid()) + "-" +
-                          std::to_string(counter++) + "-" + std::to_string(random()));
+  const auto directory =
+      std::filesystem::temp_directory_path() / ("codepayload-http-test-" + std::to_string(::getpid()) + "-" +
+                                                std::to_string(counter++) + "-" + std::to_string(random()));
   std::filesystem::create_directories(directory);
   return directory;
 }
@@ -106,7 +106,8 @@ HttpResult ServiceHarness::request(const HttpCall& call) {
   session.setTimeout(Poco::Timespan(10, 0));
   Poco::Net::HTTPRequest request(call.method, call.target, Poco::Net::HTTPMessage::HTTP_1_1);
   for (const auto& [name, value] : call.headers) request.add(name, value);
-  if (!call.body.empty() || call.method == "POST") request.setContentLength64(static_cast<Poco::Int64>(call.body.size()));
+  if (!call.body.empty() || call.method == "POST")
+    request.setContentLength64(static_cast<Poco::Int64>(call.body.size()));
   std::ostream& out = session.sendRequest(request);
   out << call.body;
   Poco::Net::HTTPResponse response;
@@ -144,8 +145,8 @@ std::string ServiceHarness::token(const ApiClient& client) {
 
 HttpResult ServiceHarness::codes(const std::string& accessToken, const std::string& body,
                                  std::vector<std::pair<std::string, std::string>> extraHeaders) {
-  HttpCall call{"POST", "/codes", {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}},
-                body};
+  HttpCall call{
+      "POST", "/codes", {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}}, body};
   for (auto& header : extraHeaders) call.headers.push_back(std::move(header));
   return request(call);
 }

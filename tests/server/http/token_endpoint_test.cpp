@@ -48,8 +48,8 @@ ServiceHarness* TokenEndpoint::harness_ = nullptr;
 ApiClient* TokenEndpoint::client_ = nullptr;
 
 TEST_F(TokenEndpoint, IssuesABearerTokenWithNoStore) {
-  const HttpResult result =
-      post("/oauth/token", basicAuthorization(client_->clientId, client_->secret), kForm, "grant_type=client_credentials");
+  const HttpResult result = post("/oauth/token", basicAuthorization(client_->clientId, client_->secret), kForm,
+                                 "grant_type=client_credentials");
   EXPECT_EQ(result.status, 200);
   EXPECT_EQ(result.reason, "OK");
   expectTokenErrorHeaders(result);
