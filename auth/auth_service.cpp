@@ -1,9 +1,10 @@
 #include "auth/auth_service.h"
 
+#include <Poco/Logger.h>
+
 #include <sys/stat.h>
 
 #include <condition_variable>
-#include <iostream>
 #include <mutex>
 #include <thread>
 
@@ -82,7 +83,9 @@ struct AuthService::Parts {
         view.refreshIfChanged();
       } catch (const std::exception& error) {
         // The previous view stays in force; the next poll tries again.
-        std::cerr << "codepayload auth: cannot refresh the client registry view: " << error.what() << '\n';
+        // The events logger every binary configures (app/logging.h); auth sits below app/.
+        Poco::Logger::get("codepayload.events")
+            .error(std::string("cannot refresh the client registry view: ") + error.what());
       }
       lock.lock();
     }

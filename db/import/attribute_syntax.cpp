@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "db/import/import_error.h"
+#include "db/import/text_checks.h"
 
 namespace codepayload::importer {
 
@@ -19,18 +20,6 @@ namespace {
 
 std::string quoted(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-// Splits on `separator`, keeping empty parts (they are errors the callers name).
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
 AiPattern parsePattern(std::string_view token, std::string_view text) {
   if (text.empty()) refuse(token, "empty AI pattern");
   if (!isAiPattern(text)) refuse(token, quoted(text) + " is not an AI or AI pattern");
@@ -39,10 +28,10 @@ AiPattern parsePattern(std::string_view token, std::string_view text) {
 
 void applyRequires(std::string_view token, std::string_view value, AiDefinition& ai) {
   RequiresRule rule;
-  for (std::string_view alternativeText : split(value, ',')) {
+  for (std::string_view alternativeText : splitFields(value, ',')) {
     if (alternativeText.empty()) refuse(token, "empty alternative");
     std::vector<AiPattern> alternative;
-    for (std::string_view member : split(alternativeText, '+')) {
+    for (std::string_view member : splitFields(alternativeText, '+')) {
       AiPattern pattern = parsePattern(token, member);
       if (std::find(alternative.begin(), alternative.end(), pattern) != alternative.end()) {
         refuse(token, quoted(member) + " repeated in " + quoted(alternativeText));
@@ -58,7 +47,7 @@ void applyRequires(std::string_view token, std::string_view value, AiDefinition&
 }
 
 void applyExcludes(std::string_view token, std::string_view value, AiDefinition& ai) {
-  for (std::string_view text : split(value, ',')) {
+  for (std::string_view text : splitFields(value, ',')) {
     AiPattern pattern = parsePattern(token, text);
     if (std::find(ai.excludes.begin(), ai.excludes.end(), pattern) != ai.excludes.end()) {
       refuse(token, quoted(text) + " excluded twice");
@@ -71,10 +60,10 @@ void applyPrimaryKey(std::string_view token, std::string_view value, bool hasVal
   if (ai.digitalLinkPrimaryKey) refuse(token, "dlpkey given twice");
   ai.digitalLinkPrimaryKey = true;
   if (!hasValue) return;
-  for (std::string_view sequenceText : split(value, '|')) {
+  for (std::string_view sequenceText : splitFields(value, '|')) {
     if (sequenceText.empty()) refuse(token, "empty qualifier sequence");
     std::vector<std::string> sequence;
-    for (std::string_view qualifier : split(sequenceText, ',')) {
+    for (std::string_view qualifier : splitFields(sequenceText, ',')) {
       if (qualifier.empty()) refuse(token, "empty qualifier");
       if (!isAi(qualifier)) refuse(token, quoted(qualifier) + " is not an AI");
       if (std::find(sequence.begin(), sequence.end(), qualifier) != sequence.end()) {

@@ -19,17 +19,6 @@ namespace {
 constexpr std::size_t kHeaderLines = 5;
 constexpr std::string_view kFormatLine = "# codepayload rule baseline, format ";
 
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t end = text.find(separator, start);
-    parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
-    if (end == std::string_view::npos) return parts;
-    start = end + 1;
-  }
-}
-
 bool isSha256Hex(std::string_view text) {
   if (text.size() != 64) return false;
   for (char c : text) {
@@ -62,7 +51,7 @@ class BaselineReader {
       return;
     }
     if (line.empty() || line.front() == '#') return;
-    const std::vector<std::string_view> fields = split(line, '\t');
+    const std::vector<std::string_view> fields = splitFields(line, '\t');
     if (fields.front() == "ai") {
       if (!parsed_.dictionary.linkTypes.empty()) throw SyntaxError("ai record after the link-type records");
       readAi(fields, number);
@@ -128,9 +117,9 @@ class BaselineReader {
     }
     ai.fixedLength = flags.find('*') != std::string_view::npos;
     ai.digitalLinkDataAttribute = flags.find('?') != std::string_view::npos;
-    ai.components = parseSpecification(split(fields[3], ' '));
+    ai.components = parseSpecification(splitFields(fields[3], ' '));
     if (fields[4] != "-") {
-      for (std::string_view attribute : split(fields[4], ' ')) {
+      for (std::string_view attribute : splitFields(fields[4], ' ')) {
         if (attribute.empty()) throw SyntaxError("empty attribute in \"" + std::string(fields[4]) + "\"");
         applyAttribute(attribute, ai);
       }
@@ -155,7 +144,7 @@ class BaselineReader {
     }
     type.deprecated = fields[3] == "deprecated";
     if (fields[4] != "-") {
-      for (std::string_view restriction : split(fields[4], ',')) {
+      for (std::string_view restriction : splitFields(fields[4], ',')) {
         if (!isPlainToken(restriction))
           throw SyntaxError("restriction \"" + std::string(restriction) + "\" must be one word");
         for (const std::string& earlier : type.restricted) {
@@ -180,16 +169,8 @@ class BaselineReader {
 
 ParsedDictionary parseBaseline(std::string_view text, std::string_view fileName) {
   BaselineReader reader(fileName);
-  LineCursor lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    try {
-      reader.readLine(line, lines.number());
-    } catch (const SyntaxError& error) {
-      throw ImportError(locate(fileName, lines.number(), error.what()));
-    }
-  }
-  ParsedDictionary parsed = reader.finish(lines.number());
+  const std::size_t lineCount = readEachLine(text, fileName, reader);
+  ParsedDictionary parsed = reader.finish(lineCount);
   checkReferences(parsed);
   return parsed;
 }

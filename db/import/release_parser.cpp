@@ -158,15 +158,7 @@ class ReleaseReader {
 
 ParsedDictionary parseRelease(std::string_view text, std::string_view fileName) {
   ReleaseReader reader(fileName);
-  LineCursor lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    try {
-      reader.readLine(line, lines.number());
-    } catch (const SyntaxError& error) {
-      throw ImportError(locate(fileName, lines.number(), error.what()));
-    }
-  }
+  readEachLine(text, fileName, reader);
   ParsedDictionary parsed = reader.finish();
   checkReferences(parsed);
   return parsed;

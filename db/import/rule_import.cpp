@@ -9,6 +9,7 @@
 #include "db/import/link_types_parser.h"
 #include "db/import/release_parser.h"
 #include "db/import/source_file.h"
+#include "db/import/text_checks.h"
 #include "db/migrations.h"
 #include "db/rule_store.h"
 #include "db/sqlite_connection.h"
@@ -38,14 +39,6 @@ void writeTextFile(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw ImportError(path.string() + ": cannot write");
 }
 
-bool isReleaseDate(std::string_view name) {
-  if (name.size() != 10 || name[4] != '-' || name[7] != '-') return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (i != 4 && i != 7 && (name[i] < '0' || name[i] > '9')) return false;
-  }
-  return true;
-}
-
 // Refuses to replace the rules in `dbPath` by those of an older release. A
 // database that cannot be read (damaged, another schema version) names no
 // release to compare with: the import may replace it, as it always could.
@@ -58,7 +51,7 @@ void refuseDowngrade(const ReleaseInfo& incoming, const std::filesystem::path& s
   } catch (const DbError&) {
     return;
   }
-  if (!isReleaseDate(current) || !isReleaseDate(incoming.name) || incoming.name >= current) return;
+  if (!isReleaseName(current) || !isReleaseName(incoming.name) || incoming.name >= current) return;
   throw ImportError(dbPath.string() + ": holds GS1 release " + current + ", newer than release " + incoming.name +
                     " of " + source.string() + "; importing it would replace newer rules by older ones " +
                     "(--allow-downgrade imports it anyway)");

@@ -16,6 +16,17 @@ bool isReleaseName(std::string_view name) {
   return month >= 1 && month <= 12 && day >= 1 && day <= 31;
 }
 
+std::vector<std::string_view> splitFields(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = text.find(separator, start);
+    parts.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos) return parts;
+    start = end + 1;
+  }
+}
+
 std::string lineTextProblem(std::string_view line) {
   for (char c : line) {
     const auto byte = static_cast<unsigned char>(c);

@@ -4,6 +4,9 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "db/import/import_error.h"
 
 namespace codepayload::importer {
 
@@ -13,6 +16,9 @@ std::string lineTextProblem(std::string_view line);
 
 // A release name: a date "YYYY-MM-DD" (month 01-12, day 01-31).
 bool isReleaseName(std::string_view name);
+
+// Splits on `separator`, keeping empty parts (they are errors the callers name).
+std::vector<std::string_view> splitFields(std::string_view text, char separator);
 
 }  // namespace codepayload::importer
 
@@ -41,5 +47,22 @@ class LineCursor {
   std::string_view rest_;
   std::size_t number_ = 0;
 };
+
+// Hands every line of `text` to reader.readLine(line, number); a SyntaxError
+// it throws becomes ImportError "<fileName>:<line>: <cause>". Returns the
+// number of lines read.
+template <typename Reader>
+std::size_t readEachLine(std::string_view text, std::string_view fileName, Reader& reader) {
+  LineCursor lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    try {
+      reader.readLine(line, lines.number());
+    } catch (const SyntaxError& error) {
+      throw ImportError(locate(fileName, lines.number(), error.what()));
+    }
+  }
+  return lines.number();
+}
 
 }  // namespace codepayload::importer
