@@ -171,6 +171,24 @@ TEST_F(TokenEndpoint, UnreadableBodiesAreInvalidRequestAndClose) {
   EXPECT_TRUE(connection.closedByServer());
 }
 
+TEST_F(TokenEndpoint, BodiesWithoutLengthOrWithBadChunksAreInvalidRequestWithTheirReason) {
+  const std::string head = "POST /oauth/token HTTP/1.1\r\nHost: x\r\nAuthorization: " +
+                           basicAuthorization(client_->clientId, client_->secret) +
+                           "\r\nContent-Type: application/x-www-form-urlencoded\r\n";
+  const std::pair<std::string, std::string> rows[] = {
+      {head + "\r\n", "a POST body needs Content-Length or chunked Transfer-Encoding"},
+      {head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", "the chunked body is malformed"},
+  };
+  for (const auto& [request, description] : rows) {
+    RawConnection connection(*harness_);
+    connection.send(request);
+    const HttpResult result = connection.readResponse();
+    EXPECT_EQ(result.status, 400) << description;
+    EXPECT_EQ(result.body, R"({"error":"invalid_request","error_description":")" + description + R"("})");
+    EXPECT_EQ(result.header("cache-control"), "no-store");
+  }
+}
+
 // Error policy, known departures 1 and 2 (D-U10): a registry that cannot be
 // read is a 500 on both auth paths, and each is logged in one line.
 TEST(RegistryFaults, AreAnswered500AndLoggedOnTheTokenEndpointAndTheBearerPath) {
