@@ -11,6 +11,7 @@
 
 #include "app/paths.h"
 #include "common/ascii.h"
+#include "common/edit_distance.h"
 
 extern char** environ;
 
@@ -45,22 +46,6 @@ constexpr std::array kKeys{
     SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},
     SettingKey{"log.access", "CODEPAYLOAD_ACCESS_LOG"},
 };
-
-// Levenshtein distance, for naming the variable a typo meant.
-std::size_t editDistance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 // Keys with dots are nested in Poco's view: walk the tree to the leaves.
 std::vector<std::string> leafKeys(const Poco::Util::AbstractConfiguration& file) {
@@ -120,15 +105,7 @@ void checkEnvironmentNames(std::span<const std::string> names) {
   const std::vector<std::string_view> known = knownEnvironmentVariables();
   for (const std::string& name : names) {
     if (std::binary_search(known.begin(), known.end(), std::string_view(name))) continue;
-    std::string_view nearest;
-    std::size_t nearestDistance = 4;  // further than 3 edits is no typo
-    for (const std::string_view candidate : known) {
-      const std::size_t distance = editDistance(name, candidate);
-      if (distance < nearestDistance) {
-        nearest = candidate;
-        nearestDistance = distance;
-      }
-    }
+    const std::string_view nearest = common::nearestWithin(name, known, 3);  // further than 3 edits is no typo
     if (!nearest.empty()) {
       throw SettingsError("unknown environment variable " + name + " (did you mean " + std::string(nearest) + "?)");
     }

@@ -59,6 +59,20 @@ BearerOutcome invalidToken(std::string_view cause) {
   return unauthorized(kInvalidTokenChallenge, std::string(kInvalidTokenMessage), cause);
 }
 
+// The registry could not be read to judge the token: our fault, not the
+// token's (D-U10), answered as every other fault of the service is.
+BearerOutcome registryFault(std::string fault) {
+  BearerOutcome outcome;
+  outcome.verdict = BearerOutcome::Verdict::ServerError;
+  outcome.status = 500;
+  outcome.reason = "Internal Server Error";
+  outcome.errorCode = "ServerError";
+  outcome.message = "The server could not handle this request; it is safe to retry.";
+  outcome.cause = "registryFault";
+  outcome.fault = std::move(fault);
+  return outcome;
+}
+
 }  // namespace
 
 BearerAuthenticator::BearerAuthenticator(const AccessTokenVerifier& verifier, RegistryView& view,
@@ -104,8 +118,8 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
     try {
       view_.refreshIfChanged();
       standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
-    } catch (const RegistryError&) {
-      standing = ClientStanding::Unknown;
+    } catch (const RegistryError& error) {
+      return registryFault(error.what());
     }
   }
   switch (standing) {

@@ -14,6 +14,10 @@
 //    error_description="subscription does not cover API clients"
 //  - scope lacks `requiredScope` (scopeContains) -> 403,
 //    Bearer realm="codepayload", error="insufficient_scope", scope="<required>"
+//  - the registry cannot be read when the view must be refreshed for a token
+//    of a client it does not know -> 500 ServerError, no challenge, the
+//    registry's message in `fault` for the log (D-U10; never a 401: the token
+//    may be good)
 // The scheme is matched case-insensitively. ErrorEnvelope code is
 // "Unauthorized" (401) or "Forbidden" (403), with a one-sentence message that
 // never repeats the token. Every invalid_token 401 has the same message, "The
@@ -43,17 +47,19 @@ namespace codepayload::auth {
 inline constexpr std::string_view kBearerChallenge = "Bearer realm=\"codepayload\"";
 
 struct BearerOutcome {
-  enum class Verdict { Allowed, Unauthorized, Forbidden };
+  enum class Verdict { Allowed, Unauthorized, Forbidden, ServerError };
 
   Verdict verdict = Verdict::Unauthorized;
-  int status = 401;                                 // 200, 401 or 403
-  std::string_view reason;                          // "OK", "Unauthorized", "Forbidden"
+  int status = 401;                                 // 200, 401, 403 or 500
+  std::string_view reason;                          // "OK", "Unauthorized", "Forbidden", "Internal Server Error"
   std::string wwwAuthenticate;                      // empty when allowed
   std::string_view errorCode;                       // ErrorEnvelope code; empty when allowed
   std::string message;                              // ErrorEnvelope message; empty when allowed
   std::string_view cause;                           // stable short name for logs ("ok", "missing", "notBearer",
                                                     // "multipleHeaders", "emptyToken", "badCharacters",
-                                                    // a tokenRejectionName, "revoked", "lapsed", "insufficientScope")
+                                                    // a tokenRejectionName, "revoked", "lapsed", "insufficientScope",
+                                                    // "registryFault")
+  std::string fault;                                // for ServerError: what failed, for the log
   std::shared_ptr<const AccessTokenClaims> claims;  // set when allowed
 
   bool allowed() const { return verdict == Verdict::Allowed; }

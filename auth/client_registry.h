@@ -144,8 +144,10 @@ class ClientRegistry {
 
   // Creates an active client with a fresh id and secret. Refused
   // (PlanExcludesClients) unless the organisation has an active Starter-or-higher
-  // plan. `name`: 0 to 200 bytes, no control characters. `scopes`: zero or more
-  // valid, distinct scope tokens (at most 32).
+  // plan. `name`: 0 to 200 bytes, no control characters. `scopes`: one or more
+  // distinct scopes the server knows (auth/known_scopes.h; at most 32), else
+  // InvalidValue with newClientScopesProblem's message (D-U9). Clients stored
+  // before that rule keep the scopes they have.
   virtual CreatedClient createClient(std::string_view organisationId, std::string_view name,
                                      const std::vector<std::string>& scopes) = 0;
   // Clients of one organisation, deleted ones included, in creation order.

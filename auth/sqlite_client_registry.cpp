@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 
+#include "auth/known_scopes.h"
 #include "auth/random_strings.h"
 #include "auth/sqlite_authentication_query.h"
 #include "common/utf8.h"
@@ -95,6 +96,9 @@ void checkScopes(const std::vector<std::string>& scopes) {
     if (!seen.insert(scope).second) {
       throw RegistryError(RegistryError::Kind::InvalidValue, "scope \"" + scope + "\" is listed twice");
     }
+  }
+  if (const std::string problem = newClientScopesProblem(scopes); !problem.empty()) {
+    throw RegistryError(RegistryError::Kind::InvalidValue, problem);
   }
 }
 

@@ -38,44 +38,58 @@ HttpAnswer jsonAnswer(int status, std::string_view reason, std::string body) {
   return answer;
 }
 
-TokenOutcome failure(int status, std::string_view reason, std::string_view error, std::string_view cause) {
+TokenOutcome failure(int status, std::string_view reason, std::string_view error, std::string_view description,
+                     std::string_view cause) {
   TokenOutcome outcome;
-  outcome.answer = jsonAnswer(status, reason, R"({"error":")" + std::string(error) + R"("})");
+  outcome.answer = jsonAnswer(status, reason, tokenErrorBody(error, description));
   outcome.cause = cause;
   return outcome;
 }
 
-TokenOutcome invalidRequest(std::string_view cause) { return failure(400, "Bad Request", "invalid_request", cause); }
-
 TokenOutcome invalidClient() {
-  TokenOutcome outcome = failure(401, "Unauthorized", "invalid_client", "badCredentials");
+  TokenOutcome outcome =
+      failure(401, "Unauthorized", "invalid_client", token_error_descriptions::kInvalidClient, "badCredentials");
   outcome.answer.headers.push_back({"WWW-Authenticate", std::string(kBasicChallenge)});
   return outcome;
 }
 
 TokenOutcome rateLimited(std::int64_t retryAfter, std::string_view cause) {
-  TokenOutcome outcome = failure(429, "Too Many Requests", "rate_limited", cause);
+  TokenOutcome outcome =
+      failure(429, "Too Many Requests", "rate_limited", token_error_descriptions::kRateLimited, cause);
   outcome.answer.headers.push_back({"Retry-After", std::to_string(retryAfter)});
+  return outcome;
+}
+
+TokenOutcome serverError(std::string_view fault) {
+  TokenOutcome outcome =
+      failure(500, "Internal Server Error", "server_error", token_error_descriptions::kServerError, "serverError");
+  outcome.fault = fault;
   return outcome;
 }
 
 // The outcome of step 3: why the request is refused, or an empty cause.
 struct SyntaxVerdict {
   std::string_view cause;  // empty when the request is well-formed
+  std::string_view description = {};
   bool unsupportedGrant = false;
 };
 
 SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits& limits) {
-  if (request.contentTypes.size() > 1) return {"badContentType"};
+  namespace text = token_error_descriptions;
+  if (request.contentTypes.size() > 1) return {"badContentType", text::kTwoContentTypes};
   if (request.contentTypes.size() == 1 ? !isFormMediaType(request.contentTypes.front()) : !request.body.empty()) {
-    return {"badContentType"};
+    return {"badContentType", text::kNotForm};
   }
-  if (request.body.size() > limits.maxBodyBytes || request.query.size() > limits.maxQueryBytes) return {"badForm"};
+  if (request.body.size() > limits.maxBodyBytes) return {"badForm", text::kBodyTooLarge};
+  if (request.query.size() > limits.maxQueryBytes) return {"badForm", text::kQueryTooLong};
   std::vector<FormField> bodyFields;
   std::vector<FormField> queryFields;
-  if (parseForm(request.body, limits.maxFields, bodyFields) != FormError::None ||
-      parseForm(request.query, limits.maxFields, queryFields) != FormError::None) {
-    return {"badForm"};
+  for (const auto& [text, fields] : {std::pair{request.body, &bodyFields}, std::pair{request.query, &queryFields}}) {
+    switch (parseForm(text, limits.maxFields, *fields)) {
+      case FormError::None: break;
+      case FormError::BadEscape: return {"badForm", text::kBadEscape};
+      case FormError::TooManyFields: return {"badForm", text::kTooManyFields};
+    }
   }
 
   std::size_t grantTypeCount = 0;
@@ -98,15 +112,24 @@ SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits
   }
   // RFC 6749 §3.2: no parameter more than once, query and body together; a
   // parameter without a value counts as omitted.
-  if (grantTypeCount > 1) return {"duplicateGrantType"};
-  if (grantTypeCount == 0 || grantType.empty()) return {"missingGrantType"};
-  if (credentialsInParameters && !request.authorizations.empty()) return {"multipleAuthMethods"};
-  if (scopeCount > 1 || (!scope.empty() && !isValidScopeList(scope))) return {"badScope"};
-  if (grantType != kGrantType) return {"unsupportedGrantType", true};
+  if (grantTypeCount > 1) return {"duplicateGrantType", text::kDuplicateGrantType};
+  if (grantTypeCount == 0 || grantType.empty()) return {"missingGrantType", text::kMissingGrantType};
+  if (credentialsInParameters && !request.authorizations.empty()) {
+    return {"multipleAuthMethods", text::kMultipleAuthMethods};
+  }
+  if (scopeCount > 1) return {"badScope", text::kDuplicateScope};
+  if (!scope.empty() && !isValidScopeList(scope)) return {"badScope", text::kBadScope};
+  if (grantType != kGrantType) return {"unsupportedGrantType", text::kUnsupportedGrantType, true};
   return {};
 }
 
 }  // namespace
+
+std::string tokenErrorBody(std::string_view error, std::string_view description) {
+  std::string body = R"({"error":")";
+  body.append(error).append(R"(","error_description":")").append(description).append(R"("})");
+  return body;
+}
 
 TokenEndpoint::TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer,
                              AuthThrottle& throttle, TokenEndpointLimits limits)
@@ -120,7 +143,8 @@ TokenEndpoint::TokenEndpoint(ClientRegistry& registry, const SecretHasher& hashe
 TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
   try {
     if (request.method != "POST") {
-      TokenOutcome outcome = failure(405, "Method Not Allowed", "invalid_request", "methodNotAllowed");
+      TokenOutcome outcome = failure(405, "Method Not Allowed", "invalid_request",
+                                     token_error_descriptions::kMethodNotAllowed, "methodNotAllowed");
       outcome.answer.headers.push_back({"Allow", "POST"});
       return outcome;
     }
@@ -128,8 +152,8 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
       return rateLimited(wait, "addressThrottled");
     }
     if (const SyntaxVerdict syntax = checkSyntax(request, limits_); !syntax.cause.empty()) {
-      return syntax.unsupportedGrant ? failure(400, "Bad Request", "unsupported_grant_type", syntax.cause)
-                                     : invalidRequest(syntax.cause);
+      return failure(400, "Bad Request", syntax.unsupportedGrant ? "unsupported_grant_type" : "invalid_request",
+                     syntax.description, syntax.cause);
     }
 
     // Client authentication: the same work whatever is wrong (see the header).
@@ -149,7 +173,8 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     }
 
     if (!record->organisationCoversApiClients) {
-      TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client", "unauthorizedClient");
+      TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client",
+                                     token_error_descriptions::kUnauthorizedClient, "unauthorizedClient");
       outcome.clientId = record->clientId;
       return outcome;
     }
@@ -165,9 +190,11 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     outcome.clientId = record->clientId;
     outcome.cause = "issued";
     return outcome;
-  } catch (...) {
+  } catch (const std::exception& fault) {
     // A registry, randomness or signing fault: never disguised as an auth failure.
-    return failure(500, "Internal Server Error", "server_error", "serverError");
+    return serverError(fault.what());
+  } catch (...) {
+    return serverError("an exception that is not a std::exception");
   }
 }
 

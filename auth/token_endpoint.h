@@ -3,7 +3,10 @@
 // address} -> {status, reason, headers, body}. No Poco::Net types; never throws.
 //
 // Every answer carries Content-Type: application/json, Cache-Control: no-store
-// and Pragma: no-cache. Error bodies are exactly {"error":"<code>"}.
+// and Pragma: no-cache. Error bodies are exactly
+// {"error":"<code>","error_description":"<text>"} (RFC 6749 §5.2), the text
+// one of token_error_descriptions below: fixed, never quoting the request, and
+// one text for every invalid_client cause (docs/decisions.md D-U8).
 //
 // Order of checks (checklist D13: request syntax before client authentication,
 // as fosite does; syntax errors reveal nothing about clients):
@@ -34,7 +37,8 @@
 //  5. organisation no longer covers API clients -> 400 unauthorized_client
 //  6. client over its issuance budget    -> 429, Retry-After, rate_limited
 //  7. issue the token                    -> 200 TokenResponse
-// Any registry or signing fault -> 500 server_error (never 401).
+// Any registry or signing fault -> 500 server_error (never 401); the fault's
+// message is in TokenOutcome::fault for the server's log.
 //
 // A `scope` request parameter is validated (step 3) and otherwise ignored: the
 // token carries all of the client's scopes (the spec's error table has no
@@ -55,6 +59,44 @@
 namespace codepayload::auth {
 
 inline constexpr std::string_view kBasicChallenge = "Basic realm=\"codepayload\"";
+
+// The error_description of each refusal. RFC 6749 §5.2 allows the characters
+// %x20-21 / %x23-5B / %x5D-7E (printable ASCII but '"' and '\\'), so they
+// are written into JSON as they are.
+namespace token_error_descriptions {
+inline constexpr std::string_view kMethodNotAllowed = "the token endpoint accepts only POST";
+inline constexpr std::string_view kTwoContentTypes = "send one Content-Type header: application/x-www-form-urlencoded";
+inline constexpr std::string_view kNotForm =
+    "the body must be application/x-www-form-urlencoded, e.g. grant_type=client_credentials (not JSON, not "
+    "multipart)";
+inline constexpr std::string_view kBodyTooLarge = "the body is larger than this endpoint accepts";
+inline constexpr std::string_view kQueryTooLong = "the query string is longer than this endpoint accepts";
+inline constexpr std::string_view kBadEscape = "the form has a '%' that is not followed by two hex digits";
+inline constexpr std::string_view kTooManyFields =
+    "the body or the query has more parameters than this endpoint accepts";
+inline constexpr std::string_view kDuplicateGrantType =
+    "grant_type must be sent once, in the body or in the query, not both";
+inline constexpr std::string_view kMissingGrantType = "grant_type is missing: send grant_type=client_credentials";
+inline constexpr std::string_view kMultipleAuthMethods =
+    "send the client id and secret only with HTTP Basic authentication, not also as client_id or client_secret "
+    "parameters";
+inline constexpr std::string_view kDuplicateScope = "scope must be sent at most once";
+inline constexpr std::string_view kBadScope = "scope must be scope names separated by single spaces";
+inline constexpr std::string_view kUnsupportedGrantType = "the only grant_type is client_credentials";
+// Every client authentication failure (no, malformed or non-Basic
+// Authorization, unknown id, wrong secret, blocked or deleted client): one text,
+// so the answer tells nothing about which check failed. It also answers
+// credentials sent as client_id/client_secret parameters without Basic (D12).
+inline constexpr std::string_view kInvalidClient =
+    "client authentication failed: send the client id and secret with HTTP Basic authentication";
+inline constexpr std::string_view kUnauthorizedClient = "the organisation's subscription does not cover API clients";
+inline constexpr std::string_view kRateLimited = "too many requests: wait the number of seconds in Retry-After";
+inline constexpr std::string_view kServerError = "the server could not answer this request; it is safe to retry";
+}  // namespace token_error_descriptions
+
+// {"error":"<error>","error_description":"<description>"}; both must be free of
+// '"' and '\\' (every caller passes constants).
+std::string tokenErrorBody(std::string_view error, std::string_view description);
 
 struct TokenRequest {
   std::string_view method;                           // "POST", exactly as received
@@ -79,6 +121,7 @@ struct TokenOutcome {
                            // "duplicateGrantType", "multipleAuthMethods", "badScope",
                            // "unsupportedGrantType", "badCredentials", "clientThrottled",
                            // "unauthorizedClient", "issuanceThrottled", "serverError"
+  std::string fault;       // for "serverError": what failed (an exception's message), for the log
 };
 
 class TokenEndpoint {

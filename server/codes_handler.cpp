@@ -3,6 +3,7 @@
 #include <array>
 #include <string>
 
+#include "app/request_error_code.h"
 #include "engine/output_sink.h"
 #include "server/media_type.h"
 #include "server/memory_release.h"
@@ -38,16 +39,6 @@ std::optional<std::string_view> acceptHeader(const HttpExchange& exchange, std::
     joined.append(values[index]);
   }
   return std::string_view(joined);
-}
-
-std::string_view requestErrorCode(RequestError::Kind kind) {
-  switch (kind) {
-    case RequestError::Kind::InvalidJson: return "InvalidJson";
-    case RequestError::Kind::MissingField: return "MissingField";
-    case RequestError::Kind::WrongType: return "WrongType";
-    case RequestError::Kind::TooManyItems: return "TooManyItems";
-  }
-  return "InvalidJson";
 }
 
 // The engine's output as the 200 response: buffered while small, then
@@ -100,7 +91,8 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   const auth::BearerOutcome outcome = context_.auth.bearerAuthenticator().authenticate(
       std::span<const std::string_view>(authorizations.data(), authorizationCount), kCodesScope);
   if (!outcome.allowed()) {
-    exchange.addHeader("WWW-Authenticate", outcome.wwwAuthenticate);
+    if (!outcome.fault.empty() && context_.log) context_.log("bearer token check failed: " + outcome.fault);
+    if (!outcome.wwwAuthenticate.empty()) exchange.addHeader("WWW-Authenticate", outcome.wwwAuthenticate);
     sendErrorEnvelope(exchange, outcome.status, outcome.errorCode, std::nullopt, outcome.message, trace);
     return;
   }
@@ -190,7 +182,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     largeSlot = LargeRequestSlots::Slot();
     if (!generated) {
       const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
-      sendErrorEnvelope(exchange, status, requestErrorCode(error.kind),
+      sendErrorEnvelope(exchange, status, app::requestErrorCode(error.kind),
                         error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
                         trace);
     } else {

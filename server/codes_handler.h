@@ -3,11 +3,12 @@
 // the payloads; this handler only maps its result to HTTP.
 #pragma once
 
+#include "auth/known_scopes.h"
 #include "server/service_handler.h"
 
 namespace codepayload::server {
 
-inline constexpr std::string_view kCodesScope = "write:codes";
+inline constexpr std::string_view kCodesScope = auth::kWriteCodesScope;
 
 class CodesHandler final : public ServiceHandler {
  public:

@@ -3,20 +3,20 @@
 #include <chrono>
 #include <exception>
 
+#include "auth/token_endpoint.h"
 #include "server/json_text.h"
 
 namespace codepayload::server {
 
 namespace {
 
-constexpr std::string_view kTokenServerError = R"({"error":"server_error"})";
-
 void sendFault(HttpExchange& exchange, ServiceHandler::FaultBody faultBody, RequestTrace& trace) {
   exchange.closeAfterAnswer();
   if (faultBody == ServiceHandler::FaultBody::TokenError) {
     exchange.addHeader("Cache-Control", "no-store");
     exchange.addHeader("Pragma", "no-cache");
-    sendBody(exchange, 500, "application/json", kTokenServerError, trace);
+    sendBody(exchange, 500, "application/json",
+             auth::tokenErrorBody("server_error", auth::token_error_descriptions::kServerError), trace);
   } else {
     sendErrorEnvelope(exchange, 500, "ServerError", std::nullopt,
                       "The server could not handle this request; it is safe to retry.", trace);

@@ -10,11 +10,20 @@ namespace codepayload::server {
 namespace {
 
 // Bodies the token endpoint reads; a larger body, or one whose end cannot be
-// told, is refused as the framing error it is, with the flat 400
-// invalid_request the endpoint would give, and the connection closes.
+// told, is refused as the framing error it is, with the 400 invalid_request
+// the endpoint would give, and the connection closes.
 constexpr std::size_t kTokenBodyLimit = auth::TokenEndpointLimits{}.maxBodyBytes;
 
-constexpr std::string_view kInvalidRequest = R"({"error":"invalid_request"})";
+std::string_view unreadBodyDescription(BodyRead read) {
+  switch (read) {
+    case BodyRead::TooLarge: return auth::token_error_descriptions::kBodyTooLarge;
+    case BodyRead::LengthRequired: return "a POST body needs Content-Length or chunked Transfer-Encoding";
+    case BodyRead::Incomplete: return "the body ended before its announced length";
+    case BodyRead::Malformed:
+    case BodyRead::Complete: break;
+  }
+  return "the chunked body is malformed";
+}
 
 std::string_view rawQuery(std::string_view target) {
   const auto question = target.find('?');
@@ -30,11 +39,14 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   // The endpoint answers other methods with 405 without looking at a body
   // (the exchange drains or refuses it).
   std::string body;
-  if (exchange.method() == "POST" && exchange.readBody(kTokenBodyLimit, body) != BodyRead::Complete) {
-    exchange.addHeader("Cache-Control", "no-store");
-    exchange.addHeader("Pragma", "no-cache");
-    sendBody(exchange, 400, "application/json", kInvalidRequest, trace);
-    return;
+  if (exchange.method() == "POST") {
+    if (const BodyRead read = exchange.readBody(kTokenBodyLimit, body); read != BodyRead::Complete) {
+      exchange.addHeader("Cache-Control", "no-store");
+      exchange.addHeader("Pragma", "no-cache");
+      sendBody(exchange, 400, "application/json", auth::tokenErrorBody("invalid_request", unreadBodyDescription(read)),
+               trace);
+      return;
+    }
   }
 
   std::array<std::string_view, 4> contentTypes;
@@ -50,6 +62,9 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   tokenRequest.clientAddress = exchange.clientHost();
 
   auth::TokenOutcome outcome = context_.auth.tokenEndpoint().handle(tokenRequest);
+  // The endpoint's own fault (registry, randomness, signing): one line, like
+  // every other handler's failure; the fault's message names no secret.
+  if (!outcome.fault.empty() && context_.log) context_.log("token request failed: " + outcome.fault);
   trace.clientId = std::move(outcome.clientId);
   std::string_view contentType = "application/json";
   for (const auto& header : outcome.answer.headers) {

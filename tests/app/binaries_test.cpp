@@ -38,7 +38,7 @@ const std::vector<Binary>& binaries() {
        "usage: codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt"},
       {"codepayload-admin", CODEPAYLOAD_ADMIN_EXECUTABLE, "usage: codepayload-admin <command>"},
       {"codepayload", CODEPAYLOAD_CLI_EXECUTABLE,
-       "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR]"},
+       "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]"},
   };
   return all;
 }
@@ -189,6 +189,55 @@ TEST(Binaries, TheServerRefusesArguments) {
   EXPECT_EQ(result.err.substr(result.err.find('\n') + 1, 47), "usage: codepayload-server [--help | --version]\n");
 }
 
+// D-U10: `codepayload generate` exits 3 when any item failed (0 with
+// --allow-failures), and a body refused as a whole gets the server's envelope
+// code (error policy, known departure 9), with exit 1.
+TEST(Binaries, GenerateSaysInItsExitStatusWhetherEveryItemWasGenerated) {
+  TempDir work;
+  const std::string good = R"({"reference":"a","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],)"
+                           R"("extensionParameters":[]})";
+  const std::string typo = R"({"reference":"typo","primaryKey":{"key":"01","value":"09506000134353"},"ais":[],)"
+                           R"("extensionParameters":[]})";
+  writeFile(work.path() / "good.json", R"({"codes":[)" + good + "]}");
+  writeFile(work.path() / "typo.json", R"({"codes":[)" + good + "," + typo + "]}");
+  const std::string goodCode = R"({"reference":"a","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"})";
+  const std::string typoFailure =
+      R"({"reference":"typo","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
+      R"("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]})";
+
+  const RunResult allGenerated = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "good.json"}, {}, work.path());
+  EXPECT_EQ(allGenerated.exitCode, 0) << allGenerated.err;
+  EXPECT_EQ(allGenerated.out, R"({"codes":[)" + goodCode + R"(],"failures":[]})" + "\n");
+  EXPECT_EQ(allGenerated.err, "");
+
+  const RunResult oneFailed = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "typo.json"}, {}, work.path());
+  EXPECT_EQ(oneFailed.exitCode, 3);
+  EXPECT_EQ(oneFailed.out, R"({"codes":[)" + goodCode + R"(],"failures":[)" + typoFailure + "]}\n");
+  EXPECT_EQ(oneFailed.err, "");
+  const RunResult allowed =
+      run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "typo.json", "--allow-failures"}, {}, work.path());
+  EXPECT_EQ(allowed.exitCode, 0);
+  EXPECT_EQ(allowed.out, oneFailed.out);
+
+  for (const auto& [body, envelope] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"codes":)", R"({"code":"InvalidJson","path":null,"message":"the body: not valid JSON"})"},
+           {R"({"codes":[{"primaryKey":{"key":"01"},"ais":[],"extensionParameters":[]}]})",
+            R"({"code":"MissingField","path":"codes.0.primaryKey.value",)"
+            R"("message":"codes.0.primaryKey.value: required field is missing"})"},
+           {R"({"codes":5})", R"({"code":"WrongType","path":"codes","message":"codes: must be an array"})"}}) {
+    SCOPED_TRACE(body);
+    writeFile(work.path() / "refused.json", body);
+    const RunResult refused = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "refused.json"}, {}, work.path());
+    EXPECT_EQ(refused.exitCode, 1);
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err, R"({"errors":[)" + envelope + "]}\n");
+  }
+
+  const RunResult misplaced = run(CODEPAYLOAD_CLI_EXECUTABLE, {"modules", "--allow-failures"}, {}, work.path());
+  EXPECT_EQ(misplaced.exitCode, 2);
+  EXPECT_EQ(firstLine(misplaced.err), "codepayload: --allow-failures is for generate");
+}
+
 // A scratch folder with config/codepayload.properties naming data.dir.
 class DataDirFromFile : public ::testing::Test {
  protected:
@@ -205,6 +254,10 @@ class DataDirFromFile : public ::testing::Test {
 };
 
 TEST_F(DataDirFromFile, TheAdminWritesTheRegistryThere) {
+  const RunResult init = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"init"}, environment(), work());
+  EXPECT_EQ(init.exitCode, 0) << init.err;
+  EXPECT_EQ(init.out, R"({"registry":")" + (dataDir() / "registry.db").string() + R"(","created":true})" + "\n");
+  EXPECT_EQ(init.err, "codepayload-admin: registry " + (dataDir() / "registry.db").string() + "\n");
   const RunResult result =
       run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "create", "--name", "Acme", "--plan", "pro"}, environment(), work());
   EXPECT_EQ(result.exitCode, 0) << result.err;
@@ -215,13 +268,17 @@ TEST_F(DataDirFromFile, TheAdminWritesTheRegistryThere) {
   const RunResult listed = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"}, environment(), work());
   EXPECT_EQ(listed.exitCode, 0);
   EXPECT_NE(listed.out.find(R"("name":"Acme","plan":"pro")"), std::string::npos) << listed.out;
-  // The environment still wins over the file.
+  // The environment still wins over the file (and names a data dir without a
+  // registry, which the admin does not create unasked: D-U10).
   const RunResult overridden =
       run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"},
           {environment()[0], "CODEPAYLOAD_DATA_DIR=" + (scratch_ / "env-data").string()}, work());
-  EXPECT_EQ(overridden.exitCode, 0);
-  EXPECT_EQ(overridden.out, "[]\n");
-  EXPECT_TRUE(std::filesystem::is_regular_file(scratch_ / "env-data/registry.db"));
+  EXPECT_EQ(overridden.exitCode, 1);
+  EXPECT_EQ(overridden.out, "");
+  EXPECT_TRUE(overridden.err.starts_with("codepayload-admin: no registry at " +
+                                         (scratch_ / "env-data/registry.db").string() + "; "))
+      << overridden.err;
+  EXPECT_FALSE(std::filesystem::exists(scratch_ / "env-data"));
 }
 
 TEST_F(DataDirFromFile, TheImporterWritesTheRulesDatabaseThere) {

@@ -60,13 +60,21 @@ class AdminCliTest : public ::testing::Test {
     return run;
   }
 
+  // The absolute registry file, as the admin names it.
+  std::string registryFile() const { return (dataDir() / "registry.db").string(); }
+  // The stderr line of every command that opened the registry (D-U10).
+  std::string registryLine() const { return "codepayload-admin: registry " + registryFile() + "\n"; }
+
   // Runs a command that must succeed and returns its stdout.
   std::string ok(const std::vector<std::string>& arguments) {
     const AdminRun run = admin(arguments);
     EXPECT_EQ(run.status, 0) << run.err;
-    EXPECT_EQ(run.err, "");
+    EXPECT_EQ(run.err, registryLine());
     return run.out;
   }
+
+  // `codepayload-admin init`: the registry the other commands need.
+  void init() { EXPECT_EQ(ok({"init"}), R"({"registry":")" + registryFile() + R"(","created":true})" + "\n"); }
 
   static std::string field(const std::string& json, const std::string& name) {
     const std::string key = "\"" + name + "\":\"";
@@ -81,6 +89,7 @@ class AdminCliTest : public ::testing::Test {
 
 const std::string kUsage =
     "usage: codepayload-admin <command>\n"
+    "  init\n"
     "  org create --name NAME --plan free|starter|pro|enterprise\n"
     "  org set-plan ORG free|starter|pro|enterprise\n"
     "  org set-subscription ORG active|inactive\n"
@@ -90,7 +99,8 @@ const std::string kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
-    "holds registry.db and the client secret pepper.\n";
+    "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
+    "every command names the registry it opened on stderr.\n";
 
 TEST_F(AdminCliTest, HelpAndUsageErrors) {
   const AdminRun help = admin({"--help"});
@@ -115,6 +125,7 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
       {{"client", "list"}, "option --org is required"},
       {{"client", "block"}, "'client block' takes 1 argument, got 0"},
       {{"client", "delete", "a", "b"}, "'client delete' takes 1 argument, got 2"},
+      {{"init", "now"}, "'init' takes 0 arguments, got 1"},
   };
   for (const auto& [arguments, message] : usageErrors) {
     const AdminRun run = admin(arguments);
@@ -126,7 +137,44 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
   EXPECT_FALSE(std::filesystem::exists(dataDir()));
 }
 
+// D-U10: a data dir without a registry is refused, untouched, until init.
+TEST_F(AdminCliTest, CreatesARegistryOnlyWhenAskedAndNamesTheOneItOpened) {
+  for (const std::vector<std::string>& command : {std::vector<std::string>{"org", "list"},
+                                                  {"org", "create", "--name", "A", "--plan", "pro"},
+                                                  {"client", "block", "svc_client_000000000000000000000000"}}) {
+    const AdminRun refused = admin(command);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err, "codepayload-admin: no registry at " + registryFile() +
+                               "; run 'codepayload-admin init' (or start codepayload-server once) to create one there, "
+                               "or set the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR) to "
+                               "the server's\n");
+    EXPECT_FALSE(std::filesystem::exists(dataDir()));
+  }
+
+  init();
+  EXPECT_EQ(std::filesystem::status(dataDir()).permissions(), std::filesystem::perms::owner_all);
+  EXPECT_TRUE(std::filesystem::exists(dataDir() / "registry.db"));
+  EXPECT_TRUE(std::filesystem::exists(dataDir() / "client-secret-pepper"));
+  EXPECT_EQ(ok({"init"}), R"({"registry":")" + registryFile() + R"(","created":false})" + "\n");
+  EXPECT_EQ(ok({"org", "list"}), "[]\n");
+
+  // A relative data dir is named as the absolute file it is.
+  const std::string command =
+      "cd " + shellQuote(dir_.path().string()) +
+      " && CODEPAYLOAD_DATA_DIR=data CODEPAYLOAD_DB_DIR=" + shellQuote(CODEPAYLOAD_TEST_SOURCE_DB_DIR) + " " +
+      shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE) + " org list 2>&1";
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+  EXPECT_EQ(::pclose(pipe), 0);
+  EXPECT_EQ(output, registryLine() + "[]\n");
+}
+
 TEST_F(AdminCliTest, ManagesOrganisations) {
+  init();
   const std::string created = ok({"org", "create", "--name", "Acme \"Labels\"", "--plan", "starter"});
   const std::string id = field(created, "id");
   EXPECT_TRUE(isWellFormedOrganisationId(id)) << created;
@@ -155,40 +203,47 @@ TEST_F(AdminCliTest, ManagesOrganisations) {
   const AdminRun unknown = admin({"org", "set-plan", "org_0000000000000000", "pro"});
   EXPECT_EQ(unknown.status, 1);
   EXPECT_EQ(unknown.out, "");
-  EXPECT_EQ(unknown.err, "codepayload-admin: no organisation with id \"org_0000000000000000\"\n");
+  EXPECT_EQ(unknown.err, registryLine() + "codepayload-admin: no organisation with id \"org_0000000000000000\"\n");
   const AdminRun badName = admin({"org", "create", "--name", "", "--plan", "pro"});
   EXPECT_EQ(badName.status, 1);
-  EXPECT_EQ(badName.err, "codepayload-admin: an organisation name must not be empty\n");
+  EXPECT_EQ(badName.err, registryLine() + "codepayload-admin: an organisation name must not be empty\n");
 }
 
 TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
+  init();
   const std::string free = field(ok({"org", "create", "--name", "Free", "--plan", "free"}), "id");
-  const AdminRun refused = admin({"client", "create", "--org", free});
+  const AdminRun refused = admin({"client", "create", "--org", free, "--scope", "write:codes"});
   EXPECT_EQ(refused.status, 1);
-  EXPECT_EQ(refused.err, "codepayload-admin: organisation \"" + free +
+  EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: organisation \"" + free +
                              "\" is on the free plan with an active subscription; API clients need an active "
                              "subscription on Starter or a higher plan\n");
 
   const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "enterprise"}), "id");
-  const std::string created =
-      ok({"client", "create", "--org", org, "--name", "ERP", "--scope", "write:codes", "--scope", "read:codes"});
+  const std::string created = ok({"client", "create", "--org", org, "--name", "ERP", "--scope", "write:codes"});
   const std::string clientId = field(created, "clientId");
   const std::string secret = field(created, "clientSecret");
   EXPECT_TRUE(isWellFormedClientId(clientId)) << created;
   EXPECT_EQ(secret.size(), 43u);
-  EXPECT_EQ(created, R"({"clientId":")" + clientId + R"(","clientSecret":")" + secret +
-                         R"(","scopes":["write:codes","read:codes"]})" + "\n");
-  const std::string bare = ok({"client", "create", "--org", org});
-  EXPECT_TRUE(bare.ends_with(R"(","scopes":[]})"
-                             "\n"))
-      << bare;
+  EXPECT_EQ(created,
+            R"({"clientId":")" + clientId + R"(","clientSecret":")" + secret + R"(","scopes":["write:codes"]})" + "\n");
+  const std::string bare = ok({"client", "create", "--org", org, "--scope", "write:codes"});
   const std::string bareId = field(bare, "clientId");
 
-  const AdminRun badScope = admin({"client", "create", "--org", org, "--scope", "a b"});
-  EXPECT_EQ(badScope.status, 1);
-  EXPECT_EQ(badScope.err,
-            "codepayload-admin: scope \"a b\" is not a scope token (1 to 64 printable ASCII "
-            "characters, no space, '\"' or '\\')\n");
+  // D-U9: the registry's scope rules, word for word.
+  for (const auto& [scopes, problem] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--scope", "a b"},
+            "scope \"a b\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')"},
+           {{}, "a client needs at least one scope (known scopes: write:codes)"},
+           {{"--scope", "write:code"},
+            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: write:codes)"},
+           {{"--scope", "write:codes", "--scope", "admin"}, "unknown scope \"admin\" (known scopes: write:codes)"}}) {
+    std::vector<std::string> command = {"client", "create", "--org", org};
+    command.insert(command.end(), scopes.begin(), scopes.end());
+    const AdminRun refusedScope = admin(command);
+    EXPECT_EQ(refusedScope.status, 1);
+    EXPECT_EQ(refusedScope.out, "");
+    EXPECT_EQ(refusedScope.err, registryLine() + "codepayload-admin: " + problem + "\n");
+  }
 
   EXPECT_EQ(ok({"client", "block", clientId}), R"({"clientId":")" + clientId +
                                                    R"(","state":"blocked"})"
@@ -201,18 +256,20 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
                                                   "\n");
   const AdminRun deleted = admin({"client", "unblock", bareId});
   EXPECT_EQ(deleted.status, 1);
-  EXPECT_EQ(deleted.err, "codepayload-admin: client \"" + bareId + "\" is deleted and cannot be changed\n");
+  EXPECT_EQ(deleted.err,
+            registryLine() + "codepayload-admin: client \"" + bareId + "\" is deleted and cannot be changed\n");
   const AdminRun unknown = admin({"client", "block", "svc_client_000000000000000000000000"});
   EXPECT_EQ(unknown.status, 1);
-  EXPECT_EQ(unknown.err, "codepayload-admin: no client with id \"svc_client_000000000000000000000000\"\n");
+  EXPECT_EQ(unknown.err,
+            registryLine() + "codepayload-admin: no client with id \"svc_client_000000000000000000000000\"\n");
 
   const std::string listed = ok({"client", "list", "--org", org});
   const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
   EXPECT_TRUE(std::regex_match(
       listed, std::regex(R"(\[\{"clientId":")" + clientId + R"(","organisationId":")" + org +
-                         R"(","name":"ERP","scopes":\["write:codes","read:codes"\],"state":"active",)" + timestamp +
+                         R"(","name":"ERP","scopes":\["write:codes"\],"state":"active",)" + timestamp +
                          R"(\},\{"clientId":")" + bareId + R"(","organisationId":")" + org +
-                         R"(","name":"","scopes":\[\],"state":"deleted",)" + timestamp + "\\}\\]\n")))
+                         R"(","name":"","scopes":\["write:codes"\],"state":"deleted",)" + timestamp + "\\}\\]\n")))
       << listed;
   EXPECT_EQ(listed.find(secret), std::string::npos);
 
@@ -240,12 +297,13 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
 }
 
 TEST_F(AdminCliTest, AKillDashNineLeavesCompleteClientsOrNone) {
+  init();
   const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "pro"}), "id");
   // A shell creating clients back to back, killed with SIGKILL (it and the
   // codepayload-admin it is running) at an arbitrary moment.
   const std::string loop = "while :; do CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) + " " +
                            shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE) + " client create --org " + org +
-                           " --scope write:codes >/dev/null; done";
+                           " --scope write:codes >/dev/null 2>&1; done";
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {

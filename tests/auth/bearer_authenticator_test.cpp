@@ -9,6 +9,7 @@
 #include "auth/sqlite_client_registry.h"
 #include "auth/token_issuer.h"
 #include "auth_test_support.h"
+#include "stored_scopes.h"
 
 namespace codepayload::auth {
 namespace {
@@ -30,11 +31,19 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         verifier_(keys_, TokenSettings{}),
         organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
-        writer_(registry_.createClient(organisation_.id, "writer", {"read:codes", "write:codes"}).client),
-        reader_(registry_.createClient(organisation_.id, "reader", {"read:codes"}).client),
+        writer_(clientWithStoredScopes("writer", "read:codes write:codes")),
+        reader_(clientWithStoredScopes("reader", "read:codes")),
         view_(registry_),
         cache_(1024),
         authenticator_(verifier_, view_, cache_, clock_.clock()) {}
+
+  // A client holding `scopes` as a registry from before D-U9 may (read:codes
+  // is no scope the server knows).
+  ClientRecord clientWithStoredScopes(std::string_view name, const std::string& scopes) {
+    const ClientRecord created = registry_.createClient(organisation_.id, name, {"write:codes"}).client;
+    testing::storeScopesBehindTheRegistry(dir_.path() / "registry.db", created.id, scopes);
+    return registry_.findClient(created.id).value();
+  }
 
   // As the token endpoint issues it: dated no earlier than the client's tokensNotBefore.
   std::string tokenFor(const ClientRecord& client) {
@@ -285,6 +294,47 @@ TEST_P(BearerAuthenticatorTest, BA26_NoMessageOrChallengeEverContainsTheToken) {
     EXPECT_EQ(outcome.message.find(token.substr(0, 30)), std::string::npos);
     EXPECT_EQ(outcome.wwwAuthenticate.find(token.substr(0, 30)), std::string::npos);
   }
+}
+
+// D-U10: when the view must be refreshed for a token of a client it does not
+// know and the registry cannot be read, the answer is 500 (the token may be
+// good), never the 401 of a revoked token; the registry's message is kept for
+// the log. Once the registry reads again, the same token is allowed.
+TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARevokedToken) {
+  TempDir dir;
+  const FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  testing::FaultInjectingRegistry registry(sqlite);
+  const SigningKeySet keys(testing::sharedTestKey(SigningAlgorithm::ES256));
+  const TokenIssuer issuer(keys, TokenSettings{}, clock.clock());
+  const AccessTokenVerifier verifier(keys, TokenSettings{});
+  RegistryView view(registry);
+  VerifiedTokenCache cache(16);
+  const BearerAuthenticator authenticator(verifier, view, cache, clock.clock());
+  // A client the view has not seen yet.
+  const Organisation acme = registry.createOrganisation("Acme", Plan::Starter);
+  const ClientRecord client = registry.createClient(acme.id, "fresh", {"write:codes"}).client;
+  const std::string header = "Bearer " + issuer.issue({acme.id, client.id, client.scopes}).accessToken;
+  const std::vector<std::string_view> values = {header};
+
+  registry.failing = true;
+  const BearerOutcome outcome = authenticator.authenticate(values, kScope);
+  EXPECT_FALSE(outcome.allowed());
+  EXPECT_EQ(outcome.verdict, BearerOutcome::Verdict::ServerError);
+  EXPECT_EQ(outcome.status, 500);
+  EXPECT_EQ(outcome.reason, "Internal Server Error");
+  EXPECT_EQ(outcome.errorCode, "ServerError");
+  EXPECT_EQ(outcome.message, "The server could not handle this request; it is safe to retry.");
+  EXPECT_EQ(outcome.wwwAuthenticate, "");
+  EXPECT_EQ(outcome.cause, "registryFault");
+  EXPECT_EQ(outcome.fault, "registry database, injected fault: disk I/O error");
+  EXPECT_EQ(outcome.claims, nullptr);
+
+  registry.failing = false;
+  const BearerOutcome recovered = authenticator.authenticate(values, kScope);
+  EXPECT_TRUE(recovered.allowed()) << recovered.cause;
+  EXPECT_EQ(recovered.fault, "");
 }
 
 }  // namespace

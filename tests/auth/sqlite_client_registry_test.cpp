@@ -80,7 +80,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
 
 TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   const Organisation acme = starterOrganisation();
-  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes", "read:codes"});
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"});
   EXPECT_TRUE(isWellFormedClientId(created.client.id)) << created.client.id;
   EXPECT_EQ(created.secret.size(), 43u);
   std::string secretBytes;
@@ -88,7 +88,7 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_EQ(secretBytes.size(), 32u);
   EXPECT_EQ(created.client.organisationId, acme.id);
   EXPECT_EQ(created.client.name, "ERP");
-  EXPECT_EQ(created.client.scopes, (std::vector<std::string>{"write:codes", "read:codes"}));
+  EXPECT_EQ(created.client.scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(created.client.state, ClientState::Active);
   EXPECT_EQ(registry_.findClient(created.client.id), created.client);
 
@@ -102,17 +102,16 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_TRUE(record->organisationCoversApiClients);
 
   clock_.advance(1);  // listed by creation time
-  const CreatedClient second = registry_.createClient(acme.id, "", {});
+  const CreatedClient second = registry_.createClient(acme.id, "", {"write:codes"});
   EXPECT_NE(second.client.id, created.client.id);
   EXPECT_NE(second.secret, created.secret);
-  EXPECT_TRUE(second.client.scopes.empty());
   EXPECT_EQ(registry_.listClients(acme.id), (std::vector<ClientRecord>{created.client, second.client}));
 }
 
 TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveStarterOrHigherPlan) {
   const Organisation free = registry_.createOrganisation("Free Ltd", Plan::Free);
   try {
-    registry_.createClient(free.id, "x", {});
+    registry_.createClient(free.id, "x", {"write:codes"});
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::PlanExcludesClients);
@@ -123,9 +122,9 @@ TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveS
   }
   const Organisation lapsed = registry_.createOrganisation("Lapsed Ltd", Plan::Enterprise);
   registry_.setSubscription(lapsed.id, Subscription::Inactive);
-  EXPECT_THROW(registry_.createClient(lapsed.id, "x", {}), RegistryError);
+  EXPECT_THROW(registry_.createClient(lapsed.id, "x", {"write:codes"}), RegistryError);
   try {
-    registry_.createClient("org_0000000000000000", "x", {});
+    registry_.createClient("org_0000000000000000", "x", {"write:codes"});
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
@@ -150,9 +149,32 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
             "scope \"\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')");
   EXPECT_EQ(kindOf({"a", "a"}, ""), "scope \"a\" is listed twice");
   EXPECT_EQ(kindOf(std::vector<std::string>(33, "x"), ""), "a client has at most 32 scopes");
-  EXPECT_EQ(kindOf({}, "line\nbreak"), "a client name must be UTF-8 text without control characters");
-  EXPECT_EQ(kindOf({}, std::string(201, 'n')), "a client name is longer than 200 bytes");
+  EXPECT_EQ(kindOf({"write:codes"}, "line\nbreak"), "a client name must be UTF-8 text without control characters");
+  EXPECT_EQ(kindOf({"write:codes"}, std::string(201, 'n')), "a client name is longer than 200 bytes");
   EXPECT_TRUE(registry_.listClients(acme.id).empty());
+}
+
+// D-U9: only scopes the server knows, and at least one.
+TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
+  const Organisation acme = starterOrganisation();
+  const auto problemOf = [&](const std::vector<std::string>& scopes) {
+    try {
+      registry_.createClient(acme.id, "c", scopes);
+    } catch (const RegistryError& error) {
+      EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue);
+      return std::string(error.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_EQ(problemOf({}), "a client needs at least one scope (known scopes: write:codes)");
+  EXPECT_EQ(problemOf({"write:code"}),
+            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: write:codes)");
+  EXPECT_EQ(problemOf({"Write:Codes"}),
+            "unknown scope \"Write:Codes\" (did you mean \"write:codes\"? known scopes: write:codes)");
+  EXPECT_EQ(problemOf({"write:codes", "admin"}), "unknown scope \"admin\" (known scopes: write:codes)");
+  EXPECT_EQ(problemOf({"read:codes"}), "unknown scope \"read:codes\" (known scopes: write:codes)");
+  EXPECT_TRUE(registry_.listClients(acme.id).empty());
+  EXPECT_EQ(problemOf({"write:codes"}), "accepted");
 }
 
 TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
@@ -246,10 +268,10 @@ TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWith
 TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
   const Organisation acme = starterOrganisation();
   const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
-  const CreatedClient active = registry_.createClient(acme.id, "a", {});
-  const CreatedClient blocked = registry_.createClient(acme.id, "b", {});
-  const CreatedClient deleted = registry_.createClient(acme.id, "c", {});
-  const CreatedClient downgraded = registry_.createClient(free.id, "d", {});
+  const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"});
+  const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"});
+  const CreatedClient deleted = registry_.createClient(acme.id, "c", {"write:codes"});
+  const CreatedClient downgraded = registry_.createClient(free.id, "d", {"write:codes"});
   registry_.setClientState(blocked.client.id, ClientState::Blocked);
   registry_.setClientState(deleted.client.id, ClientState::Deleted);
   registry_.setPlan(free.id, Plan::Free);
@@ -313,7 +335,9 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
   // each call must bind afresh, read current rows and leave it reusable.
   const Organisation acme = starterOrganisation();
   const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}).client.id;
-  const std::string second = registry_.createClient(acme.id, "second", {"read:codes", "write:codes"}).client.id;
+  const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}).client.id;
+  // Scopes the server no longer knows, stored before (D-U9): read as stored.
+  executeElsewhere(databaseFile(), "UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
   EXPECT_EQ(registry_.findClientForAuthentication(first)->scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(registry_.findClientForAuthentication("svc_client_000000000000000000000000"), std::nullopt);
   EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
@@ -350,7 +374,8 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
   const std::string unknown = "svc_client_000000000000000000000000";
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
   const Organisation acme = starterOrganisation();
-  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"read:codes"});
+  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"});
+  executeElsewhere(databaseFile(), "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
   const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
@@ -376,7 +401,7 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   const Organisation acme = starterOrganisation();
   std::vector<std::string> secrets;
-  for (int index = 0; index < 5; ++index) secrets.push_back(registry_.createClient(acme.id, "c", {}).secret);
+  for (int index = 0; index < 5; ++index) secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}).secret);
   registry_.setClientState(registry_.listClients(acme.id)[0].id, ClientState::Deleted);
 
   std::string everything;

@@ -34,22 +34,33 @@ struct Request {
 const std::vector<HttpHeader> kJsonHeaders = {
     {"Content-Type", "application/json"}, {"Cache-Control", "no-store"}, {"Pragma", "no-cache"}};
 
-HttpAnswer expectedError(int status, std::string reason, std::string error, std::vector<HttpHeader> extra = {}) {
+namespace text = token_error_descriptions;
+
+HttpAnswer expectedError(int status, std::string reason, std::string error, std::string_view description,
+                         std::vector<HttpHeader> extra = {}) {
   HttpAnswer answer;
   answer.status = status;
   answer.reason = std::move(reason);
   answer.headers = kJsonHeaders;
   answer.headers.insert(answer.headers.end(), extra.begin(), extra.end());
-  answer.body = R"({"error":")" + error + R"("})";
+  answer.body = R"({"error":")" + error + R"(","error_description":")" + std::string(description) + R"("})";
   return answer;
 }
 
 const HttpAnswer kInvalidClient =
-    expectedError(401, "Unauthorized", "invalid_client", {{"WWW-Authenticate", R"(Basic realm="codepayload")"}});
-const HttpAnswer kInvalidRequest = expectedError(400, "Bad Request", "invalid_request");
-const HttpAnswer kUnsupportedGrantType = expectedError(400, "Bad Request", "unsupported_grant_type");
-const HttpAnswer kUnauthorizedClient = expectedError(400, "Bad Request", "unauthorized_client");
-const HttpAnswer kServerError = expectedError(500, "Internal Server Error", "server_error");
+    expectedError(401, "Unauthorized", "invalid_client",
+                  "client authentication failed: send the client id and secret with HTTP Basic authentication",
+                  {{"WWW-Authenticate", R"(Basic realm="codepayload")"}});
+const HttpAnswer kMultipleAuthMethods = expectedError(
+    400, "Bad Request", "invalid_request",
+    "send the client id and secret only with HTTP Basic authentication, not also as client_id or client_secret "
+    "parameters");
+const HttpAnswer kUnsupportedGrantType =
+    expectedError(400, "Bad Request", "unsupported_grant_type", "the only grant_type is client_credentials");
+const HttpAnswer kUnauthorizedClient = expectedError(400, "Bad Request", "unauthorized_client",
+                                                     "the organisation's subscription does not cover API clients");
+const HttpAnswer kServerError = expectedError(500, "Internal Server Error", "server_error",
+                                              "the server could not answer this request; it is safe to retry");
 
 void expectAnswer(const HttpAnswer& actual, const HttpAnswer& expected) {
   EXPECT_EQ(actual.status, expected.status);
@@ -229,6 +240,7 @@ struct SyntaxCase {
   std::vector<std::string> contentTypes;
   std::string expectedError;  // "" -> a token
   std::string cause;
+  std::string_view description;
 };
 
 const std::vector<std::string> kForm = {"application/x-www-form-urlencoded"};
@@ -246,7 +258,7 @@ TEST_P(TokenEndpointSyntax, Answer) {
     expectToken(outcome, clientId_);
     return;
   }
-  expectAnswer(outcome.answer, expectedError(400, "Bad Request", row.expectedError));
+  expectAnswer(outcome.answer, expectedError(400, "Bad Request", row.expectedError, row.description));
   EXPECT_EQ(outcome.cause, row.cause);
   EXPECT_EQ(outcome.clientId, "");
   EXPECT_EQ(registry_.authenticationLookups, 0);  // syntax is checked before any client lookup (D13)
@@ -261,72 +273,93 @@ std::string fields(int count) {
 INSTANTIATE_TEST_SUITE_P(
     Rows, TokenEndpointSyntax,
     ::testing::Values(
-        SyntaxCase{"TE04_noGrantType", "", "", kForm, "invalid_request", "missingGrantType"},
-        SyntaxCase{"TE04_otherFieldsOnly", "", "foo=bar", kForm, "invalid_request", "missingGrantType"},
-        SyntaxCase{"TE05_emptyGrantType", "", "grant_type=", kForm, "invalid_request", "missingGrantType"},
-        SyntaxCase{"TE05_grantTypeWithoutEquals", "", "grant_type", kForm, "invalid_request", "missingGrantType"},
-        SyntaxCase{"TE06_password", "", "grant_type=password", kForm, "unsupported_grant_type", "unsupportedGrantType"},
+        SyntaxCase{"TE04_noGrantType", "", "", kForm, "invalid_request", "missingGrantType", text::kMissingGrantType},
+        SyntaxCase{"TE04_otherFieldsOnly", "", "foo=bar", kForm, "invalid_request", "missingGrantType",
+                   text::kMissingGrantType},
+        SyntaxCase{"TE05_emptyGrantType", "", "grant_type=", kForm, "invalid_request", "missingGrantType",
+                   text::kMissingGrantType},
+        SyntaxCase{"TE05_grantTypeWithoutEquals", "", "grant_type", kForm, "invalid_request", "missingGrantType",
+                   text::kMissingGrantType},
+        SyntaxCase{"TE06_password", "", "grant_type=password", kForm, "unsupported_grant_type", "unsupportedGrantType",
+                   text::kUnsupportedGrantType},
         SyntaxCase{"TE06_authorizationCode", "", "grant_type=authorization_code", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
         SyntaxCase{"TE06_refreshToken", "", "grant_type=refresh_token", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
         SyntaxCase{"TE06_jwtBearer", "", "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer", kForm,
-                   "unsupported_grant_type", "unsupportedGrantType"},
-        SyntaxCase{"TE06_foo", "", "grant_type=foo", kForm, "unsupported_grant_type", "unsupportedGrantType"},
-        SyntaxCase{"TE06_inQuery", "grant_type=password", "", kForm, "unsupported_grant_type", "unsupportedGrantType"},
+                   "unsupported_grant_type", "unsupportedGrantType", text::kUnsupportedGrantType},
+        SyntaxCase{"TE06_foo", "", "grant_type=foo", kForm, "unsupported_grant_type", "unsupportedGrantType",
+                   text::kUnsupportedGrantType},
+        SyntaxCase{"TE06_inQuery", "grant_type=password", "", kForm, "unsupported_grant_type", "unsupportedGrantType",
+                   text::kUnsupportedGrantType},
         SyntaxCase{"TE07_upperCaseValue", "", "grant_type=CLIENT_CREDENTIALS", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
         SyntaxCase{"TE07_trailingSpace", "", "grant_type=client_credentials%20", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
         SyntaxCase{"TE07_trailingPlus", "", "grant_type=client_credentials+", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
         SyntaxCase{"TE07_trailingNul", "", "grant_type=client_credentials%00", kForm, "unsupported_grant_type",
-                   "unsupportedGrantType"},
-        SyntaxCase{"TE07_encodedUnderscore", "", "grant_type=client%5Fcredentials", kForm, "", ""},
+                   "unsupportedGrantType", text::kUnsupportedGrantType},
+        SyntaxCase{"TE07_encodedUnderscore", "", "grant_type=client%5Fcredentials", kForm, "", "", ""},
         SyntaxCase{"TE08_upperCaseName", "", "GRANT_TYPE=client_credentials", kForm, "invalid_request",
-                   "missingGrantType"},
+                   "missingGrantType", text::kMissingGrantType},
         SyntaxCase{"TE09_duplicateSameValue", "", "grant_type=client_credentials&grant_type=client_credentials", kForm,
-                   "invalid_request", "duplicateGrantType"},
+                   "invalid_request", "duplicateGrantType", text::kDuplicateGrantType},
         SyntaxCase{"TE10_duplicateDifferentValues", "", "grant_type=client_credentials&grant_type=password", kForm,
-                   "invalid_request", "duplicateGrantType"},
+                   "invalid_request", "duplicateGrantType", text::kDuplicateGrantType},
         SyntaxCase{"TE10_duplicateWithEmpty", "", "grant_type=&grant_type=client_credentials", kForm, "invalid_request",
-                   "duplicateGrantType"},
+                   "duplicateGrantType", text::kDuplicateGrantType},
         SyntaxCase{"TE11_queryAndConflictingBody", "grant_type=client_credentials", "grant_type=password", kForm,
-                   "invalid_request", "duplicateGrantType"},
+                   "invalid_request", "duplicateGrantType", text::kDuplicateGrantType},
         SyntaxCase{"TE12_queryAndSameBody", "grant_type=client_credentials", "grant_type=client_credentials", kForm,
-                   "invalid_request", "duplicateGrantType"},
-        SyntaxCase{
-            "TE13_noContentTypeWithBody", "", "grant_type=client_credentials", {}, "invalid_request", "badContentType"},
+                   "invalid_request", "duplicateGrantType", text::kDuplicateGrantType},
+        SyntaxCase{"TE13_noContentTypeWithBody",
+                   "",
+                   "grant_type=client_credentials",
+                   {},
+                   "invalid_request",
+                   "badContentType",
+                   text::kNotForm},
         SyntaxCase{"TE14_json",
                    "",
                    R"({"grant_type":"client_credentials"})",
                    {"application/json"},
                    "invalid_request",
-                   "badContentType"},
-        SyntaxCase{
-            "TE15_textPlain", "", "grant_type=client_credentials", {"text/plain"}, "invalid_request", "badContentType"},
+                   "badContentType",
+                   text::kNotForm},
+        SyntaxCase{"TE15_textPlain",
+                   "",
+                   "grant_type=client_credentials",
+                   {"text/plain"},
+                   "invalid_request",
+                   "badContentType",
+                   text::kNotForm},
         SyntaxCase{"TE16_multipart",
                    "",
                    "--x\r\nContent-Disposition: form-data; name=\"grant_type\"\r\n\r\nclient_credentials\r\n--x--\r\n",
                    {"multipart/form-data; boundary=x"},
                    "invalid_request",
-                   "badContentType"},
+                   "badContentType",
+                   text::kNotForm},
         SyntaxCase{"twoContentTypes",
                    "",
                    "grant_type=client_credentials",
                    {"application/x-www-form-urlencoded", "application/x-www-form-urlencoded"},
                    "invalid_request",
-                   "badContentType"},
+                   "badContentType",
+                   text::kTwoContentTypes},
         SyntaxCase{"formTypeWithSuffix",
                    "",
                    "grant_type=client_credentials",
                    {"application/x-www-form-urlencodedx"},
                    "invalid_request",
-                   "badContentType"},
+                   "badContentType",
+                   text::kNotForm},
         SyntaxCase{"TE17_charsetUtf8",
                    "",
                    "grant_type=client_credentials",
                    {"application/x-www-form-urlencoded; charset=UTF-8"},
+                   "",
                    "",
                    ""},
         SyntaxCase{"TE17_upperCaseMediaType",
@@ -334,11 +367,13 @@ INSTANTIATE_TEST_SUITE_P(
                    "grant_type=client_credentials",
                    {"APPLICATION/X-WWW-FORM-URLENCODED"},
                    "",
+                   "",
                    ""},
         SyntaxCase{"TE17_D7_otherCharsetIgnored",
                    "",
                    "grant_type=client_credentials",
                    {"application/x-www-form-urlencoded;charset=ISO-8859-1"},
+                   "",
                    "",
                    ""},
         SyntaxCase{"TE17_spacesAroundMediaType",
@@ -346,39 +381,44 @@ INSTANTIATE_TEST_SUITE_P(
                    "grant_type=client_credentials",
                    {" application/x-www-form-urlencoded ; charset=utf-8"},
                    "",
+                   "",
                    ""},
-        SyntaxCase{"TE18_unknownParametersIgnored", "", "grant_type=client_credentials&foo=bar&x=", kForm, "", ""},
-        SyntaxCase{"TE18_unknownQueryParametersIgnored", "utm=1", "grant_type=client_credentials", kForm, "", ""},
+        SyntaxCase{"TE18_unknownParametersIgnored", "", "grant_type=client_credentials&foo=bar&x=", kForm, "", "", ""},
+        SyntaxCase{"TE18_unknownQueryParametersIgnored", "utm=1", "grant_type=client_credentials", kForm, "", "", ""},
         SyntaxCase{"TE19_scopeWithinTheClientsScopes", "", "grant_type=client_credentials&scope=write%3Acodes", kForm,
-                   "", ""},
-        SyntaxCase{"TE19_otherScopeIgnored", "", "grant_type=client_credentials&scope=admin", kForm, "", ""},
-        SyntaxCase{"TE19_emptyScopeIgnored", "", "grant_type=client_credentials&scope=", kForm, "", ""},
+                   "", "", ""},
+        SyntaxCase{"TE19_otherScopeIgnored", "", "grant_type=client_credentials&scope=admin", kForm, "", "", ""},
+        SyntaxCase{"TE19_emptyScopeIgnored", "", "grant_type=client_credentials&scope=", kForm, "", "", ""},
         SyntaxCase{"TE19_duplicateScope", "", "grant_type=client_credentials&scope=a&scope=b", kForm, "invalid_request",
-                   "badScope"},
+                   "badScope", text::kDuplicateScope},
         SyntaxCase{"TE19_scopeInQueryAndBody", "scope=a", "grant_type=client_credentials&scope=a", kForm,
-                   "invalid_request", "badScope"},
+                   "invalid_request", "badScope", text::kDuplicateScope},
         SyntaxCase{"TE19_malformedScope", "", "grant_type=client_credentials&scope=a++b", kForm, "invalid_request",
-                   "badScope"},
+                   "badScope", text::kBadScope},
         SyntaxCase{"TE19_scopeWithQuote", "", "grant_type=client_credentials&scope=%22", kForm, "invalid_request",
-                   "badScope"},
-        SyntaxCase{"TE20_badEscapeInValue", "", "grant_type=%zz", kForm, "invalid_request", "badForm"},
-        SyntaxCase{"TE20_trailingPercent", "", "grant_type=client_credentials%", kForm, "invalid_request", "badForm"},
-        SyntaxCase{"TE20_percentInName", "", "grant_type=client_credentials&a%=1", kForm, "invalid_request", "badForm"},
+                   "badScope", text::kBadScope},
+        SyntaxCase{"TE20_badEscapeInValue", "", "grant_type=%zz", kForm, "invalid_request", "badForm",
+                   text::kBadEscape},
+        SyntaxCase{"TE20_trailingPercent", "", "grant_type=client_credentials%", kForm, "invalid_request", "badForm",
+                   text::kBadEscape},
+        SyntaxCase{"TE20_percentInName", "", "grant_type=client_credentials&a%=1", kForm, "invalid_request", "badForm",
+                   text::kBadEscape},
         SyntaxCase{"TE20_badEscapeInQuery", "x=%G0", "grant_type=client_credentials", kForm, "invalid_request",
-                   "badForm"},
-        SyntaxCase{"TE21_sixteenFields", "", fields(16), kForm, "", ""},
-        SyntaxCase{"TE21_seventeenFields", "", fields(17), kForm, "invalid_request", "badForm"},
-        SyntaxCase{"TE21_hundredAndOneFields", "", fields(101), kForm, "invalid_request", "badForm"},
+                   "badForm", text::kBadEscape},
+        SyntaxCase{"TE21_sixteenFields", "", fields(16), kForm, "", "", ""},
+        SyntaxCase{"TE21_seventeenFields", "", fields(17), kForm, "invalid_request", "badForm", text::kTooManyFields},
+        SyntaxCase{"TE21_hundredAndOneFields", "", fields(101), kForm, "invalid_request", "badForm",
+                   text::kTooManyFields},
         SyntaxCase{"TE22_bodyAtTheLimit", "", "grant_type=client_credentials&pad=" + std::string(8192 - 34, 'p'), kForm,
-                   "", ""},
+                   "", "", ""},
         SyntaxCase{"TE22_bodyOverTheLimit", "", "grant_type=client_credentials&pad=" + std::string(8192 - 33, 'p'),
-                   kForm, "invalid_request", "badForm"},
+                   kForm, "invalid_request", "badForm", text::kBodyTooLarge},
         SyntaxCase{"TE22_oneMebibyte", "", "grant_type=client_credentials&pad=" + std::string(1 << 20, 'p'), kForm,
-                   "invalid_request", "badForm"},
+                   "invalid_request", "badForm", text::kBodyTooLarge},
         SyntaxCase{"queryOverTheLimit", "pad=" + std::string(4093, 'p'), "grant_type=client_credentials", kForm,
-                   "invalid_request", "badForm"},
+                   "invalid_request", "badForm", text::kQueryTooLong},
         SyntaxCase{"TE26_byteOrderMark", "", "\xEF\xBB\xBFgrant_type=client_credentials", kForm, "invalid_request",
-                   "missingGrantType"}),
+                   "missingGrantType", text::kMissingGrantType}),
     [](const auto& row) { return std::string(row.param.name); });
 
 TEST_F(TokenEndpointTest, TE25_D11_OtherMethodsGet405WithAllow) {
@@ -386,7 +426,8 @@ TEST_F(TokenEndpointTest, TE25_D11_OtherMethodsGet405WithAllow) {
     Request request = valid();
     request.method = method;
     const TokenOutcome outcome = send(request);
-    expectAnswer(outcome.answer, expectedError(405, "Method Not Allowed", "invalid_request", {{"Allow", "POST"}}));
+    expectAnswer(outcome.answer, expectedError(405, "Method Not Allowed", "invalid_request",
+                                               "the token endpoint accepts only POST", {{"Allow", "POST"}}));
     EXPECT_EQ(outcome.cause, "methodNotAllowed");
   }
   EXPECT_EQ(registry_.authenticationLookups, 0);
@@ -404,7 +445,7 @@ TEST_F(TokenEndpointTest, D12_ClientCredentialsInParametersAlongsideBasicAreInva
     request.query = query;
     request.body = body;
     const TokenOutcome outcome = send(request);
-    expectAnswer(outcome.answer, kInvalidRequest);
+    expectAnswer(outcome.answer, kMultipleAuthMethods);
     EXPECT_EQ(outcome.cause, "multipleAuthMethods");
   }
   // Without an Authorization header they are ignored, and Basic is missing (D12).
@@ -520,7 +561,8 @@ TEST_F(TokenEndpointTest, ES04_D13_SyntaxIsCheckedBeforeCredentials) {
   Request request;
   request.authorizations = {basic(unknownId_, "wrong")};
   request.body = "";
-  expectAnswer(send(request).answer, kInvalidRequest);
+  expectAnswer(send(request).answer, expectedError(400, "Bad Request", "invalid_request",
+                                                   "grant_type is missing: send grant_type=client_credentials"));
   request.body = "grant_type=password";
   expectAnswer(send(request).answer, kUnsupportedGrantType);
   request.authorizations = {};
@@ -533,11 +575,55 @@ TEST_F(TokenEndpointTest, ES05_RegistryFaultIsServerErrorNeverAToken) {
   const TokenOutcome outcome = send(valid());
   expectAnswer(outcome.answer, kServerError);
   EXPECT_EQ(outcome.cause, "serverError");
+  EXPECT_EQ(outcome.fault, "registry database, injected fault: disk I/O error");  // for the server's log
   Request unknown;
   unknown.authorizations = {basic(unknownId_, "x")};
   expectAnswer(send(unknown).answer, kServerError);
   registry_.failing = false;
   expectToken(send(valid()), clientId_);
+}
+
+TEST_F(TokenEndpointTest, OnlyAServerErrorCarriesAFault) {
+  EXPECT_EQ(send(valid()).fault, "");
+  EXPECT_EQ(send(Request{}).fault, "");
+}
+
+// D-U8: each description is a fixed text in RFC 6749 §5.2's character set
+// (%x20-21 / %x23-5B / %x5D-7E), so the body needs no JSON escaping.
+TEST(TokenErrorDescriptions, AreFixedTextsInTheCharacterSetOfRfc6749) {
+  const std::vector<std::pair<std::string_view, std::string_view>> rows = {
+      {text::kMethodNotAllowed, "the token endpoint accepts only POST"},
+      {text::kTwoContentTypes, "send one Content-Type header: application/x-www-form-urlencoded"},
+      {text::kNotForm,
+       "the body must be application/x-www-form-urlencoded, e.g. grant_type=client_credentials (not JSON, not "
+       "multipart)"},
+      {text::kBodyTooLarge, "the body is larger than this endpoint accepts"},
+      {text::kQueryTooLong, "the query string is longer than this endpoint accepts"},
+      {text::kBadEscape, "the form has a '%' that is not followed by two hex digits"},
+      {text::kTooManyFields, "the body or the query has more parameters than this endpoint accepts"},
+      {text::kDuplicateGrantType, "grant_type must be sent once, in the body or in the query, not both"},
+      {text::kMissingGrantType, "grant_type is missing: send grant_type=client_credentials"},
+      {text::kMultipleAuthMethods,
+       "send the client id and secret only with HTTP Basic authentication, not also as client_id or client_secret "
+       "parameters"},
+      {text::kDuplicateScope, "scope must be sent at most once"},
+      {text::kBadScope, "scope must be scope names separated by single spaces"},
+      {text::kUnsupportedGrantType, "the only grant_type is client_credentials"},
+      {text::kInvalidClient,
+       "client authentication failed: send the client id and secret with HTTP Basic authentication"},
+      {text::kUnauthorizedClient, "the organisation's subscription does not cover API clients"},
+      {text::kRateLimited, "too many requests: wait the number of seconds in Retry-After"},
+      {text::kServerError, "the server could not answer this request; it is safe to retry"},
+  };
+  for (const auto& [description, expected] : rows) {
+    EXPECT_EQ(description, expected);
+    for (const char character : description) {
+      EXPECT_TRUE(character >= 0x20 && character <= 0x7E && character != '"' && character != '\\') << description;
+    }
+  }
+  EXPECT_EQ(
+      tokenErrorBody("invalid_request", text::kBadScope),
+      R"({"error":"invalid_request","error_description":"scope must be scope names separated by single spaces"})");
 }
 
 TEST_F(TokenEndpointTest, BA20_BearerTokenOnTheTokenEndpointIsInvalidClient) {
@@ -569,7 +655,9 @@ class TokenEndpointThrottleTest : public TokenEndpointTest {
 };
 
 HttpAnswer rateLimited(int retryAfter) {
-  return expectedError(429, "Too Many Requests", "rate_limited", {{"Retry-After", std::to_string(retryAfter)}});
+  return expectedError(429, "Too Many Requests", "rate_limited",
+                       "too many requests: wait the number of seconds in Retry-After",
+                       {{"Retry-After", std::to_string(retryAfter)}});
 }
 
 TEST_F(TokenEndpointThrottleTest, RL01_RL05_RL06_AnAddressOverItsFailureBudgetIsRefusedBeforeAnyCheck) {

@@ -94,8 +94,9 @@ run_driver() {  # the scenario with one driver; its transcript on stdout
   echo '# the client blocked and unblocked: its tokens are revoked, one 401, a new token, one retry'
   local before after
   before=$(token)
-  "$admin" client block "$client_id" >/dev/null
-  "$admin" client unblock "$client_id" >/dev/null
+  # (the admin's stderr, the line naming its registry, stays out of the transcript)
+  "$admin" client block "$client_id" >/dev/null 2>>admin.err || fail "client block: $(cat admin.err)"
+  "$admin" client unblock "$client_id" >/dev/null 2>>admin.err || fail "client unblock: $(cat admin.err)"
   wait_for_status 401 "$before" "$examples/batch.json"
   after=$(token)
   wait_for_status 200 "$after" "$examples/batch.json"

@@ -8,6 +8,7 @@
 
 #include "app/paths.h"
 #include "auth/auth_service.h"
+#include "tests/auth/stored_scopes.h"
 
 namespace codepayload::fuzz {
 
@@ -53,7 +54,10 @@ AuthFuzzFixture::AuthFuzzFixture()
   registry_->setClientState(blocked_.id, auth::ClientState::Blocked);
   deleted_ = makeClient(*registry_, organisation, "deleted", scoped);
   registry_->setClientState(deleted_.id, auth::ClientState::Deleted);
-  unscoped_ = makeClient(*registry_, organisation, "unscoped", {"read:other"});
+  // A client without write:codes, as a registry from before D-U9 may hold one.
+  unscoped_ = makeClient(*registry_, organisation, "unscoped", scoped);
+  auth::testing::storeScopesBehindTheRegistry(directory_ / auth::kRegistryDatabaseFile, unscoped_.id, "read:other");
+  unscoped_.scope = "read:other";
   const auth::Organisation lapsedOrganisation = registry_->createOrganisation("Fuzz Lapsed", auth::Plan::Starter);
   lapsed_ = makeClient(*registry_, lapsedOrganisation, "lapsed", scoped);
   registry_->setPlan(lapsedOrganisation.id, auth::Plan::Free);

@@ -214,6 +214,9 @@ void checkOutcomeShape(const auth::BearerOutcome& outcome, std::string_view toke
       require(outcome.wwwAuthenticate.find(R"(error="insufficient_scope")") != std::string::npos,
               "a 403 challenge says insufficient_scope", outcome.wwwAuthenticate);
       break;
+    case auth::BearerOutcome::Verdict::ServerError:
+      require(false, "the fixture's registry never fails, so no outcome is a server error", shown);
+      return;
   }
   require(outcome.claims == nullptr, "a refusal carries no claims", shown);
   require(outcome.wwwAuthenticate.starts_with(auth::kBearerChallenge), "a refusal carries the Bearer challenge",

@@ -21,7 +21,9 @@
 //    plus 429 rate_limited (the brute-force throttle) and 200; never 405 (the
 //    method is POST) nor 500 (the registry is healthy); 429 never on the
 //    first send;
-//  - an error body is exactly {"error":"<code>"}; the headers start with
+//  - an error body is exactly {"error":"<code>","error_description":"<text>"},
+//    the text one of auth::token_error_descriptions (one for every 401, one for
+//    every 429); the headers start with
 //    Content-Type: application/json, Cache-Control: no-store, Pragma: no-cache;
 //    a 401 adds WWW-Authenticate: Basic realm="codepayload", a 429 Retry-After
 //    of 1 to 60 seconds; the reason phrase matches the status;
@@ -126,6 +128,19 @@ bool isSecondsWithinWindow(std::string_view text) {
   return seconds >= 1 && seconds <= kThrottleWindowSeconds;
 }
 
+// A 400 of request syntax: invalid_request or unsupported_grant_type with one of
+// the endpoint's descriptions.
+bool isSyntaxRefusal(std::string_view body) {
+  namespace text = auth::token_error_descriptions;
+  for (const std::string_view description :
+       {text::kTwoContentTypes, text::kNotForm, text::kBodyTooLarge, text::kQueryTooLong, text::kBadEscape,
+        text::kTooManyFields, text::kDuplicateGrantType, text::kMissingGrantType, text::kMultipleAuthMethods,
+        text::kDuplicateScope, text::kBadScope}) {
+    if (body == auth::tokenErrorBody("invalid_request", description)) return true;
+  }
+  return body == auth::tokenErrorBody("unsupported_grant_type", text::kUnsupportedGrantType);
+}
+
 void checkTokenResponse(const auth::HttpAnswer& answer, const FuzzClient& client) {
   const std::string& body = answer.body;
   simdjson::dom::element response;
@@ -174,15 +189,17 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
       return;
     case 400:
       require(answer.headers.size() == 3, "a 400 has only the three standard headers", shown);
-      if (answer.body == R"({"error":"unauthorized_client"})") {
+      if (answer.body ==
+          auth::tokenErrorBody("unauthorized_client", auth::token_error_descriptions::kUnauthorizedClient)) {
         require(client == &fixture.lapsed(), "only the lapsed organisation's client gets unauthorized_client", shown);
         return;
       }
-      require(answer.body == R"({"error":"invalid_request"})" || answer.body == R"({"error":"unsupported_grant_type"})",
-              "a 400 is invalid_request, unsupported_grant_type or unauthorized_client", shown);
+      require(isSyntaxRefusal(answer.body), "a 400 is invalid_request, unsupported_grant_type or unauthorized_client",
+              shown);
       return;
     case 401:
-      require(answer.body == R"({"error":"invalid_client"})", "a 401 is invalid_client", shown);
+      require(answer.body == auth::tokenErrorBody("invalid_client", auth::token_error_descriptions::kInvalidClient),
+              "a 401 is invalid_client, with the one description of every cause", shown);
       require(answer.headers.size() == 4 &&
                   answer.headers[3] == auth::HttpHeader{"WWW-Authenticate", std::string(auth::kBasicChallenge)},
               "a 401 carries the Basic challenge", shown);
@@ -191,7 +208,8 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
       return;
     case 429: {
       require(send > 0, "the first send is never throttled", shown);
-      require(answer.body == R"({"error":"rate_limited"})", "a 429 is rate_limited", shown);
+      require(answer.body == auth::tokenErrorBody("rate_limited", auth::token_error_descriptions::kRateLimited),
+              "a 429 is rate_limited", shown);
       require(answer.headers.size() == 4 && answer.headers[3].name == "Retry-After", "a 429 carries Retry-After",
               shown);
       require(isSecondsWithinWindow(answer.headers[3].value), "Retry-After is 1 to 60 seconds",

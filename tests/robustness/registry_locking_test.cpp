@@ -87,7 +87,7 @@ TEST_F(RegistryLocking, AnAdminChangeWaitsForAnotherWriterInsteadOfFailing) {
   release.join();
   reader.join();
   EXPECT_EQ(created.exitCode, 0) << created.err;
-  EXPECT_EQ(created.err, "");
+  EXPECT_EQ(created.err, server::testing::registryLine(dataDir_));
   EXPECT_GE(waited, std::chrono::milliseconds(1400)) << "the admin tool did not wait for the lock";
   ASSERT_FALSE(tokenStatuses.empty());
   for (const int status : tokenStatuses) EXPECT_EQ(status, 200);

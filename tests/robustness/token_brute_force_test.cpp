@@ -22,8 +22,11 @@ namespace {
 using server::testing::ApiClient;
 using server::testing::ServiceHarness;
 
-constexpr const char* kInvalidClient = R"({"error":"invalid_client"})";
-constexpr const char* kRateLimited = R"({"error":"rate_limited"})";
+constexpr const char* kInvalidClient =
+    R"({"error":"invalid_client","error_description":"client authentication failed: send the client id and secret )"
+    R"(with HTTP Basic authentication"})";
+constexpr const char* kRateLimited =
+    R"({"error":"rate_limited","error_description":"too many requests: wait the number of seconds in Retry-After"})";
 
 const auth::ThrottleSettings kDefaults{};
 

@@ -31,6 +31,7 @@ using auth::RegistryError;
 
 constexpr std::string_view kUsage =
     "usage: codepayload-admin <command>\n"
+    "  init\n"
     "  org create --name NAME --plan free|starter|pro|enterprise\n"
     "  org set-plan ORG free|starter|pro|enterprise\n"
     "  org set-subscription ORG active|inactive\n"
@@ -40,7 +41,8 @@ constexpr std::string_view kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
-    "holds registry.db and the client secret pepper.\n";
+    "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
+    "every command names the registry it opened on stderr.\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -153,10 +155,17 @@ auth::Subscription subscriptionArgument(std::string_view text) {
   return *subscription;
 }
 
+// The registry file of `dataDir`, absolute, as the admin names it.
+std::filesystem::path registryFile(const std::filesystem::path& dataDir) {
+  return std::filesystem::absolute(dataDir / auth::kRegistryDatabaseFile).lexically_normal();
+}
+
 // The registry and the pepper it hashes with, opened only for a valid command.
+// Creates the data dir, the pepper and the registry when absent: callers open
+// an absent registry only for init (D-U10).
 struct OpenRegistry {
   OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
-      : hasher(loadHasher(dataDir)), registry(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher) {}
+      : hasher(loadHasher(dataDir)), registry(registryFile(dataDir), migrationsDir, hasher) {}
 
   static auth::SecretHasher loadHasher(const std::filesystem::path& dataDir) {
     if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
@@ -259,9 +268,18 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     out << app::versionText("codepayload-admin");
     return kExitOk;
   }
+  const std::filesystem::path registryPath = registryFile(dataDir);
   std::unique_ptr<OpenRegistry> open;
-  const std::function<ClientRegistry&()> registry = [&]() -> ClientRegistry& {
+  // Opens the registry; one that does not exist is created only when `create`.
+  const auto openRegistry = [&](bool create) -> ClientRegistry& {
     if (!open) {
+      if (!create && !std::filesystem::exists(registryPath)) {
+        throw std::runtime_error("no registry at " + registryPath.string() +
+                                 "; run 'codepayload-admin init' (or start codepayload-server once) to create one "
+                                 "there, or set the data dir (data.dir of codepayload.properties or "
+                                 "CODEPAYLOAD_DATA_DIR) to the server's");
+      }
+      err << "codepayload-admin: registry " << registryPath.string() << '\n';
       open = std::make_unique<OpenRegistry>(dataDir, migrationsDir);
       if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
         err << "codepayload-admin: " << *warning << '\n';
@@ -269,7 +287,17 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     }
     return open->registry;
   };
+  const std::function<ClientRegistry&()> registry = [&]() -> ClientRegistry& { return openRegistry(false); };
   try {
+    if (!arguments.empty() && arguments[0] == "init") {
+      if (arguments.size() > 1)
+        throw UsageError("'init' takes 0 arguments, got " + std::to_string(arguments.size() - 1));
+      const bool existed = std::filesystem::exists(registryPath);
+      openRegistry(true);
+      out << R"({"registry":)" << jsonString(registryPath.string()) << R"(,"created":)" << (existed ? "false" : "true")
+          << "}\n";
+      return kExitOk;
+    }
     if (arguments.size() < 2) throw UsageError("a command needs a noun and a verb (e.g. 'org list')");
     const std::string_view noun = arguments[0];
     const std::string_view verb = arguments[1];

@@ -1,7 +1,12 @@
 // codepayload-admin: manage organisations and API clients in the registry the
-// server uses (<data dir>/registry.db, created with its migrations when
-// absent). Every command prints one JSON value on stdout.
+// server uses (<data dir>/registry.db). Every command prints one JSON value on
+// stdout, and first names the registry it opened in one line on stderr
+// ("codepayload-admin: registry /abs/path/registry.db"). Only `init` creates a
+// registry (and the data dir and pepper) that does not exist yet; any other
+// command on a data dir without one fails (exit 1) and creates nothing
+// (docs/decisions.md D-U10). The server creates its own on its first start.
 //
+//   init                                                        {"registry":PATH,"created":true|false}
 //   org create --name NAME --plan free|starter|pro|enterprise   {"id":...}
 //   org set-plan ORG PLAN                                       the organisation
 //   org set-subscription ORG active|inactive                    the organisation

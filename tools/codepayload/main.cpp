@@ -1,6 +1,6 @@
 // codepayload: the payload engine for offline batch use.
 //
-//   codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR]
+//   codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]
 //       Reads a CodesRequest (JSON) from FILE or standard input and writes the
 //       CodesResponse to standard output.
 //   codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]
@@ -12,7 +12,12 @@
 // reads the project's baseline text; with neither, <data dir>/rules.db when it
 // exists, else the shipped baseline. The data dir and the rules folder are the
 // settings every binary shares (app/settings.h).
-// Exit codes: 0 done, 1 refused input or rules, 2 usage, 78 settings refused.
+// Exit codes (docs/decisions.md D-U10): 0 done (for generate: every item
+// generated); 1 the request refused as a whole (stderr: the server's error
+// envelope with its code, InvalidJson, MissingField, WrongType or
+// TooManyItems), or input, rules or output that cannot be used; 2 usage;
+// 3 generate wrote the response but at least one item is in its `failures`
+// (--allow-failures makes that 0); 78 settings refused.
 #include <Poco/Logger.h>
 
 #include <fstream>
@@ -24,6 +29,7 @@
 
 #include "app/command_line.h"
 #include "app/logging.h"
+#include "app/request_error_code.h"
 #include "app/settings.h"
 #include "app/version.h"
 #include "common/json_escape.h"
@@ -40,9 +46,13 @@ namespace {
 using codepayload::Dictionary;
 
 constexpr const char* kUsage =
-    "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
+    "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]\n"
     "       codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
-    "       codepayload --help | --version\n";
+    "       codepayload --help | --version\n"
+    "Exit status: 0 done, 1 request, input or rules refused, 2 usage, 3 some items failed\n"
+    "(generate; --allow-failures makes that 0), 78 settings refused.\n";
+
+constexpr int kExitItemsFailed = 3;
 
 struct Options {
   std::string command;
@@ -51,6 +61,7 @@ struct Options {
   std::optional<std::filesystem::path> baseline;
   std::filesystem::path rulesDir;
   std::filesystem::path dataDir;
+  bool allowFailures = false;
   bool help = false;
   bool version = false;
 };
@@ -62,6 +73,7 @@ struct UsageError : std::runtime_error {
 Options parseArguments(const std::vector<std::string>& arguments, const codepayload::app::Settings& settings) {
   std::vector<codepayload::app::OptionSpec> specs = codepayload::app::standardOptions();
   for (const char* name : {"db", "baseline", "rules-dir"}) specs.push_back({name, "", "VALUE", "", false});
+  specs.push_back({"allow-failures", "", "", "", false});
   codepayload::app::ParsedCommandLine parsed;
   try {
     parsed = codepayload::app::CommandLine(std::move(specs)).parse(arguments);
@@ -87,6 +99,8 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   options.rulesDir = parsed.value("--rules-dir").value_or(settings.rulesDir.string());
   options.dataDir = settings.dataDir;
   if (options.db && options.baseline) throw UsageError("--db and --baseline exclude each other");
+  options.allowFailures = parsed.has("--allow-failures");
+  if (options.allowFailures && options.command != "generate") throw UsageError("--allow-failures is for generate");
   return options;
 }
 
@@ -149,9 +163,17 @@ int generate(const Options& options, codepayload::SnapshotHolder& holder) {
   codepayload::PayloadEngine engine(holder);
   StdoutSink out;
   codepayload::RequestError error{};
-  if (!engine.generateJson(body, out, error)) {
-    std::string envelope = "{\"errors\":[{\"code\":\"InvalidRequest\",\"path\":";
-    codepayload::common::appendJsonString(envelope, error.path);
+  codepayload::GenerateCounts counts;
+  if (!engine.generateJson(body, out, error, &counts)) {
+    // The server's envelope for the same body (a whole-body error has path null).
+    std::string envelope = "{\"errors\":[{\"code\":";
+    codepayload::common::appendJsonString(envelope, codepayload::app::requestErrorCode(error.kind));
+    envelope += ",\"path\":";
+    if (error.path.empty()) {
+      envelope += "null";
+    } else {
+      codepayload::common::appendJsonString(envelope, error.path);
+    }
     envelope += ",\"message\":";
     codepayload::common::appendJsonString(envelope, error.message);
     envelope += "}]}\n";
@@ -160,7 +182,8 @@ int generate(const Options& options, codepayload::SnapshotHolder& holder) {
   }
   std::cout << '\n';
   std::cout.flush();
-  return std::cout.good() ? 0 : 1;
+  if (!std::cout.good()) return 1;
+  return counts.failures > 0 && !options.allowFailures ? kExitItemsFailed : 0;
 }
 
 }  // namespace

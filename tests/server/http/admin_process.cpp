@@ -35,6 +35,11 @@ AdminResult runAdmin(const std::filesystem::path& dataDir, const std::vector<std
   return result;
 }
 
+std::string registryLine(const std::filesystem::path& dataDir) {
+  return "codepayload-admin: registry " +
+         std::filesystem::absolute(dataDir / "registry.db").lexically_normal().string() + "\n";
+}
+
 std::string jsonMember(const std::string& json, const std::string& name) {
   Poco::JSON::Parser parser;
   return parser.parse(json).extract<Poco::JSON::Object::Ptr>()->getValue<std::string>(name);

@@ -16,6 +16,10 @@ struct AdminResult {
 
 AdminResult runAdmin(const std::filesystem::path& dataDir, const std::vector<std::string>& arguments);
 
+// The line codepayload-admin writes on stderr naming the registry it opened
+// (D-U10), newline included.
+std::string registryLine(const std::filesystem::path& dataDir);
+
 // The value of a top-level string member of a JSON object printed by the admin.
 std::string jsonMember(const std::string& json, const std::string& name);
 

@@ -79,21 +79,25 @@ TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
     std::string challenge;
   };
   const std::string ok = "<token>";
+  const std::string kInvalidClient =
+      R"({"error":"invalid_client","error_description":"client authentication failed: send the client id and )"
+      R"(secret with HTTP Basic authentication"})";
   const Step steps[] = {
-      {{"client", "block", clientId}, 401, R"({"error":"invalid_client"})", 401, kInvalidToken},
+      {{"client", "block", clientId}, 401, kInvalidClient, 401, kInvalidToken},
       // The token from before the block stays revoked; the new one works.
       {{"client", "unblock", clientId}, 200, ok, 401, kInvalidToken},
       // Blocked and unblocked at once (often within one second, as iat counts).
-      {{"client", "block", clientId}, 401, R"({"error":"invalid_client"})", 401, kInvalidToken},
+      {{"client", "block", clientId}, 401, kInvalidClient, 401, kInvalidToken},
       {{"client", "unblock", clientId}, 200, ok, 401, kInvalidToken},
       {{"org", "set-subscription", organisationId, "inactive"},
        400,
-       R"({"error":"unauthorized_client"})",
+       R"({"error":"unauthorized_client","error_description":"the organisation's subscription does not cover API )"
+       R"(clients"})",
        403,
        R"(Bearer realm="codepayload", error="insufficient_scope", )"
        R"(error_description="subscription does not cover API clients")"},
       {{"org", "set-subscription", organisationId, "active"}, 200, ok, 200, "<absent>"},
-      {{"client", "delete", clientId}, 401, R"({"error":"invalid_client"})", 401, kInvalidToken},
+      {{"client", "delete", clientId}, 401, kInvalidClient, 401, kInvalidToken},
   };
   for (const Step& step : steps) {
     const AdminResult changed = runAdmin(harness.dataDir(), step.command);

@@ -170,6 +170,7 @@ const std::vector<std::string> kFilesWhileServing = {
 TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Directory) {
   const PreCreatedDataDir directory;
   // A registry.db from before D-S4: 0644.
+  EXPECT_EQ(runAdmin(directory.data(), {"init"}).exitCode, 0);
   createClient(directory.data());
   ASSERT_EQ(::chmod((directory.data() / "registry.db").c_str(), 0644), 0);
 
@@ -205,9 +206,10 @@ TEST(DataDirectoryModes, TheServerTightensWhatAnOlderInstallLeftReadable) {
 
 TEST(DataDirectoryModes, TheAdminWritesEveryFile0600IntoAPreCreated0755Directory) {
   const PreCreatedDataDir directory;
-  const AdminResult created = runAdmin(directory.data(), {"org", "create", "--name", "Acme", "--plan", "starter"});
+  const AdminResult created = runAdmin(directory.data(), {"init"});
   EXPECT_EQ(created.exitCode, 0);
-  EXPECT_EQ(created.err, "codepayload-admin: " + sharedDirectoryWarning(directory.data()) + "\n");
+  EXPECT_EQ(created.err,
+            registryLine(directory.data()) + "codepayload-admin: " + sharedDirectoryWarning(directory.data()) + "\n");
   EXPECT_EQ(modesIn(directory.data()), ownerOnly({"client-secret-pepper", "registry.db"}));
 
   // A registry from before D-S4, with the -wal and -shm a crash left.
@@ -225,9 +227,9 @@ TEST(DataDirectoryModes, TheAdminWritesEveryFile0600IntoAPreCreated0755Directory
 TEST(DataDirectoryModes, NoWarningWhenTheAdminCreatesTheDirectory) {
   const PreCreatedDataDir directory;
   const std::filesystem::path created = directory.data() / "new";
-  const AdminResult result = runAdmin(created, {"org", "list"});
+  const AdminResult result = runAdmin(created, {"init"});
   EXPECT_EQ(result.exitCode, 0);
-  EXPECT_EQ(result.err, "");
+  EXPECT_EQ(result.err, registryLine(created));
   EXPECT_EQ(fileMode(created), 0700u);
   EXPECT_EQ(modesIn(created), ownerOnly({"client-secret-pepper", "registry.db"}));
 }

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "auth/auth_service.h"
+#include "tests/auth/stored_scopes.h"
 
 namespace codepayload::server::testing {
 
@@ -128,6 +129,10 @@ ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, a
   const auth::CreatedClient created = registry.createClient(organisation.id, "test client", scopes);
   service_->auth().refreshRegistryView();
   return ApiClient{organisation.id, created.client.id, created.secret};
+}
+
+void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {
+  auth::testing::storeScopesBehindTheRegistry(dataDir_ / auth::kRegistryDatabaseFile, client.clientId, scopes);
 }
 
 std::string ServiceHarness::token(const ApiClient& client) {

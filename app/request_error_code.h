@@ -1,0 +1,22 @@
+// The envelope code of a request the payload engine refuses as a whole
+// (D-H4): one name for the server's 400/413 answer and the codepayload tool's
+// error, so a script sees the same code from both (docs/error-policy.md).
+#pragma once
+
+#include <string_view>
+
+#include "engine/payload_engine.h"
+
+namespace codepayload::app {
+
+constexpr std::string_view requestErrorCode(RequestError::Kind kind) {
+  switch (kind) {
+    case RequestError::Kind::InvalidJson: return "InvalidJson";
+    case RequestError::Kind::MissingField: return "MissingField";
+    case RequestError::Kind::WrongType: return "WrongType";
+    case RequestError::Kind::TooManyItems: return "TooManyItems";
+  }
+  return "InvalidJson";
+}
+
+}  // namespace codepayload::app
