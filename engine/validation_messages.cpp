@@ -235,9 +235,25 @@ bool isIndex(std::string_view text) {
   return ok;
 }
 
+// Text from the request is cut to this many bytes in a message (on a UTF-8
+// character boundary, "..." added), so a huge value or key does not appear
+// twice, in full, in the answer (AI values are at most 90 characters).
+constexpr std::size_t kMaxQuotedBytes = 100;
+
+void appendFromRequest(std::string& out, std::string_view text) {
+  if (text.size() <= kMaxQuotedBytes) {
+    out += text;
+    return;
+  }
+  std::size_t end = kMaxQuotedBytes;
+  while (end > 0 && isContinuationByte(text[end])) --end;
+  out += text.substr(0, end);
+  out += "...";
+}
+
 void appendQuoted(std::string& out, std::string_view text) {
   out += '\'';
-  out += text;
+  appendFromRequest(out, text);
   out += '\'';
 }
 
@@ -351,7 +367,7 @@ struct Fill {
   void appendPlaceholder(std::string& out, std::string_view name) const {
     if (name.size() == 1 && name[0] >= '0' && name[0] <= '9') {
       std::size_t index = static_cast<std::size_t>(name[0] - '0');
-      if (index < args.size()) out += args[index];
+      if (index < args.size()) appendFromRequest(out, args[index]);
     } else if (name == "value") {
       appendValue(out);
     } else if (name == "part") {
@@ -379,7 +395,7 @@ struct Fill {
     } else if (name == "rest") {
       for (std::size_t i = restFrom; i < args.size(); ++i) {
         if (i != restFrom) out += ", ";
-        out += args[i];
+        appendFromRequest(out, args[i]);
       }
     } else if (name == "ai") {
       out += ai;
@@ -418,12 +434,12 @@ struct Fill {
 // A code or reason no table knows (Lua rule modules, Lua linters' own tokens).
 std::string genericSentence(std::string_view field, const std::vector<std::string>& args) {
   std::string out = "A rule refused ";
-  out += field;
+  appendFromRequest(out, field);
   if (!args.empty()) {
     out += " (";
     for (std::size_t i = 0; i < args.size(); ++i) {
       if (i != 0) out += ", ";
-      out += args[i];
+      appendFromRequest(out, args[i]);
     }
     out += ')';
   }
@@ -454,7 +470,7 @@ std::string describeAi(std::string_view field, const std::vector<std::string>& a
     std::string_view sentence = linterSentence(args[3]);
     if (sentence.empty()) return fill.apply(codeSentence("ai/linterUnknown"));
     std::string out = "AI ";
-    out += args[0];
+    appendFromRequest(out, args[0]);
     out += ": ";
     out += fill.apply(sentence);
     out += '.';

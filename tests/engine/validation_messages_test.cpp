@@ -199,6 +199,20 @@ TEST(Messages, UnknownCodesAndReasonsGetAGenericSentence) {
             "AI 4309: '12345' fails the check mylinter (tooOdd) at characters 2 to 3 of '12345'.");
 }
 
+TEST(Messages, TextFromTheRequestIsCutTo100Bytes) {
+  const std::string key(150, '7');
+  EXPECT_EQ(describe("Validation.Invalid.primaryKey", {key, "unknownAi"}, {}),
+            "AI '" + std::string(100, '7') + "...' is not in the GS1 Barcode Syntax Dictionary.");
+  // Never inside a UTF-8 character: the 'é' at bytes 100 and 101 is left out whole.
+  MessageFacts facts;
+  const std::string value = std::string(99, 'A') + "\xC3\xA9" + "B";
+  facts.valueAsSent = value;
+  EXPECT_EQ(describe("Validation.Invalid.ais.0", {"10", "format", "X..20", "tooLong", "20"}, facts),
+            "AI 10: '" + std::string(99, 'A') +
+                "...' is too long for the format X..20; character 21 and those after "
+                "it are extra.");
+}
+
 TEST(SpanAsSent, MapsOffsetsOfANormalisedValueBackToTheValueAsSent) {
   ItemAi gtin;
   gtin.sentValue = "614141000037";
