@@ -171,7 +171,7 @@ constexpr std::array kCodeSentences{
     CodeSentence{"ais.<n>.digitalLink/", "AI {0} has no place in a Digital Link URI: it is neither a key qualifier of the primary key nor a data attribute; leave it out, or leave out the digitalLinkStem to get an element string."},
     CodeSentence{"ais.qualifiers/", "The key qualifiers {rest} of primary key {0} do not all come from one of its qualifier sequences: {allowed}."},
     CodeSentence{"ais/duplicate", "AI {0} is given more than once (first as ais.{1}); give each AI once."},
-    CodeSentence{"context/characters", "context may only contain the characters @QUERY@."},
+    CodeSentence{"context/characters", "context may only contain the characters {query}."},
     CodeSentence{"context/requiresDigitalLinkStem", "context is part of a Digital Link URI: give a digitalLinkStem or leave context out."},
     CodeSentence{"digitalLinkStem/dotSegment", "The digitalLinkStem must not have a '.' or '..' path segment."},
     CodeSentence{"digitalLinkStem/emptySegment", "The digitalLinkStem must not have an empty path segment (//)."},
@@ -183,10 +183,10 @@ constexpr std::array kCodeSentences{
     CodeSentence{"digitalLinkStem/syntax", "The digitalLinkStem has characters a URI does not allow."},
     CodeSentence{"digitalLinkStem/userinfo", "The digitalLinkStem must not have a user name or password (user@host)."},
     CodeSentence{"extensionParameters.<n>/emptyKey", "An extension parameter key must not be empty."},
-    CodeSentence{"extensionParameters.<n>/keyCharacters", "The extension parameter key '{0}' may only contain the characters @QUERY@."},
+    CodeSentence{"extensionParameters.<n>/keyCharacters", "The extension parameter key '{0}' may only contain the characters {query}."},
     CodeSentence{"extensionParameters.<n>/numericKey", "The extension parameter key '{0}' is all digits and would read as an AI; use a key with at least one non-digit."},
     CodeSentence{"extensionParameters.<n>/reservedKey", "'{0}' cannot be an extension parameter key: linkType and context have fields of their own."},
-    CodeSentence{"extensionParameters.<n>/valueCharacters", "The value of extension parameter '{0}' may only contain the characters @QUERY@."},
+    CodeSentence{"extensionParameters.<n>/valueCharacters", "The value of extension parameter '{0}' may only contain the characters {query}."},
     CodeSentence{"extensionParameters/duplicateKey", "The extension parameter key '{0}' is given more than once."},
     CodeSentence{"extensionParameters/requiresDigitalLinkStem", "Extension parameters are part of a Digital Link URI: give a digitalLinkStem or leave them out."},
     CodeSentence{"linkType/notAbsoluteHttpUri", "linkType '{0}' is neither a gs1: link type nor an absolute http or https URI{endDidYouMean}"},
@@ -207,10 +207,21 @@ constexpr bool sortedByKey() {
 }
 static_assert(sortedByKey(), "kCodeSentences must be sorted by key, without duplicates");
 
-std::string_view codeSentence(std::string_view key) {
-  auto it = std::lower_bound(kCodeSentences.begin(), kCodeSentences.end(), key,
-                             [](const CodeSentence& entry, std::string_view wanted) { return entry.key < wanted; });
-  return (it != kCodeSentences.end() && it->key == key) ? it->sentence : std::string_view();
+// Compares `key` with the concatenation first + second, without building it.
+int compareJoined(std::string_view key, std::string_view first, std::string_view second) {
+  std::string_view head = key.substr(0, std::min(key.size(), first.size()));
+  if (int order = head.compare(first.substr(0, head.size())); order != 0 || head.size() < first.size()) {
+    return order != 0 ? order : -1;
+  }
+  return key.substr(first.size()).compare(second);
+}
+
+// The sentence keyed by form + reason ("ai/format." + "tooLong"), or empty.
+std::string_view codeSentence(std::string_view form, std::string_view reason = {}) {
+  auto it = std::lower_bound(kCodeSentences.begin(), kCodeSentences.end(), 0, [&](const CodeSentence& entry, int) {
+    return compareJoined(entry.key, form, reason) < 0;
+  });
+  return (it != kCodeSentences.end() && compareJoined(it->key, form, reason) == 0) ? it->sentence : std::string_view();
 }
 
 std::string_view linterSentence(std::string_view reason) {
@@ -239,6 +250,12 @@ bool isIndex(std::string_view text) {
 // character boundary, "..." added), so a huge value or key does not appear
 // twice, in full, in the answer (AI values are at most 90 characters).
 constexpr std::size_t kMaxQuotedBytes = 100;
+
+void appendNumber(std::string& out, std::size_t number) {
+  char digits[24];
+  auto [end, error] = std::to_chars(digits, digits + sizeof digits, number);
+  out.append(digits, static_cast<std::size_t>(end - digits));
+}
 
 void appendFromRequest(std::string& out, std::string_view text) {
   if (text.size() <= kMaxQuotedBytes) {
@@ -333,9 +350,15 @@ struct Fill {
     std::size_t first = std::min(offset, value.size()) + 1;
     std::size_t last = std::min(offset + length, value.size());
     if (last <= first) {
-      out += "character " + std::to_string(first) + " of ";
+      out += "character ";
+      appendNumber(out, first);
+      out += " of ";
     } else {
-      out += "characters " + std::to_string(first) + " to " + std::to_string(last) + " of ";
+      out += "characters ";
+      appendNumber(out, first);
+      out += " to ";
+      appendNumber(out, last);
+      out += " of ";
     }
     appendQuoted(out, value);
   }
@@ -377,7 +400,7 @@ struct Fill {
     } else if (name == "where") {
       appendWhere(out);
     } else if (name == "position") {
-      out += std::to_string(offset + 1);
+      appendNumber(out, offset + 1);
     } else if (name == "expected") {
       out += facts.expected;
     } else if (name == "linter") {
@@ -401,24 +424,18 @@ struct Fill {
       out += ai;
     } else if (name == "module") {
       out += module;
+    } else if (name == "query") {
+      out += kQueryCharacters;
     } else if (name == "alternatives") {
       appendAlternatives(out);
     }
   }
 
-  std::string apply(std::string_view sentence) const {
-    std::string out;
-    out.reserve(sentence.size() + 48);
+  // Appends `sentence` with its placeholders filled in.
+  void appendTo(std::string& out, std::string_view sentence) const {
     while (!sentence.empty()) {
       std::size_t open = sentence.find('{');
       std::size_t close = open == std::string_view::npos ? open : sentence.find('}', open);
-      std::size_t query = sentence.find('@');
-      if (query < open && sentence.substr(query).starts_with("@QUERY@")) {
-        out += sentence.substr(0, query);
-        out += kQueryCharacters;
-        sentence.remove_prefix(query + 7);
-        continue;
-      }
       if (close == std::string_view::npos) {
         out += sentence;
         break;
@@ -427,6 +444,12 @@ struct Fill {
       appendPlaceholder(out, sentence.substr(open + 1, close - open - 1));
       sentence.remove_prefix(close + 1);
     }
+  }
+
+  std::string apply(std::string_view sentence) const {
+    std::string out;
+    out.reserve(sentence.size() + 3 * std::min(facts.valueAsSent.size(), kMaxQuotedBytes) + 32);
+    appendTo(out, sentence);
     return out;
   }
 };
@@ -455,8 +478,7 @@ std::string describeAi(std::string_view field, const std::vector<std::string>& a
     bool ok = false;
     fill.offset = parseIndex(args[4], ok);
     fill.length = 1;
-    std::string key = "ai/format." + args[3];
-    std::string_view sentence = codeSentence(key);
+    std::string_view sentence = codeSentence("ai/format.", args[3]);
     if (ok && !sentence.empty()) return fill.apply(sentence);
     return genericSentence(field, args);
   }
@@ -469,18 +491,18 @@ std::string describeAi(std::string_view field, const std::vector<std::string>& a
     if (facts.inPadding) return fill.apply(codeSentence("ai/linterInPadding"));
     std::string_view sentence = linterSentence(args[3]);
     if (sentence.empty()) return fill.apply(codeSentence("ai/linterUnknown"));
-    std::string out = "AI ";
+    std::string out;
+    out.reserve(sentence.size() + 3 * std::min(facts.valueAsSent.size(), kMaxQuotedBytes) + 40);
+    out += "AI ";
     appendFromRequest(out, args[0]);
     out += ": ";
-    out += fill.apply(sentence);
+    fill.appendTo(out, sentence);
     out += '.';
     return out;
   }
   if (shape == "notPrimaryKey" && facts.elementStringOnly)
     return fill.apply(codeSentence("ai/notPrimaryKey.elementStringOnly"));
-  std::string key = "ai/";
-  key += shape;
-  std::string_view sentence = codeSentence(key);
+  std::string_view sentence = codeSentence("ai/", shape);
   return sentence.empty() ? genericSentence(field, args) : fill.apply(sentence);
 }
 
@@ -493,10 +515,8 @@ std::string describe(std::string_view code, const std::vector<std::string>& args
   std::string_view field = code.substr(codes::kPrefix.size());
   Fill fill(args, facts);
   auto reasonSentence = [&](std::string_view form, std::size_t reasonIndex) {
-    std::string key(form);
-    key += '/';
-    if (reasonIndex < args.size()) key += args[reasonIndex];
-    std::string_view sentence = codeSentence(key);
+    // `form` ends in '/'
+    std::string_view sentence = codeSentence(form, reasonIndex < args.size() ? args[reasonIndex] : "");
     return sentence.empty() ? genericSentence(field, args) : fill.apply(sentence);
   };
   if (field == "primaryKey") return describeAi(field, args, facts);
@@ -528,15 +548,16 @@ std::string describe(std::string_view code, const std::vector<std::string>& args
     }
     return genericSentence(field, args);
   }
-  if (field == "extensionParameters") return reasonSentence(field, args.size() == 1 ? 0 : 1);
+  if (field == "extensionParameters") return reasonSentence("extensionParameters/", args.size() == 1 ? 0 : 1);
   if (field.starts_with("extensionParameters.") && isIndex(field.substr(20))) {
-    return reasonSentence("extensionParameters.<n>", 1);
+    return reasonSentence("extensionParameters.<n>/", 1);
   }
-  if (field == "digitalLinkStem" || field == "context") return reasonSentence(field, 0);
-  if (field == "linkType") return reasonSentence(field, 1);
+  if (field == "digitalLinkStem") return reasonSentence("digitalLinkStem/", 0);
+  if (field == "context") return reasonSentence("context/", 0);
+  if (field == "linkType") return reasonSentence("linkType/", 1);
   if (field.starts_with("rule.")) {
     fill.module = field.substr(5);
-    return reasonSentence("rule.<module>", 0);
+    return reasonSentence("rule.<module>/", 0);
   }
   return genericSentence(field, args);
 }
