@@ -146,9 +146,11 @@ static_assert(sortedByReason(), "kLinterSentences must be sorted by reason, with
 
 // The sentences of the service's own codes, keyed by "<form>/<reason>" (the
 // form as in engine/validation_codes.h, <n> and <ai> left out). Placeholders:
-// {0}..{9} the args, {value} the AI value as sent, {span} and {where} the
-// characters at fault (args offset and length), {suggestion}, {allowed},
-// {didYouMean} ("; did you mean X?" or nothing), {rest} args 1.. joined.
+// {0}..{9} the args, {value}, {part}, {span}, {where} and {position} the
+// value as sent and the characters at fault (args offset and length),
+// {allowed}, {endDidYouMean} ("; did you mean X?" or "."), {rest} args 1..
+// joined, {ai} and {module} from the code, {alternatives} the requirements,
+// {query} the characters a query component keeps.
 struct CodeSentence {
   std::string_view key;
   std::string_view sentence;

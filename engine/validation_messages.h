@@ -30,9 +30,12 @@ struct MessageFacts {
 // The sentence for one error.
 std::string describe(std::string_view code, const std::vector<std::string>& args, const MessageFacts& facts);
 
-// One linter reason token and the sentence template it gets. Placeholders:
-// {span} the offending characters as sent, {where} "at character 12 of '...'",
-// {expected} the right characters, {linter} the linter's name.
+// One linter reason token and the sentence template it gets (the message is
+// "AI <ai>: <sentence>."). Placeholders: {part} the characters at fault, with
+// their place when they are not the whole value ("'13' (characters 3 to 4 of
+// '251301')"), {span} those characters alone, {where} "at character 12 of
+// '...'", {value} the whole value as sent, {expected} the right characters,
+// {linter} the linter's name.
 struct ReasonSentence {
   std::string_view reason;
   std::string_view sentence;
