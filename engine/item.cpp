@@ -1,5 +1,7 @@
 #include "engine/item.h"
 
+#include <algorithm>
+
 #include "engine/digital_link_stem.h"
 #include "engine/snapshot.h"
 #include "engine/validation_codes.h"
@@ -35,6 +37,14 @@ ItemContext::ItemContext(const Snapshot& rules, const CodeDefinition& definition
   }
 }
 
+SentSpan ItemAi::spanAsSent(std::size_t offset, std::size_t length) const {
+  std::size_t padding = normalised ? normalisedValue.size() - sentValue.size() : 0;
+  std::size_t end = offset + length;
+  if (offset < padding && end <= padding) return SentSpan{0, 0, true};
+  std::size_t begin = std::max(offset, padding) - padding;
+  return SentSpan{begin, std::max(end, padding) - padding - begin, false};
+}
+
 std::string_view ItemContext::normalisedStem(const char*& reason) {
   if (!stemChecked_) {
     // The items of a batch usually share one stem: remember the last verdict
@@ -66,8 +76,15 @@ std::string ItemContext::pathOf(AiSlot slot) {
 
 std::string ItemContext::aiErrorCode(AiSlot slot) { return slot.primary ? codes::primaryKey() : codes::ai(slot.index); }
 
-void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args) {
-  errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args)});
+void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
+                           const messages::MessageFacts& facts) {
+  std::string message = messages::describe(code, args, facts);
+  errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args), std::move(message)});
+}
+
+void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
+                           std::string message) {
+  errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args), std::move(message)});
 }
 
 }  // namespace codepayload

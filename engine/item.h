@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/model.h"
+#include "engine/validation_messages.h"
 
 namespace codepayload {
 
@@ -23,6 +24,13 @@ enum class Placement : std::uint8_t {
   Undecided,
   PathQualifier,   // /<ai>/<value> after the primary key
   QueryAttribute,  // ?<ai>=<value>
+};
+
+// A span of an AI value in the value as the caller sent it.
+struct SentSpan {
+  std::size_t offset;
+  std::size_t length;
+  bool inPadding;  // wholly in characters normalisation added (offset and length are then 0)
 };
 
 struct ItemAi {
@@ -38,6 +46,12 @@ struct ItemAi {
   std::uint16_t qualifierRank = 0;  // position in the chosen qualifier sequence
 
   std::string_view value() const { return normalised ? std::string_view(normalisedValue) : sentValue; }
+
+  // A span of value() mapped to the value as sent. Normalisation only pads on
+  // the left (GTINs and temperatures get leading zeros), so offsets move back
+  // by the padding's length; a span reaching into the padding is cut to the
+  // characters the caller typed, and one wholly inside it has none.
+  SentSpan spanAsSent(std::size_t offset, std::size_t length) const;
 };
 
 // Whether two AIs of an item have the same key: by slot (one per 2- to 4-digit
@@ -80,7 +94,11 @@ class ItemContext {
   static std::string pathOf(AiSlot slot);
   static std::string aiErrorCode(AiSlot slot);
 
-  void addError(std::string code, std::optional<std::string> path, std::vector<std::string> args);
+  // Adds an error; its message is built from code, args and `facts`
+  // (engine/validation_messages.h). A Lua module may supply `message` itself.
+  void addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
+                const messages::MessageFacts& facts = {});
+  void addError(std::string code, std::optional<std::string> path, std::vector<std::string> args, std::string message);
   bool hasErrors() const { return errors_.size() > firstError_; }
 
  private:

@@ -37,7 +37,9 @@ void appendFailure(std::string& out, std::string_view reference, const std::vect
       if (j != 0) out += ',';
       appendJsonString(out, error.args[j]);
     }
-    out += "]}";
+    out += "],\"message\":";
+    appendJsonString(out, error.message);
+    out += '}';
   }
   out += "]}";
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -22,14 +23,29 @@ struct LintResult {
   const char* reason = nullptr;
   std::uint32_t offset = 0;  // first offending character, within the component
   std::uint32_t length = 0;  // how many characters are at fault
+  // The characters that would be right in their place, when the linter can
+  // name them (a check digit, a check character pair); NUL-padded. Only the
+  // error message uses them (engine/validation_messages.h).
+  std::array<char, 2> expected{};
 
   bool ok() const { return reason == nullptr; }
+  std::string_view expectedText() const {
+    return std::string_view(expected.data(), expected[0] == '\0' ? 0 : (expected[1] == '\0' ? 1 : 2));
+  }
 };
 
 inline constexpr LintResult kPass{};
 
 inline constexpr LintResult fail(const char* reason, std::size_t offset, std::size_t length) {
   return LintResult{reason, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(length)};
+}
+
+// A failure that names the characters that would be right (at most two).
+inline constexpr LintResult failExpecting(const char* reason, std::size_t offset, std::size_t length,
+                                          std::string_view expected) {
+  LintResult result = fail(reason, offset, length);
+  for (std::size_t i = 0; i < expected.size() && i < result.expected.size(); ++i) result.expected[i] = expected[i];
+  return result;
 }
 
 using LinterFn = LintResult (*)(std::string_view component);

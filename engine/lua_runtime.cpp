@@ -4,10 +4,12 @@
 
 #include <Poco/Logger.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
+#include "common/utf8.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "engine/validation_codes.h"
@@ -277,7 +279,10 @@ void pushItem(lua_State* L, const ItemContext& item) {
   lua_setfield(L, -2, "extensionParameters");
 }
 
-// report(code, path, args): collects one error; the code must be a validation code.
+// report(code, path, args[, message]): collects one error; the code must be a
+// validation code. Without a message the engine builds a generic one.
+constexpr std::size_t kMaxReportedMessageBytes = 1024;
+
 struct ReportCollector {
   std::vector<ValidationError> errors;
   std::string invalid;  // first malformed report, if any
@@ -302,6 +307,19 @@ int report(lua_State* L) {
       if (arg != nullptr) error.args.emplace_back(arg, argLength);
       lua_pop(L, 1);
     }
+  }
+  // An optional fourth argument is the module's own message for a person.
+  if (lua_type(L, 4) == LUA_TSTRING) {
+    std::size_t messageLength = 0;
+    const char* message = lua_tolstring(L, 4, &messageLength);
+    std::string_view text(message, std::min<std::size_t>(messageLength, kMaxReportedMessageBytes));
+    // Cut at a character boundary; a message that is not UTF-8 is dropped
+    // (the engine's generic sentence stands in).
+    while (text.size() < messageLength && !text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80)
+      text.remove_suffix(1);
+    if (text.size() < messageLength && !text.empty() && (static_cast<unsigned char>(text.back()) & 0x80) != 0)
+      text.remove_suffix(1);
+    if (common::isValidUtf8(text)) error.message.assign(text);
   }
   if (collector->errors.size() < 64) collector->errors.push_back(std::move(error));
   return 0;
@@ -424,8 +442,14 @@ void LuaRuntime::runModule(int index, ItemContext& item) const {
     error = e.what();
   }
   if (error.empty()) {
-    for (ValidationError& reported : collector.errors)
-      item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args));
+    for (ValidationError& reported : collector.errors) {
+      if (reported.message.empty()) {
+        item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args));
+      } else {
+        item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args),
+                      std::move(reported.message));
+      }
+    }
     return;
   }
   failures_.fetch_add(1, std::memory_order_relaxed);

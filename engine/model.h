@@ -35,8 +35,14 @@ struct ValidationError {
   std::string code;                 // "Validation.Invalid.ais.2"
   std::optional<std::string> path;  // "ais.2", or null
   std::vector<std::string> args;
+  // One English sentence for a person (engine/validation_messages.h). It is
+  // derived from the fields above and the request; equality compares the
+  // published contract (code, path, args) only.
+  std::string message{};
 
-  bool operator==(const ValidationError&) const = default;
+  bool operator==(const ValidationError& other) const {
+    return code == other.code && path == other.path && args == other.args;
+  }
 };
 
 }  // namespace codepayload

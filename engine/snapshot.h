@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -123,6 +124,8 @@ class Snapshot {
 
   // Whether `id` ("gs1:pip") is a link type the generator offers.
   bool isSelectableLinkType(std::string_view id) const;
+  // Every link type the generator offers, in vocabulary order.
+  std::span<const std::string> selectableLinkTypes() const { return selectableLinkTypes_; }
   // The vocabulary entry for `id`, selectable or not; nullptr if unknown.
   const LinkType* findLinkType(std::string_view id) const;
 

@@ -17,7 +17,10 @@ LintResult lintCsum(std::string_view component) {
     weight = 4 - weight;
   }
   unsigned expected = (10 - sum % 10) % 10;
-  if (support::digitValue(component[checkPos]) != expected) return fail(reason::kIncorrectCheckDigit, checkPos, 1);
+  if (support::digitValue(component[checkPos]) != expected) {
+    const char digit = static_cast<char>('0' + expected);
+    return failExpecting(reason::kIncorrectCheckDigit, checkPos, 1, std::string_view(&digit, 1));
+  }
   return kPass;
 }
 

@@ -56,8 +56,9 @@ LintResult lintCsumalpha(std::string_view component) {
     sum += (weightPlusOne - 1) * kPrimes[dataLength - 1 - pos];
   }
   sum %= 1021;
-  if (component[dataLength] != kCset32[sum >> 5] || component[dataLength + 1] != kCset32[sum & 31]) {
-    return fail(reason::kIncorrectCheckPair, dataLength, 2);
+  const char pair[2] = {kCset32[sum >> 5], kCset32[sum & 31]};
+  if (component[dataLength] != pair[0] || component[dataLength + 1] != pair[1]) {
+    return failExpecting(reason::kIncorrectCheckPair, dataLength, 2, std::string_view(pair, 2));
   }
   return kPass;
 }

@@ -2,7 +2,8 @@
 // components consumed left to right (fixed lengths, the last may vary, optional
 // ones may be left out once the value is used up), the character set of each,
 // then its linters in dictionary order. The first fault of a value is reported,
-// with its offset in the (normalised) value.
+// with its offset in the value as sent (normalisation only pads on the left,
+// so an offset in the normalised value is mapped back by the padding's length).
 #include "engine/item.h"
 #include "engine/lua_runtime.h"
 #include "engine/snapshot.h"
@@ -44,9 +45,15 @@ class AiFormatRule final : public RuleModule {
         lint::LintResult result =
             linter.builtin != nullptr ? linter.builtin(part) : item.rules().lua().runLinter(linter.luaIndex, part);
         if (!result.ok()) {
+          SentSpan span = ai.spanAsSent(position + result.offset, result.length);
+          messages::MessageFacts facts;
+          facts.valueAsSent = ai.sentValue;
+          facts.expected = result.expectedText();
+          facts.inPadding = span.inPadding;
           item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                        {std::string(ai.key), "linter", linter.name, result.reason,
-                         std::to_string(position + result.offset), std::to_string(result.length)});
+                        {std::string(ai.key), "linter", linter.name, result.reason, std::to_string(span.offset),
+                         std::to_string(span.length)},
+                        facts);
           return;
         }
       }
@@ -57,8 +64,12 @@ class AiFormatRule final : public RuleModule {
 
   static void formatError(ItemContext& item, AiSlot slot, const char* reason, std::size_t offset) {
     const ItemAi& ai = item.at(slot);
-    item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                  {std::string(ai.key), "format", ai.ai->formatSpec, reason, std::to_string(offset)});
+    messages::MessageFacts facts;
+    facts.valueAsSent = ai.sentValue;
+    item.addError(
+        ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
+        {std::string(ai.key), "format", ai.ai->formatSpec, reason, std::to_string(ai.spanAsSent(offset, 0).offset)},
+        facts);
   }
 };
 

@@ -3,6 +3,7 @@
 // out of relations and placement.
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/suggestions.h"
 #include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
@@ -18,7 +19,11 @@ class AiKeysRule final : public RuleModule {
       ItemAi& ai = ais[i];
       AiSlot slot{false, i};
       if (ai.ai == nullptr) {
-        item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"});
+        std::string suggestion = suggest::ai(ai.key, item.rules());
+        messages::MessageFacts facts;
+        facts.suggestion = suggestion;
+        item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"},
+                      facts);
       } else if (sameKey(ai, item.primaryKey())) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
                       {std::string(ai.key), "repeatsPrimaryKey"});

@@ -53,7 +53,20 @@ class DigitalLinkPlacementRule final : public RuleModule {
     for (const ItemAi& ai : ais) {
       if (ai.placement == Placement::PathQualifier) args.emplace_back(ai.key);
     }
-    item.addError(codes::qualifiers(), "ais", std::move(args));
+    std::string allowed;
+    const auto& sequences = primaryKey.definition->qualifierSequences;
+    for (std::size_t s = 0; s < sequences.size(); ++s) {
+      if (s != 0) allowed += s + 1 == sequences.size() ? " or " : ", ";
+      allowed += '(';
+      for (std::size_t q = 0; q < sequences[s].size(); ++q) {
+        if (q != 0) allowed += ", ";
+        allowed += sequences[s][q];
+      }
+      allowed += ')';
+    }
+    messages::MessageFacts facts;
+    facts.allowed = allowed;
+    item.addError(codes::qualifiers(), "ais", std::move(args), facts);
   }
 };
 

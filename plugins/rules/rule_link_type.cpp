@@ -4,6 +4,7 @@
 // gs1:defaultLink ones); any other value must be an absolute http(s) URI.
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/suggestions.h"
 #include "engine/uri_text.h"
 #include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
@@ -11,6 +12,9 @@
 namespace codepayload::rules {
 
 namespace {
+
+constexpr const char* kUnknownLinkType = "unknownLinkType";
+constexpr const char* kNotAbsoluteHttpUri = "notAbsoluteHttpUri";
 
 class LinkTypeRule final : public RuleModule {
  public:
@@ -20,20 +24,27 @@ class LinkTypeRule final : public RuleModule {
     const auto& linkType = item.definition().linkType;
     if (!linkType) return;
     const char* reason = verdict(item, *linkType);
-    if (reason != nullptr) item.addError(codes::linkType(), "linkType", {std::string(*linkType), reason});
+    if (reason == nullptr) return;
+    std::string suggestion;
+    if (reason == kUnknownLinkType || reason == kNotAbsoluteHttpUri) {
+      suggestion = suggest::linkType(*linkType, item.rules().selectableLinkTypes());
+    }
+    messages::MessageFacts facts;
+    facts.suggestion = suggestion;
+    item.addError(codes::linkType(), "linkType", {std::string(*linkType), reason}, facts);
   }
 
  private:
   const char* verdict(const ItemContext& item, std::string_view value) const {
     if (!item.hasStem()) return "requiresDigitalLinkStem";
-    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : "notAbsoluteHttpUri";
+    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : kNotAbsoluteHttpUri;
     if (item.rules().isSelectableLinkType(value)) return nullptr;
     std::string_view vocabularyName = value;
     for (const auto& [alias, target] : aliases_) {
       if (alias == value) vocabularyName = target;
     }
     // Known to the vocabulary (directly or by an alias) but not offered, e.g. gs1:handledBy.
-    return item.rules().findLinkType(vocabularyName) != nullptr ? "notSelectable" : "unknownLinkType";
+    return item.rules().findLinkType(vocabularyName) != nullptr ? "notSelectable" : kUnknownLinkType;
   }
 
   std::vector<std::pair<std::string, std::string>> aliases_;

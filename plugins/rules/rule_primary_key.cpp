@@ -2,6 +2,7 @@
 // without a stem, one of the configured element-string-only keys such as 03).
 #include "engine/item.h"
 #include "engine/snapshot.h"
+#include "engine/suggestions.h"
 #include "engine/validation_codes.h"
 #include "plugins/rules/rule_modules.h"
 
@@ -16,13 +17,18 @@ class PrimaryKeyRule final : public RuleModule {
   void check(ItemContext& item) const override {
     ItemAi& key = item.primaryKey();
     if (key.ai == nullptr) {
-      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"});
+      std::string suggestion = suggest::ai(key.key, item.rules());
+      messages::MessageFacts facts;
+      facts.suggestion = suggestion;
+      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"}, facts);
       return;
     }
     bool accepted =
         key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
     if (!accepted) {
-      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"});
+      messages::MessageFacts facts;
+      facts.elementStringOnly = elementStringOnly_.contains(key.slot);  // refused only because of the stem
+      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"}, facts);
       return;
     }
     item.primaryKeyAccepted = true;

@@ -15,8 +15,10 @@
 --             reference, primaryKey {key, value}, ais {{key, value}, ...}
 --             (values already normalised, e.g. GTINs to 14 digits),
 --             extensionParameters, digitalLinkStem, linkType and context.
---             Call report(code, path, args) once per fault; the code must start
---             with "Validation.Invalid.". A Lua error fails the item closed.
+--             Call report(code, path, args[, message]) once per fault; the code
+--             must start with "Validation.Invalid."; message is one sentence
+--             for a person (without it the engine writes a generic one from
+--             the code and args). A Lua error fails the item closed.
 -- It is named in pipeline.steps as "lua:<file name without .lua>".
 --
 -- The sandbox offers base, string, table, math and utf8 (no io, os, require,
@@ -77,7 +79,9 @@ return {
     local function inspect(ai, path, code)
       local offset = gcpOffset(ai.key)
       if offset and #ai.value > offset and not allowed(ai.value, offset) then
-        report(code, path, { ai.key, "gcpNotAllowed" })
+        report(code, path, { ai.key, "gcpNotAllowed" },
+          "AI " .. ai.key .. ": the GS1 Company Prefix of " .. ai.value ..
+          " is not one of this organisation's prefixes.")
       end
     end
     inspect(item.primaryKey, "primaryKey", "Validation.Invalid.primaryKey")

@@ -203,7 +203,8 @@ TEST(Binaries, GenerateSaysInItsExitStatusWhetherEveryItemWasGenerated) {
   const std::string goodCode = R"({"reference":"a","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"})";
   const std::string typoFailure =
       R"({"reference":"typo","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
-      R"("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]})";
+      R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
+      R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]})";
 
   const RunResult allGenerated = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "good.json"}, {}, work.path());
   EXPECT_EQ(allGenerated.exitCode, 0) << allGenerated.err;

@@ -27,10 +27,12 @@ TEST(DigitalLink, SecondQualifierSequenceOfTheGtin) {
 }
 
 TEST(DigitalLink, QualifiersFromTwoSequencesAreRefused) {
-  EXPECT_EQ(dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},)J"
-               R"J("ais":[{"key":"22","value":"A"},{"key":"235","value":"B"}],"extensionParameters":[])J"),
-            R"J({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.ais.qualifiers",)J"
-            R"J("path":"ais","args":["01","22","235"]}]}]})J");
+  EXPECT_EQ(
+      dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},)J"
+         R"J("ais":[{"key":"22","value":"A"},{"key":"235","value":"B"}],"extensionParameters":[])J"),
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.ais.qualifiers",)J"
+      R"J("path":"ais","args":["01","22","235"],"message":"The key qualifiers 22, 235 of primary key 01 do not all come )J"
+      R"J(from one of its qualifier sequences: (22, 10, 21) or (235)."}]}]})J");
 }
 
 TEST(DigitalLink, ValuesArePercentEncodedExceptUnreserved) {
@@ -68,17 +70,19 @@ TEST(DigitalLink, GlnWithExtensionComponent) {
 }
 
 TEST(DigitalLink, AiThatIsNeitherQualifierNorDataAttribute) {
-  EXPECT_EQ(dl(R"J("primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":"21","value":"S1"}],)J"
-               R"J("extensionParameters":[])J"),
-            R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
-            R"J({"code":"Validation.Invalid.relations.21.requires","path":"ais.0","args":["01","03","8006"]},)J"
-            R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["21"]}]}]})J");
+  EXPECT_EQ(
+      dl(R"J("primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":"21","value":"S1"}],)J"
+         R"J("extensionParameters":[])J"),
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
+      R"J({"code":"Validation.Invalid.relations.21.requires","path":"ais.0","args":["01","03","8006"],"message":"AI 21 needs one of 01, 03 or 8006 in the same code."},)J"
+      R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["21"],"message":"AI 21 has no place in a Digital Link URI: it is neither a key qualifier of the primary key nor a data attribute; leave it out, or leave out the digitalLinkStem to get an element string."}]}]})J");
 }
 
 TEST(DigitalLink, MadeToOrderGtinIsNotADigitalLinkPrimaryKey) {
-  EXPECT_EQ(dl(R"J("primaryKey":{"key":"03","value":"09506000134352"},"ais":[],"extensionParameters":[])J"),
-            R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
-            R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["03","notPrimaryKey"]}]}]})J");
+  EXPECT_EQ(
+      dl(R"J("primaryKey":{"key":"03","value":"09506000134352"},"ais":[],"extensionParameters":[])J"),
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
+      R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["03","notPrimaryKey"],"message":"AI 03 is a primary key only in element strings: leave out the digitalLinkStem, or use a Digital Link primary key such as 01."}]}]})J");
 }
 
 TEST(DigitalLink, LinkTypeUriIsQueryEncoded) {

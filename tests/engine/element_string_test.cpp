@@ -59,8 +59,9 @@ TEST(Batches, AcceptedAndRejectedAreSplitAndAllRejectedGivesNoCodes) {
           R"J({"reference":"b","primaryKey":{"key":"7777","value":"1"},"ais":[],"extensionParameters":[]}]})J"),
       R"J({"codes":[],"failures":[)J"
       R"J({"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-      R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]},)J"
-      R"J({"reference":"b","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["7777","unknownAi"]}]}]})J");
+      R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"],)J"
+      R"J("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]},)J"
+      R"J({"reference":"b","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["7777","unknownAi"],"message":"AI '7777' is not in the GS1 Barcode Syntax Dictionary."}]}]})J");
   EXPECT_EQ(runRequest(newestSnapshot(), R"J({"codes":[]})J"), R"J({"codes":[],"failures":[]})J");
 }
 

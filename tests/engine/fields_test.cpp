@@ -17,25 +17,36 @@ std::string rejected(const std::string& errors) {
   return R"J({"codes":[],"failures":[{"reference":"0","errors":[)J" + errors + "]}]}";
 }
 
-std::string stemFault(const std::string& reason) {
+std::string stemFault(const std::string& reason, const std::string& message) {
   return rejected(R"J({"code":"Validation.Invalid.digitalLinkStem","path":"digitalLinkStem","args":[")J" + reason +
-                  R"J("]})J");
+                  R"J("],"message":")J" + message + R"J("})J");
 }
 
 TEST(DigitalLinkStem, Faults) {
-  EXPECT_EQ(withStem("ftp://example.com"), stemFault("scheme"));
-  EXPECT_EQ(withStem("example.com"), stemFault("scheme"));
-  EXPECT_EQ(withStem("https://"), stemFault("host"));
-  EXPECT_EQ(withStem("https://user@example.com"), stemFault("userinfo"));
-  EXPECT_EQ(withStem("https://example.com/a?b=c"), stemFault("query"));
-  EXPECT_EQ(withStem("https://example.com/a#top"), stemFault("fragment"));
-  EXPECT_EQ(withStem("https://example.com//a"), stemFault("emptySegment"));
-  EXPECT_EQ(withStem("https://example.com/a//"), stemFault("emptySegment"));
-  EXPECT_EQ(withStem("https://example.com/a/../b"), stemFault("dotSegment"));
-  EXPECT_EQ(withStem("https://example.com:port"), stemFault("port"));
-  EXPECT_EQ(withStem("https://exa mple.com"), stemFault("host"));
-  EXPECT_EQ(withStem("https://example.com/a b"), stemFault("syntax"));
-  EXPECT_EQ(withStem(""), stemFault("scheme"));
+  EXPECT_EQ(withStem("ftp://example.com"),
+            stemFault("scheme", "The digitalLinkStem must start with http:// or https://."));
+  EXPECT_EQ(withStem("example.com"), stemFault("scheme", "The digitalLinkStem must start with http:// or https://."));
+  EXPECT_EQ(withStem("https://"),
+            stemFault("host", "The digitalLinkStem must name a host, as in https://id.example.com."));
+  EXPECT_EQ(withStem("https://user@example.com"),
+            stemFault("userinfo", "The digitalLinkStem must not have a user name or password (user@host)."));
+  EXPECT_EQ(withStem("https://example.com/a?b=c"),
+            stemFault("query", "The digitalLinkStem must not have a query (?...)."));
+  EXPECT_EQ(withStem("https://example.com/a#top"),
+            stemFault("fragment", "The digitalLinkStem must not have a fragment (#...)."));
+  EXPECT_EQ(withStem("https://example.com//a"),
+            stemFault("emptySegment", "The digitalLinkStem must not have an empty path segment (//)."));
+  EXPECT_EQ(withStem("https://example.com/a//"),
+            stemFault("emptySegment", "The digitalLinkStem must not have an empty path segment (//)."));
+  EXPECT_EQ(withStem("https://example.com/a/../b"),
+            stemFault("dotSegment", "The digitalLinkStem must not have a '.' or '..' path segment."));
+  EXPECT_EQ(withStem("https://example.com:port"),
+            stemFault("port", "The digitalLinkStem's port must be a number from 1 to 65535."));
+  EXPECT_EQ(withStem("https://exa mple.com"),
+            stemFault("host", "The digitalLinkStem must name a host, as in https://id.example.com."));
+  EXPECT_EQ(withStem("https://example.com/a b"),
+            stemFault("syntax", "The digitalLinkStem has characters a URI does not allow."));
+  EXPECT_EQ(withStem(""), stemFault("scheme", "The digitalLinkStem must start with http:// or https://."));
 }
 
 TEST(DigitalLinkStem, AcceptedForms) {
@@ -47,9 +58,9 @@ TEST(DigitalLinkStem, AcceptedForms) {
             R"J("hri":"(01)09506000134352"}],"failures":[]})J");
 }
 
-std::string linkTypeFault(const std::string& value, const std::string& reason) {
+std::string linkTypeFault(const std::string& value, const std::string& reason, const std::string& message) {
   return rejected(R"J({"code":"Validation.Invalid.linkType","path":"linkType","args":[")J" + value + R"J(",")J" +
-                  reason + R"J("]})J");
+                  reason + R"J("],"message":")J" + message + R"J("})J");
 }
 
 TEST(LinkType, OfferedVocabularyTypesOrAbsoluteHttpUris) {
@@ -57,26 +68,41 @@ TEST(LinkType, OfferedVocabularyTypesOrAbsoluteHttpUris) {
       withStem("https://example.com", R"J(,"linkType":"gs1:certificationInfo")J"),
       R"J({"codes":[{"reference":"0","barcodeText":"https://example.com/01/09506000134352?linkType=gs1:certificationInfo",)J"
       R"J("hri":"(01)09506000134352"}],"failures":[]})J");
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:handledBy")J"),
-            linkTypeFault("gs1:handledBy", "notSelectable"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:defaultLink")J"),
-            linkTypeFault("gs1:defaultLink", "notSelectable"));
+  EXPECT_EQ(
+      withStem("https://example.com", R"J(,"linkType":"gs1:handledBy")J"),
+      linkTypeFault("gs1:handledBy", "notSelectable",
+                    "linkType 'gs1:handledBy' is a GS1 link type only a resolver sets; choose another link type."));
+  EXPECT_EQ(
+      withStem("https://example.com", R"J(,"linkType":"gs1:defaultLink")J"),
+      linkTypeFault("gs1:defaultLink", "notSelectable",
+                    "linkType 'gs1:defaultLink' is a GS1 link type only a resolver sets; choose another link type."));
   EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:defaultPageMulti")J"),
-            linkTypeFault("gs1:defaultPageMulti", "notSelectable"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"gs1:nonsense")J"),
-            linkTypeFault("gs1:nonsense", "unknownLinkType"));
+            linkTypeFault(
+                "gs1:defaultPageMulti", "notSelectable",
+                "linkType 'gs1:defaultPageMulti' is a GS1 link type only a resolver sets; choose another link type."));
+  EXPECT_EQ(
+      withStem("https://example.com", R"J(,"linkType":"gs1:nonsense")J"),
+      linkTypeFault("gs1:nonsense", "unknownLinkType", "linkType 'gs1:nonsense' is not in the GS1 Web Vocabulary."));
   EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"/relative")J"),
-            linkTypeFault("/relative", "notAbsoluteHttpUri"));
+            linkTypeFault("/relative", "notAbsoluteHttpUri",
+                          "linkType '/relative' is neither a gs1: link type nor an absolute http or https URI."));
   EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"mailto:a@b.c")J"),
-            linkTypeFault("mailto:a@b.c", "notAbsoluteHttpUri"));
-  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"")J"), linkTypeFault("", "notAbsoluteHttpUri"));
+            linkTypeFault("mailto:a@b.c", "notAbsoluteHttpUri",
+                          "linkType 'mailto:a@b.c' is neither a gs1: link type nor an absolute http or https URI."));
+  EXPECT_EQ(withStem("https://example.com", R"J(,"linkType":"")J"),
+            linkTypeFault("", "notAbsoluteHttpUri",
+                          "linkType '' is neither a gs1: link type nor an absolute http or https URI."));
 }
 
 TEST(Context, QueryLiteralCharactersOnlyAndOnlyWithAStem) {
-  EXPECT_EQ(withStem("https://example.com", R"J(,"context":"a b")J"),
-            rejected(R"J({"code":"Validation.Invalid.context","path":"context","args":["characters"]})J"));
-  EXPECT_EQ(runDefinition(newestSnapshot(), "{" + kKey + R"J(,"extensionParameters":[],"context":"x"})J"),
-            rejected(R"J({"code":"Validation.Invalid.context","path":"context","args":["requiresDigitalLinkStem"]})J"));
+  EXPECT_EQ(
+      withStem("https://example.com", R"J(,"context":"a b")J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.context","path":"context","args":["characters"],"message":"context may only contain the characters A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ?."})J"));
+  EXPECT_EQ(
+      runDefinition(newestSnapshot(), "{" + kKey + R"J(,"extensionParameters":[],"context":"x"})J"),
+      rejected(
+          R"J({"code":"Validation.Invalid.context","path":"context","args":["requiresDigitalLinkStem"],"message":"context is part of a Digital Link URI: give a digitalLinkStem or leave context out."})J"));
 }
 
 TEST(ExtensionParameters, KeyAndValueRules) {
@@ -87,12 +113,12 @@ TEST(ExtensionParameters, KeyAndValueRules) {
                         R"J({"key":"context","value":"a"},{"key":"123","value":"a"},{"key":"","value":"a"},)J"
                         R"J({"key":"a&b","value":"a"},{"key":"ok","value":"a=b"},{"key":"ok","value":"c"}]})J"),
       rejected(
-          R"J({"code":"Validation.Invalid.extensionParameters.0","path":"extensionParameters.0","args":["context","reservedKey"]},)J"
-          R"J({"code":"Validation.Invalid.extensionParameters.1","path":"extensionParameters.1","args":["123","numericKey"]},)J"
-          R"J({"code":"Validation.Invalid.extensionParameters.2","path":"extensionParameters.2","args":["","emptyKey"]},)J"
-          R"J({"code":"Validation.Invalid.extensionParameters.3","path":"extensionParameters.3","args":["a&b","keyCharacters"]},)J"
-          R"J({"code":"Validation.Invalid.extensionParameters.4","path":"extensionParameters.4","args":["ok","valueCharacters"]},)J"
-          R"J({"code":"Validation.Invalid.extensionParameters","path":"extensionParameters.5","args":["ok","duplicateKey"]})J"));
+          R"J({"code":"Validation.Invalid.extensionParameters.0","path":"extensionParameters.0","args":["context","reservedKey"],"message":"'context' cannot be an extension parameter key: linkType and context have fields of their own."},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.1","path":"extensionParameters.1","args":["123","numericKey"],"message":"The extension parameter key '123' is all digits and would read as an AI; use a key with at least one non-digit."},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.2","path":"extensionParameters.2","args":["","emptyKey"],"message":"An extension parameter key must not be empty."},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.3","path":"extensionParameters.3","args":["a&b","keyCharacters"],"message":"The extension parameter key 'a&b' may only contain the characters A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ?."},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters.4","path":"extensionParameters.4","args":["ok","valueCharacters"],"message":"The value of extension parameter 'ok' may only contain the characters A-Z a-z 0-9 - . _ ~ ! $ ' ( ) * , ; : @ / ?."},)J"
+          R"J({"code":"Validation.Invalid.extensionParameters","path":"extensionParameters.5","args":["ok","duplicateKey"],"message":"The extension parameter key 'ok' is given more than once."})J"));
 }
 
 }  // namespace

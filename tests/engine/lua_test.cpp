@@ -24,12 +24,12 @@ TEST(LuaLinter, LatlongLetsTheOldestReleaseValidateAi4309) {
       runDefinition(
           rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"19000000000123456789"}],"extensionParameters":[]})J"),
       rejected(
-          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLatitude","0","10"]})J"));
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLatitude","0","10"],"message":"AI 4309: the latitude '1900000000' (characters 1 to 10 of '19000000000123456789') is above 1800000000 (90 degrees north)."})J"));
   EXPECT_EQ(
       runDefinition(
           rules, "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567893700000000"}],"extensionParameters":[]})J"),
       rejected(
-          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLongitude","10","10"]})J"));
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","invalidLongitude","10","10"],"message":"AI 4309: the longitude '3700000000' (characters 11 to 20 of '01234567893700000000') is above 3600000000 (180 degrees east)."})J"));
 }
 
 TEST(LuaLinter, AReleaseNamingAnUnimplementedLinterIsRefused) {
@@ -52,7 +52,7 @@ TEST(LuaLinter, AMalformedVerdictFailsClosed) {
           releaseSnapshot("2022-08-10", rules.path()),
           "{" + kSscc + R"J(,"ais":[{"key":"4309","value":"01234567890123456789"}],"extensionParameters":[]})J"),
       rejected(
-          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","linterError","0","20"]})J"));
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4309","linter","latlong","linterError","0","20"],"message":"AI 4309: the check latlong could not run on the value, so it is refused (the operator finds the cause in the server log)."})J"));
 }
 
 std::string pipelineWith(const std::string& steps, const std::string& extra = "") {
@@ -91,7 +91,8 @@ TEST(LuaModule, GcpAllowListAddedWithoutRecompiling) {
   EXPECT_EQ(
       runDefinition(snapshot,
                     R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[],"extensionParameters":[]})J"),
-      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"]})J"));
+      rejected(
+          R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"],"message":"AI 00: the GS1 Company Prefix of 376104250021234569 is not one of this organisation's prefixes."})J"));
 }
 
 TEST(LuaModule, AMalformedPrefixRefusesTheRules) {
@@ -112,12 +113,36 @@ std::string runWithModule(const std::string& body) {
                        R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]})J");
 }
 
-const std::string kRuleError =
-    rejected(R"J({"code":"Validation.Invalid.rule.probe","path":null,"args":["ruleError"]})J");
+const std::string kRuleError = rejected(
+    R"J({"code":"Validation.Invalid.rule.probe","path":null,"args":["ruleError"],"message":"The rule module probe failed on this code, so the code is refused; the operator finds the cause in the server log."})J");
 
 TEST(LuaSandbox, ModulesReportErrorsOfTheSameShape) {
-  EXPECT_EQ(runWithModule("report('Validation.Invalid.ais', 'ais', {item.primaryKey.key, 'custom'})"),
-            rejected(R"J({"code":"Validation.Invalid.ais","path":"ais","args":["01","custom"]})J"));
+  EXPECT_EQ(
+      runWithModule("report('Validation.Invalid.ais', 'ais', {item.primaryKey.key, 'custom'})"),
+      rejected(
+          R"J({"code":"Validation.Invalid.ais","path":"ais","args":["01","custom"],"message":"A rule refused ais (01, custom)."})J"));
+}
+
+// report's optional fourth argument is the module's own message; one that is
+// not a string, or not UTF-8, leaves the engine's generic sentence.
+TEST(LuaSandbox, ModulesMaySupplyTheirOwnMessage) {
+  EXPECT_EQ(runWithModule("report('Validation.Invalid.primaryKey', 'primaryKey', {'01', 'mine'}, 'AI 01: not ours.')"),
+            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","mine"],)J"
+                     R"J("message":"AI 01: not ours."})J"));
+  const std::string generic =
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","mine"],)J"
+               R"J("message":"A rule refused primaryKey (01, mine)."})J");
+  EXPECT_EQ(runWithModule("report('Validation.Invalid.primaryKey', 'primaryKey', {'01', 'mine'}, {})"), generic);
+  EXPECT_EQ(runWithModule("report('Validation.Invalid.primaryKey', 'primaryKey', {'01', 'mine'}, 'bad \\255 byte')"),
+            generic);
+  // A long message is cut at 1 KiB, on a character boundary (here inside the 'é' at bytes 1024 and 1025).
+  std::string expected =
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","mine"],)J"
+               R"J("message":"a)J" +
+               std::string(1022, 'x') + R"J("})J");
+  EXPECT_EQ(runWithModule("report('Validation.Invalid.primaryKey', 'primaryKey', {'01', 'mine'}, "
+                          "'a' .. string.rep('x', 1022) .. '\\195\\169' .. string.rep('y', 10))"),
+            expected);
 }
 
 TEST(LuaSandbox, NoFilesNoOsNoRequireNoLoad) {

@@ -27,24 +27,36 @@ TEST(GtinNormalisation, EightTwelveThirteenAndFourteenDigits) {
 }
 
 TEST(GtinNormalisation, CheckDigitVerifiedAfterPadding) {
-  EXPECT_EQ(gtin("9506000134353"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                                            R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
+  // The offset counts in the 13 digits as sent, not in the 14 after padding.
+  EXPECT_EQ(gtin("9506000134353"),
+            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+                     R"J("args":["01","linter","csum","incorrectCheckDigit","12","1"],)J"
+                     R"J("message":"AI 01: the check digit '3' (character 13 of '9506000134353') is wrong; )J"
+                     R"J(the right check digit is 2."})J"));
 }
 
 TEST(GtinNormalisation, OtherLengthsOfDigitsAreRefusedOnce) {
-  EXPECT_EQ(gtin("0950600013435"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                                            R"J("args":["01","linter","csum","incorrectCheckDigit","13","1"]})J"));
+  EXPECT_EQ(gtin("0950600013435"),
+            rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+                     R"J("args":["01","linter","csum","incorrectCheckDigit","12","1"],)J"
+                     R"J("message":"AI 01: the check digit '5' (character 13 of '0950600013435') is wrong; )J"
+                     R"J(the right check digit is 9."})J"));
   EXPECT_EQ(
       gtin("1234567890"),
-      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","10"]})J"));
+      rejected(
+          R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","10"],"message":"AI 01: a GTIN has 8, 12, 13 or 14 digits, not 10."})J"));
   EXPECT_EQ(
       gtin("095060001343521"),
-      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","15"]})J"));
+      rejected(
+          R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","gtinLength","15"],"message":"AI 01: a GTIN has 8, 12, 13 or 14 digits, not 15."})J"));
 }
 
 TEST(GtinNormalisation, NonDigitsAreAFormatFault) {
-  EXPECT_EQ(gtin("0950600013435A"), rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
-                                             R"J("args":["01","format","N14","invalidCharacter","13"]})J"));
+  EXPECT_EQ(
+      gtin("0950600013435A"),
+      rejected(R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey",)J"
+               R"J("args":["01","format","N14","invalidCharacter","13"],)J"
+               R"J("message":"AI 01: 'A' at character 14 of '0950600013435A' is not allowed by the format N14."})J"));
 }
 
 std::string temperature(const std::string& ai, const std::string& value) {
@@ -68,11 +80,11 @@ TEST(TemperatureNormalisation, LeadingMinusAndLongMagnitudesAreFormatFaults) {
   EXPECT_EQ(
       temperature("4330", "-12"),
       rejected(
-          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","format","N6 [X1]","tooShort","3"]})J"));
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","format","N6 [X1]","tooShort","3"],"message":"AI 4330: '-12' is too short for the format N6 [X1]."})J"));
   EXPECT_EQ(
       temperature("4330", "1234567"),
       rejected(
-          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","linter","hyphen","notHyphen","6","1"]})J"));
+          R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["4330","linter","hyphen","notHyphen","6","1"],"message":"AI 4330: '7' (character 7 of '1234567') must be a hyphen (-)."})J"));
 }
 
 }  // namespace

@@ -15,8 +15,10 @@ TEST(Releases, Ai717IsUnknownUnder20250130AndAcceptedAfter20260127IsSwappedIn) {
   std::string out;
   RequestError error{};
   ASSERT_TRUE(engine.generateJson(body, out, error));
-  EXPECT_EQ(out, R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
-                 R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["717","unknownAi"]}]}]})J");
+  EXPECT_EQ(
+      out,
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
+      R"J({"code":"Validation.Invalid.ais.0","path":"ais.0","args":["717","unknownAi"],"message":"AI '717' is not in the GS1 Barcode Syntax Dictionary."}]}]})J");
   holder.replace(releaseSnapshot("2026-01-27"));
   ASSERT_TRUE(engine.generateJson(body, out, error));
   EXPECT_EQ(out, R"J({"codes":[{"reference":"0","barcodeText":"(01)09506000134352(717)SRN-1",)J"
@@ -36,7 +38,7 @@ TEST(Releases, NoDataAttributesBeforeTheQuestionMarkFlag) {
                     R"J({"digitalLinkStem":"https://example.com","primaryKey":{"key":"01","value":"09506000134352"},)J"
                     R"J("ais":[{"key":"17","value":"261231"}],"extensionParameters":[]})J"),
       R"J({"codes":[],"failures":[{"reference":"0","errors":[)J"
-      R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["17"]}]}]})J");
+      R"J({"code":"Validation.Invalid.ais.0.digitalLink","path":"ais.0","args":["17"],"message":"AI 17 has no place in a Digital Link URI: it is neither a key qualifier of the primary key nor a data attribute; leave it out, or leave out the digitalLinkStem to get an element string."}]}]})J");
 }
 
 }  // namespace

@@ -150,7 +150,9 @@ void checkFailure(simdjson::dom::element entry, std::string_view output) {
   for (simdjson::dom::element item : errors) {
     simdjson::dom::object error;
     require(item.get_object().get(error) == simdjson::SUCCESS, "an error is an object", output);
-    require(hasExactlyMembers(error, {"code", "path", "args"}), "an error has exactly code, path and args", output);
+    require(hasExactlyMembers(error, {"code", "path", "args", "message"}),
+            "an error has exactly code, path, args and message", output);
+    require(!stringMember(error, "message", output).empty(), "an error message is not empty", output);
     require(stringMember(error, "code", output).starts_with("Validation.Invalid."),
             "an error code starts with Validation.Invalid.", output);
     simdjson::dom::element path = error.at_key("path").value_unsafe();

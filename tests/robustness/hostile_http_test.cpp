@@ -196,15 +196,18 @@ TEST_F(HostileHttp, HugeStringsAreAnsweredByTheirRules) {
                                      R"("},"ais":[],"extensionParameters":[]}]})");
   EXPECT_EQ(value.status, 200);
   EXPECT_EQ(value.body, R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
-                        R"("path":"primaryKey","args":["01","gtinLength","921600"]}]}]})");
+                        R"("path":"primaryKey","args":["01","gtinLength","921600"],)"
+                        R"("message":"AI 01: a GTIN has 8, 12, 13 or 14 digits, not 921600."}]}]})");
   // A 900 KB AI key is the thing at fault and is named (args start with it):
-  // the answer is as large as the key, never larger than the body limit.
+  // the answer is as large as the key, never larger than the body limit (the
+  // message quotes only its first 100 characters).
   const HttpResult key = postCodes(R"({"codes":[{"primaryKey":{"key":")" + huge +
                                    R"(","value":"1"},"ais":[],"extensionParameters":[]}]})");
   EXPECT_EQ(key.status, 200);
   EXPECT_EQ(key.body, R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
                       R"("path":"primaryKey","args":[")" +
-                          huge + R"(","unknownAi"]}]}]})");
+                          huge + R"(","unknownAi"],"message":"AI ')" + std::string(100, '7') +
+                          R"(...' is not in the GS1 Barcode Syntax Dictionary."}]}]})");
   // A 900 KB unknown field name: refused with its path (path and message
   // both name it).
   const HttpResult field = postCodes("{\"" + huge + "\":1}");

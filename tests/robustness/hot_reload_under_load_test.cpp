@@ -46,7 +46,8 @@ Batch batchWith717() {
     batch.accepted += separator + R"({"reference":")" + reference + R"(","barcodeText":"(01)09506000134352(717))" +
                       value + R"(","hri":"(01)09506000134352(717))" + value + R"("})";
     batch.rejected += separator + R"({"reference":")" + reference +
-                      R"(","errors":[{"code":"Validation.Invalid.ais.0","path":"ais.0","args":["717","unknownAi"]}]})";
+                      R"(","errors":[{"code":"Validation.Invalid.ais.0","path":"ais.0","args":["717","unknownAi"],)"
+                      R"("message":"AI '717' is not in the GS1 Barcode Syntax Dictionary."}]})";
   }
   batch.request += "]}";
   batch.accepted += R"(],"failures":[]})";

@@ -26,7 +26,7 @@ inline constexpr const char* kItemWith717Accepted =
     R"("hri":"(01)09506000134352(717)SRN42"}],"failures":[]})";
 inline constexpr const char* kItemWith717Rejected =
     R"({"codes":[],"failures":[{"reference":"srn","errors":[{"code":"Validation.Invalid.ais.0","path":"ais.0",)"
-    R"("args":["717","unknownAi"]}]}]})";
+    R"("args":["717","unknownAi"],"message":"AI '717' is not in the GS1 Barcode Syntax Dictionary."}]}]})";
 
 inline constexpr const char* kHealth2025 = R"({"status":"ok","release":"2025-01-30"})";
 inline constexpr const char* kHealth2026 = R"({"status":"ok","release":"2026-01-27"})";

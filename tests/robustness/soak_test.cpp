@@ -56,9 +56,11 @@ Exchange mixedBatch(const std::string& accessToken) {
                R"(","barcodeText":"(01)09506000134352(10)LOT)" + std::to_string(index) +
                R"(","hri":"(01)09506000134352(10)LOT)" + std::to_string(index) + R"("})";
     } else {
-      failures += (failures.empty() ? "" : ",") + std::string(R"({"reference":")") + reference +
-                  R"(","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
-                  R"("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]})";
+      failures +=
+          (failures.empty() ? "" : ",") + std::string(R"({"reference":")") + reference +
+          R"(","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
+          R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
+          R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]})";
     }
   }
   request += "]}";

@@ -39,5 +39,14 @@ TEST(LintCsum, ReportsTheLeftmostNonDigit) {
 
 TEST(LintCsum, ReportsAnEmptyComponentAsTooShort) { expectRows(lintCsum, {bad("", "tooShortForCheckDigit", 0, 0)}); }
 
+// A wrong check digit names the right one (for the error message); other faults name none.
+TEST(LintCsum, NamesTheRightCheckDigit) {
+  EXPECT_EQ(lintCsum("12345673").expectedText(), "0");
+  EXPECT_EQ(lintCsum("416000336109").expectedText(), "8");
+  EXPECT_EQ(lintCsum("1").expectedText(), "0");
+  EXPECT_EQ(lintCsum("1a3b5").expectedText(), "");
+  EXPECT_EQ(lintCsum("12345670").expectedText(), "");
+}
+
 }  // namespace
 }  // namespace codepayload::lint::test

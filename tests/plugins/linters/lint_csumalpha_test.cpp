@@ -55,5 +55,12 @@ TEST(LintCsumalpha, ReportsLengthsOutsideOneTo99) {
                             });
 }
 
+// A wrong check pair names the right one (for the error message).
+TEST(LintCsumalpha, NamesTheRightCheckPair) {
+  EXPECT_EQ(lintCsumalpha("1987654Ad4X4bL5ttr2310c2L").expectedText(), "2K");
+  EXPECT_EQ(lintCsumalpha("12").expectedText(), "22");
+  EXPECT_EQ(lintCsumalpha("1987654Ad4X4bL5ttr2310c2K").expectedText(), "");
+}
+
 }  // namespace
 }  // namespace codepayload::lint::test

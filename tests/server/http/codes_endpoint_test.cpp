@@ -29,7 +29,8 @@ constexpr const char* kMixedBatchResponse =
     R"("hri":"(01)09506000134352(10)ABC1"},)"
     R"({"reference":"2","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],)"
     R"("failures":[{"reference":"1","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
-    R"("args":["01","linter","csum","incorrectCheckDigit","13","1"]}]}]})";
+    R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
+    R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]}]})";
 
 constexpr const char* kOneItem =
     R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
@@ -97,9 +98,11 @@ TEST_F(CodesEndpoint, EveryItemRejectedIsStill200) {
   const HttpResult result = harness_->codes(
       *writerToken_, R"({"codes":[{"primaryKey":{"key":"99","value":"1"},"ais":[],"extensionParameters":[]}]})");
   EXPECT_EQ(result.status, 200);
-  EXPECT_EQ(result.body,
-            R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
-            R"("path":"primaryKey","args":["99","notPrimaryKey"]}]}]})");
+  EXPECT_EQ(
+      result.body,
+      R"({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey",)"
+      R"("path":"primaryKey","args":["99","notPrimaryKey"],"message":"AI 99 cannot be the primary key: use a GS1 )"
+      R"(identification key (such as 01, the GTIN) as primaryKey and give AI 99 in ais."}]}]})");
 }
 
 TEST_F(CodesEndpoint, AcceptNegotiationChoosesTheResponseType) {
