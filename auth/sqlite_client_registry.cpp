@@ -444,10 +444,14 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       // iat has a resolution of one second: a token issued in this second,
       // before the block, is revoked too (the issuer dates tokens issued later
       // in this second at tokens_not_before; see TokenSubject::notBefore).
-      // Never moved back (the clock may have been set back since an earlier block).
+      // Never moved back (the clock may have been set back since an earlier
+      // block), and always past the earlier value: tokens issued after an
+      // earlier block in this same second carry iat = that value, and this
+      // block revokes them too.
       const Poco::Int64 blockedAt = clock_();
       session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = ?, updated_at = ? WHERE id = ?",
-          bind(std::max(notBefore[0], Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)), now;
+          bind(std::max(notBefore[0] + 1, Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)),
+          now;
     } else {
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;

@@ -232,14 +232,29 @@ TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterThe
   registry_.setClientState(id, ClientState::Blocked);  // already blocked: unchanged
   registry_.setClientState(id, ClientState::Active);   // unblocking keeps it
   EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
-  clock_.set(testing::kTestEpoch);  // a clock stepped back never lowers it
+  clock_.set(testing::kTestEpoch);  // a clock stepped back never lowers it, and a block still moves it on
   registry_.setClientState(id, ClientState::Blocked);
-  EXPECT_EQ(notBefore(), testing::kTestEpoch + 101);
+  EXPECT_EQ(notBefore(), testing::kTestEpoch + 102);
   registry_.setClientState(id, ClientState::Active);
   clock_.set(testing::kTestEpoch + 200);
   registry_.setClientState(id, ClientState::Blocked);
   registry_.setClientState(id, ClientState::Active);
   EXPECT_EQ(notBefore(), testing::kTestEpoch + 201);
+}
+
+// Block, unblock and block again within one second: a token issued between
+// the two blocks is dated at the first block's tokensNotBefore, so the second
+// block must move it past that (it once stayed put, and the token survived).
+TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedSinceTheFirst) {
+  const Organisation acme = starterOrganisation();
+  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}).client.id;
+  clock_.set(testing::kTestEpoch + 100);
+  registry_.setClientState(id, ClientState::Blocked);
+  registry_.setClientState(id, ClientState::Active);
+  const std::int64_t issuedAt = registry_.findClientForAuthentication(id)->tokensNotBefore;  // as the issuer dates it
+  EXPECT_EQ(issuedAt, testing::kTestEpoch + 101);
+  registry_.setClientState(id, ClientState::Blocked);  // same second
+  EXPECT_LT(issuedAt, registry_.findClientForAuthentication(id)->tokensNotBefore);
 }
 
 TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClientsKept) {
@@ -337,7 +352,8 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
   const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}).client.id;
   const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}).client.id;
   // Scopes the server no longer knows, stored before (D-U9): read as stored.
-  executeElsewhere(databaseFile(), "UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
+  executeElsewhere(databaseFile(),
+                   "UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
   EXPECT_EQ(registry_.findClientForAuthentication(first)->scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(registry_.findClientForAuthentication("svc_client_000000000000000000000000"), std::nullopt);
   EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
@@ -375,7 +391,8 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
   const Organisation acme = starterOrganisation();
   const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"});
-  executeElsewhere(databaseFile(), "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
+  executeElsewhere(databaseFile(),
+                   "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
   const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
@@ -401,7 +418,8 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   const Organisation acme = starterOrganisation();
   std::vector<std::string> secrets;
-  for (int index = 0; index < 5; ++index) secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}).secret);
+  for (int index = 0; index < 5; ++index)
+    secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}).secret);
   registry_.setClientState(registry_.listClients(acme.id)[0].id, ClientState::Deleted);
 
   std::string everything;
