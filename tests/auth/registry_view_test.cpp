@@ -78,17 +78,19 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 115), ClientStanding::Revoked);
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 116), ClientStanding::Active);
 
-  // Blocking a blocked client does not move the time; an earlier time never
-  // replaces a later one (a clock stepped back).
-  registry.setClientState(client.id, ClientState::Blocked);
+  // A second block in the same second moves the time past the first one's (a
+  // token dated at it, issued between the two, is revoked); blocking a blocked
+  // client does not move it; a clock stepped back never lowers it.
+  registry.setClientState(client.id, ClientState::Blocked);  // same second: 117
   clock.advance(50);
-  registry.setClientState(client.id, ClientState::Blocked);
+  registry.setClientState(client.id, ClientState::Blocked);  // already blocked: unchanged
   registry.setClientState(client.id, ClientState::Active);
   clock.set(kTestEpoch);
-  registry.setClientState(client.id, ClientState::Blocked);
+  registry.setClientState(client.id, ClientState::Blocked);  // clock stepped back: 118
   registry.setClientState(client.id, ClientState::Active);
   ASSERT_TRUE(view.refreshIfChanged());
-  EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 116), ClientStanding::Active);
+  EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 117), ClientStanding::Revoked);
+  EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 118), ClientStanding::Active);
 }
 
 TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
