@@ -5,6 +5,7 @@
 #include "server/codes_handler.h"
 #include "server/health_handler.h"
 #include "server/jwks_handler.h"
+#include "server/openapi_handler.h"
 #include "server/token_handler.h"
 
 namespace codepayload::server {
@@ -43,6 +44,7 @@ RequestRouter::RequestRouter(const ServiceContext& context)
   route("/oauth/token", "", std::make_unique<TokenHandler>(context));
   route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
   route("/healthz", "GET", std::make_unique<HealthHandler>(context));
+  route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
 }
 
 RequestRouter::~RequestRouter() = default;

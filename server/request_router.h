@@ -1,7 +1,8 @@
 // Routes a request to its handler: one table row per endpoint (path, method,
 // handler). Unknown path -> 404, known path with another method -> 405 with
 // Allow, both as ErrorEnvelopes. /oauth/token takes every method: the token
-// endpoint itself answers non-POST requests (405, flat {"error"} body).
+// endpoint itself answers non-POST requests (405, flat {"error"} body). Every
+// route is described in docs/openapi.json (tests/openapi compares the two).
 #pragma once
 
 #include <memory>

@@ -205,7 +205,9 @@ void TlsConnection::close() {
 HttpResult exchange(const ServiceEndpoint& endpoint, const HttpCall& call, const std::string& sourceAddress) {
   TlsConnection connection(endpoint, sourceAddress);
   if (!connection.send(requestBytes(call))) return HttpResult{};
-  return connection.readResponse();
+  HttpResult result = connection.readResponse();
+  if (result.status != 0) server::testing::recordExchange(call, result);
+  return result;
 }
 
 }  // namespace codepayload::robustness

@@ -14,11 +14,14 @@
 #include <unistd.h>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
 
 #include "auth/auth_service.h"
+#include "common/json_escape.h"
 #include "tests/auth/stored_scopes.h"
 
 namespace codepayload::server::testing {
@@ -45,6 +48,36 @@ std::filesystem::path freshDirectory() {
 std::string HttpResult::header(const std::string& lowerCaseName) const {
   const auto it = headers.find(lowerCaseName);
   return it == headers.end() ? "<absent>" : it->second;
+}
+
+void recordExchange(const HttpCall& call, const HttpResult& result) {
+  static const char* const directory = std::getenv("RECORDED_RESPONSES_DIR");
+  if (directory == nullptr || *directory == '\0') return;
+  static std::mutex mutex;
+  static bool truncated = false;
+  std::string line = R"({"method":)";
+  common::appendJsonString(line, call.method);
+  line += R"(,"target":)";
+  common::appendJsonString(line, call.target);
+  line += R"(,"status":)" + std::to_string(result.status) + R"(,"headers":{)";
+  bool first = true;
+  for (const auto& [name, value] : result.headers) {
+    if (!first) line += ',';
+    first = false;
+    common::appendJsonString(line, name);
+    line += ':';
+    common::appendJsonString(line, value);
+  }
+  line += R"(},"body":)";
+  common::appendJsonString(line, result.body);
+  line += "}\n";
+  const std::lock_guard lock(mutex);
+  std::filesystem::create_directories(directory);
+  std::ofstream out(std::filesystem::path(directory) / (std::string(program_invocation_short_name) + ".jsonl"),
+                    truncated ? std::ios::app : std::ios::trunc);
+  truncated = true;
+  out << line;
+  if (!out) ADD_FAILURE() << "cannot record the exchange in " << directory;
 }
 
 std::string basicAuthorization(const std::string& clientId, const std::string& secret) {
@@ -120,6 +153,7 @@ HttpResult ServiceHarness::request(const HttpCall& call) {
   std::ostringstream body;
   Poco::StreamCopier::copyStream(in, body);
   result.body = body.str();
+  recordExchange(call, result);
   return result;
 }
 

@@ -111,4 +111,10 @@ class RawConnection {
 
 std::string basicAuthorization(const std::string& clientId, const std::string& secret);
 
+// When RECORDED_RESPONSES_DIR is set (ctest sets it), appends the
+// exchange as one JSON line to <dir>/<executable>.jsonl, which the first call
+// of the process truncates: tests/openapi checks every recorded response
+// against docs/openapi.json. Does nothing otherwise.
+void recordExchange(const HttpCall& call, const HttpResult& result);
+
 }  // namespace codepayload::server::testing
