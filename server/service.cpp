@@ -29,7 +29,7 @@
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
-#include "server/tls_certificate_check.h"
+#include "server/tls_certificate_store.h"
 
 namespace codepayload::server {
 
@@ -62,6 +62,8 @@ struct CodePayloadService::Running {
   // First member, so released last: after stop() removed server.port.
   std::unique_ptr<DataDirectoryLock> dataDirLock;
   std::filesystem::path certificateFile;
+  // Before the servers: it outlives every handshake.
+  std::unique_ptr<TlsCertificateStore> certificates;
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
@@ -166,9 +168,9 @@ void CodePayloadService::start() {
     throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
                              privateKeyFile.string() + ": " + error.displayText());
   }
-  const std::optional<std::string> certificateWarning =
-      checkTlsCertificate(certificateFile, privateKeyFile, std::time(nullptr));
-  if (certificateWarning) log_(*certificateWarning);
+  running->certificates = std::make_unique<TlsCertificateStore>(certificateFile, privateKeyFile, std::time(nullptr));
+  if (running->certificates->warning()) log_(*running->certificates->warning());
+  running->certificates->attachTo(tls->sslContext());
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
   running->guard = std::make_unique<ConnectionGuard>(
@@ -233,6 +235,19 @@ void CodePayloadService::stop() {
   std::filesystem::remove(config_.dataDir / kPortFile, ignored);
   running_.reset();
   log_("stopped");
+}
+
+void CodePayloadService::reload() {
+  if (!running_) return;
+  const std::filesystem::path& certificateFile = running_->certificates->certificateFile();
+  try {
+    const std::optional<std::string> warning = running_->certificates->reload(std::time(nullptr));
+    log_("reloaded the TLS certificate " + certificateFile.string() + ": new connections get it");
+    if (warning) log_(*warning);
+  } catch (const std::exception& error) {
+    log_("TLS certificate reload failed, new connections still get the current one: " + std::string(error.what()));
+  }
+  running_->watcher->checkNow();
 }
 
 void CodePayloadService::flushAccessLog() {

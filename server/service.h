@@ -42,6 +42,12 @@ class CodePayloadService {
   // config.shutdownGrace, then closes what is left. Idempotent.
   void stop();
 
+  // SIGHUP (D-V2): reads the TLS certificate and key files again (a pair that
+  // fails checkTlsCertificate is logged and the current one stays; new
+  // connections get the new pair, open ones keep theirs) and checks the rules
+  // database for a new release now. Logs each outcome; never throws.
+  void reload();
+
   std::uint16_t httpsPort() const;
   std::optional<std::uint16_t> plainPort() const;
   // The certificate the HTTPS listener presents (configured or generated).
