@@ -1,6 +1,7 @@
 // Where the project's own files are found when nothing else is configured:
 // folders of the source tree the binaries were built from, so a fresh
-// checkout runs with nothing installed. The settings module (settings.h)
+// checkout runs with nothing installed; in a build for installation
+// (CODEPAYLOAD_PACKAGE), /usr/share/codepayload and /etc/codepayload (D-V4). The settings module (settings.h)
 // applies CODEPAYLOAD_CONFIG_DIR, CODEPAYLOAD_RULES_DIR and CODEPAYLOAD_DB_DIR
 // on top of these; nothing below app/ reads the environment.
 #pragma once

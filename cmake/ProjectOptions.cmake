@@ -47,8 +47,16 @@ endfunction()
 # AVX2 (haswell) when present, else SSE4.2 + PCLMUL (westmere).
 include(CheckCXXSourceRuns)
 check_cxx_source_runs("int main() { return __builtin_cpu_supports(\"avx2\") ? 0 : 1; }" CODEPAYLOAD_HAS_AVX2)
-if(CODEPAYLOAD_HAS_AVX2)
+# A build for installation runs elsewhere: SSE4.2 + PCLMUL, which every
+# x86-64 since 2010 has (D-V4).
+if(CODEPAYLOAD_HAS_AVX2 AND NOT CODEPAYLOAD_PACKAGE)
   add_compile_options(-march=haswell)
 else()
   add_compile_options(-march=westmere)
+endif()
+
+# A build for installation carries no path of the source or build tree
+# (__FILE__ in assertions, debug information).
+if(CODEPAYLOAD_PACKAGE)
+  add_compile_options(-ffile-prefix-map=${PROJECT_SOURCE_DIR}/= -ffile-prefix-map=${PROJECT_BINARY_DIR}/=)
 endif()

@@ -10,6 +10,7 @@ packages=(
 )
 if [ "${CODEPAYLOAD_BENCH_DEPS:-0}" = 1 ]; then packages+=(libbenchmark-dev wrk valgrind); fi
 if [ "${CODEPAYLOAD_FUZZ_DEPS:-0}" = 1 ]; then packages+=(clang libclang-rt-dev); fi
+if [ "${CODEPAYLOAD_PACKAGE_DEPS:-0}" = 1 ]; then packages+=(help2man lintian debootstrap); fi
 
 missing=()
 for package in "${packages[@]}"; do
