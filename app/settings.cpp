@@ -41,6 +41,8 @@ constexpr std::array kKeys{
     SettingKey{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT"},
     SettingKey{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS"},
     SettingKey{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT"},
+    SettingKey{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT"},
+    SettingKey{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT"},
     SettingKey{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS"},
     SettingKey{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE"},
     SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},

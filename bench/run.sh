@@ -4,9 +4,12 @@
 #
 #  1. HTTP over HTTPS on loopback with wrk against a fresh codepayload-server
 #     (temporary data dir, free port) and against codepayload_ceiling_server
-#     (same TLS, configuration and body reading, fixed answer of the same
-#     size): single-item /codes, 1,000-item /codes batches, /oauth/token.
-#     Real and ceiling runs alternate, BENCH_RUNS times each; medians.
+#     (same TLS, configuration, worker count and body reading, fixed answer
+#     of the same size): GET /healthz, single-item /codes and /oauth/token at
+#     BENCH_CONNECTIONS and at BENCH_MANY_CONNECTIONS connections, 1,000-item
+#     /codes batches at BENCH_CONNECTIONS. Real and ceiling runs alternate,
+#     BENCH_RUNS times each; medians, and the transport table of issue 10
+#     (p99 and throughput against the ceiling's).
 #  2. Memory: VmRSS of the idle server; VmHWM while it serves 10,000-item
 #     batches (peak reset through /proc/PID/clear_refs first).
 #  3. The engine in process (codepayload_engine_bench, repetitions, medians),
@@ -18,6 +21,8 @@
 #
 # Settings (environment): BENCH_RUNS (3), BENCH_DURATION (seconds per wrk
 # run, 10), BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (32),
+# BENCH_MANY_CONNECTIONS (256), BENCH_WORKERS (worker threads of both the
+# server and the ceiling: http.maxThreads of config/codepayload.properties),
 # BENCH_TOKEN_CLIENTS (API clients per token run, 500: each may mint 600
 # tokens a minute, so 500 allow 30,000 tokens/s over a run), BENCH_MEMORY_DURATION
 # (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5),
@@ -41,14 +46,19 @@ runs=${BENCH_RUNS:-3}
 duration=${BENCH_DURATION:-10}
 threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
+many_connections=${BENCH_MANY_CONNECTIONS:-256}
 token_clients=${BENCH_TOKEN_CLIENTS:-500}
 memory_duration=${BENCH_MEMORY_DURATION:-5}
 engine_repetitions=${BENCH_ENGINE_REPETITIONS:-5}
 timing_rounds=${BENCH_TIMING_ROUNDS:-20000}
 output=${BENCH_OUTPUT:-$repo/bench/results/latest.md}
-for setting in runs duration threads connections token_clients memory_duration engine_repetitions timing_rounds; do
+default_workers=$(sed -n 's/^http\.maxThreads *= *\([0-9]*\) *$/\1/p' "$repo/config/codepayload.properties")
+workers=${BENCH_WORKERS:-$default_workers}
+for setting in runs duration threads connections many_connections workers token_clients memory_duration engine_repetitions timing_rounds; do
   [[ ${!setting} =~ ^[1-9][0-9]*$ ]] || die "$setting must be a whole number >= 1, not '${!setting}'"
 done
+[ "$connections" -lt "$many_connections" ] ||
+  die "BENCH_MANY_CONNECTIONS ($many_connections) must exceed BENCH_CONNECTIONS ($connections)"
 [ "$threads" -le "$connections" ] || die "BENCH_THREADS ($threads) must not exceed BENCH_CONNECTIONS ($connections)"
 
 server=$build/server/codepayload-server
@@ -150,7 +160,8 @@ check_codes() {
 # reconnecting wrk could race the slot of the connection it replaces).
 start_server() {
   env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG="$work/access.log" \
-    CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 "$server" >>"$work/server.log" 2>&1 &
+    CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS="$workers" \
+    "$server" >>"$work/server.log" 2>&1 &
   server_pid=$!
   pids+=("$server_pid")
   rm -f "$work/data/server.port"
@@ -163,7 +174,7 @@ start_server() {
 declare -A ceiling_port ceiling_pid
 start_ceiling() {
   local port_file=$work/ceiling-$1.port
-  env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 \
+  env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_THREADS="$workers" \
     "$ceiling" --response-bytes "$2" --content-type "$3" --port-file "$port_file" >"$work/ceiling-$1.log" 2>&1 &
   local pid=$!
   pids+=("$pid")
@@ -240,10 +251,15 @@ token_response_bytes=${token_answer#* }
 token=$(json_field "$work/token.json" access_token)
 [ -n "$token" ] || die "no access_token in the token response"
 for run in $(seq "$runs"); do
-  echo "   $token_clients clients for token run $run"
+  echo "   2 x $token_clients clients for the token runs $run ($connections and $many_connections connections)"
   create_client_lines "$work/clients-$run.txt" "$token_clients"
+  create_client_lines "$work/clients-$run-many.txt" "$token_clients"
 done
 sleep 1
+
+health_answer=$(curl -sk -o "$work/health.json" -w '%{http_code} %{size_download}' "$server_url/healthz")
+[ "${health_answer% *}" = 200 ] || die "/healthz answered ${health_answer% *}: $(cat "$work/health.json")"
+health_response_bytes=${health_answer#* }
 
 echo "== warm-up: one-item requests (their body is checked)"
 run_wrk warmup-single "$server_url" codes_single.lua 1 1 1 BENCH_TOKEN="$token" BENCH_BODY_FILE="$work/single.json"
@@ -270,7 +286,8 @@ batch_response_bytes=$(check_codes "$work/batch.json" 1000)
 batch_request_bytes=$(stat -c %s "$work/batch.json")
 codes_type=application/vnd.codepayload.public.v1+json
 
-echo "== ceilings: answers of $single_response_bytes, $batch_response_bytes and $token_response_bytes bytes"
+echo "== ceilings ($workers workers): answers of $health_response_bytes, $single_response_bytes, $batch_response_bytes and $token_response_bytes bytes"
+start_ceiling healthz "$health_response_bytes" application/json
 start_ceiling single "$single_response_bytes" "$codes_type"
 start_ceiling batch "$batch_response_bytes" "$codes_type"
 start_ceiling token "$token_response_bytes" application/json
@@ -279,20 +296,28 @@ run_wrk warmup-ceiling-single "https://127.0.0.1:${ceiling_port[single]}" codes_
 run_wrk warmup-ceiling-batch "https://127.0.0.1:${ceiling_port[batch]}" codes_batch.lua 1 1 1 BENCH_TOKEN="$token"
 
 echo "== HTTP: $runs runs of ${duration} s per scenario, server and ceiling alternating"
+# Scenarios: NAME at BENCH_CONNECTIONS, NAME-many at BENCH_MANY_CONNECTIONS
+# (against the ceiling of NAME).
+scenarios=(healthz single batch token healthz-many single-many token-many)
 for run in $(seq "$runs"); do
-  for scenario in single batch token; do
+  for scenario in "${scenarios[@]}"; do
+    base=${scenario%-many}
+    scenario_connections=$connections
+    [ "$base" != "$scenario" ] && scenario_connections=$many_connections
     case $scenario in
-      single) script=codes_single.lua; vars=(BENCH_TOKEN="$token") ;;
+      healthz | healthz-many) script=healthz.lua; vars=() ;;
+      single | single-many) script=codes_single.lua; vars=(BENCH_TOKEN="$token") ;;
       batch) script=codes_batch.lua; vars=(BENCH_TOKEN="$token" BENCH_BATCH_ITEMS=1000) ;;
       token) script=token.lua; vars=(BENCH_CLIENTS_FILE="$work/clients-$run.txt") ;;
+      token-many) script=token.lua; vars=(BENCH_CLIENTS_FILE="$work/clients-$run-many.txt") ;;
     esac
     order=(server ceiling)
     [ $((run % 2)) -eq 0 ] && order=(ceiling server)
     for target in "${order[@]}"; do
       url=$server_url
-      [ "$target" = ceiling ] && url=https://127.0.0.1:${ceiling_port[$scenario]}
-      echo "   run $run: $scenario against the $target"
-      run_wrk "$scenario-$target-$run" "$url" "$script" "$duration" "$threads" "$connections" "${vars[@]}"
+      [ "$target" = ceiling ] && url=https://127.0.0.1:${ceiling_port[$base]}
+      echo "   run $run: $scenario ($scenario_connections connections) against the $target"
+      run_wrk "$scenario-$target-$run" "$url" "$script" "$duration" "$threads" "$scenario_connections" "${vars[@]}"
     done
   done
 done
@@ -340,7 +365,7 @@ run_values() {
 
 # Per run: answered requests per second (2xx only), latencies in ms, errors.
 declare -A value
-for scenario in single batch token; do
+for scenario in "${scenarios[@]}"; do
   for target in server ceiling; do
     key=$scenario-$target
     value[$key-rate]=$(run_values "$key" 'ok / seconds' | tr '\n' ' ')
@@ -433,6 +458,34 @@ per_run_rows() {
   done
 }
 
+# transport_row SCENARIO LABEL CONNECTIONS THROUGHPUT_TARGET: one row of the
+# transport table (issue 10): medians of server and ceiling, the median
+# per-run ratios, and the verdicts (p99 <= 1.25 x the ceiling's; with
+# THROUGHPUT_TARGET "yes", requests/s >= 0.9 x the ceiling's).
+transport_row() {
+  local scenario=$1 label=$2 count=$3 p99_ratio rate_ratio rate_target="" rate_verdict=""
+  p99_ratio=$(ratio_median "$scenario" p99)
+  rate_ratio=$(ratio_median "$scenario" rate)
+  if [ "$4" = yes ]; then
+    rate_target=">= 0.9 x"
+    rate_verdict=$(verdict "$rate_ratio >= 0.9")
+  fi
+  printf '| %s | %s | %s / %s ms | %s / %s ms | %s x | %s | %s | %s | %s x | %s | %s |\n' "$label" "$count" \
+    "$(fixed "$(m "$scenario-server-p50")" 2)" "$(fixed "$(m "$scenario-server-p99")" 2)" \
+    "$(fixed "$(m "$scenario-ceiling-p50")" 2)" "$(fixed "$(m "$scenario-ceiling-p99")" 2)" \
+    "$(fixed "$p99_ratio" 2)" "$(verdict "$p99_ratio <= 1.25")" \
+    "$(fmt "$(m "$scenario-server-rate")")" "$(fmt "$(m "$scenario-ceiling-rate")")" "$(fixed "$rate_ratio" 2)" \
+    "$rate_target" "$rate_verdict"
+}
+
+# per_run_table SCENARIO TITLE UNIT: the per-run table of SCENARIO.
+per_run_table() {
+  printf '%s:\n\n' "$2"
+  printf '| run | server %s | p50 | p99 | errors | ceiling %s | p50 | p99 | errors |\n' "$3" "$3"
+  printf '|---|---|---|---|---|---|---|---|---|\n'
+  per_run_rows "$1" 1
+}
+
 mkdir -p "$(dirname "$output")"
 {
   cat <<EOF
@@ -477,8 +530,29 @@ serving, less VmRSS just before (the peak is reset through \`/proc/PID/clear_ref
 sends the first 10,000-item batches this server sees, after a second of one-item requests, so buffers that a worker
 keeps for its next request count as extra.
 
+## Transport against the ceiling (issue 10)
+
+Both servers run $workers workers (\`http.maxThreads\`, \`CODEPAYLOAD_THREADS=$workers\` for each); the server has no
+per-address limit. Poco serves one connection per worker: at $many_connections connections,
+$(( many_connections > workers ? many_connections - workers : 0 )) of them wait in the queue in both servers until a
+served connection closes (after 1,000 requests, \`http.maxKeepAliveRequests\`), so their first answer comes late (wrk
+counts a request only once answered: such waits are in the maximum, and in p99 only when they are more than 1 % of
+the requests; \`BENCH_WORKERS=$many_connections\` serves every connection at once). Latencies are the medians over the
+runs of each wrk run's p50 and p99, wall-clock; ratios are the medians of the per-run ratios, server over ceiling.
+Targets (issue 10): p99 within 1.25 x the ceiling's on every path; one-item throughput at least 0.9 x the ceiling's.
+
+| path | connections | server p50 / p99 | ceiling p50 / p99 | p99 ratio | p99 <= 1.25 x | server req/s | ceiling req/s | throughput ratio | target | verdict |
+|---|---|---|---|---|---|---|---|---|---|---|
+$(transport_row healthz "GET /healthz" "$connections" no)
+$(transport_row healthz-many "GET /healthz" "$many_connections" no)
+$(transport_row single "POST /codes, one item" "$connections" yes)
+$(transport_row single-many "POST /codes, one item" "$many_connections" yes)
+$(transport_row token "POST /oauth/token" "$connections" no)
+$(transport_row token-many "POST /oauth/token" "$many_connections" no)
+
 ## Workloads
 
+- Health: \`GET /healthz\`, answered with $health_response_bytes bytes (no authentication, no work).
 - Single item: one Digital Link definition, (01)+(10)+(21)+(17) with \`linkType\` gs1:pip, $single_request_bytes bytes;
   the answer is $single_response_bytes bytes (one code, no failures; checked before the runs).
 - Batches: 1,000 valid definitions alternating between that Digital Link and the same AIs as an element string, each
@@ -514,6 +588,14 @@ $(per_run_rows batch 1000)
 |---|---|---|---|---|---|---|---|---|
 $(per_run_rows token 1)
 
+$(per_run_table healthz "GET /healthz, $connections connections (requests/s, latency in ms)" req/s)
+
+$(per_run_table healthz-many "GET /healthz, $many_connections connections (requests/s, latency in ms)" req/s)
+
+$(per_run_table single-many "/codes, one item, $many_connections connections (requests/s, latency in ms)" req/s)
+
+$(per_run_table token-many "/oauth/token, $many_connections connections (tokens/s, latency in ms)" tokens/s)
+
 Token endpoint failure timing (\`TokenEndpoint::handle\` in process, wall-clock; decision D-S5 in docs/decisions.md):
 
 \`\`\`
@@ -532,7 +614,8 @@ $(grep -E '^BM_' "$work/engine.log" | grep -Ev '_(mean|stddev|cv) ')
 make bench    # = scripts/install-deps.sh (with libbenchmark-dev wrk valgrind), then:
 cmake -S . -B $(rel "$build") -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
 cmake --build $(rel "$build")
-BENCH_RUNS=$runs BENCH_DURATION=$duration BENCH_THREADS=$threads BENCH_CONNECTIONS=$connections BENCH_TOKEN_CLIENTS=$token_clients \\
+BENCH_RUNS=$runs BENCH_DURATION=$duration BENCH_THREADS=$threads BENCH_CONNECTIONS=$connections BENCH_MANY_CONNECTIONS=$many_connections \\
+  BENCH_WORKERS=$workers BENCH_TOKEN_CLIENTS=$token_clients \\
   BENCH_MEMORY_DURATION=$memory_duration BENCH_ENGINE_REPETITIONS=$engine_repetitions BENCH_TIMING_ROUNDS=$timing_rounds bench/run.sh $(rel "$build")
 \`\`\`
 
@@ -540,16 +623,17 @@ What bench/run.sh ran (DATA is its temporary data dir; PORT, CEILING_PORT: ports
 
 \`\`\`sh
 CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=DATA/../access.log \\
-  CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 $(rel "$server")          # started twice: first start, then restart
+  CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS=$workers $(rel "$server")   # started twice
 CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") org create --name bench --plan starter
-CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") client create --org ORG --scope write:codes   # 1 + $runs x $token_clients
+CODEPAYLOAD_DATA_DIR=DATA $(rel "$admin") client create --org ORG --scope write:codes   # 1 + $runs x 2 x $token_clients
 curl -sk -u "\$CLIENT_ID:\$CLIENT_SECRET" -d grant_type=client_credentials https://127.0.0.1:PORT/oauth/token
-CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 $(rel "$ceiling") \\
-  --response-bytes $single_response_bytes|$batch_response_bytes|$token_response_bytes --content-type $codes_type|application/json --port-file FILE
+CODEPAYLOAD_DATA_DIR=DATA CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_THREADS=$workers $(rel "$ceiling") \\
+  --response-bytes $health_response_bytes|$single_response_bytes|$batch_response_bytes|$token_response_bytes --content-type application/json|$codes_type --port-file FILE
 # memory (after echo 5 > /proc/SERVER_PID/clear_refs; VmRSS and VmHWM from /proc/SERVER_PID/status):
 BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=10000 wrk -t 1 -c 1 -d ${memory_duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
 BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=10000 wrk -t $threads -c $connections -d ${memory_duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
-# $runs times each, against PORT and CEILING_PORT in turn:
+# $runs times each, against PORT and CEILING_PORT in turn (healthz, one item and token also with -c $many_connections):
+wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/healthz.lua https://127.0.0.1:PORT
 BENCH_TOKEN=\$TOKEN wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/codes_single.lua https://127.0.0.1:PORT
 BENCH_TOKEN=\$TOKEN BENCH_BATCH_ITEMS=1000 wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/codes_batch.lua https://127.0.0.1:PORT
 BENCH_CLIENTS_FILE=CLIENTS_OF_THE_RUN wrk -t $threads -c $connections -d ${duration}s --timeout 10s --latency -s bench/wrk/token.lua https://127.0.0.1:PORT

@@ -21,11 +21,13 @@ int duplicate(int fd) {
 
 }  // namespace
 
-RequestDeadlines::Watch::Watch(RequestDeadlines& deadlines, int fd, std::string peer)
+RequestDeadlines::Watch::Watch(RequestDeadlines& deadlines, int fd, std::string peer, bool tlsHandshakeFirst)
     : deadlines_(deadlines),
       fd_(duplicate(fd)),
       peer_(std::move(peer)),
-      deadline_(deadlines.deadlineFrom(Clock::now())) {
+      deadline_(tlsHandshakeFirst ? (Clock::now() + deadlines.handshakeTimeout_).time_since_epoch().count()
+                                  : deadlines.deadlineFrom(Clock::now())),
+      handshaking_(tlsHandshakeFirst) {
   {
     const std::lock_guard lock(deadlines_.mutex_);
     deadlines_.watches_.push_back(this);
@@ -42,8 +44,8 @@ RequestDeadlines::Watch::~Watch() {
   ::close(fd_);
 }
 
-std::vector<std::string> RequestDeadlines::closeOverdue(Clock::time_point now) {
-  std::vector<std::string> closedPeers;
+std::vector<RequestDeadlines::Overdue> RequestDeadlines::closeOverdue(Clock::time_point now) {
+  std::vector<Overdue> closed;
   const std::lock_guard lock(mutex_);
   for (Watch* watch : watches_) {
     if (watch->closed_ || watch->deadline_.load(std::memory_order_relaxed) >= now.time_since_epoch().count()) {
@@ -53,9 +55,9 @@ std::vector<std::string> RequestDeadlines::closeOverdue(Clock::time_point now) {
     // The Watch's own descriptor: always this connection's socket. A shutdown
     // is safe beside the worker's TLS calls, which then fail.
     ::shutdown(watch->fd_, SHUT_RDWR);
-    closedPeers.push_back(watch->peer_);
+    closed.push_back(Overdue{watch->peer_, watch->handshaking_.load(std::memory_order_relaxed)});
   }
-  return closedPeers;
+  return closed;
 }
 
 void RequestDeadlines::closeIdle(bool busyToo) {

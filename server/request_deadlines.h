@@ -8,6 +8,9 @@
 // down in both directions once a deadline has passed: the worker's blocked
 // read returns at once and the connection ends. Handling a request and sending
 // its response are not under the deadline.
+// A TLS connection first has a shorter deadline of its own for the handshake
+// (the server's handshake is done before any request is read); the request
+// deadline then runs from the end of the handshake.
 #pragma once
 
 #include <atomic>
@@ -22,7 +25,10 @@ class RequestDeadlines {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit RequestDeadlines(std::chrono::milliseconds timeout) : timeout_(timeout) {}
+  // `handshakeTimeout` bounds a Watch's TLS handshake (see Watch).
+  explicit RequestDeadlines(std::chrono::milliseconds timeout,
+                            std::chrono::milliseconds handshakeTimeout = std::chrono::milliseconds(0))
+      : timeout_(timeout), handshakeTimeout_(handshakeTimeout) {}
 
   RequestDeadlines(const RequestDeadlines&) = delete;
   RequestDeadlines& operator=(const RequestDeadlines&) = delete;
@@ -34,14 +40,21 @@ class RequestDeadlines {
   // number could be reused by another connection otherwise); the peer sees the
   // close once both are closed. Throws std::system_error when no descriptor
   // is left for the duplicate (the connection is then not served).
+  // With `tlsHandshakeFirst`, the first deadline is the handshake's
+  // (handshakeTimeout from now) until handshakeDone().
   class Watch {
    public:
-    Watch(RequestDeadlines& deadlines, int fd, std::string peer);
+    Watch(RequestDeadlines& deadlines, int fd, std::string peer, bool tlsHandshakeFirst = false);
     ~Watch();
 
     Watch(const Watch&) = delete;
     Watch& operator=(const Watch&) = delete;
 
+    // The TLS handshake is over: the first request's deadline starts now.
+    void handshakeDone() noexcept {
+      deadline_.store(deadlines_.deadlineFrom(Clock::now()), std::memory_order_relaxed);
+      handshaking_.store(false, std::memory_order_relaxed);
+    }
     // The first bytes of a request arrived: the connection is busy until
     // the request is answered (a stopping server lets it finish).
     void requestStarted() noexcept { idle_.store(false, std::memory_order_relaxed); }
@@ -61,16 +74,26 @@ class RequestDeadlines {
     const std::string peer_;
     std::atomic<Clock::rep> deadline_;  // kNoDeadline while a request is handled
     std::atomic<bool> idle_{true};      // waiting for a request, none of it received
+    std::atomic<bool> handshaking_;     // the deadline is the TLS handshake's
     bool closed_ = false;               // guarded by deadlines_.mutex_
   };
 
+  // A connection closed by closeOverdue: its peer, and whether it was still
+  // in its TLS handshake (else: no whole request in time).
+  struct Overdue {
+    std::string peer;
+    bool inHandshake = false;
+    bool operator==(const Overdue&) const = default;
+  };
+
   // Shuts down every watched connection whose deadline is before `now` (each
-  // once); returns their peers.
-  std::vector<std::string> closeOverdue(Clock::time_point now);
+  // once); returns them.
+  std::vector<Overdue> closeOverdue(Clock::time_point now);
   // Shuts down every watched connection that waits for a request (every
   // connection with `busyToo`): what a stopping server does.
   void closeIdle(bool busyToo);
   std::chrono::milliseconds timeout() const { return timeout_; }
+  std::chrono::milliseconds handshakeTimeout() const { return handshakeTimeout_; }
 
  private:
   static constexpr Clock::rep kNoDeadline = Clock::duration::max().count();
@@ -78,6 +101,7 @@ class RequestDeadlines {
   Clock::rep deadlineFrom(Clock::time_point start) const { return (start + timeout_).time_since_epoch().count(); }
 
   const std::chrono::milliseconds timeout_;
+  const std::chrono::milliseconds handshakeTimeout_;
   std::mutex mutex_;
   std::vector<Watch*> watches_;
 };

@@ -118,6 +118,14 @@ void applyRequestTimeout(ServerConfig& config, std::string_view value) {
   config.requestTimeout = std::chrono::seconds(parseInteger(value, 1, 3600));
 }
 
+void applyFirstBytesTimeout(ServerConfig& config, std::string_view value) {
+  config.firstBytesTimeout = std::chrono::seconds(parseInteger(value, 0, 60));
+}
+
+void applyTlsHandshakeTimeout(ServerConfig& config, std::string_view value) {
+  config.tlsHandshakeTimeout = std::chrono::seconds(parseInteger(value, 1, 300));
+}
+
 void applyMaxConnectionsPerAddress(ServerConfig& config, std::string_view value) {
   config.maxConnectionsPerAddress = parseInt(value, 0, 65536);
 }
@@ -158,6 +166,8 @@ constexpr std::array kSettings{
     ServerSetting{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT", applyKeepAliveTimeout},
     ServerSetting{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS", applyMaxKeepAliveRequests},
     ServerSetting{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT", applyRequestTimeout},
+    ServerSetting{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT", applyFirstBytesTimeout},
+    ServerSetting{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT", applyTlsHandshakeTimeout},
     ServerSetting{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS",
                   applyMaxConnectionsPerAddress},
     ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},

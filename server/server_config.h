@@ -65,7 +65,9 @@ struct ServerConfig {
   int minThreads = 8;
   int maxThreads = 64;
   int maxQueued = 256;
-  int listenBacklog = 256;
+  // Also bounds the connections the kernel holds back while they are silent
+  // (firstBytesTimeout): beyond it, it hands them over at once (SYN cookies).
+  int listenBacklog = 4096;
   std::chrono::seconds ioTimeout{5};
   std::chrono::seconds keepAliveTimeout{5};
   int maxKeepAliveRequests = 1000;
@@ -73,6 +75,13 @@ struct ServerConfig {
   // connection being ready for it (opened, or the previous response sent);
   // longer than keepAliveTimeout.
   std::chrono::seconds requestTimeout{30};
+  // A new connection must send its first bytes within this time: the kernel
+  // holds it back until then (TCP_DEFER_ACCEPT), and one still silent at
+  // accept is closed without taking a worker. 0: off.
+  std::chrono::seconds firstBytesTimeout{3};
+  // A TLS connection must finish its handshake within this time of being
+  // taken by a worker; its request deadline starts after the handshake.
+  std::chrono::seconds tlsHandshakeTimeout{3};
   // Connections one client address (an IPv6 /64) may hold at once, waiting
   // ones included; 0: no limit. Unless set, half of maxThreads.
   int maxConnectionsPerAddress = 32;

@@ -174,10 +174,14 @@ void CodePayloadService::start() {
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
   running->guard = std::make_unique<ConnectionGuard>(
-      ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress}, log_);
+      ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress, config_.tlsHandshakeTimeout,
+                       config_.firstBytesTimeout.count() > 0},
+      log_);
   running->router = std::make_unique<RequestRouter>(*running->context);
   running->http = httpSettings(config_);
   const auto serve = [&running, this](const Poco::Net::ServerSocket& socket) {
+    // A connection that sends nothing never reaches a worker (D-T1).
+    if (config_.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config_.firstBytesTimeout);
     auto server =
         std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, *running->router),
                                                *running->pool, socket, httpParams(config_));

@@ -306,20 +306,21 @@ TEST_F(SlowAndIdleClients, ManyIdleConnectionsDoNotStopOthersBeingServed) {
     }
   }
   EXPECT_EQ(closed, kIdle);
-  // Four took their address's slots (and lost them to the I/O timeout, which
-  // ends a connection that never sends a byte before the request deadline);
-  // the other 196 were refused at accept.
+  // The kernel held every one back until the first-bytes deadline
+  // (http.firstBytesTimeout, TCP_DEFER_ACCEPT); still silent then, each was
+  // refused at accept: none took a worker or its address's slots.
   const server::ConnectionGuard::Counts counts = harness_->service().connectionCounts();
-  EXPECT_EQ(counts.refusedOverAddressLimit, static_cast<std::uint64_t>(kIdle - kPerAddress));
+  EXPECT_EQ(counts.refusedSilent, static_cast<std::uint64_t>(kIdle));
+  EXPECT_EQ(counts.refusedOverAddressLimit, 0u);
   EXPECT_EQ(counts.refusedQueueFull, 0u);
   EXPECT_EQ(counts.closedOverdue, 0u);
+  EXPECT_EQ(counts.closedHandshakeOverdue, 0u);
   const std::vector<std::string> log = harness_->serviceLog();
   EXPECT_NE(std::find_if(log.begin(), log.end(),
                          [](const std::string& line) {
                            return line.starts_with("refused ") &&
                                   line.ends_with(
-                                      " over the limit of 4 per address (http.maxConnectionsPerAddress), 0 "
-                                      "with every worker busy and the queue full (http.maxQueued); the "
+                                      " new connection(s) that sent nothing within http.firstBytesTimeout; the "
                                       "last from 127.0.0.3");
                          }),
             log.end());

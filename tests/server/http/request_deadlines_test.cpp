@@ -54,7 +54,8 @@ TEST(RequestDeadlines, AConnectionPastItsDeadlineIsShutDownOnce) {
   const auto after = Clock::now();
   EXPECT_TRUE(deadlines.closeOverdue(before + kTimeout - 1ms).empty());
   EXPECT_FALSE(sockets.peerSeesTheEnd());
-  EXPECT_EQ(deadlines.closeOverdue(after + kTimeout + 1ms), std::vector<std::string>{"192.0.2.1:4000"});
+  EXPECT_EQ(deadlines.closeOverdue(after + kTimeout + 1ms),
+            (std::vector<RequestDeadlines::Overdue>{{"192.0.2.1:4000", false}}));
   EXPECT_TRUE(sockets.peerSeesTheEnd());
   EXPECT_FALSE(sockets.serverCanSend());
   EXPECT_TRUE(deadlines.closeOverdue(after + kTimeout + 1h).empty());
@@ -105,11 +106,39 @@ TEST(RequestDeadlines, OnlyTheOverdueConnectionIsShutDown) {
     checked.wait();
   });
   received.wait();
-  EXPECT_EQ(deadlines.closeOverdue(Clock::now() + 1h), std::vector<std::string>{"192.0.2.1:4000"});
+  EXPECT_EQ(deadlines.closeOverdue(Clock::now() + 1h),
+            (std::vector<RequestDeadlines::Overdue>{{"192.0.2.1:4000", false}}));
   checked.count_down();
   other.join();
   EXPECT_TRUE(waiting.peerSeesTheEnd());
   EXPECT_TRUE(answered.serverCanSend());
+}
+
+TEST(RequestDeadlines, ATlsHandshakeHasItsOwnShorterDeadline) {
+  constexpr std::chrono::milliseconds kHandshakeTimeout{1000};
+  RequestDeadlines deadlines(kTimeout, kHandshakeTimeout);
+  SocketPair sockets;
+  const auto before = Clock::now();
+  const RequestDeadlines::Watch watch(deadlines, sockets.server(), "192.0.2.1:4000", true);
+  const auto after = Clock::now();
+  EXPECT_TRUE(deadlines.closeOverdue(before + kHandshakeTimeout - 1ms).empty());
+  EXPECT_EQ(deadlines.closeOverdue(after + kHandshakeTimeout + 1ms),
+            (std::vector<RequestDeadlines::Overdue>{{"192.0.2.1:4000", true}}));
+  EXPECT_TRUE(sockets.peerSeesTheEnd());
+}
+
+TEST(RequestDeadlines, TheRequestDeadlineStartsWhenTheHandshakeIsDone) {
+  constexpr std::chrono::milliseconds kHandshakeTimeout{1000};
+  RequestDeadlines deadlines(kTimeout, kHandshakeTimeout);
+  SocketPair sockets;
+  RequestDeadlines::Watch watch(deadlines, sockets.server(), "192.0.2.1:4000", true);
+  const auto before = Clock::now();
+  watch.handshakeDone();
+  const auto after = Clock::now();
+  EXPECT_TRUE(deadlines.closeOverdue(before + kTimeout - 1ms).empty());
+  EXPECT_FALSE(sockets.peerSeesTheEnd());
+  EXPECT_EQ(deadlines.closeOverdue(after + kTimeout + 1ms),
+            (std::vector<RequestDeadlines::Overdue>{{"192.0.2.1:4000", false}}));
 }
 
 TEST(RequestDeadlines, AnEndedConnectionIsNoLongerWatched) {

@@ -187,6 +187,23 @@ TEST_F(ServerConfigFile, RequestTimeoutMustOutlastTheKeepAliveWait) {
             "got '0'");
 }
 
+TEST_F(ServerConfigFile, FirstBytesAndTlsHandshakeTimeouts) {
+  const ServerConfig defaults = loadServerConfig(std::nullopt, environmentOf({}));
+  EXPECT_EQ(defaults.firstBytesTimeout, std::chrono::seconds(3));
+  EXPECT_EQ(defaults.tlsHandshakeTimeout, std::chrono::seconds(3));
+  EXPECT_EQ(defaults.listenBacklog, 4096);
+  const ServerConfig set = loadServerConfig(write("http.firstBytesTimeout = 0\nhttp.tlsHandshakeTimeout = 7\n"),
+                                            environmentOf({{"CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT", "2"}}));
+  EXPECT_EQ(set.firstBytesTimeout, std::chrono::seconds(0));
+  EXPECT_EQ(set.tlsHandshakeTimeout, std::chrono::seconds(2));
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_FIRST_BYTES_TIMEOUT", "61"}}),
+            "environment variable CODEPAYLOAD_FIRST_BYTES_TIMEOUT (key http.firstBytesTimeout): must be between 0 and "
+            "60, got '61'");
+  EXPECT_EQ(errorOf("http.tlsHandshakeTimeout = 0\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key http.tlsHandshakeTimeout: must be between 1 and 300, got '0'");
+}
+
 TEST_F(ServerConfigFile, InconsistentSettingsAreRefused) {
   EXPECT_EQ(errorOf("http.minThreads = 10\nhttp.maxThreads = 4\n"),
             "http.minThreads (10) must not exceed http.maxThreads (4)");
