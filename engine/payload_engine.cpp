@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "engine/engine_metrics.h"
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
 #include "engine/request_parser.h"
@@ -134,14 +135,21 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   if (sink == nullptr) text.reserve(64 + count * 160);
   text += "{\"codes\":[";
   GenerateCounts tally;
+  EngineMetrics& metrics = engineMetrics();
   for (std::size_t i = 0; i < count; ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
     if (scratch.outcome.accepted()) {
+      metrics.codesAccepted.add();
       if (tally.codes++ != 0) text += ',';
       json::appendGeneratedCode(text, referenceFor(definition, i), scratch.outcome.barcodeText, scratch.outcome.hri);
       output.itemDone();
-    } else if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
+      continue;
+    }
+    // Counted here, once: a failure generated again below is not counted twice.
+    metrics.codesRejected.add();
+    for (const ValidationError& failure : scratch.outcome.errors) metrics.countError(failure.code);
+    if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
       if (tally.failures++ != 0) scratch.failures += ',';
       json::appendFailure(scratch.failures, referenceFor(definition, i), scratch.outcome.errors);
     } else {
