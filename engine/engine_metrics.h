@@ -1,8 +1,11 @@
 // What the engine counts for the service's metrics (D-O1), process-wide:
 // items accepted and rejected, rejections by error-code form, and Lua
-// failures. Every thread counts with relaxed atomic adds (common/metrics.h);
-// the server reads the values when scraped. Counted in every program that runs
-// the engine; only the server shows them.
+// failures. Every thread counts with relaxed atomic adds (common/metrics.h):
+// PayloadEngine adds a request's items and errors once, when its response is
+// complete (a response cut short by an exception counts nothing), a Lua
+// failure is added where it happens. The server reads the values when
+// scraped. Counted in every program that runs the engine; only the server
+// shows them.
 #pragma once
 
 #include <array>

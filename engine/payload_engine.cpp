@@ -1,6 +1,8 @@
 #include "engine/payload_engine.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -8,6 +10,7 @@
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
 #include "engine/request_parser.h"
+#include "engine/validation_codes.h"
 
 namespace codepayload {
 
@@ -135,20 +138,20 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   if (sink == nullptr) text.reserve(64 + count * 160);
   text += "{\"codes\":[";
   GenerateCounts tally;
-  EngineMetrics& metrics = engineMetrics();
+  // Errors by code form, added to the process's counters once the request is
+  // done: a few atomic adds per request, not one per item.
+  std::array<std::uint64_t, codes::kCodeFormCount + 1> errorsByForm{};
   for (std::size_t i = 0; i < count; ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
     if (scratch.outcome.accepted()) {
-      metrics.codesAccepted.add();
       if (tally.codes++ != 0) text += ',';
       json::appendGeneratedCode(text, referenceFor(definition, i), scratch.outcome.barcodeText, scratch.outcome.hri);
       output.itemDone();
       continue;
     }
     // Counted here, once: a failure generated again below is not counted twice.
-    metrics.codesRejected.add();
-    for (const ValidationError& failure : scratch.outcome.errors) metrics.countError(failure.code);
+    for (const ValidationError& failure : scratch.outcome.errors) ++errorsByForm[codes::codeFormIndex(failure.code)];
     if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
       if (tally.failures++ != 0) scratch.failures += ',';
       json::appendFailure(scratch.failures, referenceFor(definition, i), scratch.outcome.errors);
@@ -175,6 +178,12 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   }
   text += "]}";
   output.finish();
+  EngineMetrics& metrics = engineMetrics();
+  metrics.codesAccepted.add(tally.codes);
+  metrics.codesRejected.add(tally.failures);
+  for (std::size_t form = 0; form < errorsByForm.size(); ++form) {
+    if (errorsByForm[form] != 0) metrics.errorsByForm[form].add(errorsByForm[form]);
+  }
   if (counts != nullptr) *counts = tally;
   return true;
 }
