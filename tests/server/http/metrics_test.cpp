@@ -4,9 +4,17 @@
 // configured; and the health endpoints /healthz/live and /healthz/ready.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
+#include <thread>
 
+#include "app/paths.h"
+#include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 #include "service_harness.h"
 #include "tests/server/http/metrics_scrape.h"
 
@@ -163,6 +171,73 @@ TEST_F(Metrics, TheHealthEndpointsAnswerJson) {
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz/ready",status="200"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz/ready",status="405"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz",status="200"})"), 1);
+}
+
+// Scrapes until `sample` reaches `value` (up to 3 s: the watcher polls rules.db,
+// the registry view its database).
+bool waitForSample(std::uint16_t port, const std::string& sample, double value) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (sampleValue(metricSamples(scrapeMetrics(port)), sample) >= value) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return false;
+}
+
+TEST(MetricsListener, RulesReloadsAreCountedAndTheReleaseServedIsShown) {
+  ServiceHarness harness([](ServerConfig& config) { config.metricsListen = ListenAddress{"127.0.0.1", 0}; });
+  const std::uint16_t port = *harness.service().metricsPort();
+  importer::ImportOptions options;
+  options.downgrade = importer::Downgrade::Allow;  // the older release replaces the baseline
+  options.releaseFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "gs1-syntax-dictionary-2025-01-30.txt";
+  options.linkTypesFile = std::filesystem::path(CODEPAYLOAD_SHARED_GS1_DIR) / "link-types.json";
+  options.dbPath = harness.dataDir() / "rules.db";
+  options.rulesDir = app::defaultRulesDir();
+  options.schemaDir = app::defaultSchemaDir();
+  importer::importRelease(options, lint::builtinLinters());
+  // Counted once the new rules are swapped in.
+  EXPECT_TRUE(waitForSample(port, R"(codepayload_rules_reloads_total{result="success"})", 1));
+  auto samples = metricSamples(scrapeMetrics(port));
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_release_info{release="2025-01-30"})"), 1);
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_release_info{release="2026-01-27"})"), 0);
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_reloads_total{result="success"})"), 1);
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_reloads_total{result="failure"})"), 0);
+
+  // A file that does not load: counted; the 2025-01-30 rules stay, and the service stays ready.
+  const auto broken = harness.dataDir() / "rules.db.broken";
+  std::ofstream(broken) << "not a database";
+  std::filesystem::rename(broken, harness.dataDir() / "rules.db");
+  EXPECT_TRUE(waitForSample(port, R"(codepayload_rules_reloads_total{result="failure"})", 1));
+  samples = metricSamples(scrapeMetrics(port));
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_reloads_total{result="success"})"), 1);
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_release_info{release="2025-01-30"})"), 1);
+  const HttpResult ready = harness.request(HttpCall{"GET", "/healthz/ready", {}, ""});
+  EXPECT_EQ(ready.status, 200);
+  EXPECT_EQ(ready.body, R"({"status":"ready","release":"2025-01-30","checks":{"rules":"ok","registry":"ok"}})");
+}
+
+TEST(MetricsListener, ARegistryThatCannotBeReadMakesTheServiceNotReady) {
+  ServiceHarness harness([](ServerConfig& config) { config.metricsListen = ListenAddress{"127.0.0.1", 0}; });
+  const std::uint16_t port = *harness.service().metricsPort();
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/healthz/ready", {}, ""}).status, 200);
+  // The registry's files overwritten in place (the database, its write-ahead
+  // log and the log's index, which the open connection maps): every read of
+  // it fails from now on.
+  for (const char* file : {"registry.db", "registry.db-wal", "registry.db-shm"}) {
+    const std::filesystem::path path = harness.dataDir() / file;
+    const std::uintmax_t size = std::filesystem::exists(path) ? std::filesystem::file_size(path) : 0;
+    std::fstream(path, std::ios::in | std::ios::out | std::ios::binary)
+        << std::string(std::max<std::uintmax_t>(size, 8192), 'x');
+  }
+  EXPECT_TRUE(waitForSample(port, "codepayload_registry_refresh_failures_total", 1));
+  const HttpResult ready = harness.request(HttpCall{"GET", "/healthz/ready", {}, ""});
+  EXPECT_EQ(ready.status, 503);
+  const std::string prefix = R"({"status":"not ready","release":"2026-01-27","checks":{"rules":"ok",)"
+                             R"("registry":"the latest check could not read the registry (last read )";
+  EXPECT_TRUE(ready.body.starts_with(prefix)) << ready.body;
+  EXPECT_TRUE(ready.body.ends_with(R"J( s ago)"}})J")) << ready.body;
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/healthz/live", {}, ""}).status, 200);
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/healthz", {}, ""}).status, 200);
 }
 
 TEST(MetricsListener, IsOffUnlessConfigured) {
