@@ -84,7 +84,8 @@ void sample(std::string& out, std::string_view name, std::initializer_list<Label
 
 void writeRequests(std::string& out, const ServiceMetrics& service) {
   header(out, "codepayload_http_requests_total", "counter",
-         "Requests answered by the service listeners, by route (the matched path, or unmatched) and status.");
+         "Requests answered by the handlers of the service listeners, by route (the matched path, or unmatched) and "
+         "status; heads the HTTP layer refuses are not counted.");
   for (const RouteMetrics& route : service.routes()) {
     for (int status = RouteMetrics::kLowestStatus; status <= RouteMetrics::kHighestStatus; ++status) {
       const std::uint64_t count = route.requests(status);

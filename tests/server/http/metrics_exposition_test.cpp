@@ -55,7 +55,7 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
   writePrometheusText(sampleValues(), service, engine, text);
   EXPECT_EQ(
       text,
-      R"T(# HELP codepayload_http_requests_total Requests answered by the service listeners, by route (the matched path, or unmatched) and status.
+      R"T(# HELP codepayload_http_requests_total Requests answered by the handlers of the service listeners, by route (the matched path, or unmatched) and status; heads the HTTP layer refuses are not counted.
 )T"
       R"T(# TYPE codepayload_http_requests_total counter
 )T"
