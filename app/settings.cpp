@@ -23,6 +23,7 @@ constexpr std::array kKeys{
     SettingKey{"data.dir", "CODEPAYLOAD_DATA_DIR"},
     SettingKey{"listen", "CODEPAYLOAD_LISTEN"},
     SettingKey{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN"},
+    SettingKey{"metrics.listen", "CODEPAYLOAD_METRICS_LISTEN"},
     SettingKey{"tls.certificate", "CODEPAYLOAD_TLS_CERT"},
     SettingKey{"tls.privateKey", "CODEPAYLOAD_TLS_KEY"},
     SettingKey{"token.ttl", "CODEPAYLOAD_TOKEN_TTL"},

@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -70,17 +71,35 @@ struct AuthService::Parts {
   BearerAuthenticator bearer;
 
   std::chrono::milliseconds pollInterval;
+  // RegistryRefresh, each part on its own (read without a lock by a scrape).
+  std::atomic<std::chrono::steady_clock::rep> lastSuccess{std::chrono::steady_clock::now().time_since_epoch().count()};
+  std::atomic<bool> lastFailed{false};
+  std::atomic<std::uint64_t> failures{0};
   std::mutex refresherMutex;
   std::condition_variable refresherWake;
   bool stopping = false;
   std::thread refresher;
+
+  // One check of the view, recorded for registryRefresh(); throws what
+  // refreshIfChanged throws.
+  void refresh() {
+    try {
+      view.refreshIfChanged();
+    } catch (...) {
+      failures.fetch_add(1, std::memory_order_relaxed);
+      lastFailed.store(true, std::memory_order_relaxed);
+      throw;
+    }
+    lastSuccess.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed);
+    lastFailed.store(false, std::memory_order_relaxed);
+  }
 
   void refreshLoop() {
     std::unique_lock lock(refresherMutex);
     while (!refresherWake.wait_for(lock, pollInterval, [this] { return stopping; })) {
       lock.unlock();
       try {
-        view.refreshIfChanged();
+        refresh();
       } catch (const std::exception& error) {
         // The previous view stays in force; the next poll tries again.
         // The events logger every binary configures (app/logging.h); auth sits below app/.
@@ -114,6 +133,17 @@ const std::string& AuthService::jwksJson() const { return parts_->keys.jwksJson(
 
 ClientRegistry& AuthService::registry() { return parts_->registry; }
 
-void AuthService::refreshRegistryView() { parts_->view.refreshIfChanged(); }
+void AuthService::refreshRegistryView() { parts_->refresh(); }
+
+AuthService::RegistryRefresh AuthService::registryRefresh() const {
+  RegistryRefresh refresh;
+  refresh.lastSuccess = std::chrono::steady_clock::time_point(
+      std::chrono::steady_clock::duration(parts_->lastSuccess.load(std::memory_order_relaxed)));
+  refresh.lastFailed = parts_->lastFailed.load(std::memory_order_relaxed);
+  refresh.failures = parts_->failures.load(std::memory_order_relaxed);
+  return refresh;
+}
+
+std::chrono::milliseconds AuthService::registryPollInterval() const { return parts_->pollInterval; }
 
 }  // namespace codepayload::auth

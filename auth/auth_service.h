@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -77,6 +78,18 @@ class AuthService {
   // Reloads the registry view now if the registry changed (the refresher thread
   // does this on its own; for tests and for a server that wants it at once).
   void refreshRegistryView();
+
+  // How the registry view's checks went (the server's metrics and
+  // /healthz/ready). A check reads the registry's version, and the whole view
+  // when it changed.
+  struct RegistryRefresh {
+    // When a check last read the registry (the first: the view's load at start).
+    std::chrono::steady_clock::time_point lastSuccess;
+    bool lastFailed = false;     // the latest check could not read the registry
+    std::uint64_t failures = 0;  // checks that could not read it, since start
+  };
+  RegistryRefresh registryRefresh() const;
+  std::chrono::milliseconds registryPollInterval() const;
 
  private:
   struct Parts;

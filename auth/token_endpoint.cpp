@@ -47,8 +47,8 @@ TokenOutcome failure(int status, std::string_view reason, std::string_view error
 }
 
 TokenOutcome invalidClient() {
-  TokenOutcome outcome =
-      failure(401, "Unauthorized", "invalid_client", token_error_descriptions::kInvalidClient, "badCredentials");
+  TokenOutcome outcome = failure(401, "Unauthorized", "invalid_client", token_error_descriptions::kInvalidClient,
+                                 tokenCause("badCredentials"));
   outcome.answer.headers.push_back({"WWW-Authenticate", std::string(kBasicChallenge)});
   return outcome;
 }
@@ -61,8 +61,8 @@ TokenOutcome rateLimited(std::int64_t retryAfter, std::string_view cause) {
 }
 
 TokenOutcome serverError(std::string_view fault) {
-  TokenOutcome outcome =
-      failure(500, "Internal Server Error", "server_error", token_error_descriptions::kServerError, "serverError");
+  TokenOutcome outcome = failure(500, "Internal Server Error", "server_error", token_error_descriptions::kServerError,
+                                 tokenCause("serverError"));
   outcome.fault = fault;
   return outcome;
 }
@@ -76,19 +76,19 @@ struct SyntaxVerdict {
 
 SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits& limits) {
   namespace text = token_error_descriptions;
-  if (request.contentTypes.size() > 1) return {"badContentType", text::kTwoContentTypes};
+  if (request.contentTypes.size() > 1) return {tokenCause("badContentType"), text::kTwoContentTypes};
   if (request.contentTypes.size() == 1 ? !isFormMediaType(request.contentTypes.front()) : !request.body.empty()) {
-    return {"badContentType", text::kNotForm};
+    return {tokenCause("badContentType"), text::kNotForm};
   }
-  if (request.body.size() > limits.maxBodyBytes) return {"badForm", text::kBodyTooLarge};
-  if (request.query.size() > limits.maxQueryBytes) return {"badForm", text::kQueryTooLong};
+  if (request.body.size() > limits.maxBodyBytes) return {tokenCause("badForm"), text::kBodyTooLarge};
+  if (request.query.size() > limits.maxQueryBytes) return {tokenCause("badForm"), text::kQueryTooLong};
   std::vector<FormField> bodyFields;
   std::vector<FormField> queryFields;
   for (const auto& [text, fields] : {std::pair{request.body, &bodyFields}, std::pair{request.query, &queryFields}}) {
     switch (parseForm(text, limits.maxFields, *fields)) {
       case FormError::None: break;
-      case FormError::BadEscape: return {"badForm", text::kBadEscape};
-      case FormError::TooManyFields: return {"badForm", text::kTooManyFields};
+      case FormError::BadEscape: return {tokenCause("badForm"), text::kBadEscape};
+      case FormError::TooManyFields: return {tokenCause("badForm"), text::kTooManyFields};
     }
   }
 
@@ -112,14 +112,14 @@ SyntaxVerdict checkSyntax(const TokenRequest& request, const TokenEndpointLimits
   }
   // RFC 6749 §3.2: no parameter more than once, query and body together; a
   // parameter without a value counts as omitted.
-  if (grantTypeCount > 1) return {"duplicateGrantType", text::kDuplicateGrantType};
-  if (grantTypeCount == 0 || grantType.empty()) return {"missingGrantType", text::kMissingGrantType};
+  if (grantTypeCount > 1) return {tokenCause("duplicateGrantType"), text::kDuplicateGrantType};
+  if (grantTypeCount == 0 || grantType.empty()) return {tokenCause("missingGrantType"), text::kMissingGrantType};
   if (credentialsInParameters && !request.authorizations.empty()) {
-    return {"multipleAuthMethods", text::kMultipleAuthMethods};
+    return {tokenCause("multipleAuthMethods"), text::kMultipleAuthMethods};
   }
-  if (scopeCount > 1) return {"badScope", text::kDuplicateScope};
-  if (!scope.empty() && !isValidScopeList(scope)) return {"badScope", text::kBadScope};
-  if (grantType != kGrantType) return {"unsupportedGrantType", text::kUnsupportedGrantType, true};
+  if (scopeCount > 1) return {tokenCause("badScope"), text::kDuplicateScope};
+  if (!scope.empty() && !isValidScopeList(scope)) return {tokenCause("badScope"), text::kBadScope};
+  if (grantType != kGrantType) return {tokenCause("unsupportedGrantType"), text::kUnsupportedGrantType, true};
   return {};
 }
 
@@ -144,12 +144,12 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
   try {
     if (request.method != "POST") {
       TokenOutcome outcome = failure(405, "Method Not Allowed", "invalid_request",
-                                     token_error_descriptions::kMethodNotAllowed, "methodNotAllowed");
+                                     token_error_descriptions::kMethodNotAllowed, tokenCause("methodNotAllowed"));
       outcome.answer.headers.push_back({"Allow", "POST"});
       return outcome;
     }
     if (const std::int64_t wait = throttle_.addressRetryAfter(request.clientAddress); wait > 0) {
-      return rateLimited(wait, "addressThrottled");
+      return rateLimited(wait, tokenCause("addressThrottled"));
     }
     if (const SyntaxVerdict syntax = checkSyntax(request, limits_); !syntax.cause.empty()) {
       return failure(400, "Bad Request", syntax.unsupportedGrant ? "unsupported_grant_type" : "invalid_request",
@@ -169,17 +169,17 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
       const std::string_view throttledId = wellFormedId ? std::string_view(credentials.clientId) : std::string_view();
       const std::int64_t wait = throttledId.empty() ? 0 : throttle_.clientFailureRetryAfter(throttledId);
       throttle_.recordFailure(request.clientAddress, throttledId);
-      return wait > 0 ? rateLimited(wait, "clientThrottled") : invalidClient();
+      return wait > 0 ? rateLimited(wait, tokenCause("clientThrottled")) : invalidClient();
     }
 
     if (!record->organisationCoversApiClients) {
       TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client",
-                                     token_error_descriptions::kUnauthorizedClient, "unauthorizedClient");
+                                     token_error_descriptions::kUnauthorizedClient, tokenCause("unauthorizedClient"));
       outcome.clientId = record->clientId;
       return outcome;
     }
     if (const std::int64_t wait = throttle_.acquireIssuance(record->clientId); wait > 0) {
-      TokenOutcome outcome = rateLimited(wait, "issuanceThrottled");
+      TokenOutcome outcome = rateLimited(wait, tokenCause("issuanceThrottled"));
       outcome.clientId = record->clientId;
       return outcome;
     }
@@ -188,7 +188,7 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     TokenOutcome outcome;
     outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
     outcome.clientId = record->clientId;
-    outcome.cause = "issued";
+    outcome.cause = tokenCause("issued");
     return outcome;
   } catch (const std::exception& fault) {
     // A registry, randomness or signing fault: never disguised as an auth failure.

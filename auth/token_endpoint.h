@@ -45,6 +45,7 @@
 // invalid_scope and its TokenResponse has no scope field).
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <span>
 #include <string>
@@ -98,6 +99,22 @@ inline constexpr std::string_view kServerError = "the server could not answer th
 // '"' and '\\' (every caller passes constants).
 std::string tokenErrorBody(std::string_view error, std::string_view description);
 
+// Every TokenOutcome::cause: "issued", then each refusal. The server counts
+// outcomes by this name (server/service_metrics.h); the endpoint names a cause
+// only through tokenCause, which refuses at compile time a name not listed.
+inline constexpr std::array<std::string_view, 15> kTokenOutcomeCauses{
+    "issued",           "methodNotAllowed",   "addressThrottled",    "badContentType",    "badForm",
+    "missingGrantType", "duplicateGrantType", "multipleAuthMethods", "badScope",          "unsupportedGrantType",
+    "badCredentials",   "clientThrottled",    "unauthorizedClient",  "issuanceThrottled", "serverError",
+};
+
+consteval std::string_view tokenCause(std::string_view name) {
+  for (const std::string_view cause : kTokenOutcomeCauses) {
+    if (cause == name) return cause;
+  }
+  throw "not a cause listed in kTokenOutcomeCauses";
+}
+
 struct TokenRequest {
   std::string_view method;                           // "POST", exactly as received
   std::span<const std::string_view> contentTypes;    // every Content-Type value
@@ -116,11 +133,7 @@ struct TokenEndpointLimits {
 struct TokenOutcome {
   HttpAnswer answer;
   std::string clientId;    // set when a client authenticated (safe to log)
-  std::string_view cause;  // stable short name for logs: "issued", "methodNotAllowed",
-                           // "addressThrottled", "badContentType", "badForm", "missingGrantType",
-                           // "duplicateGrantType", "multipleAuthMethods", "badScope",
-                           // "unsupportedGrantType", "badCredentials", "clientThrottled",
-                           // "unauthorizedClient", "issuanceThrottled", "serverError"
+  std::string_view cause;  // stable short name, one of kTokenOutcomeCauses (never sent to the client)
   std::string fault;       // for "serverError": what failed (an exception's message), for the log
 };
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/utf8.h"
+#include "engine/engine_metrics.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "engine/validation_codes.h"
@@ -416,6 +417,7 @@ lint::LintResult LuaRuntime::runLinter(int index, std::string_view component) co
     }
   }
   failures_.fetch_add(1, std::memory_order_relaxed);
+  engineMetrics().luaLinterFailures.add();
   logger().error("Lua linter %s failed: %s", linters_[static_cast<std::size_t>(index)].name, error);
   return lint::fail("linterError", 0, component.size());
 }
@@ -453,6 +455,7 @@ void LuaRuntime::runModule(int index, ItemContext& item) const {
     return;
   }
   failures_.fetch_add(1, std::memory_order_relaxed);
+  engineMetrics().luaModuleFailures.add();
   logger().error("Lua rule module %s failed: %s", source.name, error);
   item.addError(codes::ruleModule(source.name), std::nullopt, {"ruleError"});
 }

@@ -1,12 +1,16 @@
 #include "engine/payload_engine.h"
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
+#include "engine/engine_metrics.h"
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
 #include "engine/request_parser.h"
+#include "engine/validation_codes.h"
 
 namespace codepayload {
 
@@ -134,6 +138,9 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   if (sink == nullptr) text.reserve(64 + count * 160);
   text += "{\"codes\":[";
   GenerateCounts tally;
+  // Errors by code form, added to the process's counters once the request is
+  // done: a few atomic adds per request, not one per item.
+  std::array<std::uint64_t, codes::kCodeFormCount + 1> errorsByForm{};
   for (std::size_t i = 0; i < count; ++i) {
     const CodeDefinition& definition = scratch.definitions[i];
     processItem(*rules, definition, i, scratch.outcome);
@@ -141,7 +148,11 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
       if (tally.codes++ != 0) text += ',';
       json::appendGeneratedCode(text, referenceFor(definition, i), scratch.outcome.barcodeText, scratch.outcome.hri);
       output.itemDone();
-    } else if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
+      continue;
+    }
+    // Counted here, once: a failure generated again below is not counted twice.
+    for (const ValidationError& failure : scratch.outcome.errors) ++errorsByForm[codes::codeFormIndex(failure.code)];
+    if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
       if (tally.failures++ != 0) scratch.failures += ',';
       json::appendFailure(scratch.failures, referenceFor(definition, i), scratch.outcome.errors);
     } else {
@@ -167,6 +178,12 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   }
   text += "]}";
   output.finish();
+  EngineMetrics& metrics = engineMetrics();
+  metrics.codesAccepted.add(tally.codes);
+  metrics.codesRejected.add(tally.failures);
+  for (std::size_t form = 0; form < errorsByForm.size(); ++form) {
+    if (errorsByForm[form] != 0) metrics.errorsByForm[form].add(errorsByForm[form]);
+  }
   if (counts != nullptr) *counts = tally;
   return true;
 }

@@ -21,6 +21,30 @@ constexpr std::array kForms{
     CodeForm{"Validation.Invalid.linkType", "the linkType"},
     CodeForm{"Validation.Invalid.rule.<module>", "a Lua rule module failed (the item fails closed)"},
 };
+static_assert(kForms.size() == kCodeFormCount);
+
+// Whether `code` takes the form `pattern` (see codeFormIndex).
+bool takesForm(std::string_view code, std::string_view pattern) noexcept {
+  while (!pattern.empty()) {
+    if (pattern.front() != '<') {
+      if (code.empty() || code.front() != pattern.front()) return false;
+      code.remove_prefix(1);
+      pattern.remove_prefix(1);
+      continue;
+    }
+    const std::size_t close = pattern.find('>');
+    const std::string_view placeholder = pattern.substr(0, close + 1);
+    pattern.remove_prefix(close + 1);
+    const bool digits = placeholder != "<module>";
+    std::size_t length = 0;
+    while (length < code.size() && (digits ? (code[length] >= '0' && code[length] <= '9') : code[length] != '.')) {
+      ++length;
+    }
+    if (length == 0) return false;
+    code.remove_prefix(length);
+  }
+  return code.empty();
+}
 
 std::string code(std::string_view rest) {
   std::string text(kPrefix);
@@ -31,6 +55,13 @@ std::string code(std::string_view rest) {
 }  // namespace
 
 std::span<const CodeForm> codeForms() { return kForms; }
+
+std::size_t codeFormIndex(std::string_view code) noexcept {
+  for (std::size_t index = 0; index < kForms.size(); ++index) {
+    if (takesForm(code, kForms[index].pattern)) return index;
+  }
+  return kForms.size();
+}
 
 std::string primaryKey() { return code("primaryKey"); }
 std::string ai(std::size_t index) { return code("ais." + std::to_string(index)); }

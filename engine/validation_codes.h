@@ -21,8 +21,15 @@ struct CodeForm {
   std::string_view meaning;
 };
 
-// Every form, in the order they were published.
+// Every form, in the order they were published; there are kCodeFormCount.
 std::span<const CodeForm> codeForms();
+inline constexpr std::size_t kCodeFormCount = 13;
+
+// The index in codeForms() of the form `code` takes (<n> and <ai> stand for one
+// or more digits, <module> for one or more characters other than '.'), or
+// codeForms().size() for a code of no form (a Lua module's own). Allocates
+// nothing: the metrics count rejections by form (engine/engine_metrics.h).
+std::size_t codeFormIndex(std::string_view code) noexcept;
 
 std::string primaryKey();                              // Validation.Invalid.primaryKey
 std::string ai(std::size_t index);                     // Validation.Invalid.ais.<n>

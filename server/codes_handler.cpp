@@ -128,6 +128,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
       // The body is read and dropped (never kept), so the client reads the
       // answer instead of a reset.
       if (!exchange.discardBody(maxBodyBytes)) exchange.closeAfterAnswer();
+      context_.metrics.countLargeRequestThrottle();
       exchange.addHeader("Retry-After", "1");
       sendErrorEnvelope(exchange, 429, "TooManyRequests", std::nullopt,
                         "This client already has as many large requests in progress as it may (" +

@@ -35,15 +35,19 @@ class RouteErrorHandler final : public ServiceHandler {
 }  // namespace
 
 RequestRouter::RequestRouter(const ServiceContext& context)
-    : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())) {
+    : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())),
+      notFoundMetrics_(&context.metrics.route({})) {
   const auto route = [&](std::string_view path, std::string_view method, std::unique_ptr<ServiceHandler> handler) {
     routes_.push_back(Route{path, method, std::move(handler),
-                            method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method)});
+                            method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method),
+                            &context.metrics.route(path)});
   };
   route("/codes", "POST", std::make_unique<CodesHandler>(context));
   route("/oauth/token", "", std::make_unique<TokenHandler>(context));
   route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
   route("/healthz", "GET", std::make_unique<HealthHandler>(context));
+  route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
+  route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
   route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
 }
 
@@ -54,10 +58,10 @@ void RequestRouter::serve(HttpExchange& exchange) noexcept {
   for (const Route& route : routes_) {
     if (route.path != path) continue;
     const bool methodMatches = route.method.empty() || route.method == exchange.method();
-    (methodMatches ? *route.handler : *route.wrongMethod).serve(exchange, route.path);
+    (methodMatches ? *route.handler : *route.wrongMethod).serve(exchange, *route.metrics);
     return;
   }
-  notFound_->serve(exchange, {});
+  notFound_->serve(exchange, *notFoundMetrics_);
 }
 
 }  // namespace codepayload::server

@@ -28,10 +28,12 @@ class RequestRouter final : public HttpService {
     std::string_view method;  // "" = every method
     std::unique_ptr<ServiceHandler> handler;
     std::unique_ptr<ServiceHandler> wrongMethod;  // 405 with Allow: method
+    RouteMetrics* metrics;
   };
 
   std::vector<Route> routes_;
   std::unique_ptr<ServiceHandler> notFound_;
+  RouteMetrics* notFoundMetrics_;
 };
 
 }  // namespace codepayload::server

@@ -55,11 +55,13 @@ bool RulesWatcher::checkNow() {
     if (identifyFile(rulesDatabase_) != identity) seenIdentity_.reset();
     const std::string release = snapshot->release().name;
     holder_.replace(std::move(snapshot));
+    reloads_.fetch_add(1, std::memory_order_relaxed);
     if (log_)
       log_("rules reloaded from " + rulesDatabase_.string() + ": release " + release + " (was " + previousRelease +
            ")");
     return true;
   } catch (const std::exception& error) {
+    failedReloads_.fetch_add(1, std::memory_order_relaxed);
     if (log_) {
       log_("rules reload from " + rulesDatabase_.string() + " failed, keeping release " + previousRelease + ": " +
            error.what());

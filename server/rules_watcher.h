@@ -7,6 +7,7 @@
 
 #include <sys/stat.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -51,6 +52,15 @@ class RulesWatcher {
   // Returns true when a new snapshot was swapped in.
   bool checkNow();
 
+  // Reloads since start: snapshots swapped in, and files that did not load.
+  struct Counts {
+    std::uint64_t reloads = 0;
+    std::uint64_t failedReloads = 0;
+  };
+  Counts counts() const {
+    return {reloads_.load(std::memory_order_relaxed), failedReloads_.load(std::memory_order_relaxed)};
+  }
+
  private:
   void run();
 
@@ -62,6 +72,8 @@ class RulesWatcher {
 
   std::mutex checkMutex_;  // one check at a time
   std::optional<FileIdentity> seenIdentity_;
+  std::atomic<std::uint64_t> reloads_{0};
+  std::atomic<std::uint64_t> failedReloads_{0};
 
   std::mutex stopMutex_;
   std::condition_variable stopSignal_;

@@ -44,6 +44,14 @@ void applyPlainListen(ServerConfig& config, std::string_view value) {
   }
 }
 
+void applyMetricsListen(ServerConfig& config, std::string_view value) {
+  if (value.empty() || value == "off") {
+    config.metricsListen.reset();
+  } else {
+    config.metricsListen = parseListenAddress(value);
+  }
+}
+
 void applyTlsCertificate(ServerConfig& config, std::string_view value) {
   config.tlsCertificateFile = std::filesystem::path(std::string(value));
 }
@@ -147,6 +155,7 @@ constexpr std::array kSettings{
     ServerSetting{"data.dir", "CODEPAYLOAD_DATA_DIR", applyDataDir},
     ServerSetting{"listen", "CODEPAYLOAD_LISTEN", applyListen},
     ServerSetting{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN", applyPlainListen},
+    ServerSetting{"metrics.listen", "CODEPAYLOAD_METRICS_LISTEN", applyMetricsListen},
     ServerSetting{"tls.certificate", "CODEPAYLOAD_TLS_CERT", applyTlsCertificate},
     ServerSetting{"tls.privateKey", "CODEPAYLOAD_TLS_KEY", applyTlsPrivateKey},
     ServerSetting{"token.ttl", "CODEPAYLOAD_TOKEN_TTL", applyTokenTtl},
@@ -211,6 +220,10 @@ void checkConsistency(ServerConfig& config, const std::set<std::string_view>& ap
   }
   if (config.plainListen && config.plainListen->port != 0 && *config.plainListen == config.listen) {
     throw ServerConfigError("plain.listen must differ from listen");
+  }
+  if (config.metricsListen && config.metricsListen->port != 0 &&
+      (*config.metricsListen == config.listen || config.metricsListen == config.plainListen)) {
+    throw ServerConfigError("metrics.listen must differ from listen and plain.listen");
   }
 }
 

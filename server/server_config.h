@@ -43,6 +43,9 @@ struct ServerConfig {
   // Plain-HTTP listener for deployments behind a TLS-terminating proxy; off
   // when empty.
   std::optional<ListenAddress> plainListen;
+  // Plain-HTTP listener serving only GET /metrics (Prometheus text); off when
+  // empty.
+  std::optional<ListenAddress> metricsListen;
   // Both empty: a self-signed development certificate is generated in dataDir.
   std::filesystem::path tlsCertificateFile;
   std::filesystem::path tlsPrivateKeyFile;

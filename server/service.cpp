@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "app/logging.h"
+#include "app/version.h"
 #include "auth/auth_service.h"
 #include "common/atomic_file.h"
 #include "db/file_modes.h"
@@ -26,6 +27,8 @@
 #include "server/connection_guard.h"
 #include "server/data_dir_lock.h"
 #include "server/development_certificate.h"
+#include "server/metrics_endpoint.h"
+#include "server/metrics_exposition.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
@@ -56,6 +59,11 @@ void bindExclusively(Poco::Net::ServerSocket& socket, const ListenAddress& liste
   }
 }
 
+// The metrics listener: a scrape is one small request every few seconds.
+constexpr int kMetricsThreads = 2;
+constexpr int kMetricsQueued = 4;
+constexpr int kMetricsBacklog = 16;
+
 }  // namespace
 
 struct CodePayloadService::Running {
@@ -69,6 +77,7 @@ struct CodePayloadService::Running {
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<AccessLog> accessLog;
   std::unique_ptr<LargeRequestSlots> largeRequests;
+  std::unique_ptr<ServiceMetrics> metrics;
   std::unique_ptr<ServiceContext> context;
   std::unique_ptr<Poco::ThreadPool> pool;
   std::unique_ptr<ConnectionGuard> guard;
@@ -77,11 +86,20 @@ struct CodePayloadService::Running {
   std::unique_ptr<Poco::Net::TCPServer> httpsServer;
   std::unique_ptr<Poco::Net::TCPServer> plainServer;
   std::unique_ptr<RulesWatcher> watcher;
+  // The metrics listener: its own threads and connection guard, so a scrape
+  // neither waits for nor takes an API worker or address slot.
+  std::unique_ptr<Poco::ThreadPool> metricsPool;
+  std::unique_ptr<ConnectionGuard> metricsGuard;
+  std::unique_ptr<MetricsEndpoint> metricsEndpoint;
+  std::unique_ptr<Poco::Net::TCPServer> metricsServer;
   std::uint16_t httpsPort = 0;
   std::optional<std::uint16_t> plainPort;
+  std::optional<std::uint16_t> metricsPort;
   bool sslInitialized = false;
 
   ~Running() {
+    // A scrape reads everything below: the metrics listener goes first.
+    stopMetrics();
     // Handler threads use the context: servers and pool go first.
     watcher.reset();
     plainServer.reset();
@@ -96,6 +114,40 @@ struct CodePayloadService::Running {
     auth.reset();
     rules.reset();
     if (sslInitialized) Poco::Net::uninitializeSSL();
+  }
+
+  void stopMetrics() {
+    if (metricsServer) metricsServer->stop();
+    if (metricsGuard) metricsGuard->stopConnections(true);
+    metricsServer.reset();
+    if (metricsPool) metricsPool->joinAll();
+    metricsPool.reset();
+    metricsGuard.reset();
+    metricsEndpoint.reset();
+  }
+
+  // The Prometheus text of this service (server/metrics_exposition.h).
+  void renderMetrics(std::string& out) const {
+    const app::BuildVersion build = app::buildVersion();
+    const auto snapshot = rules->current();
+    const RulesWatcher::Counts reloads = watcher->counts();
+    const auth::AuthService::RegistryRefresh registry = auth->registryRefresh();
+    const ConnectionGuard::Counts connections = guard->counts();
+    ScrapeValues values;
+    values.version = build.project;
+    values.commit = build.gitCommit;
+    values.dictionaryRelease = build.dictionaryRelease;
+    values.rulesRelease = snapshot->release().name;
+    values.rulesReloads = reloads.reloads;
+    values.rulesReloadFailures = reloads.failedReloads;
+    values.registryRefreshAgeSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - registry.lastSuccess).count();
+    values.registryRefreshFailures = registry.failures;
+    values.refusedOverAddressLimit = connections.refusedOverAddressLimit;
+    values.refusedQueueFull = connections.refusedQueueFull;
+    values.closedOverdue = connections.closedOverdue;
+    values.openConnections = openConnections();
+    writePrometheusText(values, *metrics, engineMetrics(), out);
   }
 
   int openConnections() const {
@@ -156,8 +208,10 @@ void CodePayloadService::start() {
   running->accessLog = std::make_unique<AccessLog>(config_.accessLog);
   running->largeRequests =
       std::make_unique<LargeRequestSlots>(config_.largeBodyBytes, config_.maxLargeRequestsPerClient);
-  running->context = std::make_unique<ServiceContext>(ServiceContext{
-      config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_, *running->largeRequests});
+  running->metrics = std::make_unique<ServiceMetrics>();
+  running->context = std::make_unique<ServiceContext>(ServiceContext{config_, *running->rules, *running->engine,
+                                                                     *running->auth, *running->accessLog, log_,
+                                                                     *running->largeRequests, *running->metrics});
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;
@@ -203,12 +257,36 @@ void CodePayloadService::start() {
 
   running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
                                                     config_.reloadInterval, log_);
+  if (config_.metricsListen) {
+    Poco::Net::ServerSocket metricsSocket;
+    bindExclusively(metricsSocket, *config_.metricsListen, kMetricsBacklog);
+    running->metricsPort = metricsSocket.address().port();
+    running->metricsPool = std::make_unique<Poco::ThreadPool>("metrics", 1, kMetricsThreads, 60);
+    running->metricsGuard = std::make_unique<ConnectionGuard>(
+        ConnectionLimits{config_.requestTimeout, kMetricsThreads + kMetricsQueued}, log_);
+    Running* const parts = running.get();
+    running->metricsEndpoint =
+        std::make_unique<MetricsEndpoint>([parts](std::string& out) { parts->renderMetrics(out); });
+    Poco::Net::TCPServerParams::Ptr params = new Poco::Net::TCPServerParams;
+    params->setMaxThreads(kMetricsThreads);
+    params->setMaxQueued(kMetricsQueued);
+    params->setThreadIdleTime(Poco::Timespan(1, 0));
+    running->metricsServer = std::make_unique<Poco::Net::TCPServer>(
+        running->metricsGuard->httpConnectionFactory(running->http, *running->metricsEndpoint), *running->metricsPool,
+        metricsSocket, params);
+    running->metricsServer->setConnectionFilter(running->metricsGuard->admissionFilter(*running->metricsServer));
+    running->metricsServer->start();
+  }
   // Only the data directory lock's holder writes it: a fixed temporary name.
   common::writeFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n",
                               {.mode = 0600, .temporaryName = common::TemporaryName::Fixed});
   std::string line = "listening on https://" + urlHost(config_.listen.host) + ":" + std::to_string(running->httpsPort);
   if (running->plainPort) {
     line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);
+  }
+  if (running->metricsPort) {
+    line += ", metrics on http://" + urlHost(config_.metricsListen->host) + ":" +
+            std::to_string(*running->metricsPort) + "/metrics";
   }
   line += " (rules release " + running->rules->current()->release().name + ", data dir " + dataDir.string() + ")";
   running_ = std::move(running);
@@ -218,6 +296,7 @@ void CodePayloadService::start() {
 void CodePayloadService::stop() {
   if (!running_) return;
   Running& running = *running_;
+  running.stopMetrics();
   running.watcher.reset();
   running.httpsServer->stop();
   if (running.plainServer) running.plainServer->stop();
@@ -267,6 +346,10 @@ std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_
 
 std::optional<std::uint16_t> CodePayloadService::plainPort() const {
   return running_ ? running_->plainPort : std::nullopt;
+}
+
+std::optional<std::uint16_t> CodePayloadService::metricsPort() const {
+  return running_ ? running_->metricsPort : std::nullopt;
 }
 
 const std::filesystem::path& CodePayloadService::certificateFile() const {

@@ -50,6 +50,8 @@ class CodePayloadService {
 
   std::uint16_t httpsPort() const;
   std::optional<std::uint16_t> plainPort() const;
+  // The metrics listener's port (metrics.listen), when there is one.
+  std::optional<std::uint16_t> metricsPort() const;
   // The certificate the HTTPS listener presents (configured or generated).
   const std::filesystem::path& certificateFile() const;
   const ServerConfig& config() const { return config_; }

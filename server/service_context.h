@@ -12,6 +12,7 @@
 #include "server/access_log.h"
 #include "server/large_request_slots.h"
 #include "server/server_config.h"
+#include "server/service_metrics.h"
 
 namespace codepayload::server {
 
@@ -29,6 +30,8 @@ struct ServiceContext {
   // Large /codes requests in flight per client id (config.largeBodyBytes,
   // config.maxLargeRequestsPerClient).
   LargeRequestSlots& largeRequests;
+  // The server's counters (server/service_metrics.h).
+  ServiceMetrics& metrics;
 };
 
 }  // namespace codepayload::server

@@ -38,7 +38,7 @@ void sendErrorEnvelope(HttpExchange& exchange, int status, std::string_view code
   sendBody(exchange, status, "application/json", errorEnvelope(code, path, message), trace);
 }
 
-void ServiceHandler::serve(HttpExchange& exchange, std::string_view routePath) const noexcept {
+void ServiceHandler::serve(HttpExchange& exchange, RouteMetrics& route) const noexcept {
   const auto arrived = std::chrono::system_clock::now();
   const auto started = std::chrono::steady_clock::now();
   RequestTrace trace;
@@ -64,15 +64,17 @@ void ServiceHandler::serve(HttpExchange& exchange, std::string_view routePath) c
     trace.responseBytes = exchange.bodyBytesSent();
   }
   const auto finished = std::chrono::steady_clock::now();
+  const std::int64_t durationMicros = std::chrono::duration_cast<std::chrono::microseconds>(finished - started).count();
+  route.record(trace.status, static_cast<std::uint64_t>(durationMicros));
   if (!context_.accessLog.enabled()) return;
   try {
     AccessLogRecord record;
     record.time = arrived;
     record.method = exchange.method();
-    record.path = routePath;
+    record.path = route.route();
     record.status = trace.status;
     record.bytes = trace.responseBytes;
-    record.durationMicros = std::chrono::duration_cast<std::chrono::microseconds>(finished - started).count();
+    record.durationMicros = durationMicros;
     record.clientAddress = exchange.clientAddress();
     record.clientId = trace.claims ? std::string_view(trace.claims->clientId) : std::string_view(trace.clientId);
     record.codes = trace.codes;

@@ -12,6 +12,7 @@
 
 #include "server/http_connection.h"
 #include "server/service_context.h"
+#include "server/service_metrics.h"
 
 namespace codepayload::server {
 
@@ -37,9 +38,9 @@ class ServiceHandler {
   ServiceHandler(const ServiceHandler&) = delete;
   ServiceHandler& operator=(const ServiceHandler&) = delete;
 
-  // Answers the request; `routePath` is what the access log names ("" for an
-  // unknown path).
-  void serve(HttpExchange& exchange, std::string_view routePath) const noexcept;
+  // Answers the request and counts it under `route`, whose path is what the
+  // access log names ("" for an unknown path).
+  void serve(HttpExchange& exchange, RouteMetrics& route) const noexcept;
 
  protected:
   virtual void handle(HttpExchange& exchange, RequestTrace& trace) const = 0;

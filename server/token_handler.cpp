@@ -45,6 +45,8 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
       exchange.addHeader("Pragma", "no-cache");
       sendBody(exchange, 400, "application/json", auth::tokenErrorBody("invalid_request", unreadBodyDescription(read)),
                trace);
+      // What the endpoint calls a body it cannot take as a form.
+      context_.metrics.countTokenOutcome(auth::tokenCause("badForm"));
       return;
     }
   }
@@ -62,6 +64,7 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   tokenRequest.clientAddress = exchange.clientHost();
 
   auth::TokenOutcome outcome = context_.auth.tokenEndpoint().handle(tokenRequest);
+  context_.metrics.countTokenOutcome(outcome.cause);
   // The endpoint's own fault (registry, randomness, signing): one line, like
   // every other handler's failure; the fault's message names no secret.
   if (!outcome.fault.empty() && context_.log) context_.log("token request failed: " + outcome.fault);
