@@ -1,11 +1,11 @@
 #include "accounts/recovery_codes.h"
 
 #include <openssl/rand.h>
-#include <openssl/sha.h>
 
 #include <stdexcept>
 
 #include "accounts/base32.h"
+#include "accounts/sha256_hex.h"
 #include "common/ascii.h"
 
 namespace codepayload::accounts {
@@ -14,19 +14,6 @@ namespace {
 
 constexpr std::size_t kCodeBytes = 10;       // 80 bits
 constexpr std::size_t kCodeCharacters = 16;  // base32 of 10 bytes
-
-std::string sha256Hex(std::string_view text) {
-  unsigned char digest[SHA256_DIGEST_LENGTH];
-  SHA256(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string hex;
-  hex.reserve(2 * sizeof digest);
-  for (const unsigned char byte : digest) {
-    hex.push_back(kHex[byte >> 4]);
-    hex.push_back(kHex[byte & 0x0F]);
-  }
-  return hex;
-}
 
 }  // namespace
 
