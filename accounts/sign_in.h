@@ -28,6 +28,8 @@ struct Credentials {
   std::string passwordHash;
   std::optional<std::string> totpSecret;     // raw bytes; nullopt without TOTP
   std::optional<std::int64_t> lastTotpStep;  // the last step accepted
+
+  bool operator==(const Credentials&) const = default;
 };
 
 // Where accounts are found (the registry; memory in tests).
