@@ -1,7 +1,6 @@
 #include "auth/sqlite_client_registry.h"
 
 #include <Poco/Data/LOB.h>
-#include <Poco/Data/SQLite/Connector.h>
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
@@ -13,6 +12,7 @@
 
 #include "auth/known_scopes.h"
 #include "auth/random_strings.h"
+#include "auth/registry_session.h"
 #include "auth/sqlite_authentication_query.h"
 #include "common/utf8.h"
 #include "db/file_modes.h"
@@ -30,29 +30,14 @@ constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
-// --- What is SQLite's own: the connector, the session settings, the write
-// transaction's start and the data version (and the kept authentication
-// query, auth/sqlite_authentication_query.h). The queries are portable SQL but
-// for `rowid` (the insertion order the listings and the stand-in follow).
+// --- What is SQLite's own: the connection (auth/registry_session.h: the
+// connector, the session settings, the write transaction's start), the data
+// version (and the kept authentication query,
+// auth/sqlite_authentication_query.h). The queries are portable SQL but for
+// `rowid` (the insertion order the listings and the stand-in follow).
 
-constexpr std::size_t kBusyTimeoutSeconds = 5;
-constexpr const char* kBeginWriteTransaction = "BEGIN IMMEDIATE";  // takes the write lock at once
 // Moves when another connection commits.
 constexpr const char* kDataVersionQuery = "PRAGMA data_version";
-
-void registerSqliteConnector() {
-  static std::once_flag registered;
-  std::call_once(registered, [] { Poco::Data::SQLite::Connector::registerConnector(); });
-}
-
-// WAL journal, foreign keys, full sync, a busy timeout.
-void configureSession(Poco::Data::Session& session) {
-  session.setConnectionTimeout(kBusyTimeoutSeconds);  // sqlite3_busy_timeout
-  std::string journalMode;
-  session << "PRAGMA journal_mode = WAL", into(journalMode), now;
-  session << "PRAGMA foreign_keys = ON", now;
-  session << "PRAGMA synchronous = FULL", now;
-}
 
 // --- Portable from here on.
 
@@ -148,11 +133,17 @@ constexpr const char* kAuthenticationQuery =
 }  // namespace
 
 struct SqliteClientRegistry::Connection {
-  explicit Connection(const std::filesystem::path& file) : session(Poco::Data::SQLite::Connector::KEY, file.string()) {}
+  explicit Connection(const std::filesystem::path& file) : session(openRegistrySession(file)) {}
 
   std::mutex mutex;
   Poco::Data::Session session;
   std::atomic<std::uint64_t> localChanges{0};
+  ChangeRecorder changeRecorder;
+
+  // Hands `change` to the recorder, inside the caller's transaction.
+  void record(const RegistryChange& change) {
+    if (changeRecorder) changeRecorder(session, change);
+  }
   // Prepared on first use and kept (the connector-specific piece, see
   // auth/sqlite_authentication_query.h), with the row it reads into. Declared
   // after `session`, so finalized before the connection closes.
@@ -165,33 +156,6 @@ struct SqliteClientRegistry::Connection {
 };
 
 namespace {
-
-// kBeginWriteTransaction ... COMMIT, rolled back when left without commit().
-class WriteTransaction {
- public:
-  explicit WriteTransaction(Poco::Data::Session& session) : session_(session) {
-    session_ << kBeginWriteTransaction, now;
-  }
-  ~WriteTransaction() {
-    if (committed_) return;
-    try {
-      session_ << "ROLLBACK", now;
-    } catch (...) {
-      // The connection is already broken; the next statement reports it.
-    }
-  }
-  WriteTransaction(const WriteTransaction&) = delete;
-  WriteTransaction& operator=(const WriteTransaction&) = delete;
-
-  void commit() {
-    session_ << "COMMIT", now;
-    committed_ = true;
-  }
-
- private:
-  Poco::Data::Session& session_;
-  bool committed_ = false;
-};
 
 // Runs `work` under the connection's lock; database faults become RegistryError(Storage).
 template <typename Work>
@@ -213,7 +177,6 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
                                            const std::filesystem::path& migrationsDir, const SecretHasher& hasher,
                                            UnixClock clock)
     : hasher_(hasher), clock_(std::move(clock)) {
-  registerSqliteConnector();
   try {
     // Installs before D-S4 wrote it 0644, and SQLite gives -wal and -shm the
     // database file's mode.
@@ -223,7 +186,6 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
   }
   try {
     connection_ = std::make_unique<Connection>(databaseFile);
-    configureSession(connection_->session);
     applyMigrations(connection_->session, migrationsDir);
   } catch (const Poco::Exception& error) {
     throw RegistryError(RegistryError::Kind::Storage,
@@ -256,6 +218,8 @@ Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Pla
                " VALUES (?, ?, ?, 'active', ?, ?)",
         bind(organisation.id), bind(organisation.name), bind(std::string(planName(plan))),
         bind(Poco::Int64{organisation.createdAt}), bind(Poco::Int64{organisation.createdAt}), now;
+    connection_->record(RegistryChange{"org.create", organisation.id, organisation.id,
+                                       "plan=" + std::string(planName(plan)) + " name=" + organisation.name});
     transaction.commit();
     ++connection_->localChanges;
     return organisation;
@@ -263,17 +227,18 @@ Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Pla
 }
 
 void SqliteClientRegistry::setPlan(std::string_view organisationId, Plan plan) {
-  updateOrganisation(organisationId, "plan", planName(plan), "changing a plan");
+  updateOrganisation(organisationId, "plan", planName(plan), "changing a plan", "org.set-plan");
 }
 
 void SqliteClientRegistry::setSubscription(std::string_view organisationId, Subscription subscription) {
-  updateOrganisation(organisationId, "subscription", subscriptionName(subscription), "changing a subscription");
+  updateOrganisation(organisationId, "subscription", subscriptionName(subscription), "changing a subscription",
+                     "org.set-subscription");
 }
 
 // Sets one column of an existing organisation (`column` is one of our own
 // names, never input) in one transaction.
 void SqliteClientRegistry::updateOrganisation(std::string_view organisationId, std::string_view column,
-                                              std::string_view value, std::string_view what) {
+                                              std::string_view value, std::string_view what, std::string_view action) {
   guarded(connection_->mutex, what, [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
@@ -285,6 +250,8 @@ void SqliteClientRegistry::updateOrganisation(std::string_view organisationId, s
     }
     session << "UPDATE organisations SET " + std::string(column) + " = ?, updated_at = ? WHERE id = ?",
         bind(std::string(value)), bind(Poco::Int64{clock_()}), bind(std::string(organisationId)), now;
+    connection_->record(RegistryChange{std::string(action), std::string(organisationId), std::string(organisationId),
+                                       std::string(column) + "=" + std::string(value)});
     transaction.commit();
     ++connection_->localChanges;
   });
@@ -363,6 +330,8 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
                " updated_at) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
         bind(client.id), bind(client.organisationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
         bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), now;
+    connection_->record(
+        RegistryChange{"client.create", client.organisationId, client.id, "scopes=" + joinScopes(scopes)});
     transaction.commit();
     ++connection_->localChanges;
     return created;
@@ -424,10 +393,10 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
   guarded(connection_->mutex, "changing a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
-    std::vector<std::string> states;
+    std::vector<std::string> states, organisationIds;
     std::vector<Poco::Int64> notBefore;
-    session << "SELECT state, tokens_not_before FROM api_clients WHERE id = ?", bind(std::string(clientId)),
-        into(states), into(notBefore), now;
+    session << "SELECT state, tokens_not_before, organisation_id FROM api_clients WHERE id = ?",
+        bind(std::string(clientId)), into(states), into(notBefore), into(organisationIds), now;
     if (states.empty()) {
       throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
     }
@@ -436,7 +405,18 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       throw RegistryError(RegistryError::Kind::ClientDeleted,
                           "client \"" + std::string(clientId) + "\" is deleted and cannot be changed");
     }
-    if (current == state) return;  // blocking a blocked client (or unblocking an active one) changes nothing
+    const std::string action = state == ClientState::Blocked  ? "client.block"
+                               : state == ClientState::Active ? "client.unblock"
+                                                              : "client.delete";
+    if (current == state) {
+      // Blocking a blocked client (or unblocking an active one) changes
+      // nothing; the request is still recorded.
+      if (connection_->changeRecorder) {
+        connection_->record(RegistryChange{action, organisationIds[0], std::string(clientId), "unchanged"});
+        transaction.commit();
+      }
+      return;
+    }
     if (state == ClientState::Deleted) {
       session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = ? WHERE id = ?",
           bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
@@ -456,6 +436,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
     }
+    connection_->record(RegistryChange{action, organisationIds[0], std::string(clientId), ""});
     transaction.commit();
     ++connection_->localChanges;
   });
@@ -515,6 +496,10 @@ std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
     }
     return statuses;
   });
+}
+
+void SqliteClientRegistry::setChangeRecorder(ChangeRecorder recorder) {
+  connection_->changeRecorder = std::move(recorder);
 }
 
 std::uint64_t SqliteClientRegistry::version() {

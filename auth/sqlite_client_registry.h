@@ -4,13 +4,39 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "auth/client_registry.h"
 #include "auth/secret_hasher.h"
 #include "auth/unix_clock.h"
 
+namespace Poco::Data {
+class Session;
+}
+
 namespace codepayload::auth {
+
+// A change the registry made, as the audit log records it: the action
+// ("org.create", "org.set-plan", "org.set-subscription", "client.create",
+// "client.block", "client.unblock", "client.delete"), the organisation, the
+// object changed (an organisation or client id) and a short detail ("plan=pro",
+// "scopes=read:codes", "unchanged" for a block of a blocked client); never a
+// secret or digest.
+struct RegistryChange {
+  std::string action;
+  std::string organisationId;
+  std::string target;
+  std::string detail;
+
+  bool operator==(const RegistryChange&) const = default;
+};
+
+// Called inside a change's write transaction, after the change and before its
+// COMMIT, on the registry's session; what it writes commits with the change,
+// and when it throws the change is rolled back and the call fails.
+using ChangeRecorder = std::function<void(Poco::Data::Session& session, const RegistryChange& change)>;
 
 class SqliteClientRegistry final : public ClientRegistry {
  public:
@@ -40,9 +66,13 @@ class SqliteClientRegistry final : public ClientRegistry {
   std::vector<ClientStatus> listClientStatuses() override;
   std::uint64_t version() override;
 
+  // Records every later change with `recorder` (none by default). Not
+  // synchronised with the changes: set it before the registry is shared.
+  void setChangeRecorder(ChangeRecorder recorder);
+
  private:
   void updateOrganisation(std::string_view organisationId, std::string_view column, std::string_view value,
-                          std::string_view what);
+                          std::string_view what, std::string_view action);
 
   struct Connection;
   std::unique_ptr<Connection> connection_;

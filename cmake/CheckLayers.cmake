@@ -2,11 +2,13 @@
 # project target compiles; see codepayload_apply_warnings). Each folder may
 # include only its own headers and those of the layers below it:
 #
-#   common < engine < plugins < db < auth < app < server, tools
+#   common < engine < plugins < db < auth < accounts < app < server, tools
 #
 # The engine owns the linter and rule-module interfaces and includes nothing
 # above it; plugins/ implement them; the server and the command-line tools sit
-# on top and never include each other. tests/ and bench/ may include anything.
+# on top and never include each other. accounts/ (people's accounts: passwords,
+# TOTP, sessions, audit) sits on auth/ and under app/. tests/ and bench/ may
+# include anything.
 #
 #   cmake -DSOURCE_DIR=<repo> -DSTAMP=<file> -P cmake/CheckLayers.cmake
 cmake_minimum_required(VERSION 3.25)
@@ -16,13 +18,14 @@ set(allowed_engine  common engine)
 set(allowed_plugins common engine plugins)
 set(allowed_db      common engine db)
 set(allowed_auth    common engine db auth)
-set(allowed_app     common engine db auth app)
-set(allowed_server  common engine plugins db auth app server)
-set(allowed_tools   common engine plugins db auth app tools)
-set(project_roots   common engine plugins db auth app server tools tests bench)
+set(allowed_accounts common engine db auth accounts)
+set(allowed_app     common engine db auth accounts app)
+set(allowed_server  common engine plugins db auth accounts app server)
+set(allowed_tools   common engine plugins db auth accounts app tools)
+set(project_roots   common engine plugins db auth accounts app server tools tests bench)
 
 set(violations "")
-foreach(layer common engine plugins db auth app server tools)
+foreach(layer common engine plugins db auth accounts app server tools)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/${layer}/*.h" "${SOURCE_DIR}/${layer}/*.cpp")
   foreach(source IN LISTS sources)
     file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"/]+/")

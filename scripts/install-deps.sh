@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git ca-certificates openssl libsystemd-dev
   libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libsimdjson-dev
+  libargon2-dev
   sqlite3 curl python3 python3-jsonschema nodejs systemd prometheus
 )
 if [ "${CODEPAYLOAD_BENCH_DEPS:-0}" = 1 ]; then packages+=(libbenchmark-dev wrk valgrind); fi

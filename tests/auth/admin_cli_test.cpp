@@ -12,6 +12,12 @@
 #include <chrono>
 #include <thread>
 
+#include <pwd.h>
+
+#include "accounts/account_store.h"
+#include "accounts/password_hasher.h"
+#include "accounts/session_manager.h"
+#include "accounts/sign_in.h"
 #include "auth/auth_service.h"
 #include "auth/secret_hasher.h"
 #include "auth/sqlite_client_registry.h"
@@ -44,14 +50,20 @@ class AdminCliTest : public ::testing::Test {
  protected:
   std::filesystem::path dataDir() const { return dir_.path() / "data"; }
 
-  AdminRun admin(const std::vector<std::string>& arguments) {
-    std::string command = "CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) +
+  // Runs codepayload-admin with `input` on standard input and SUDO_USER set
+  // to `sudoUser` ("" counts as unset).
+  AdminRun admin(const std::vector<std::string>& arguments, const std::string& input = "",
+                 const std::string& sudoUser = "") {
+    const auto in = dir_.path() / "stdin";
+    { std::ofstream(in, std::ios::binary) << input; }
+    std::string command = "SUDO_USER=" + shellQuote(sudoUser) +
+                          " CODEPAYLOAD_DATA_DIR=" + shellQuote(dataDir().string()) +
                           " CODEPAYLOAD_DB_DIR=" + shellQuote(CODEPAYLOAD_TEST_SOURCE_DB_DIR) + " " +
                           shellQuote(CODEPAYLOAD_ADMIN_EXECUTABLE);
     for (const std::string& argument : arguments) command += " " + shellQuote(argument);
     const auto out = dir_.path() / "stdout";
     const auto err = dir_.path() / "stderr";
-    command += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string());
+    command += " <" + shellQuote(in.string()) + " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string());
     const int raw = std::system(command.c_str());
     AdminRun run;
     run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -66,8 +78,8 @@ class AdminCliTest : public ::testing::Test {
   std::string registryLine() const { return "codepayload-admin: registry " + registryFile() + "\n"; }
 
   // Runs a command that must succeed and returns its stdout.
-  std::string ok(const std::vector<std::string>& arguments) {
-    const AdminRun run = admin(arguments);
+  std::string ok(const std::vector<std::string>& arguments, const std::string& input = "") {
+    const AdminRun run = admin(arguments, input);
     EXPECT_EQ(run.status, 0) << run.err;
     EXPECT_EQ(run.err, registryLine());
     return run.out;
@@ -97,10 +109,13 @@ const std::string kUsage =
     "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
+    "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
+    "  operator create --email EMAIL --password-stdin\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
     "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
-    "every command names the registry it opened on stderr.\n";
+    "every command names the registry it opened on stderr. --password-stdin reads the password from\n"
+    "the first line of standard input.\n";
 
 TEST_F(AdminCliTest, HelpAndUsageErrors) {
   const AdminRun help = admin({"--help"});
@@ -336,6 +351,219 @@ TEST_F(AdminCliTest, AKillDashNineLeavesCompleteClientsOrNone) {
   EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(check, 0)), "ok");
   sqlite3_finalize(check);
   sqlite3_close(db);
+}
+
+// Every row of `sql`, its columns joined with '|' (NULL as ""), on its own connection.
+std::vector<std::string> registryRows(const std::filesystem::path& database, const std::string& sql) {
+  std::vector<std::string> rows;
+  sqlite3* db = nullptr;
+  EXPECT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+  sqlite3_stmt* statement = nullptr;
+  EXPECT_EQ(sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr), SQLITE_OK) << sql;
+  while (statement != nullptr && sqlite3_step(statement) == SQLITE_ROW) {
+    std::string row;
+    for (int column = 0; column < sqlite3_column_count(statement); ++column) {
+      if (column > 0) row.push_back('|');
+      const unsigned char* text = sqlite3_column_text(statement, column);
+      if (text != nullptr) row += reinterpret_cast<const char*>(text);
+    }
+    rows.push_back(std::move(row));
+  }
+  sqlite3_finalize(statement);
+  sqlite3_close(db);
+  return rows;
+}
+
+std::string loginName() {
+  const struct passwd* entry = ::getpwuid(::getuid());
+  return entry != nullptr ? entry->pw_name : "uid " + std::to_string(::getuid());
+}
+
+constexpr std::string_view kPassword = "correct horse battery staple";
+
+TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
+  init();
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
+  const std::string user =
+      ok({"user", "create", "--org", org, "--email", "Ana@Example.com", "--role", "developer", "--password-stdin"},
+         std::string(kPassword) + "\n");
+  EXPECT_TRUE(
+      std::regex_match(user, std::regex(R"(\{"id":"usr_[0-9A-Za-z]{16}","organisationId":")" + org +
+                                        R"(","email":"Ana@Example.com","role":"developer",)" + timestamp + "\\}\n")))
+      << user;
+  // Without a final newline the line is the whole input.
+  const std::string created =
+      ok({"operator", "create", "--email", "ops@example.net", "--password-stdin"}, "an operator's passphrase");
+  EXPECT_TRUE(std::regex_match(
+      created, std::regex(R"(\{"id":"opr_[0-9A-Za-z]{16}","email":"ops@example.net",)" + timestamp + "\\}\n")))
+      << created;
+  EXPECT_EQ(user.find("argon2"), std::string::npos);
+  EXPECT_EQ(created.find("passphrase"), std::string::npos);
+
+  // The stored hash is Argon2id of the line, and sign-in accepts it.
+  accounts::AccountStore store(dataDir() / "registry.db", testing::sourceRegistryMigrations());
+  const std::optional<accounts::Credentials> ana = store.findCredentials("ana@example.com");
+  ASSERT_TRUE(ana);
+  EXPECT_EQ(ana->principalId, field(user, "id"));
+  EXPECT_EQ(ana->passwordHash.substr(0, 31), "$argon2id$v=19$m=19456,t=2,p=1$");
+  const accounts::PasswordHasher hasher;
+  EXPECT_TRUE(hasher.verify(kPassword, ana->passwordHash));
+  EXPECT_TRUE(hasher.verify("an operator's passphrase", store.findCredentials("ops@example.net")->passwordHash));
+  accounts::SessionManager sessions(store);
+  accounts::SignInService signIn(store, hasher, sessions);
+  EXPECT_EQ(signIn.signIn({"ana@example.com", kPassword, {}, "192.0.2.1", {}}).outcome,
+            accounts::SignInResult::Outcome::SignedIn);
+}
+
+TEST_F(AdminCliTest, RefusesWeakPasswordsAndNamesEachProblem) {
+  init();
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  const std::vector<std::string> create = {"user",   "create", "--org",           org, "--email", "ana@example.com",
+                                           "--role", "owner",  "--password-stdin"};
+  for (const auto& [input, problem] : std::vector<std::pair<std::string, std::string>>{
+           {"short\n", "the password has 5 characters; it needs at least 12"},
+           {"", "no password on standard input (--password-stdin reads one line)"},
+           {"\n", "the password has 0 characters; it needs at least 12"},
+           {"twelve chars\r\n", "the password contains a control character (such as a tab or a line break)"},
+           {std::string(129, 'x') + "\n", "the password has 129 characters; it may have at most 128"},
+           {"caf\xe9 latte is fine\n", "the password is not valid UTF-8 text"}}) {
+    const AdminRun refused = admin(create, input);
+    EXPECT_EQ(refused.status, 1) << problem;
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: " + problem + "\n");
+  }
+  ok(create, std::string(kPassword) + "\n");
+  for (const auto& [arguments, message, status] : std::vector<std::tuple<std::vector<std::string>, std::string, int>>{
+           {{"user", "create", "--org", org, "--email", "ANA@example.com", "--role", "viewer", "--password-stdin"},
+            "the email address ANA@example.com already has an account",
+            1},
+           {{"operator", "create", "--email", "ana@EXAMPLE.com", "--password-stdin"},
+            "the email address ana@EXAMPLE.com already has an account",
+            1},
+           {{"user", "create", "--org", "org_0000000000000000", "--email", "b@example.com", "--role", "viewer",
+             "--password-stdin"},
+            "no organisation with id \"org_0000000000000000\"",
+            1},
+           {{"user", "create", "--org", org, "--email", "no-at-sign", "--role", "viewer", "--password-stdin"},
+            "the email address must contain exactly one '@'",
+            1}}) {
+    const AdminRun refused = admin(arguments, std::string(kPassword) + "\n");
+    EXPECT_EQ(refused.status, status) << message;
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: " + message + "\n");
+  }
+  for (const auto& [arguments, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"user", "create", "--org", org, "--email", "b@example.com", "--role", "viewer"},
+            "option --password-stdin is required (the password is read from standard input)"},
+           {{"user", "create", "--org", org, "--email", "b@example.com", "--role", "admin", "--password-stdin"},
+            "unknown role \"admin\"; use owner, developer or viewer"},
+           {{"operator", "create", "--email", "b@example.com", "--password-stdin=secret"},
+            "option --password-stdin takes no value"},
+           {{"operator", "create", "--password-stdin"}, "option --email is required"},
+           {{"operator", "create", "--email", "b@example.com", "--role", "owner", "--password-stdin"},
+            "'operator create' has no option --role"}}) {
+    const AdminRun refused = admin(arguments, std::string(kPassword) + "\n");
+    EXPECT_EQ(refused.status, 2) << message;
+    EXPECT_EQ(refused.err, "codepayload-admin: " + message + "\n" + kUsage);
+  }
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT email FROM users"),
+            std::vector<std::string>{"ana@example.com"});
+  EXPECT_TRUE(registryRows(dataDir() / "registry.db", "SELECT email FROM operators").empty());
+}
+
+TEST_F(AdminCliTest, RecordsEveryChangeAndRefusalInTheAuditLog) {
+  init();
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  ok({"org", "set-plan", org, "pro"});
+  ok({"org", "set-subscription", org, "active"});
+  const std::string created = ok({"client", "create", "--org", org, "--name", "ERP", "--scope", "write:codes"});
+  const std::string client = field(created, "clientId");
+  const std::string secret = field(created, "clientSecret");
+  ok({"client", "block", client});
+  ok({"client", "block", client});
+  ok({"client", "unblock", client});
+  ok({"client", "delete", client});
+  EXPECT_EQ(admin({"client", "unblock", client}).status, 1);
+  EXPECT_EQ(admin({"org", "set-plan", "org_0000000000000000", "free"}).status, 1);
+  const std::string user =
+      field(ok({"user", "create", "--org", org, "--email", "ana@example.com", "--role", "owner", "--password-stdin"},
+               std::string(kPassword) + "\n"),
+            "id");
+  EXPECT_EQ(
+      admin({"user", "create", "--org", org, "--email", "bob@example.com", "--role", "viewer", "--password-stdin"},
+            "too short\n")
+          .status,
+      1);
+  const AdminRun underSudo = admin({"operator", "create", "--email", "ops@example.net", "--password-stdin"},
+                                   std::string(kPassword) + "\n", "alice");
+  ASSERT_EQ(underSudo.status, 0) << underSudo.err;
+  const std::string operatorId = field(underSudo.out, "id");
+  EXPECT_EQ(admin({"org", "list"}).status, 0);                       // reading is not recorded
+  EXPECT_EQ(admin({"org", "set-plan", org, "platinum"}).status, 2);  // nor a usage error
+
+  const std::string cli = "cli:" + loginName();
+  const std::string sudoActor = ::getuid() == 0 ? "cli:root (sudo by alice)" : cli;
+  EXPECT_EQ(
+      registryRows(dataDir() / "registry.db",
+                   "SELECT actor, action, target, organisation_id, address, result, detail FROM audit_log ORDER BY id"),
+      (std::vector<std::string>{
+          cli + "|org.create|" + org + "|" + org + "|local|success|plan=starter name=Acme",
+          cli + "|org.set-plan|" + org + "|" + org + "|local|success|plan=pro",
+          cli + "|org.set-subscription|" + org + "|" + org + "|local|success|subscription=active",
+          cli + "|client.create|" + client + "|" + org + "|local|success|scopes=write:codes",
+          cli + "|client.block|" + client + "|" + org + "|local|success|",
+          cli + "|client.block|" + client + "|" + org + "|local|success|unchanged",
+          cli + "|client.unblock|" + client + "|" + org + "|local|success|",
+          cli + "|client.delete|" + client + "|" + org + "|local|success|",
+          cli + "|client.unblock|" + client + "|" + org + "|local|refused|client \"" + client +
+              "\" is deleted and cannot be changed",
+          cli + "|org.set-plan|org_0000000000000000|org_0000000000000000|local|refused|no organisation with id "
+                "\"org_0000000000000000\"",
+          cli + "|user.create|" + user + "|" + org + "|local|success|email=ana@example.com role=owner",
+          cli + "|user.create||" + org + "|local|refused|the password has 9 characters; it needs at least 12",
+          sudoActor + "|operator.create|" + operatorId + "||local|success|email=ops@example.net",
+      }));
+  // No secret, password or hash in the log.
+  for (const std::string& row : registryRows(dataDir() / "registry.db", "SELECT * FROM audit_log")) {
+    EXPECT_EQ(row.find(secret), std::string::npos) << row;
+    EXPECT_EQ(row.find(kPassword), std::string::npos) << row;
+    EXPECT_EQ(row.find("too short"), std::string::npos) << row;
+    EXPECT_EQ(row.find("argon2"), std::string::npos) << row;
+  }
+}
+
+TEST_F(AdminCliTest, AChangeWhoseAuditRecordCannotBeWrittenIsNotMade) {
+  init();
+  const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  const std::string client = field(ok({"client", "create", "--org", org, "--scope", "write:codes"}), "clientId");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open((dataDir() / "registry.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "CREATE TRIGGER audit_log_full BEFORE INSERT ON audit_log"
+                         " BEGIN SELECT RAISE(ABORT, 'the audit log is full'); END",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  const AdminRun blocked = admin({"client", "block", client});
+  EXPECT_EQ(blocked.status, 1);
+  EXPECT_EQ(blocked.out, "");
+  EXPECT_EQ(blocked.err, registryLine() +
+                             "codepayload-admin: registry database, changing a client: the audit log is full\n"
+                             "codepayload-admin: the audit record of this command could not be written: registry "
+                             "database, appending to the audit log: the audit log is full\n");
+  const AdminRun user =
+      admin({"user", "create", "--org", org, "--email", "ana@example.com", "--role", "owner", "--password-stdin"},
+            std::string(kPassword) + "\n");
+  EXPECT_EQ(user.status, 1);
+  EXPECT_EQ(user.err, registryLine() +
+                          "codepayload-admin: registry database, creating a user: the audit log is full\n"
+                          "codepayload-admin: the audit record of this command could not be written: registry "
+                          "database, appending to the audit log: the audit log is full\n");
+  // Neither change was made.
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT state FROM api_clients"),
+            std::vector<std::string>{"active"});
+  EXPECT_TRUE(registryRows(dataDir() / "registry.db", "SELECT id FROM users").empty());
 }
 
 }  // namespace

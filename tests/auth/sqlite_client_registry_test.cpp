@@ -454,7 +454,7 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
-            "1:0001_registry.sql,2:0002_tokens_not_before.sql");
+            "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   EXPECT_NE(sqlite3_exec(db,
@@ -518,6 +518,48 @@ TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
   for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
   EXPECT_EQ(reopened.listOrganisations().size(), 2u);
   ::umask(previousUmask);
+}
+
+TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction) {
+  std::vector<RegistryChange> changes;
+  registry_.setChangeRecorder([&](Poco::Data::Session&, const RegistryChange& change) { changes.push_back(change); });
+  const Organisation acme = starterOrganisation();
+  registry_.setPlan(acme.id, Plan::Pro);
+  registry_.setSubscription(acme.id, Subscription::Active);
+  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"});
+  const std::string& client = created.client.id;
+  registry_.setClientState(client, ClientState::Blocked);
+  registry_.setClientState(client, ClientState::Blocked);
+  registry_.setClientState(client, ClientState::Active);
+  registry_.setClientState(client, ClientState::Deleted);
+  EXPECT_EQ(changes, (std::vector<RegistryChange>{
+                         {"org.create", acme.id, acme.id, "plan=starter name=Acme GmbH"},
+                         {"org.set-plan", acme.id, acme.id, "plan=pro"},
+                         {"org.set-subscription", acme.id, acme.id, "subscription=active"},
+                         {"client.create", acme.id, client, "scopes=write:codes"},
+                         {"client.block", acme.id, client, ""},
+                         {"client.block", acme.id, client, "unchanged"},
+                         {"client.unblock", acme.id, client, ""},
+                         {"client.delete", acme.id, client, ""},
+                     }));
+  // No secret reaches the recorder.
+  for (const RegistryChange& change : changes) EXPECT_EQ(change.detail.find(created.secret), std::string::npos);
+}
+
+TEST_F(SqliteClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
+  const Organisation acme = starterOrganisation();
+  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"});
+  registry_.setChangeRecorder(
+      [](Poco::Data::Session&, const RegistryChange&) { throw std::runtime_error("the audit log is full"); });
+  EXPECT_THROW(registry_.setClientState(created.client.id, ClientState::Blocked), std::runtime_error);
+  EXPECT_THROW(registry_.setPlan(acme.id, Plan::Enterprise), std::runtime_error);
+  EXPECT_THROW(registry_.createClient(acme.id, "Second", {"write:codes"}), std::runtime_error);
+  registry_.setChangeRecorder(nullptr);
+  EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Active);
+  EXPECT_EQ(registry_.findOrganisation(acme.id)->plan, Plan::Starter);
+  EXPECT_EQ(registry_.listClients(acme.id).size(), 1u);
+  registry_.setClientState(created.client.id, ClientState::Blocked);  // the connection still works
+  EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Blocked);
 }
 
 }  // namespace

@@ -1,15 +1,24 @@
 #include "tools/admin/admin_cli.h"
 
+#include <openssl/crypto.h>
+#include <pwd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "accounts/account_store.h"
+#include "accounts/audit_log.h"
+#include "accounts/password_hasher.h"
+#include "accounts/password_policy.h"
 #include "app/command_line.h"
 #include "app/version.h"
 #include "auth/auth_service.h"
@@ -39,12 +48,20 @@ constexpr std::string_view kUsage =
     "  client create --org ORG [--name NAME] [--scope SCOPE]...\n"
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
+    "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
+    "  operator create --email EMAIL --password-stdin\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
     "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
-    "every command names the registry it opened on stderr.\n";
+    "every command names the registry it opened on stderr. --password-stdin reads the password from\n"
+    "the first line of standard input.\n";
 
 struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A command refused before it reached the registry (a weak password).
+struct Refusal : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
@@ -90,13 +107,17 @@ std::string clientJson(const ClientRecord& client) {
 // The arguments after "<noun> <verb>": positional values and --options.
 class CommandArguments {
  public:
-  // `options`: each allowed option and whether it may repeat.
+  // `options`: each allowed option and whether it may repeat; `flags`: the
+  // allowed options that take no value.
   CommandArguments(std::span<const std::string_view> arguments, const std::map<std::string_view, bool>& options,
-                   std::size_t positionalCount, std::string_view command) {
+                   std::size_t positionalCount, std::string_view command,
+                   const std::vector<std::string_view>& flags = {}) {
     std::vector<app::OptionSpec> specs;
     for (const auto& [option, repeatable] : options) {
       specs.push_back(app::OptionSpec{std::string(option.substr(2)), "", "VALUE", "", repeatable});
     }
+    for (const std::string_view flag : flags)
+      specs.push_back(app::OptionSpec{std::string(flag.substr(2)), "", "", "", false});
     const std::vector<std::string> texts(arguments.begin(), arguments.end());
     try {
       parsed_ = app::CommandLine(std::move(specs)).parse(texts);
@@ -104,8 +125,9 @@ class CommandArguments {
       switch (error.kind) {
         case app::CommandLineError::Kind::MissingValue: throw UsageError("option " + error.option + " needs a value");
         case app::CommandLineError::Kind::Repeated: throw UsageError("option " + error.option + " is given twice");
-        case app::CommandLineError::Kind::UnknownOption:
-        case app::CommandLineError::Kind::UnexpectedValue: break;
+        case app::CommandLineError::Kind::UnexpectedValue:
+          throw UsageError("option " + error.option + " takes no value");
+        case app::CommandLineError::Kind::UnknownOption: break;
       }
       throw UsageError("'" + std::string(command) + "' has no option " + error.option);
     }
@@ -129,6 +151,10 @@ class CommandArguments {
   }
 
   std::vector<std::string> all(std::string_view option) const { return parsed_.values(option); }
+
+  void requireFlag(std::string_view flag, std::string_view why) const {
+    if (!parsed_.has(flag)) throw UsageError("option " + std::string(flag) + " is required (" + std::string(why) + ")");
+  }
 
  private:
   std::optional<std::string_view> first(std::string_view option) const {
@@ -162,10 +188,22 @@ std::filesystem::path registryFile(const std::filesystem::path& dataDir) {
 
 // The registry and the pepper it hashes with, opened only for a valid command.
 // Creates the data dir, the pepper and the registry when absent: callers open
-// an absent registry only for init (D-U10).
+// an absent registry only for init (D-U10). The people and the audit log share
+// its file (accounts/account_store.h); every change of the client registry is
+// recorded, as done by `audit`, in the change's own transaction (D-D8).
 struct OpenRegistry {
-  OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
-      : hasher(loadHasher(dataDir)), registry(registryFile(dataDir), migrationsDir, hasher) {}
+  OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir,
+               const accounts::AuditContext& audit)
+      : hasher(loadHasher(dataDir)),
+        registry(registryFile(dataDir), migrationsDir, hasher),
+        accounts(registryFile(dataDir), migrationsDir) {
+    registry.setChangeRecorder([audit](Poco::Data::Session& session, const auth::RegistryChange& change) {
+      accounts::appendAuditRecord(
+          session,
+          accounts::AuditRecord{0, auth::systemUnixSeconds(), audit.actor, change.action, change.target,
+                                change.organisationId, audit.address, accounts::AuditResult::Success, change.detail});
+    });
+  }
 
   static auth::SecretHasher loadHasher(const std::filesystem::path& dataDir) {
     if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
@@ -174,7 +212,78 @@ struct OpenRegistry {
 
   auth::SecretHasher hasher;
   auth::SqliteClientRegistry registry;
+  accounts::AccountStore accounts;
 };
+
+// What a command works with: the registry (opened on first use), standard
+// input, who runs it, and the change it attempts (recorded as refused or
+// failed when the command throws).
+struct AdminContext {
+  std::function<OpenRegistry&()> open;
+  std::istream& in;
+  accounts::AuditContext audit;
+  std::optional<accounts::AuditRecord> attempt;
+
+  ClientRegistry& registry() { return open().registry; }
+
+  void attempting(std::string action, std::string_view target, std::string_view organisationId) {
+    accounts::AuditRecord record;
+    record.actor = audit.actor;
+    record.action = std::move(action);
+    record.target = target;
+    record.organisationId = organisationId;
+    record.address = audit.address;
+    attempt = std::move(record);
+  }
+};
+
+// "cli:<login name of the real user id>"; run as root through sudo, the
+// invoking user sudo names is added: "cli:root (sudo by alice)" (D-D10).
+std::string cliActor() {
+  const uid_t uid = ::getuid();
+  std::string name = "uid " + std::to_string(uid);
+  struct passwd entry {};
+  struct passwd* found = nullptr;
+  std::vector<char> buffer(16384);
+  if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr) name = found->pw_name;
+  std::string actor = "cli:" + name;
+  if (const char* sudoUser = std::getenv("SUDO_USER"); uid == 0 && sudoUser != nullptr && *sudoUser != '\0') {
+    actor += " (sudo by " + std::string(sudoUser).substr(0, 64) + ")";
+  }
+  return actor;
+}
+
+accounts::Role roleArgument(std::string_view text) {
+  const std::optional<accounts::Role> role = accounts::parseRole(text);
+  if (!role) throw UsageError("unknown role \"" + std::string(text) + "\"; use owner, developer or viewer");
+  return *role;
+}
+
+// The Argon2id hash of the password on the first line of `in`; refuses a
+// missing or weak password. The password is wiped from memory after hashing.
+std::string newPasswordHash(std::istream& in) {
+  std::string password;
+  if (!std::getline(in, password)) throw Refusal("no password on standard input (--password-stdin reads one line)");
+  const std::optional<accounts::PasswordProblem> problem = accounts::passwordProblem(password);
+  if (problem) {
+    OPENSSL_cleanse(password.data(), password.size());
+    throw Refusal(problem->message);
+  }
+  std::string hash = accounts::PasswordHasher().hash(password);
+  OPENSSL_cleanse(password.data(), password.size());
+  return hash;
+}
+
+std::string userJson(const accounts::UserRecord& user) {
+  return R"({"id":)" + jsonString(user.id) + R"(,"organisationId":)" + jsonString(user.organisationId) +
+         R"(,"email":)" + jsonString(user.email) + R"(,"role":)" + jsonString(accounts::roleName(user.role)) +
+         R"(,"createdAt":)" + jsonString(isoTime(user.createdAt)) + "}";
+}
+
+std::string operatorJson(const accounts::OperatorRecord& created) {
+  return R"({"id":)" + jsonString(created.id) + R"(,"email":)" + jsonString(created.email) + R"(,"createdAt":)" +
+         jsonString(isoTime(created.createdAt)) + "}";
+}
 
 Organisation existingOrganisation(ClientRegistry& registry, std::string_view id) {
   std::optional<Organisation> organisation = registry.findOrganisation(id);
@@ -185,81 +294,153 @@ Organisation existingOrganisation(ClientRegistry& registry, std::string_view id)
   return *organisation;
 }
 
-using Command = std::function<std::string(std::span<const std::string_view>, const std::function<ClientRegistry&()>&)>;
+using Command = std::function<std::string(std::span<const std::string_view>, AdminContext&)>;
 
 const std::map<std::pair<std::string_view, std::string_view>, Command>& commands() {
   static const std::map<std::pair<std::string_view, std::string_view>, Command> table = {
       {{"org", "create"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--name", false}, {"--plan", false}}, 0, "org create");
          const std::string_view name = parsed.required("--name");
          const auth::Plan plan = planArgument(parsed.required("--plan"));
-         return R"({"id":)" + jsonString(registry().createOrganisation(name, plan).id) + "}";
+         context.attempting("org.create", "", "");
+         return R"({"id":)" + jsonString(context.registry().createOrganisation(name, plan).id) + "}";
        }},
       {{"org", "set-plan"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {}, 2, "org set-plan");
          const auth::Plan plan = planArgument(parsed.positional(1));
-         registry().setPlan(parsed.positional(0), plan);
-         return organisationJson(existingOrganisation(registry(), parsed.positional(0)));
+         context.attempting("org.set-plan", parsed.positional(0), parsed.positional(0));
+         context.registry().setPlan(parsed.positional(0), plan);
+         return organisationJson(existingOrganisation(context.registry(), parsed.positional(0)));
        }},
       {{"org", "set-subscription"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {}, 2, "org set-subscription");
          const auth::Subscription subscription = subscriptionArgument(parsed.positional(1));
-         registry().setSubscription(parsed.positional(0), subscription);
-         return organisationJson(existingOrganisation(registry(), parsed.positional(0)));
+         context.attempting("org.set-subscription", parsed.positional(0), parsed.positional(0));
+         context.registry().setSubscription(parsed.positional(0), subscription);
+         return organisationJson(existingOrganisation(context.registry(), parsed.positional(0)));
        }},
       {{"org", "list"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {}, 0, "org list");
          std::string json = "[";
-         for (const Organisation& organisation : registry().listOrganisations()) {
+         for (const Organisation& organisation : context.registry().listOrganisations()) {
            if (json.size() > 1) json.push_back(',');
            json += organisationJson(organisation);
          }
          return json + "]";
        }},
       {{"client", "create"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--org", false}, {"--name", false}, {"--scope", true}}, 0,
                                        "client create");
          const std::string_view organisation = parsed.required("--org");
+         context.attempting("client.create", "", organisation);
          const auth::CreatedClient created =
-             registry().createClient(organisation, parsed.optional("--name", ""), parsed.all("--scope"));
+             context.registry().createClient(organisation, parsed.optional("--name", ""), parsed.all("--scope"));
          return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" + jsonString(created.secret) +
                 R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
        }},
       {{"client", "list"},
-       [](auto arguments, const auto& registry) {
+       [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--org", false}}, 0, "client list");
          const std::string_view organisation = parsed.required("--org");
          std::string json = "[";
-         for (const ClientRecord& client : registry().listClients(organisation)) {
+         for (const ClientRecord& client : context.registry().listClients(organisation)) {
            if (json.size() > 1) json.push_back(',');
            json += clientJson(client);
          }
          return json + "]";
+       }},
+      {{"user", "create"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {{"--org", false}, {"--email", false}, {"--role", false}}, 0,
+                                       "user create", {"--password-stdin"});
+         const std::string_view organisation = parsed.required("--org");
+         const std::string_view email = parsed.required("--email");
+         const accounts::Role role = roleArgument(parsed.required("--role"));
+         parsed.requireFlag("--password-stdin", "the password is read from standard input");
+         OpenRegistry& open = context.open();
+         context.attempting("user.create", "", organisation);
+         const std::string hash = newPasswordHash(context.in);
+         return userJson(open.accounts.createUser(organisation, email, role, hash, context.audit));
+       }},
+      {{"operator", "create"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {{"--email", false}}, 0, "operator create", {"--password-stdin"});
+         const std::string_view email = parsed.required("--email");
+         parsed.requireFlag("--password-stdin", "the password is read from standard input");
+         OpenRegistry& open = context.open();
+         context.attempting("operator.create", "", "");
+         const std::string hash = newPasswordHash(context.in);
+         return operatorJson(open.accounts.createOperator(email, hash, context.audit));
        }},
   };
   return table;
 }
 
 std::string changeClientState(std::string_view verb, std::span<const std::string_view> arguments,
-                              ClientRegistry& registry) {
+                              AdminContext& context) {
   const ClientState state = verb == "block"     ? ClientState::Blocked
                             : verb == "unblock" ? ClientState::Active
                                                 : ClientState::Deleted;
   const CommandArguments parsed(arguments, {}, 1, "client " + std::string(verb));
-  registry.setClientState(parsed.positional(0), state);
+  context.attempting("client." + std::string(verb), parsed.positional(0), "");
+  context.registry().setClientState(parsed.positional(0), state);
   return R"({"clientId":)" + jsonString(parsed.positional(0)) + R"(,"state":)" +
          jsonString(auth::clientStateName(state)) + "}";
 }
 
 }  // namespace
 
+namespace {
+
+// A refusal of what was asked (a weak password, an unknown id, a taken
+// email, a plan without API clients), as opposed to a fault (the database,
+// the hashing, anything else).
+bool isRefusal(const std::exception& error) {
+  if (dynamic_cast<const Refusal*>(&error) != nullptr) return true;
+  if (const auto* registry = dynamic_cast<const RegistryError*>(&error)) {
+    return registry->kind() != RegistryError::Kind::Storage;
+  }
+  if (const auto* account = dynamic_cast<const accounts::AccountError*>(&error)) {
+    return account->kind() != accounts::AccountError::Kind::Storage;
+  }
+  return false;
+}
+
+// Records the change `context` attempted as refused or failed with `error`'s
+// message, in a transaction of its own; a record that cannot be written is
+// reported on `err`.
+void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const std::exception& error,
+                               std::ostream& err) {
+  accounts::AuditRecord record = *context.attempt;
+  record.at = auth::systemUnixSeconds();
+  record.result = isRefusal(error) ? accounts::AuditResult::Refused : accounts::AuditResult::Failed;
+  record.detail = std::string(error.what()).substr(0, 1000);
+  try {
+    if (record.organisationId.empty() && auth::isWellFormedClientId(record.target)) {
+      if (const std::optional<ClientRecord> client = open.registry.findClient(record.target)) {
+        record.organisationId = client->organisationId;
+      }
+    }
+    open.accounts.appendAudit(record);
+  } catch (const std::exception& auditError) {
+    err << "codepayload-admin: the audit record of this command could not be written: " << auditError.what() << '\n';
+  }
+}
+
+}  // namespace
+
 int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
              const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err) {
+  return runAdmin(arguments, dataDir, migrationsDir, std::cin, out, err);
+}
+
+int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
+             const std::filesystem::path& migrationsDir, std::istream& in, std::ostream& out, std::ostream& err) {
   if (arguments.size() == 1 && (arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help")) {
     out << kUsage;
     return kExitOk;
@@ -269,9 +450,10 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     return kExitOk;
   }
   const std::filesystem::path registryPath = registryFile(dataDir);
+  const accounts::AuditContext audit{cliActor(), std::string(accounts::kLocalAddress)};
   std::unique_ptr<OpenRegistry> open;
   // Opens the registry; one that does not exist is created only when `create`.
-  const auto openRegistry = [&](bool create) -> ClientRegistry& {
+  const auto openRegistry = [&](bool create) -> OpenRegistry& {
     if (!open) {
       if (!create && !std::filesystem::exists(registryPath)) {
         throw std::runtime_error("no registry at " + registryPath.string() +
@@ -280,14 +462,14 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
                                  "CODEPAYLOAD_DATA_DIR) to the server's");
       }
       err << "codepayload-admin: registry " << registryPath.string() << '\n';
-      open = std::make_unique<OpenRegistry>(dataDir, migrationsDir);
+      open = std::make_unique<OpenRegistry>(dataDir, migrationsDir, audit);
       if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
         err << "codepayload-admin: " << *warning << '\n';
       }
     }
-    return open->registry;
+    return *open;
   };
-  const std::function<ClientRegistry&()> registry = [&]() -> ClientRegistry& { return openRegistry(false); };
+  AdminContext context{[&]() -> OpenRegistry& { return openRegistry(false); }, in, audit, std::nullopt};
   try {
     if (!arguments.empty() && arguments[0] == "init") {
       if (arguments.size() > 1)
@@ -306,13 +488,13 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     if (noun == "client" && (verb == "block" || verb == "unblock" || verb == "delete")) {
       // Parse before opening anything, so a usage error creates no files.
       const CommandArguments check(rest, {}, 1, "client " + std::string(verb));
-      json = changeClientState(verb, rest, registry());
+      json = changeClientState(verb, rest, context);
     } else {
       const auto command = commands().find({noun, verb});
       if (command == commands().end()) {
         throw UsageError("unknown command '" + std::string(noun) + " " + std::string(verb) + "'");
       }
-      json = command->second(rest, registry);
+      json = command->second(rest, context);
     }
     out << json << '\n';
     return kExitOk;
@@ -321,6 +503,7 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     return kExitUsage;
   } catch (const std::exception& error) {
     err << "codepayload-admin: " << error.what() << '\n';
+    if (open && context.attempt) recordUnsuccessfulAttempt(context, *open, error, err);
     return kExitFailure;
   }
 }

@@ -1,4 +1,4 @@
-// codepayload-admin: manage organisations and API clients in the registry the
+// codepayload-admin: manage organisations, API clients and people's accounts in the registry the
 // server uses (<data dir>/registry.db). Every command prints one JSON value on
 // stdout, and first names the registry it opened in one line on stderr
 // ("codepayload-admin: registry /abs/path/registry.db"). Only `init` creates a
@@ -14,6 +14,21 @@
 //   client create --org ORG [--name NAME] [--scope SCOPE]...    {"clientId","clientSecret","scopes"}
 //   client list --org ORG                                       [client...] (never secrets)
 //   client block|unblock|delete CLIENT_ID                       {"clientId","state"}
+//   user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin
+//                                                               {"id","organisationId","email","role","createdAt"}
+//   operator create --email EMAIL --password-stdin              {"id","email","createdAt"}
+//
+// --password-stdin reads the password from the first line of standard input
+// (without its newline); a password the policy refuses
+// (accounts/password_policy.h) fails the command (exit 1) with the policy's
+// sentence. Neither the password nor its hash is ever printed.
+//
+// Every change (org create/set-plan/set-subscription, client
+// create/block/unblock/delete, user and operator create) appends an audit
+// record (accounts/audit_log.h) in the change's own transaction, with actor
+// "cli:<login name>" ("cli:root (sudo by NAME)" under sudo) and address
+// "local"; a change refused or failed once the registry is open is recorded
+// as "refused" or "failed" with the error's message (docs/decisions.md D-D10).
 //
 // An organisation prints as {"id","name","plan","subscription","createdAt"},
 // a client as {"clientId","organisationId","name","scopes","state","createdAt"};
@@ -28,6 +43,7 @@
 #pragma once
 
 #include <filesystem>
+#include <istream>
 #include <ostream>
 #include <span>
 #include <string_view>
@@ -39,7 +55,11 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
 // `arguments` without the program name. `dataDir` holds registry.db and the
-// client secret pepper; `migrationsDir` the registry migrations.
+// client secret pepper; `migrationsDir` the registry migrations; `in` is
+// standard input (--password-stdin).
+int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
+             const std::filesystem::path& migrationsDir, std::istream& in, std::ostream& out, std::ostream& err);
+// The same with std::cin as standard input.
 int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
              const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err);
 

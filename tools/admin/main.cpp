@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
     codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
     return codepayload::app::kExitConfig;
   }
-  return codepayload::admin::runAdmin(
-      arguments, settings.dataDir, codepayload::auth::registryMigrationsDir(settings.schemaDir), std::cout, std::cerr);
+  return codepayload::admin::runAdmin(arguments, settings.dataDir,
+                                      codepayload::auth::registryMigrationsDir(settings.schemaDir), std::cin, std::cout,
+                                      std::cerr);
 }

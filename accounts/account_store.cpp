@@ -1,0 +1,434 @@
+#include "accounts/account_store.h"
+
+#include <Poco/Data/Session.h>
+#include <Poco/Data/Statement.h>
+#include <Poco/Exception.h>
+#include <Poco/Nullable.h>
+
+#include <mutex>
+
+#include "accounts/base32.h"
+#include "accounts/email_address.h"
+#include "auth/random_strings.h"
+#include "auth/registry_session.h"
+#include "db/file_modes.h"
+#include "db/poco_migrations.h"
+
+namespace codepayload::accounts {
+
+namespace {
+
+using Poco::Data::Keywords::bind;
+using Poco::Data::Keywords::into;
+using Poco::Data::Keywords::now;
+
+// The table of a user's or an operator's rows, and the column other tables
+// name it by; from the id's prefix.
+struct PrincipalTable {
+  std::string table;
+  std::string column;
+};
+
+PrincipalTable principalTable(std::string_view principalId) {
+  if (principalId.substr(0, kUserIdPrefix.size()) == kUserIdPrefix) return {"users", "user_id"};
+  if (principalId.substr(0, kOperatorIdPrefix.size()) == kOperatorIdPrefix) return {"operators", "operator_id"};
+  throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
+}
+
+Role roleFromColumn(const std::string& text) {
+  const std::optional<Role> role = parseRole(text);
+  if (!role)
+    throw AccountError(AccountError::Kind::Storage, "registry database holds an unknown role \"" + text + "\"");
+  return *role;
+}
+
+void checkNewAccount(std::string_view email, std::string_view passwordHash) {
+  if (const std::optional<std::string> problem = emailProblem(email)) {
+    throw AccountError(AccountError::Kind::InvalidValue, *problem);
+  }
+  if (passwordHash.substr(0, 10) != "$argon2id$") {
+    throw AccountError(AccountError::Kind::InvalidValue, "the password hash is not an Argon2id PHC string");
+  }
+}
+
+// Runs `work` under the connection's lock; database faults become AccountError(Storage).
+template <typename Work>
+auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
+  std::lock_guard lock(mutex);
+  try {
+    return work();
+  } catch (const AccountError&) {
+    throw;
+  } catch (const Poco::Exception& error) {
+    throw AccountError(AccountError::Kind::Storage,
+                       "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
+  }
+}
+
+}  // namespace
+
+std::string_view roleName(Role role) {
+  switch (role) {
+    case Role::Owner: return "owner";
+    case Role::Developer: return "developer";
+    case Role::Viewer: return "viewer";
+  }
+  return "viewer";
+}
+
+std::optional<Role> parseRole(std::string_view name) {
+  for (const Role role : {Role::Owner, Role::Developer, Role::Viewer}) {
+    if (roleName(role) == name) return role;
+  }
+  return std::nullopt;
+}
+
+struct AccountStore::Connection {
+  explicit Connection(const std::filesystem::path& file) : session(auth::openRegistrySession(file)) {}
+
+  std::mutex mutex;
+  Poco::Data::Session session;
+
+  // Refuses `emailKey` when a user or an operator has it (inside the
+  // caller's write transaction).
+  void checkEmailFree(const std::string& emailKey, std::string_view email) {
+    Poco::Int64 users = 0;
+    Poco::Int64 operators = 0;
+    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    if (users + operators > 0) {
+      throw AccountError(AccountError::Kind::EmailTaken,
+                         "the email address " + std::string(email) + " already has an account");
+    }
+  }
+
+  // A fresh id with `prefix` that `table` does not hold.
+  std::string newId(std::string_view prefix, const std::string& table) {
+    for (;;) {
+      std::string id = std::string(prefix) + auth::randomBase62(kAccountIdRandomLength);
+      Poco::Int64 taken = 0;
+      session << "SELECT count(*) FROM " + table + " WHERE id = ?", bind(id), into(taken), now;
+      if (taken == 0) return id;
+    }
+  }
+
+  void requireAccount(std::string_view principalId, const PrincipalTable& where) {
+    Poco::Int64 found = 0;
+    session << "SELECT count(*) FROM " + where.table + " WHERE id = ?", bind(std::string(principalId)), into(found),
+        now;
+    if (found == 0) {
+      throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
+    }
+  }
+};
+
+AccountStore::AccountStore(const std::filesystem::path& databaseFile, const std::filesystem::path& migrationsDir,
+                           auth::UnixClock clock)
+    : clock_(std::move(clock)) {
+  try {
+    filemodes::prepareOwnerOnlyDatabase(databaseFile);
+  } catch (const filemodes::FileModeError& error) {
+    throw AccountError(AccountError::Kind::Storage, "registry database: " + std::string(error.what()));
+  }
+  try {
+    connection_ = std::make_unique<Connection>(databaseFile);
+    applyMigrations(connection_->session, migrationsDir);
+  } catch (const Poco::Exception& error) {
+    throw AccountError(AccountError::Kind::Storage,
+                       "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
+  } catch (const DbError& error) {
+    throw AccountError(AccountError::Kind::Storage,
+                       "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
+  }
+}
+
+AccountStore::~AccountStore() = default;
+
+UserRecord AccountStore::createUser(std::string_view organisationId, std::string_view email, Role role,
+                                    std::string_view passwordHash, const AuditContext& audit) {
+  checkNewAccount(email, passwordHash);
+  return guarded(connection_->mutex, "creating a user", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    Poco::Int64 organisations = 0;
+    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)),
+        into(organisations), now;
+    if (organisations == 0) {
+      throw AccountError(AccountError::Kind::UnknownOrganisation,
+                         "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    const std::string key = emailKey(email);
+    connection_->checkEmailFree(key, email);
+    UserRecord user{connection_->newId(kUserIdPrefix, "users"),
+                    std::string(organisationId),
+                    std::string(email),
+                    role,
+                    false,
+                    clock_()};
+    session << "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at, updated_at)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+        bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
+    appendAuditRecord(
+        session, AuditRecord{0, user.createdAt, audit.actor, "user.create", user.id, user.organisationId, audit.address,
+                             AuditResult::Success, "email=" + user.email + " role=" + std::string(roleName(role))});
+    transaction.commit();
+    return user;
+  });
+}
+
+OperatorRecord AccountStore::createOperator(std::string_view email, std::string_view passwordHash,
+                                            const AuditContext& audit) {
+  checkNewAccount(email, passwordHash);
+  return guarded(connection_->mutex, "creating an operator", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const std::string key = emailKey(email);
+    connection_->checkEmailFree(key, email);
+    OperatorRecord created{connection_->newId(kOperatorIdPrefix, "operators"), std::string(email), false, clock_()};
+    session << "INSERT INTO operators (id, email, email_key, password_hash, created_at, updated_at)"
+               " VALUES (?, ?, ?, ?, ?, ?)",
+        bind(created.id), bind(created.email), bind(key), bind(std::string(passwordHash)),
+        bind(Poco::Int64{created.createdAt}), bind(Poco::Int64{created.createdAt}), now;
+    appendAuditRecord(session, AuditRecord{0, created.createdAt, audit.actor, "operator.create", created.id, "",
+                                           audit.address, AuditResult::Success, "email=" + created.email});
+    transaction.commit();
+    return created;
+  });
+}
+
+namespace {
+
+std::vector<UserRecord> usersFromRows(const std::vector<std::string>& ids,
+                                      const std::vector<std::string>& organisations,
+                                      const std::vector<std::string>& emails, const std::vector<std::string>& roles,
+                                      const std::vector<Poco::Nullable<std::string>>& secrets,
+                                      const std::vector<Poco::Int64>& created) {
+  std::vector<UserRecord> users;
+  users.reserve(ids.size());
+  for (std::size_t row = 0; row < ids.size(); ++row) {
+    users.push_back(UserRecord{ids[row], organisations[row], emails[row], roleFromColumn(roles[row]),
+                               !secrets[row].isNull(), created[row]});
+  }
+  return users;
+}
+
+constexpr const char* kUserColumns = "SELECT id, organisation_id, email, role, totp_secret, created_at FROM users";
+
+}  // namespace
+
+std::optional<UserRecord> AccountStore::findUser(std::string_view userId) {
+  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    connection_->session << std::string(kUserColumns) + " WHERE id = ?", bind(std::string(userId)), into(ids),
+        into(organisations), into(emails), into(roles), into(secrets), into(created), now;
+    std::vector<UserRecord> users = usersFromRows(ids, organisations, emails, roles, secrets, created);
+    if (users.empty()) return std::nullopt;
+    return std::move(users.front());
+  });
+}
+
+std::vector<UserRecord> AccountStore::listUsers(std::string_view organisationId) {
+  return guarded(connection_->mutex, "listing users", [&] {
+    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    connection_->session << std::string(kUserColumns) + " WHERE organisation_id = ? ORDER BY created_at, id",
+        bind(std::string(organisationId)), into(ids), into(organisations), into(emails), into(roles), into(secrets),
+        into(created), now;
+    return usersFromRows(ids, organisations, emails, roles, secrets, created);
+  });
+}
+
+std::optional<OperatorRecord> AccountStore::findOperator(std::string_view operatorId) {
+  return guarded(connection_->mutex, "reading an operator", [&]() -> std::optional<OperatorRecord> {
+    std::vector<std::string> ids, emails;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    connection_->session << "SELECT id, email, totp_secret, created_at FROM operators WHERE id = ?",
+        bind(std::string(operatorId)), into(ids), into(emails), into(secrets), into(created), now;
+    if (ids.empty()) return std::nullopt;
+    return OperatorRecord{ids[0], emails[0], !secrets[0].isNull(), created[0]};
+  });
+}
+
+void AccountStore::setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret,
+                                 const AuditContext& audit) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "changing a second factor", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    connection_->requireAccount(principalId, where);
+    const std::int64_t changedAt = clock_();
+    Poco::Nullable<std::string> stored;
+    if (secret) stored = encodeBase32(*secret);
+    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = NULL, updated_at = ? WHERE id = ?",
+        bind(stored), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
+    if (!secret) {
+      session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+    }
+    std::string organisation;
+    if (where.table == "users") {
+      session << "SELECT organisation_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organisation),
+          now;
+    }
+    appendAuditRecord(session,
+                      AuditRecord{0, changedAt, audit.actor, secret ? "account.totp-enable" : "account.totp-disable",
+                                  std::string(principalId), organisation, audit.address, AuditResult::Success, ""});
+    transaction.commit();
+  });
+}
+
+void AccountStore::replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
+                                        const AuditContext& audit) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "replacing recovery codes", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    connection_->requireAccount(principalId, where);
+    const std::int64_t changedAt = clock_();
+    session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+    for (const std::string& digest : digests) {
+      session << "INSERT INTO recovery_codes (code_digest, " + where.column + ", created_at) VALUES (?, ?, ?)",
+          bind(digest), bind(std::string(principalId)), bind(Poco::Int64{changedAt}), now;
+    }
+    std::string organisation;
+    if (where.table == "users") {
+      session << "SELECT organisation_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organisation),
+          now;
+    }
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "account.recovery-codes",
+                                           std::string(principalId), organisation, audit.address, AuditResult::Success,
+                                           "count=" + std::to_string(digests.size())});
+    transaction.commit();
+  });
+}
+
+std::size_t AccountStore::recoveryCodesLeft(std::string_view principalId) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "counting recovery codes", [&] {
+    Poco::Int64 count = 0;
+    connection_->session << "SELECT count(*) FROM recovery_codes WHERE " + where.column + " = ?",
+        bind(std::string(principalId)), into(count), now;
+    return static_cast<std::size_t>(count);
+  });
+}
+
+void AccountStore::appendAudit(const AuditRecord& record) {
+  guarded(connection_->mutex, "appending to the audit log", [&] {
+    auth::WriteTransaction transaction(connection_->session);
+    appendAuditRecord(connection_->session, record);
+    transaction.commit();
+  });
+}
+
+std::vector<AuditRecord> AccountStore::readAudit(const AuditQuery& query) {
+  return guarded(connection_->mutex, "reading the audit log",
+                 [&] { return readAuditRecords(connection_->session, query); });
+}
+
+std::optional<Credentials> AccountStore::findCredentials(std::string_view emailKey) {
+  return guarded(connection_->mutex, "reading an account", [&]() -> std::optional<Credentials> {
+    for (const char* table : {"users", "operators"}) {
+      std::vector<std::string> ids, hashes;
+      std::vector<Poco::Nullable<std::string>> secrets;
+      std::vector<Poco::Nullable<Poco::Int64>> steps;
+      connection_->session << "SELECT id, password_hash, totp_secret, totp_last_step FROM " + std::string(table) +
+                                  " WHERE email_key = ?",
+          bind(std::string(emailKey)), into(ids), into(hashes), into(secrets), into(steps), now;
+      if (ids.empty()) continue;
+      Credentials credentials{ids[0], hashes[0], std::nullopt, std::nullopt};
+      if (!secrets[0].isNull()) {
+        std::optional<std::string> secret = decodeBase32(secrets[0].value());
+        if (!secret) {
+          throw AccountError(AccountError::Kind::Storage, "registry database holds a TOTP secret that is not base32");
+        }
+        credentials.totpSecret = std::move(secret);
+      }
+      if (!steps[0].isNull()) credentials.lastTotpStep = steps[0].value();
+      return credentials;
+    }
+    return std::nullopt;
+  });
+}
+
+bool AccountStore::recordTotpStep(std::string_view principalId, std::int64_t step) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "recording a TOTP step", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "UPDATE " + where.table +
+                     " SET totp_last_step = ? WHERE id = ? AND totp_secret IS NOT NULL"
+                     " AND (totp_last_step IS NULL OR totp_last_step < ?)",
+        bind(Poco::Int64{step}), bind(std::string(principalId)), bind(Poco::Int64{step});
+    return statement.execute() == 1;
+  });
+}
+
+bool AccountStore::useRecoveryCode(std::string_view principalId, std::string_view digest) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "using a recovery code", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM recovery_codes WHERE code_digest = ? AND " + where.column + " = ?",
+        bind(std::string(digest)), bind(std::string(principalId));
+    return statement.execute() == 1;
+  });
+}
+
+void AccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "replacing a password hash", [&] {
+    connection_->session << "UPDATE " + where.table + " SET password_hash = ?, updated_at = ? WHERE id = ?",
+        bind(std::string(passwordHash)), bind(Poco::Int64{clock_()}), bind(std::string(principalId)), now;
+  });
+}
+
+void AccountStore::insertSession(const StoredSession& stored) {
+  const PrincipalTable where = principalTable(stored.principalId);
+  guarded(connection_->mutex, "starting a session", [&] {
+    connection_->session << "INSERT INTO sessions (id_digest, " + where.column +
+                                ", created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+        bind(stored.idDigest), bind(stored.principalId), bind(Poco::Int64{stored.createdAt}),
+        bind(Poco::Int64{stored.lastSeenAt}), bind(Poco::Int64{stored.expiresAt}), now;
+  });
+}
+
+std::optional<StoredSession> AccountStore::findSession(std::string_view idDigest) {
+  return guarded(connection_->mutex, "reading a session", [&]() -> std::optional<StoredSession> {
+    std::vector<std::string> digests;
+    std::vector<Poco::Nullable<std::string>> users, operators;
+    std::vector<Poco::Int64> created, lastSeen, expires;
+    connection_->session << "SELECT id_digest, user_id, operator_id, created_at, last_seen_at, expires_at"
+                            " FROM sessions WHERE id_digest = ?",
+        bind(std::string(idDigest)), into(digests), into(users), into(operators), into(created), into(lastSeen),
+        into(expires), now;
+    if (digests.empty()) return std::nullopt;
+    return StoredSession{digests[0], users[0].isNull() ? operators[0].value() : users[0].value(), created[0],
+                         lastSeen[0], expires[0]};
+  });
+}
+
+void AccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
+  guarded(connection_->mutex, "recording a session's activity", [&] {
+    connection_->session << "UPDATE sessions SET last_seen_at = ? WHERE id_digest = ?", bind(Poco::Int64{lastSeenAt}),
+        bind(std::string(idDigest)), now;
+  });
+}
+
+void AccountStore::removeSession(std::string_view idDigest) {
+  guarded(connection_->mutex, "ending a session", [&] {
+    connection_->session << "DELETE FROM sessions WHERE id_digest = ?", bind(std::string(idDigest)), now;
+  });
+}
+
+std::size_t AccountStore::removeSessionsOf(std::string_view principalId) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "ending sessions", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM sessions WHERE " + where.column + " = ?", bind(std::string(principalId));
+    return statement.execute();
+  });
+}
+
+}  // namespace codepayload::accounts

@@ -1,0 +1,125 @@
+// The registry's people: organisation users (owner, developer, viewer) and
+// the installation's operators, their TOTP secrets and recovery codes, their
+// sessions, and the audit log; on Poco::Data over SQLite (the same
+// registry.db as auth::SqliteClientRegistry, with its own connection; schema
+// db/registry/0003_accounts.sql). It is the CredentialSource of sign-in and
+// the SessionStore of the session manager. Every change is one transaction
+// that also appends its audit record, so a change is never without its record
+// nor a record without its change. Thread-safe (one connection behind a mutex).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accounts/audit_log.h"
+#include "accounts/session_manager.h"
+#include "accounts/sign_in.h"
+#include "auth/unix_clock.h"
+
+namespace codepayload::accounts {
+
+enum class Role { Owner, Developer, Viewer };
+
+// "owner", "developer", "viewer", and the exact-match parser.
+std::string_view roleName(Role role);
+std::optional<Role> parseRole(std::string_view name);
+
+inline constexpr std::string_view kUserIdPrefix = "usr_";
+inline constexpr std::string_view kOperatorIdPrefix = "opr_";
+inline constexpr std::size_t kAccountIdRandomLength = 16;  // base62 characters
+
+struct UserRecord {
+  std::string id;
+  std::string organisationId;
+  std::string email;  // as given
+  Role role = Role::Viewer;
+  bool totpEnabled = false;
+  std::int64_t createdAt = 0;
+
+  bool operator==(const UserRecord&) const = default;
+};
+
+struct OperatorRecord {
+  std::string id;
+  std::string email;
+  bool totpEnabled = false;
+  std::int64_t createdAt = 0;
+
+  bool operator==(const OperatorRecord&) const = default;
+};
+
+class AccountError : public std::runtime_error {
+ public:
+  enum class Kind { InvalidValue, EmailTaken, UnknownOrganisation, UnknownAccount, Storage };
+  AccountError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+class AccountStore final : public CredentialSource, public SessionStore {
+ public:
+  // Opens (creating it if absent) `databaseFile` and applies the migrations
+  // in `migrationsDir`. Throws AccountError(Storage).
+  AccountStore(const std::filesystem::path& databaseFile, const std::filesystem::path& migrationsDir,
+               auth::UnixClock clock = auth::systemUnixSeconds);
+  ~AccountStore() override;
+
+  AccountStore(const AccountStore&) = delete;
+  AccountStore& operator=(const AccountStore&) = delete;
+
+  // A new user of `organisationId`; `passwordHash` is a PHC string from
+  // PasswordHasher (the caller checked the password policy). Audited as
+  // "user.create". Throws AccountError: InvalidValue (email, hash),
+  // EmailTaken (by a user or an operator), UnknownOrganisation, Storage.
+  UserRecord createUser(std::string_view organisationId, std::string_view email, Role role,
+                        std::string_view passwordHash, const AuditContext& audit);
+  // A new operator; audited as "operator.create". Same errors but UnknownOrganisation.
+  OperatorRecord createOperator(std::string_view email, std::string_view passwordHash, const AuditContext& audit);
+
+  std::optional<UserRecord> findUser(std::string_view userId);
+  // The organisation's users, oldest first.
+  std::vector<UserRecord> listUsers(std::string_view organisationId);
+  std::optional<OperatorRecord> findOperator(std::string_view operatorId);
+
+  // Turns TOTP on with `secret` (raw bytes; the last accepted step is
+  // forgotten) or off (nullopt, which also removes the recovery codes).
+  // Audited as "account.totp-enable" / "account.totp-disable". Throws
+  // AccountError(UnknownAccount).
+  void setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret, const AuditContext& audit);
+  // Replaces the account's recovery codes by `digests`
+  // (recoveryCodeDigest); audited as "account.recovery-codes".
+  void replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
+                            const AuditContext& audit);
+  std::size_t recoveryCodesLeft(std::string_view principalId);
+
+  // Appends one record on its own (a refused or failed change; a sign-in).
+  void appendAudit(const AuditRecord& record);
+  std::vector<AuditRecord> readAudit(const AuditQuery& query);
+
+  // CredentialSource
+  std::optional<Credentials> findCredentials(std::string_view emailKey) override;
+  bool recordTotpStep(std::string_view principalId, std::int64_t step) override;
+  bool useRecoveryCode(std::string_view principalId, std::string_view digest) override;
+  void replacePasswordHash(std::string_view principalId, std::string_view passwordHash) override;
+
+  // SessionStore
+  void insertSession(const StoredSession& session) override;
+  std::optional<StoredSession> findSession(std::string_view idDigest) override;
+  void touchSession(std::string_view idDigest, std::int64_t lastSeenAt) override;
+  void removeSession(std::string_view idDigest) override;
+  std::size_t removeSessionsOf(std::string_view principalId) override;
+
+ private:
+  struct Connection;
+  std::unique_ptr<Connection> connection_;
+  auth::UnixClock clock_;
+};
+
+}  // namespace codepayload::accounts

@@ -1,0 +1,237 @@
+#include "accounts/account_store.h"
+
+#include <gtest/gtest.h>
+
+#include "accounts/password_hasher.h"
+#include "accounts/recovery_codes.h"
+#include "accounts/session_manager.h"
+#include "accounts/sign_in.h"
+#include "memory_stores.h"
+#include "scratch_registry.h"
+
+namespace codepayload::accounts {
+namespace {
+
+using testing::FakeClock;
+using testing::kTestEpoch;
+using testing::rawColumn;
+using testing::rawSql;
+using testing::ScratchDir;
+using testing::sourceRegistryMigrations;
+
+constexpr std::string_view kHash =
+    "$argon2id$v=19$m=19456,t=2,p=1$MDEyMzQ1Njc4OWFiY2RlZg$gy5SuVm5Z7Vw7keB9se9p87QGcomaseB/S2U1OhTsM0";
+const AuditContext kCli{"cli:tester", "local"};
+
+class AccountStoreTest : public ::testing::Test {
+ protected:
+  AccountStoreTest()
+      : hasher_(std::string(32, 'p')),
+        registry_(database(), sourceRegistryMigrations(), hasher_, clock_.clock()),
+        store_(database(), sourceRegistryMigrations(), clock_.clock()),
+        organisation_(registry_.createOrganisation("Acme GmbH", auth::Plan::Starter).id) {}
+
+  std::filesystem::path database() const { return dir_.path() / "registry.db"; }
+
+  AccountError::Kind errorOf(const std::function<void()>& call, std::string& message) {
+    try {
+      call();
+    } catch (const AccountError& error) {
+      message = error.what();
+      return error.kind();
+    }
+    message = "no error";
+    return AccountError::Kind::Storage;
+  }
+
+  ScratchDir dir_;
+  FakeClock clock_;
+  auth::SecretHasher hasher_;
+  auth::SqliteClientRegistry registry_;
+  AccountStore store_;
+  std::string organisation_;
+};
+
+TEST_F(AccountStoreTest, CreatesUsersAndOperatorsWithTheirAuditRecords) {
+  const UserRecord ana = store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  EXPECT_EQ(ana.id.substr(0, 4), "usr_");
+  EXPECT_EQ(ana.id.size(), 20u);
+  EXPECT_EQ(ana, (UserRecord{ana.id, organisation_, "Ana@Example.com", Role::Owner, false, kTestEpoch}));
+  clock_.advance(10);
+  const UserRecord bob = store_.createUser(organisation_, "bob@example.com", Role::Viewer, kHash, kCli);
+  const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, {"cli:root", "local"});
+  EXPECT_EQ(olga.id.substr(0, 4), "opr_");
+  EXPECT_EQ(olga, (OperatorRecord{olga.id, "olga@example.net", false, kTestEpoch + 10}));
+  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{ana, bob}));
+  EXPECT_EQ(store_.findUser(bob.id), bob);
+  EXPECT_EQ(store_.findUser("usr_0000000000000000"), std::nullopt);
+  EXPECT_EQ(store_.findOperator(olga.id), olga);
+  EXPECT_EQ(store_.readAudit({}), (std::vector<AuditRecord>{
+                                      {3, kTestEpoch + 10, "cli:root", "operator.create", olga.id, "", "local",
+                                       AuditResult::Success, "email=olga@example.net"},
+                                      {2, kTestEpoch + 10, "cli:tester", "user.create", bob.id, organisation_, "local",
+                                       AuditResult::Success, "email=bob@example.com role=viewer"},
+                                      {1, kTestEpoch, "cli:tester", "user.create", ana.id, organisation_, "local",
+                                       AuditResult::Success, "email=Ana@Example.com role=owner"},
+                                  }));
+}
+
+TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators) {
+  store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "ana@example.COM", Role::Viewer, kHash, kCli); }, message),
+            AccountError::Kind::EmailTaken);
+  EXPECT_EQ(message, "the email address ana@example.COM already has an account");
+  EXPECT_EQ(errorOf([&] { store_.createOperator("ANA@example.com", kHash, kCli); }, message),
+            AccountError::Kind::EmailTaken);
+  store_.createOperator("olga@example.net", kHash, kCli);
+  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "Olga@Example.net", Role::Owner, kHash, kCli); }, message),
+            AccountError::Kind::EmailTaken);
+  EXPECT_EQ(message, "the email address Olga@Example.net already has an account");
+  // Nothing half-written: one user, one operator, two records.
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users"), "1");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM operators"), "1");
+  EXPECT_EQ(rawColumn(database(), "SELECT group_concat(action, ' ') FROM audit_log"), "user.create operator.create");
+  // The schema itself refuses a second row with the same key.
+  EXPECT_EQ(rawSql(database(),
+                   "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at,"
+                   " updated_at) VALUES ('usr_AAAAAAAAAAAAAAAA', '" +
+                       organisation_ + "', 'a@b.co', 'ana@example.com', 'owner', '$argon2id$x', 0, 0)"),
+            "UNIQUE constraint failed: users.email_key");
+}
+
+TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganisations) {
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.createUser("org_0000000000000000", "a@b.co", Role::Owner, kHash, kCli); }, message),
+            AccountError::Kind::UnknownOrganisation);
+  EXPECT_EQ(message, "no organisation with id \"org_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "not-an-email", Role::Owner, kHash, kCli); }, message),
+            AccountError::Kind::InvalidValue);
+  EXPECT_EQ(message, "the email address must contain exactly one '@'");
+  EXPECT_EQ(errorOf([&] { store_.createOperator("a@b.co", "plain password!", kCli); }, message),
+            AccountError::Kind::InvalidValue);
+  EXPECT_EQ(message, "the password hash is not an Argon2id PHC string");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log"), "0");
+  EXPECT_EQ(parseRole("developer"), Role::Developer);
+  EXPECT_EQ(parseRole("Owner"), std::nullopt);
+  EXPECT_EQ(roleName(Role::Viewer), "viewer");
+}
+
+TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
+  const UserRecord ana = store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
+  EXPECT_EQ(store_.findCredentials("ana@example.com"),
+            (Credentials{ana.id, std::string(kHash), std::nullopt, std::nullopt}));
+  EXPECT_EQ(store_.findCredentials("olga@example.net")->principalId, olga.id);
+  EXPECT_EQ(store_.findCredentials("Ana@Example.com"), std::nullopt);  // the key, not the address
+  EXPECT_EQ(store_.findCredentials("nobody@example.com"), std::nullopt);
+
+  EXPECT_FALSE(store_.recordTotpStep(ana.id, 5));  // TOTP off
+  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  EXPECT_EQ(rawColumn(database(), "SELECT totp_secret FROM users"), "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");
+  EXPECT_TRUE(store_.findUser(ana.id)->totpEnabled);
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->totpSecret, "12345678901234567890");
+  EXPECT_TRUE(store_.recordTotpStep(ana.id, 100));
+  EXPECT_FALSE(store_.recordTotpStep(ana.id, 100));
+  EXPECT_FALSE(store_.recordTotpStep(ana.id, 99));
+  EXPECT_TRUE(store_.recordTotpStep(ana.id, 101));
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->lastTotpStep, 101);
+
+  store_.replacePasswordHash(ana.id, "$argon2id$v=19$other");
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->passwordHash, "$argon2id$v=19$other");
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.setTotpSecret("usr_0000000000000000", std::nullopt, kCli); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no account with id \"usr_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.recordTotpStep("svc_client_x", 1); }, message), AccountError::Kind::UnknownAccount);
+}
+
+TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
+  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
+  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  const RecoveryCodes codes = newRecoveryCodes(3);
+  store_.replaceRecoveryCodes(ana.id, codes.digests, kCli);
+  EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 3u);
+  EXPECT_TRUE(store_.useRecoveryCode(ana.id, codes.digests[1]));
+  EXPECT_FALSE(store_.useRecoveryCode(ana.id, codes.digests[1]));
+  EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 2u);
+  const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
+  EXPECT_FALSE(store_.useRecoveryCode(olga.id, codes.digests[0]));  // not hers
+  // Only digests are stored.
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM recovery_codes WHERE code_digest = '" +
+                                      *recoveryCodeDigest(codes.codes[0]) + "'"),
+            "1");
+  store_.setTotpSecret(ana.id, std::nullopt, kCli);
+  EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 0u);
+  EXPECT_FALSE(store_.findUser(ana.id)->totpEnabled);
+  EXPECT_EQ(rawColumn(database(),
+                      "SELECT group_concat(action || ' ' || target || ' ' || detail, ', ') FROM audit_log"
+                      " WHERE action LIKE 'account.%'"),
+            "account.totp-enable " + ana.id + " , account.recovery-codes " + ana.id +
+                " count=3, account.totp-disable " + ana.id + " ");
+}
+
+TEST_F(AccountStoreTest, KeepsSessionsForTheSessionManager) {
+  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
+  const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  const NewSession first = sessions.start(ana.id);
+  const NewSession second = sessions.start(ana.id);
+  const NewSession operatorSession = sessions.start(olga.id);
+  EXPECT_EQ(store_.findSession(sessionIdDigest(first.id)),
+            (StoredSession{sessionIdDigest(first.id), ana.id, kTestEpoch, kTestEpoch, kTestEpoch + 28800}));
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM sessions WHERE id_digest = '" + first.id + "'"), "0");
+  clock_.advance(60);
+  EXPECT_EQ(sessions.resume(operatorSession.id)->principalId, olga.id);
+  EXPECT_EQ(store_.findSession(sessionIdDigest(operatorSession.id))->lastSeenAt, kTestEpoch + 60);
+  EXPECT_EQ(sessions.endAllOf(ana.id), 2u);
+  EXPECT_EQ(sessions.resume(first.id), std::nullopt);
+  EXPECT_EQ(sessions.resume(second.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(operatorSession.id));
+  clock_.advance(1800);
+  EXPECT_EQ(sessions.resume(operatorSession.id), std::nullopt);
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM sessions"), "0");
+  // A session names exactly one account.
+  EXPECT_EQ(rawSql(database(), "INSERT INTO sessions VALUES ('" + std::string(64, 'a') + "', NULL, NULL, 0, 0, 0)"),
+            "CHECK constraint failed: (user_id IS NULL) <> (operator_id IS NULL)");
+}
+
+TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
+  const PasswordHasher hasher;
+  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
+                                           hasher.hash("correct horse battery staple"), kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  SignInService signIn(store_, hasher, sessions, SignInSettings{}, clock_.clock());
+  const SignInResult result =
+      signIn.signIn(SignInAttempt{"ANA@example.com", "correct horse battery staple", {}, "192.0.2.1", {}});
+  ASSERT_EQ(result.outcome, SignInResult::Outcome::SignedIn);
+  EXPECT_EQ(sessions.resume(result.session->id)->principalId, ana.id);
+  EXPECT_EQ(signIn.signIn(SignInAttempt{"ana@example.com", "wrong password!!", {}, "192.0.2.1", {}}).outcome,
+            SignInResult::Outcome::Refused);
+}
+
+TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
+  store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
+  const std::string other = registry_.createOrganisation("Other", auth::Plan::Pro).id;
+  clock_.advance(5);
+  store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", "client.create", "", other, "local",
+                                 AuditResult::Refused, "the plan excludes API clients"});
+  store_.createOperator("olga@example.net", kHash, kCli);
+  EXPECT_EQ(store_.readAudit(AuditQuery{other, std::nullopt, 100}),
+            (std::vector<AuditRecord>{{2, kTestEpoch + 5, "cli:tester", "client.create", "", other, "local",
+                                       AuditResult::Refused, "the plan excludes API clients"}}));
+  const std::vector<AuditRecord> newestFirst = store_.readAudit(AuditQuery{std::nullopt, std::nullopt, 2});
+  ASSERT_EQ(newestFirst.size(), 2u);
+  EXPECT_EQ(newestFirst[0].action, "operator.create");
+  EXPECT_EQ(newestFirst[0].organisationId, "");
+  EXPECT_EQ(newestFirst[1].id, 2);
+  EXPECT_EQ(store_.readAudit(AuditQuery{std::nullopt, "user.create", 100}).size(), 1u);
+  EXPECT_EQ(rawSql(database(), "UPDATE audit_log SET actor = 'someone else'"), "audit_log is append-only");
+  EXPECT_EQ(rawSql(database(), "DELETE FROM audit_log"), "audit_log is append-only");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log"), "3");
+  // No password hash in the log.
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
+}
+
+}  // namespace
+}  // namespace codepayload::accounts
