@@ -124,7 +124,7 @@ TEST_F(MetricsScrape, PromtoolAcceptsARealScrapeAndTheCountersMoveByExactlyTheRe
   EXPECT_EQ(exchange(server.endpoint(), tokenCall(client.clientId, client.secret)).status, 200);
   EXPECT_EQ(exchange(server.endpoint(), tokenCall(client.clientId, "not-the-secret")).status, 401);
   EXPECT_EQ(exchange(server.endpoint(), HttpCall{"GET", "/healthz/ready", {}, ""}).status, 200);
-  const std::string text = scrapeMetrics(port);
+  const std::string text = scrapeAfterRequests(port, before, 7);
   const auto after = metricSamples(text);
 
   EXPECT_EQ(delta(before, after, "codepayload_codes_accepted_total"), 3);

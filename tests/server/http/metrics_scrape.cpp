@@ -6,7 +6,9 @@
 #include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 namespace codepayload::server::testing {
 
@@ -32,6 +34,29 @@ std::string scrapeMetrics(std::uint16_t port) {
   EXPECT_EQ(answer.status, 200) << answer.body;
   EXPECT_EQ(answer.contentType, "text/plain; version=0.0.4; charset=utf-8");
   return answer.body;
+}
+
+namespace {
+
+double requestsCounted(const std::map<std::string, double>& samples) {
+  double total = 0;
+  for (const auto& [sample, value] : samples) {
+    if (sample.starts_with("codepayload_http_requests_total{")) total += value;
+  }
+  return total;
+}
+
+}  // namespace
+
+std::string scrapeAfterRequests(std::uint16_t port, const std::map<std::string, double>& before, int requests) {
+  const double wanted = requestsCounted(before) + requests;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  std::string text = scrapeMetrics(port);
+  while (requestsCounted(metricSamples(text)) < wanted && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    text = scrapeMetrics(port);
+  }
+  return text;
 }
 
 std::map<std::string, double> metricSamples(const std::string& text) {

@@ -20,6 +20,14 @@ PlainAnswer plainRequest(std::uint16_t port, const std::string& method, const st
 // GET /metrics; fails the test unless the answer is 200 with the text format.
 std::string scrapeMetrics(std::uint16_t port);
 
+// The service counts a request just after its answer is sent, so a client
+// that has read the answer may scrape a moment before it is counted. Scrapes
+// until the requests counted (codepayload_http_requests_total, every route and
+// status) are at least `requests` more than in `before`, for up to 5 s, and
+// returns that scrape's text (the last one when the count never gets there:
+// the test's own assertions then say what is missing).
+std::string scrapeAfterRequests(std::uint16_t port, const std::map<std::string, double>& before, int requests);
+
 // Every sample line of `text`: "codepayload_x_total{a=\"b\"}" -> value.
 std::map<std::string, double> metricSamples(const std::string& text);
 

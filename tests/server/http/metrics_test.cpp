@@ -40,6 +40,10 @@ class Metrics : public ::testing::Test {
   static std::map<std::string, double> scrape() {
     return metricSamples(scrapeMetrics(*harness_->service().metricsPort()));
   }
+  // A scrape once the `requests` sent since `before` are all counted.
+  static std::map<std::string, double> scrapeAfter(const std::map<std::string, double>& before, int requests) {
+    return metricSamples(scrapeAfterRequests(*harness_->service().metricsPort(), before, requests));
+  }
 
   static ServiceHarness* harness_;
   static ApiClient* client_;
@@ -59,7 +63,7 @@ TEST_F(Metrics, ThreeAcceptedCodesAndOneRejectedMoveTheCountersByExactlyThat) {
   const HttpResult answer =
       harness_->codes(token, "{\"codes\":[" + kGood + "," + kBadCheckDigit + "," + kGood + "," + kGood + "]}");
   ASSERT_EQ(answer.status, 200) << answer.body;
-  const auto after = scrape();
+  const auto after = scrapeAfter(before, 1);
   EXPECT_EQ(delta(before, after, "codepayload_codes_accepted_total"), 3);
   EXPECT_EQ(delta(before, after, "codepayload_codes_rejected_total"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_code_errors_total{code="Validation.Invalid.primaryKey"})"), 1);
@@ -77,7 +81,7 @@ TEST_F(Metrics, RefusedRequestsAreCountedByRouteAndStatus) {
   EXPECT_EQ(harness_->request(HttpCall{"GET", "/codes", {}, ""}).status, 405);
   EXPECT_EQ(harness_->request(HttpCall{"GET", "/no/such/path?secret=x", {}, ""}).status, 404);
   EXPECT_EQ(harness_->request(HttpCall{"GET", "/no/other", {}, ""}).status, 404);
-  const auto after = scrape();
+  const auto after = scrapeAfter(before, 4);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/codes",status="401"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/codes",status="405"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="unmatched",status="404"})"), 2);
@@ -101,7 +105,7 @@ TEST_F(Metrics, TokensIssuedAndRefusedAreCountedByCause) {
       HttpCall{"POST", "/oauth/token", {{"Content-Type", "application/x-www-form-urlencoded"}}, "scope=write%3Acodes"});
   EXPECT_EQ(noGrant.status, 400);
   EXPECT_EQ(harness_->request(HttpCall{"GET", "/oauth/token", {}, ""}).status, 405);
-  const auto after = scrape();
+  const auto after = scrapeAfter(before, 5);
   EXPECT_EQ(delta(before, after, "codepayload_tokens_issued_total"), 2);
   EXPECT_EQ(delta(before, after, R"(codepayload_token_refusals_total{cause="badCredentials"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_token_refusals_total{cause="missingGrantType"})"), 1);
@@ -166,7 +170,7 @@ TEST_F(Metrics, TheHealthEndpointsAnswerJson) {
   EXPECT_EQ(health.status, 200);
   EXPECT_EQ(health.body, R"({"status":"ok","release":"2026-01-27"})");
   EXPECT_EQ(harness_->request(HttpCall{"POST", "/healthz/ready", {}, ""}).status, 405);
-  const auto after = scrape();
+  const auto after = scrapeAfter(before, 4);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz/live",status="200"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz/ready",status="200"})"), 1);
   EXPECT_EQ(delta(before, after, R"(codepayload_http_requests_total{route="/healthz/ready",status="405"})"), 1);
