@@ -12,6 +12,7 @@
 #include "common/ascii.h"
 #include "server/json_text.h"
 #include "server/request_deadlines.h"
+#include "server/request_id.h"
 
 namespace codepayload::server {
 
@@ -92,7 +93,24 @@ std::string_view reasonPhrase(int status) {
 }
 
 HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer)
-    : socket_(socket), clientHost_(peer.host().toString()), clientAddress_(peer.toString()) {}
+    : socket_(socket),
+      peerHost_(peer.host()),
+      peerHostText_(peer.host().toString()),
+      peerAddressText_(peer.toString()),
+      clientHost_(peerHostText_),
+      clientAddress_(peerAddressText_) {}
+
+void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
+  if (proxies.empty() || !proxies.contains(peerHost_)) return;
+  std::array<std::string_view, 16> forwarded;
+  std::array<std::string_view, 16> xForwardedFor;
+  const std::size_t forwardedCount = fieldValues("Forwarded", forwarded);
+  const std::size_t xForwardedForCount = fieldValues("X-Forwarded-For", xForwardedFor);
+  clientHost_ = forwardedClient(proxies, peerHost_, std::span(forwarded.data(), forwardedCount),
+                                std::span(xForwardedFor.data(), xForwardedForCount));
+  clientAddress_ = clientHost_;
+  if (const auto id = field("X-Request-Id"); id && acceptableRequestId(*id)) requestId_ = std::string(*id);
+}
 
 std::size_t HttpExchange::fieldValues(std::string_view name, std::span<std::string_view> out) const {
   std::size_t count = 0;
@@ -164,6 +182,9 @@ void HttpExchange::startRequest() {
   status_ = 0;
   bodyBytesSent_ = 0;
   headers_.clear();
+  clientHost_ = peerHostText_;
+  clientAddress_ = peerAddressText_;
+  requestId_.clear();
 }
 
 BodyRead HttpExchange::readBody(std::size_t limit, std::string& out) {
@@ -278,6 +299,10 @@ void HttpExchange::writeHead(int status, std::string_view contentType, std::opti
   out_.append(std::to_string(status));
   out_.push_back(' ');
   out_.append(reasonPhrase(status));
+  out_.append("\r\n");
+  if (requestId_.empty()) requestId_ = generateRequestId();
+  out_.append("X-Request-Id: ");
+  out_.append(requestId_);
   out_.append("\r\n");
   for (const auto& [name, value] : headers_) {
     out_.append(name);
@@ -410,6 +435,8 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
         refuse(exchange, *error, hooks);
         return;
       }
+      exchange.identifyRequest(settings.trustedProxies);
+      if (exchange.requestId_.empty()) exchange.requestId_ = generateRequestId();
       const bool last = settings.maxKeepAliveRequests != 0 && served + 1 == settings.maxKeepAliveRequests;
       if (!exchange.head_.keepAlive || last || (hooks.stopping != nullptr && hooks.stopping->load())) {
         exchange.closeAfterAnswer();

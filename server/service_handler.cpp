@@ -70,6 +70,7 @@ void ServiceHandler::serve(HttpExchange& exchange, RouteMetrics& route) const no
   try {
     AccessLogRecord record;
     record.time = arrived;
+    record.requestId = exchange.requestId();
     record.method = exchange.method();
     record.path = route.route();
     record.status = trace.status;
