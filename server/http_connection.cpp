@@ -102,14 +102,20 @@ HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::Soc
 
 void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
   if (proxies.empty() || !proxies.contains(peerHost_)) return;
-  std::array<std::string_view, 16> forwarded;
-  std::array<std::string_view, 16> xForwardedFor;
-  const std::size_t forwardedCount = fieldValues("Forwarded", forwarded);
-  const std::size_t xForwardedForCount = fieldValues("X-Forwarded-For", xForwardedFor);
-  clientHost_ = forwardedClient(proxies, peerHost_, std::span(forwarded.data(), forwardedCount),
-                                std::span(xForwardedFor.data(), xForwardedForCount));
+  // Every field line (the head's field count is bounded): the proxy's own hop
+  // is in the last one, after any number a client sent.
+  std::vector<std::string_view> forwarded;
+  std::vector<std::string_view> xForwardedFor;
+  std::optional<std::string_view> requestId;  // the last one: what the proxy added
+  for (const HeaderField& headerField : head_.fields) {
+    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Request-Id")) requestId = headerField.value;
+    if (common::equalsIgnoringAsciiCase(headerField.name, "Forwarded")) forwarded.push_back(headerField.value);
+    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Forwarded-For"))
+      xForwardedFor.push_back(headerField.value);
+  }
+  clientHost_ = forwardedClient(proxies, peerHost_, forwarded, xForwardedFor);
   clientAddress_ = clientHost_;
-  if (const auto id = field("X-Request-Id"); id && acceptableRequestId(*id)) requestId_ = std::string(*id);
+  if (requestId && acceptableRequestId(*requestId)) requestId_ = std::string(*requestId);
 }
 
 std::size_t HttpExchange::fieldValues(std::string_view name, std::span<std::string_view> out) const {

@@ -70,6 +70,10 @@ TEST(TrustedProxy, TheTokenThrottleCountsTheForwardedClientSoOneBruteForcerLocks
   // A spoofed left-most entry does not get the brute-forcer out: the proxy's
   // own (right-most) hop names it.
   EXPECT_EQ(tokenRequest(harness, victim, "guess", {{"X-Forwarded-For", "203.0.113.1, 198.51.100.7"}}).status, 429);
+  // Nor do many made-up field lines before the proxy's own.
+  Headers manyLines(30, {"X-Forwarded-For", "203.0.113.2"});
+  manyLines.emplace_back("X-Forwarded-For", "198.51.100.7");
+  EXPECT_EQ(tokenRequest(harness, victim, victim.secret, manyLines).status, 429);
   // Without a forwarded address the proxy itself is the client: not locked out either.
   EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {}).status, 200);
 
@@ -154,6 +158,11 @@ TEST(RequestIds, ATrustedProxysIdIsKeptAndAnInvalidOneReplaced) {
   const auto line = accessLine(harness, uuid);
   ASSERT_TRUE(line);
   EXPECT_TRUE(line->getValue<std::string>("client").starts_with("127.0.0.1")) << line->getValue<std::string>("client");
+
+  // Two fields: the last, the one the proxy added, counts.
+  const HttpResult twice = harness.request(
+      HttpCall{"GET", "/healthz", {{"X-Request-Id", "from-client"}, {"X-Request-Id", "from-proxy"}}, ""});
+  EXPECT_EQ(twice.header("x-request-id"), "from-proxy");
 
   for (const std::string& invalid :
        {std::string("has space"), std::string(kMaxRequestIdLength + 1, 'a'), std::string("a\"b"), std::string("a,b")}) {
