@@ -394,8 +394,10 @@ namespace {
 // Nothing after the refused head is read: the connection closes.
 void refuse(HttpExchange& exchange, const HeadError& error, const HttpConnectionHooks& hooks) {
   if (hooks.log) {
-    hooks.log("refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
-              std::string(error.code) + ": " + error.message);
+    hooks.log({app::LogLevel::Info,
+               "refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
+                   std::string(error.code) + ": " + error.message,
+               exchange.requestId()});
   }
   exchange.closeAfterAnswer();
   exchange.addHeader("X-Content-Type-Options", "nosniff");
@@ -431,6 +433,7 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
       markRequestStarted();
       if (state == HeadScanner::State::Refused) {
         exchange.bodyRead_ = true;
+        exchange.requestId_ = generateRequestId();
         refuse(exchange, scanner.error(), hooks);
         return;
       }
@@ -438,6 +441,7 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
       exchange.consume(scanner.consumed());
       if (const auto error = parseRequestHead(exchange.headText_, settings.head, exchange.head_)) {
         exchange.bodyRead_ = true;  // its framing, if any was read, is not to be trusted
+        exchange.requestId_ = generateRequestId();
         refuse(exchange, *error, hooks);
         return;
       }

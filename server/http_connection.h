@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/logging.h"
 #include "server/chunked_decoder.h"
 #include "server/http_head.h"
 #include "server/trusted_proxies.h"
@@ -177,7 +178,7 @@ class HttpService {
 // request deadline.
 struct HttpConnectionHooks {
   const std::atomic<bool>* stopping = nullptr;
-  std::function<void(std::string_view)> log;
+  std::function<void(const app::LogLine&)> log;
 };
 
 // Serves the requests of one accepted connection, from `peer`, until it closes.

@@ -147,7 +147,22 @@ TEST(RequestIds, AreGeneratedEchoedAndLogged) {
   raw.send("POST /codes HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n");
   const HttpResult refused = raw.readResponse();
   EXPECT_EQ(refused.status, 400);
-  EXPECT_TRUE(isGeneratedId(refused.header("x-request-id"))) << refused.header("x-request-id");
+  const std::string refusedId = refused.header("x-request-id");
+  EXPECT_TRUE(isGeneratedId(refusedId)) << refusedId;
+  // The operational log's line about the refusal carries the same id.
+  std::vector<std::pair<std::string, std::string>> aboutRefused;
+  for (int attempt = 0; attempt < 100 && aboutRefused.empty(); ++attempt) {
+    if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (const auto& line : harness.requestLogLines()) {
+      if (line.first == refusedId) aboutRefused.push_back(line);
+    }
+  }
+  ASSERT_EQ(aboutRefused.size(), 1u);
+  EXPECT_TRUE(aboutRefused[0].second.starts_with("refused a request from 127.0.0.1:")) << aboutRefused[0].second;
+  EXPECT_TRUE(
+      aboutRefused[0].second.ends_with(": 400 InvalidFraming: The body length is ambiguous: send one "
+                                       "Content-Length or chunked encoding, not both."))
+      << aboutRefused[0].second;
 }
 
 TEST(RequestIds, ATrustedProxysIdIsKeptAndAnInvalidOneReplaced) {
