@@ -28,7 +28,7 @@ readme_block() {
     END { if (!found) exit 1 }' "$1"
 }
 
-# What differs from run to run, masked: ids, secrets, times, ports, durations.
+# What differs from run to run, masked: ids, secrets, request ids, times, ports, durations.
 mask() {
   sed -E -e 's/org_[A-Za-z0-9]{16}/org_<id>/g' \
          -e 's/svc_client_[A-Za-z0-9]{24}/svc_client_<id>/g' \
@@ -36,6 +36,8 @@ mask() {
          -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3})?Z/<time>/g' \
          -e 's/^Date: .*/Date: <date>/' \
          -e 's/"durationUs":[0-9]+/"durationUs":<us>/g' \
+         -e 's/^X-Request-Id: [0-9a-f]{32}/X-Request-Id: <id>/' \
+         -e 's/"requestId":"[0-9a-f]{32}"/"requestId":"<id>"/g' \
          -e 's/"client":"127\.0\.0\.1:[0-9]+"/"client":"127.0.0.1:<port>"/g'
 }
 

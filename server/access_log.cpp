@@ -33,6 +33,12 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.clear();
   line.append(R"({"time":)");
   appendTime(line, record.time);
+  line.append(R"(,"requestId":)");
+  if (record.requestId.empty()) {
+    line.append("null");
+  } else {
+    common::appendJsonString(line, record.requestId);
+  }
   line.append(R"(,"method":)");
   common::appendJsonString(line, record.method);
   line.append(R"(,"path":)");

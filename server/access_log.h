@@ -16,6 +16,7 @@ namespace codepayload::server {
 
 struct AccessLogRecord {
   std::chrono::system_clock::time_point time;  // when the request arrived
+  std::string_view requestId;                  // X-Request-Id; empty (logged as null): none
   std::string_view method;
   // The route the request matched ("/codes"); empty (logged as null) for an
   // unknown path, which is never logged: a caller may have put anything in it.
@@ -29,7 +30,7 @@ struct AccessLogRecord {
   std::optional<std::size_t> failures;  // /codes: rejected items
 };
 
-// {"time":"2026-01-27T10:00:00.123Z","method":"POST","path":"/codes",...}
+// {"time":"2026-01-27T10:00:00.123Z","requestId":"3f9c...","method":"POST","path":"/codes",...}
 void formatAccessLogLine(const AccessLogRecord& record, std::string& line);
 
 // Request threads only append their line to a buffer in memory; a writer

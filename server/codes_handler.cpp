@@ -91,7 +91,9 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   const auth::BearerOutcome outcome = context_.auth.bearerAuthenticator().authenticate(
       std::span<const std::string_view>(authorizations.data(), authorizationCount), kCodesScope);
   if (!outcome.allowed()) {
-    if (!outcome.fault.empty() && context_.log) context_.log("bearer token check failed: " + outcome.fault);
+    if (!outcome.fault.empty() && context_.log) {
+      context_.log({app::LogLevel::Error, "bearer token check failed: " + outcome.fault, exchange.requestId()});
+    }
     if (!outcome.wwwAuthenticate.empty()) exchange.addHeader("WWW-Authenticate", outcome.wwwAuthenticate);
     sendErrorEnvelope(exchange, outcome.status, outcome.errorCode, std::nullopt, outcome.message, trace);
     return;

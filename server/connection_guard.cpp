@@ -148,7 +148,7 @@ class ConnectionGuard::HttpConnectionFactory final : public Poco::Net::TCPServer
   ConnectionGuard& guard_;
 };
 
-ConnectionGuard::ConnectionGuard(const ConnectionLimits& limits, std::function<void(std::string_view)> log)
+ConnectionGuard::ConnectionGuard(const ConnectionLimits& limits, std::function<void(const app::LogLine&)> log)
     : slots_(limits.perAddress),
       deadlines_(limits.requestTimeout, limits.tlsHandshakeTimeout),
       log_(std::move(log)),

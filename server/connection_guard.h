@@ -56,7 +56,7 @@ bool hasBytesToRead(const Poco::Net::Socket& socket);
 class ConnectionGuard {
  public:
   // Starts the watchdog; `log` gets the lines described above.
-  ConnectionGuard(const ConnectionLimits& limits, std::function<void(std::string_view)> log);
+  ConnectionGuard(const ConnectionLimits& limits, std::function<void(const app::LogLine&)> log);
   // Stops the watchdog. Every server and connection using the guard must be gone.
   ~ConnectionGuard();
 
@@ -97,7 +97,7 @@ class ConnectionGuard {
 
   AddressSlots slots_;
   RequestDeadlines deadlines_;
-  const std::function<void(std::string_view)> log_;
+  const std::function<void(const app::LogLine&)> log_;
   const bool refuseSilent_;
   std::atomic<bool> stopping_{false};
   HttpConnectionHooks hooks_;

@@ -12,6 +12,7 @@
 #include "common/ascii.h"
 #include "server/json_text.h"
 #include "server/request_deadlines.h"
+#include "server/request_id.h"
 
 namespace codepayload::server {
 
@@ -92,7 +93,30 @@ std::string_view reasonPhrase(int status) {
 }
 
 HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer)
-    : socket_(socket), clientHost_(peer.host().toString()), clientAddress_(peer.toString()) {}
+    : socket_(socket),
+      peerHost_(peer.host()),
+      peerHostText_(peer.host().toString()),
+      peerAddressText_(peer.toString()),
+      clientHost_(peerHostText_),
+      clientAddress_(peerAddressText_) {}
+
+void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
+  if (proxies.empty() || !proxies.contains(peerHost_)) return;
+  // Every field line (the head's field count is bounded): the proxy's own hop
+  // is in the last one, after any number a client sent.
+  std::vector<std::string_view> forwarded;
+  std::vector<std::string_view> xForwardedFor;
+  std::optional<std::string_view> requestId;  // the last one: what the proxy added
+  for (const HeaderField& headerField : head_.fields) {
+    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Request-Id")) requestId = headerField.value;
+    if (common::equalsIgnoringAsciiCase(headerField.name, "Forwarded")) forwarded.push_back(headerField.value);
+    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Forwarded-For"))
+      xForwardedFor.push_back(headerField.value);
+  }
+  clientHost_ = forwardedClient(proxies, peerHost_, forwarded, xForwardedFor);
+  clientAddress_ = clientHost_;
+  if (requestId && acceptableRequestId(*requestId)) requestId_ = std::string(*requestId);
+}
 
 std::size_t HttpExchange::fieldValues(std::string_view name, std::span<std::string_view> out) const {
   std::size_t count = 0;
@@ -164,6 +188,9 @@ void HttpExchange::startRequest() {
   status_ = 0;
   bodyBytesSent_ = 0;
   headers_.clear();
+  clientHost_ = peerHostText_;
+  clientAddress_ = peerAddressText_;
+  requestId_.clear();
 }
 
 BodyRead HttpExchange::readBody(std::size_t limit, std::string& out) {
@@ -279,6 +306,10 @@ void HttpExchange::writeHead(int status, std::string_view contentType, std::opti
   out_.push_back(' ');
   out_.append(reasonPhrase(status));
   out_.append("\r\n");
+  if (requestId_.empty()) requestId_ = generateRequestId();
+  out_.append("X-Request-Id: ");
+  out_.append(requestId_);
+  out_.append("\r\n");
   for (const auto& [name, value] : headers_) {
     out_.append(name);
     out_.append(": ");
@@ -363,8 +394,10 @@ namespace {
 // Nothing after the refused head is read: the connection closes.
 void refuse(HttpExchange& exchange, const HeadError& error, const HttpConnectionHooks& hooks) {
   if (hooks.log) {
-    hooks.log("refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
-              std::string(error.code) + ": " + error.message);
+    hooks.log({app::LogLevel::Info,
+               "refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
+                   std::string(error.code) + ": " + error.message,
+               exchange.requestId()});
   }
   exchange.closeAfterAnswer();
   exchange.addHeader("X-Content-Type-Options", "nosniff");
@@ -400,6 +433,7 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
       markRequestStarted();
       if (state == HeadScanner::State::Refused) {
         exchange.bodyRead_ = true;
+        exchange.requestId_ = generateRequestId();
         refuse(exchange, scanner.error(), hooks);
         return;
       }
@@ -407,9 +441,12 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
       exchange.consume(scanner.consumed());
       if (const auto error = parseRequestHead(exchange.headText_, settings.head, exchange.head_)) {
         exchange.bodyRead_ = true;  // its framing, if any was read, is not to be trusted
+        exchange.requestId_ = generateRequestId();
         refuse(exchange, *error, hooks);
         return;
       }
+      exchange.identifyRequest(settings.trustedProxies);
+      if (exchange.requestId_.empty()) exchange.requestId_ = generateRequestId();
       const bool last = settings.maxKeepAliveRequests != 0 && served + 1 == settings.maxKeepAliveRequests;
       if (!exchange.head_.keepAlive || last || (hooks.stopping != nullptr && hooks.stopping->load())) {
         exchange.closeAfterAnswer();

@@ -23,8 +23,10 @@
 #include <utility>
 #include <vector>
 
+#include "app/logging.h"
 #include "server/chunked_decoder.h"
 #include "server/http_head.h"
+#include "server/trusted_proxies.h"
 
 namespace codepayload::server {
 
@@ -33,6 +35,8 @@ struct HttpSettings {
   std::chrono::seconds ioTimeout{5};         // one socket read or write
   std::chrono::seconds keepAliveTimeout{5};  // the wait for a next request
   int maxKeepAliveRequests = 1000;           // 0: no limit
+  // Peers whose Forwarded / X-Forwarded-For and X-Request-Id are believed.
+  TrustedProxies trustedProxies;
 };
 
 // Bodies up to this size are read and dropped when a request is answered
@@ -71,10 +75,15 @@ class HttpExchange {
   std::string_view method() const { return head_.method; }
   std::string_view target() const { return head_.target; }
   std::string_view path() const { return requestPath(head_.target); }
-  // The peer's address without the port ("127.0.0.1", "::1"), and with it
-  // ("127.0.0.1:50000", "[::1]:50000").
+  // The client's address without the port ("127.0.0.1", "::1"), and with it
+  // ("127.0.0.1:50000", "[::1]:50000"): the peer's, or, when the peer is a
+  // trusted proxy, the forwarded client's (server/trusted_proxies.h; its
+  // port is not known, so clientAddress() is its address alone).
   const std::string& clientHost() const { return clientHost_; }
   const std::string& clientAddress() const { return clientAddress_; }
+  // The request's id: a trusted proxy's acceptable X-Request-Id, or a
+  // generated one (server/request_id.h). Every answer carries it.
+  const std::string& requestId() const { return requestId_; }
   // Stores the values of header `name` in order, at most out.size() of them;
   // returns how many it stored.
   std::size_t fieldValues(std::string_view name, std::span<std::string_view> out) const;
@@ -129,10 +138,16 @@ class HttpExchange {
   std::string_view pending() const { return std::string_view(buffer_).substr(begin_); }
   void compact();
   void startRequest();
+  // After the head is parsed: the client and the request id it names.
+  void identifyRequest(const TrustedProxies& proxies);
 
   Poco::Net::StreamSocket& socket_;
-  const std::string clientHost_;
-  const std::string clientAddress_;
+  const Poco::Net::IPAddress peerHost_;
+  const std::string peerHostText_;
+  const std::string peerAddressText_;
+  std::string clientHost_;
+  std::string clientAddress_;
+  std::string requestId_;
 
   std::string buffer_;  // received bytes; those from begin_ on are not used yet
   std::size_t begin_ = 0;
@@ -163,7 +178,7 @@ class HttpService {
 // request deadline.
 struct HttpConnectionHooks {
   const std::atomic<bool>* stopping = nullptr;
-  std::function<void(std::string_view)> log;
+  std::function<void(const app::LogLine&)> log;
 };
 
 // Serves the requests of one accepted connection, from `peer`, until it closes.

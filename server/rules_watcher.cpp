@@ -63,8 +63,8 @@ bool RulesWatcher::checkNow() {
   } catch (const std::exception& error) {
     failedReloads_.fetch_add(1, std::memory_order_relaxed);
     if (log_) {
-      log_("rules reload from " + rulesDatabase_.string() + " failed, keeping release " + previousRelease + ": " +
-           error.what());
+      log_({app::LogLevel::Error, "rules reload from " + rulesDatabase_.string() + " failed, keeping release " +
+                                      previousRelease + ": " + error.what()});
     }
   }
   return false;

@@ -146,6 +146,14 @@ void applyReloadInterval(ServerConfig& config, std::string_view value) {
   config.reloadInterval = std::chrono::milliseconds(parseInteger(value, 50, 60000));
 }
 
+void applyTrustedProxies(ServerConfig& config, std::string_view value) {
+  try {
+    config.trustedProxies = TrustedProxies::parse(value);
+  } catch (const std::invalid_argument& error) {
+    throw ServerConfigError(std::string("must be a comma-separated list of CIDR blocks: ") + error.what());
+  }
+}
+
 void applyAccessLog(ServerConfig& config, std::string_view value) {
   if (value.empty()) throw ServerConfigError("must be '-' (stdout), 'off' or a file path, got ''");
   config.accessLog = std::string(value);
@@ -177,6 +185,7 @@ constexpr std::array kSettings{
     ServerSetting{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT", applyRequestTimeout},
     ServerSetting{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT", applyFirstBytesTimeout},
     ServerSetting{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT", applyTlsHandshakeTimeout},
+    ServerSetting{"http.trustedProxies", "CODEPAYLOAD_TRUSTED_PROXIES", applyTrustedProxies},
     ServerSetting{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS",
                   applyMaxConnectionsPerAddress},
     ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},

@@ -19,6 +19,7 @@
 
 #include "app/paths.h"
 #include "app/settings.h"
+#include "server/trusted_proxies.h"
 
 namespace codepayload::server {
 
@@ -88,6 +89,9 @@ struct ServerConfig {
   // Connections one client address (an IPv6 /64) may hold at once, waiting
   // ones included; 0: no limit. Unless set, half of maxThreads.
   int maxConnectionsPerAddress = 32;
+  // Reverse proxies whose Forwarded / X-Forwarded-For and X-Request-Id are
+  // believed (server/trusted_proxies.h); empty: none.
+  TrustedProxies trustedProxies;
   std::chrono::seconds shutdownGrace{10};
   std::chrono::milliseconds reloadInterval{250};
 

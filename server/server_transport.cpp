@@ -34,6 +34,7 @@ HttpSettings httpSettings(const ServerConfig& config) {
   settings.ioTimeout = config.ioTimeout;
   settings.keepAliveTimeout = config.keepAliveTimeout;
   settings.maxKeepAliveRequests = config.maxKeepAliveRequests;
+  settings.trustedProxies = config.trustedProxies;
   return settings;
 }
 

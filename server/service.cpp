@@ -38,9 +38,6 @@ namespace codepayload::server {
 
 namespace {
 
-// The operational events' log line (app/logging.h: "<UTC time> codepayload-server: <message>").
-void logEvent(std::string_view message) { app::events().information(std::string(message)); }
-
 std::string urlHost(const std::string& host) { return host.find(':') != std::string::npos ? "[" + host + "]" : host; }
 
 // Binds with SO_REUSEADDR (a restart reuses a port in TIME_WAIT) but without
@@ -157,7 +154,7 @@ struct CodePayloadService::Running {
 };
 
 CodePayloadService::CodePayloadService(ServerConfig config, ServiceLogger log)
-    : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(logEvent)) {}
+    : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(app::logEvent)) {}
 
 CodePayloadService::~CodePayloadService() { stop(); }
 
@@ -170,7 +167,9 @@ void CodePayloadService::start() {
     std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
   }
   running->dataDirLock = std::make_unique<DataDirectoryLock>(dataDir);
-  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) log_(*warning);
+  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
+    log_({app::LogLevel::Warning, *warning});
+  }
 
   const std::filesystem::path& rulesDirectory = config_.rulesDir;
   const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
@@ -223,7 +222,7 @@ void CodePayloadService::start() {
                              privateKeyFile.string() + ": " + error.displayText());
   }
   running->certificates = std::make_unique<TlsCertificateStore>(certificateFile, privateKeyFile, std::time(nullptr));
-  if (running->certificates->warning()) log_(*running->certificates->warning());
+  if (running->certificates->warning()) log_({app::LogLevel::Warning, *running->certificates->warning()});
   running->certificates->attachTo(tls->sslContext());
 
   running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
@@ -311,7 +310,8 @@ void CodePayloadService::stop() {
   }
   const int abandoned = running.openConnections();
   if (abandoned > 0) {
-    log_("shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open");
+    log_({app::LogLevel::Warning,
+          "shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open"});
     running.guard->stopConnections(true);
   }
   std::error_code ignored;
@@ -326,9 +326,10 @@ void CodePayloadService::reload() {
   try {
     const std::optional<std::string> warning = running_->certificates->reload(std::time(nullptr));
     log_("reloaded the TLS certificate " + certificateFile.string() + ": new connections get it");
-    if (warning) log_(*warning);
+    if (warning) log_({app::LogLevel::Warning, *warning});
   } catch (const std::exception& error) {
-    log_("TLS certificate reload failed, new connections still get the current one: " + std::string(error.what()));
+    log_({app::LogLevel::Error,
+          "TLS certificate reload failed, new connections still get the current one: " + std::string(error.what())});
   }
   running_->watcher->checkNow();
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <string_view>
 
+#include "app/logging.h"
 #include "auth/auth_service.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
@@ -17,8 +18,9 @@
 namespace codepayload::server {
 
 // Where operational messages go (startup, reloads, handler faults): one line
-// each, without secrets.
-using ServiceLogger = std::function<void(std::string_view message)>;
+// each, without secrets, with a level and, for a line about a request, its id
+// (app/logging.h). A function of plain text is one too: it gets the message.
+using ServiceLogger = std::function<void(const app::LogLine& line)>;
 
 struct ServiceContext {
   const ServerConfig& config;

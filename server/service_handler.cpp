@@ -45,9 +45,11 @@ void ServiceHandler::serve(HttpExchange& exchange, RouteMetrics& route) const no
   try {
     handle(exchange, trace);
   } catch (const std::exception& error) {
-    if (context_.log) context_.log(std::string("request failed: ") + error.what());
+    if (context_.log) {
+      context_.log({app::LogLevel::Error, std::string("request failed: ") + error.what(), exchange.requestId()});
+    }
   } catch (...) {
-    if (context_.log) context_.log("request failed: unknown exception");
+    if (context_.log) context_.log({app::LogLevel::Error, "request failed: unknown exception", exchange.requestId()});
   }
   if (!exchange.answered()) {
     try {
@@ -70,6 +72,7 @@ void ServiceHandler::serve(HttpExchange& exchange, RouteMetrics& route) const no
   try {
     AccessLogRecord record;
     record.time = arrived;
+    record.requestId = exchange.requestId();
     record.method = exchange.method();
     record.path = route.route();
     record.status = trace.status;

@@ -67,7 +67,9 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   context_.metrics.countTokenOutcome(outcome.cause);
   // The endpoint's own fault (registry, randomness, signing): one line, like
   // every other handler's failure; the fault's message names no secret.
-  if (!outcome.fault.empty() && context_.log) context_.log("token request failed: " + outcome.fault);
+  if (!outcome.fault.empty() && context_.log) {
+    context_.log({app::LogLevel::Error, "token request failed: " + outcome.fault, exchange.requestId()});
+  }
   trace.clientId = std::move(outcome.clientId);
   std::string_view contentType = "application/json";
   for (const auto& header : outcome.answer.headers) {

@@ -131,8 +131,9 @@ TEST(SystemdNotify, ReadyPingsReloadAndStoppingAreReportedAndAReloadSwapsTheCert
   ASSERT_EQ(::kill(server.process().pid(), SIGHUP), 0);
   EXPECT_TRUE(notify.nextBesidesPings(5s).starts_with("RELOADING=1\nMONOTONIC_USEC="));
   EXPECT_EQ(notify.nextBesidesPings(5s), "READY=1");
-  EXPECT_TRUE(logHas(server.process(), "codepayload-server: reloaded the TLS certificate " + certificateFile.string() +
-                                           ": new connections get it\n"))
+  EXPECT_TRUE(logHas(server.process(),
+                     R"("level":"info","program":"codepayload-server","message":"reloaded the TLS certificate )" +
+                         certificateFile.string() + ": new connections get it\"}\n"))
       << server.process().err();
   EXPECT_EQ(presentedSerial(port), secondSerial);
   ASSERT_TRUE(openBefore.send(requestBytes(HttpCall{"GET", "/healthz", {}, ""})));
@@ -144,9 +145,9 @@ TEST(SystemdNotify, ReadyPingsReloadAndStoppingAreReportedAndAReloadSwapsTheCert
   EXPECT_TRUE(notify.nextBesidesPings(5s).starts_with("RELOADING=1\nMONOTONIC_USEC="));
   EXPECT_EQ(notify.nextBesidesPings(5s), "READY=1");
   EXPECT_TRUE(logHas(server.process(),
-                     "codepayload-server: TLS certificate reload failed, new connections still get the current one: "
-                     "the TLS key " +
-                         keyFile.string() + " does not match the certificate " + certificateFile.string() + "\n"))
+                     R"("level":"error","program":"codepayload-server","message":"TLS certificate reload failed, )"
+                     "new connections still get the current one: the TLS key " +
+                         keyFile.string() + " does not match the certificate " + certificateFile.string() + "\"}\n"))
       << server.process().err();
   EXPECT_EQ(presentedSerial(port), secondSerial);
 

@@ -335,13 +335,15 @@ TEST_F(CodesEndpoint, AccessLogHasOneSafeLinePerRequest) {
   EXPECT_TRUE(codesLine->getValue<std::string>("client").starts_with("127.0.0.1:"));
   EXPECT_GE(codesLine->getValue<std::int64_t>("durationUs"), 0);
   EXPECT_EQ(codesLine->getValue<std::string>("time").size(), 24u);
-  EXPECT_EQ(codesLine->size(), 10u);
+  EXPECT_EQ(codesLine->getValue<std::string>("requestId").size(), 32u);  // generated (D-P10)
+  EXPECT_EQ(codesLine->size(), 11u);
 
   EXPECT_EQ(notFoundLine->getValue<int>("status"), 404);
   EXPECT_TRUE(notFoundLine->isNull("path"));
   EXPECT_TRUE(notFoundLine->isNull("clientId"));
   EXPECT_FALSE(notFoundLine->has("codes"));
-  EXPECT_EQ(notFoundLine->size(), 8u);
+  EXPECT_EQ(notFoundLine->getValue<std::string>("requestId").size(), 32u);
+  EXPECT_EQ(notFoundLine->size(), 9u);
 }
 
 TEST(RequestPath, OriginAndAbsoluteForm) {

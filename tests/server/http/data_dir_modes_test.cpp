@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "admin_process.h"
+#include "common/json_escape.h"
 #include "service_harness.h"
 #include "tests/tools/test_files.h"
 
@@ -68,6 +69,13 @@ int linesEndingWith(const std::string& log, const std::string& text) {
   int count = 0;
   for (std::string line; std::getline(lines, line);) count += line.ends_with(text) ? 1 : 0;
   return count;
+}
+
+// The end of the server's JSON log line warning `message`.
+std::string warningLineEnd(const std::string& message) {
+  std::string end = R"("level":"warning","program":"codepayload-server","message":)";
+  common::appendJsonString(end, message);
+  return end + "}";
 }
 
 // A fresh folder holding `data`, pre-created with mode 0755.
@@ -181,7 +189,7 @@ TEST(DataDirectoryModes, TheServerWritesEveryFile0600IntoAPreCreated0755Director
   EXPECT_EQ(fileMode(directory.data()), 0755u);  // reported, not changed
 
   const std::string log = server.stop();
-  EXPECT_EQ(linesEndingWith(log, " codepayload-server: " + sharedDirectoryWarning(directory.data())), 1) << log;
+  EXPECT_EQ(linesEndingWith(log, warningLineEnd(sharedDirectoryWarning(directory.data()))), 1) << log;
   EXPECT_EQ(modesIn(directory.data()), ownerOnly({"client-secret-pepper", "dev-tls-cert.pem", "dev-tls-key.pem",
                                                   "registry.db", "rules.db", "server.lock", "token-signing-key.pem"}));
 }
@@ -201,7 +209,7 @@ TEST(DataDirectoryModes, TheServerTightensWhatAnOlderInstallLeftReadable) {
   EXPECT_EQ(server.requestToken(clientId, secret), 200);
   EXPECT_EQ(modesIn(directory.data()), ownerOnly(kFilesWhileServing));
   const std::string log = server.stop();
-  EXPECT_EQ(linesEndingWith(log, " codepayload-server: " + sharedDirectoryWarning(directory.data())), 1) << log;
+  EXPECT_EQ(linesEndingWith(log, warningLineEnd(sharedDirectoryWarning(directory.data()))), 1) << log;
 }
 
 TEST(DataDirectoryModes, TheAdminWritesEveryFile0600IntoAPreCreated0755Directory) {

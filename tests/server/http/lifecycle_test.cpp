@@ -1,6 +1,8 @@
 // Starting and stopping: the executable's startup line and port file, SIGTERM
 // ending it cleanly, a request in flight finishing during a graceful stop, and
 // startup refusing a bad configuration.
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
@@ -17,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "service_harness.h"
 
@@ -136,19 +139,34 @@ TEST(ServerExecutable, StartsOnAnEphemeralPortAndStopsOnSigterm) {
   std::ostringstream log;
   Poco::StreamCopier::copyStream(err, log);
   const std::string text = log.str();
-  EXPECT_NE(text.find("codepayload-server: created the rules database " + (directory / "data" / "rules.db").string() +
-                      " from the shipped baseline "),
-            std::string::npos)
+  // Every operational line is a JSON object with a level (D-P13).
+  std::vector<std::string> messages;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const Poco::JSON::Object::Ptr object = Poco::JSON::Parser().parse(line).extract<Poco::JSON::Object::Ptr>();
+    EXPECT_EQ(object->size(), 4u) << line;
+    EXPECT_EQ(object->getValue<std::string>("level"), "info") << line;
+    EXPECT_EQ(object->getValue<std::string>("program"), "codepayload-server") << line;
+    EXPECT_TRUE(object->getValue<std::string>("time").ends_with("Z")) << line;
+    EXPECT_EQ(object->getValue<std::string>("time").size(), 24u) << line;
+    messages.push_back(object->getValue<std::string>("message"));
+  }
+  ASSERT_EQ(messages.size(), 5u) << text;
+  EXPECT_TRUE(messages[0].starts_with("created the rules database " + (directory / "data" / "rules.db").string() +
+                                      " from the shipped baseline "))
       << text;
-  EXPECT_NE(text.find("codepayload-server: generated a self-signed development certificate " +
-                      (directory / "data" / "dev-tls-cert.pem").string()),
-            std::string::npos)
+  // The rule engine's own logger writes the same lines.
+  EXPECT_EQ(messages[1],
+            "rule module lua:gcp_allowlist is switched off: no prefixes configured (module.gcp_allowlist.prefixes)")
       << text;
-  EXPECT_NE(text.find("codepayload-server: listening on https://127.0.0.1:" + std::to_string(port) +
-                      " (rules release 2026-01-27, data dir " + (directory / "data").string() + ")"),
-            std::string::npos)
+  EXPECT_EQ(messages[2], "generated a self-signed development certificate " +
+                             (directory / "data" / "dev-tls-cert.pem").string() +
+                             " (not for production: set tls.certificate and tls.privateKey)")
       << text;
-  EXPECT_NE(text.find("codepayload-server: stopped\n"), std::string::npos) << text;
+  EXPECT_EQ(messages[3], "listening on https://127.0.0.1:" + std::to_string(port) +
+                             " (rules release 2026-01-27, data dir " + (directory / "data").string() + ")")
+      << text;
+  EXPECT_EQ(messages[4], "stopped") << text;
   EXPECT_FALSE(std::filesystem::exists(portFile));
   std::filesystem::remove_all(directory);
 }

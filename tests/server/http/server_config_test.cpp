@@ -175,6 +175,21 @@ TEST_F(ServerConfigFile, PerAddressLimitIsHalfTheWorkersUnlessSet) {
                 ", key http.maxConnectionsPerAddress: must be between 0 and 65536, got '-1'");
 }
 
+TEST_F(ServerConfigFile, TrustedProxiesAreNoneUnlessListed) {
+  EXPECT_TRUE(loadServerConfig(std::nullopt, environmentOf({})).trustedProxies.empty());
+  EXPECT_TRUE(loadServerConfig(write("http.trustedProxies =\n"), environmentOf({})).trustedProxies.empty());
+  EXPECT_EQ(loadServerConfig(write("http.trustedProxies = 10.0.0.0/8, 192.168.1.7\n"), environmentOf({}))
+                .trustedProxies.text(),
+            (std::vector<std::string>{"10.0.0.0/8", "192.168.1.7/32"}));
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_TRUSTED_PROXIES", "fd00::/8"}}))
+                .trustedProxies.text(),
+            (std::vector<std::string>{"fd00::/8"}));
+  EXPECT_EQ(errorOf("http.trustedProxies = proxy.example\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key http.trustedProxies: must be a comma-separated list of CIDR blocks: not an IP address or CIDR "
+                "block: proxy.example");
+}
+
 TEST_F(ServerConfigFile, RequestTimeoutMustOutlastTheKeepAliveWait) {
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).requestTimeout, std::chrono::seconds(30));
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_REQUEST_TIMEOUT", "6"}})).requestTimeout,

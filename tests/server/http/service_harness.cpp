@@ -102,9 +102,10 @@ ServiceHarness::ServiceHarness(const std::function<void(ServerConfig&)>& adjust)
   config.shutdownGrace = std::chrono::seconds(5);
   config.reloadInterval = std::chrono::milliseconds(100);
   if (adjust) adjust(config);
-  service_ = std::make_unique<CodePayloadService>(config, [this](std::string_view line) {
+  service_ = std::make_unique<CodePayloadService>(config, [this](const app::LogLine& line) {
     const std::lock_guard lock(logMutex_);
-    serviceLog_.emplace_back(line);
+    serviceLog_.emplace_back(line.message);
+    serviceLogRequestIds_.emplace_back(line.requestId);
   });
   service_->start();
   port_ = service_->httpsPort();
@@ -125,6 +126,15 @@ void ServiceHarness::stop() {
 std::vector<std::string> ServiceHarness::serviceLog() const {
   const std::lock_guard lock(logMutex_);
   return serviceLog_;
+}
+
+std::vector<std::pair<std::string, std::string>> ServiceHarness::requestLogLines() const {
+  const std::lock_guard lock(logMutex_);
+  std::vector<std::pair<std::string, std::string>> lines;
+  for (std::size_t i = 0; i < serviceLog_.size(); ++i) {
+    if (!serviceLogRequestIds_[i].empty()) lines.emplace_back(serviceLogRequestIds_[i], serviceLog_[i]);
+  }
+  return lines;
 }
 
 std::vector<std::string> ServiceHarness::accessLogLines() const {

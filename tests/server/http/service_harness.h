@@ -57,6 +57,8 @@ class ServiceHarness {
   const std::filesystem::path& accessLogFile() const { return accessLogFile_; }
   std::uint16_t port() const { return port_; }
   std::vector<std::string> serviceLog() const;
+  // The service log's lines about one request: (request id, message).
+  std::vector<std::pair<std::string, std::string>> requestLogLines() const;
   std::vector<std::string> accessLogLines() const;
 
   // One request on a fresh connection.
@@ -87,6 +89,7 @@ class ServiceHarness {
   std::uint16_t port_ = 0;
   mutable std::mutex logMutex_;
   std::vector<std::string> serviceLog_;
+  std::vector<std::string> serviceLogRequestIds_;  // one per line; "" when not about a request
 };
 
 // A raw TLS connection for framing tests: sends bytes as given, reads

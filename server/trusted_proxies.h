@@ -1,0 +1,56 @@
+// Behind a reverse proxy (setting http.trustedProxies): which peers may tell
+// the service who their client is, and who the client of a request then is.
+// From a trusted peer only, the client address comes from the Forwarded header
+// (RFC 7239) or, when a request has none, from X-Forwarded-For; the chain is
+// walked from its right end (the hop the peer itself added) past every trusted
+// proxy, and the first address not trusted is the client (D-P12). From any
+// other peer both headers are ignored. PROXY protocol is not read (D-P14).
+#pragma once
+
+#include <Poco/Net/IPAddress.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace codepayload::server {
+
+// One CIDR block: an address and a prefix length.
+struct AddressBlock {
+  Poco::Net::IPAddress network;  // with the bits past the prefix cleared
+  unsigned prefixLength = 0;
+};
+
+class TrustedProxies {
+ public:
+  TrustedProxies() = default;
+  // A comma-separated CIDR list ("10.0.0.0/8, 192.168.1.7, fd00::/8"); an
+  // address without a prefix is one host. Empty text: no trusted proxy.
+  // Throws std::invalid_argument naming the entry that is not one.
+  static TrustedProxies parse(std::string_view list);
+
+  bool empty() const { return blocks_.empty(); }
+  // An IPv4-mapped IPv6 address is matched as its IPv4 form.
+  bool contains(const Poco::Net::IPAddress& address) const;
+  // The blocks in canonical text ("10.0.0.0/8"), in the order given.
+  std::vector<std::string> text() const;
+
+  bool operator==(const TrustedProxies& other) const { return text() == other.text(); }
+
+ private:
+  std::vector<AddressBlock> blocks_;
+};
+
+// The request's client address (as text, e.g. "203.0.113.9", "2001:db8::1")
+// when the connection's peer is `peer`, from the values of the request's
+// Forwarded and X-Forwarded-For headers (every field line, in order). Returns
+// the peer's address when it is not trusted, and the peer's or the last
+// trusted hop's address when a hop's address cannot be read ("unknown", an
+// obfuscated identifier, garbage): nothing is taken from a hop nobody trusted
+// reported.
+std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer,
+                            std::span<const std::string_view> forwarded,
+                            std::span<const std::string_view> xForwardedFor);
+
+}  // namespace codepayload::server
