@@ -30,6 +30,7 @@ namespace {
 
 using server::testing::metricSamples;
 using server::testing::sampleValue;
+using server::testing::scrapeAfterRequests;
 using server::testing::scrapeMetrics;
 
 constexpr const char* kPromtool = "/usr/bin/promtool";
