@@ -265,7 +265,7 @@ def main():
     counts = []
     for record_file in recorded:
         lines = 0
-        for line in open(record_file, encoding="utf-8"):
+        for line in open(record_file, encoding="utf-8", errors="surrogateescape"):
             exchange = json.loads(line)
             lines += 1
             checks.check_response(exchange["method"], exchange["target"], exchange["status"], exchange["headers"],

@@ -1,4 +1,5 @@
 #include "tests/robustness/server_process.h"
+#include "tests/server/http/service_harness.h"
 
 #include <Poco/Exception.h>
 
@@ -75,7 +76,10 @@ ServerProcess::ServerProcess(const std::filesystem::path& dataDir, const std::ma
   }
 }
 
-ServerProcess::~ServerProcess() = default;
+ServerProcess::~ServerProcess() {
+  server::testing::recordServerLogs("stdout and stderr of codepayload-server " + std::to_string(process_->pid()),
+                                    process_->out() + process_->err());
+}
 
 std::size_t ServerProcess::residentBytes() const { return statusBytes(process_->pid(), "VmRSS"); }
 

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "auth/auth_service.h"
@@ -50,34 +51,64 @@ std::string HttpResult::header(const std::string& lowerCaseName) const {
   return it == headers.end() ? "<absent>" : it->second;
 }
 
-void recordExchange(const HttpCall& call, const HttpResult& result) {
+namespace {
+
+// Appends `text` to <RECORDED_RESPONSES_DIR>/<executable><suffix>; the first
+// append of the process to that file truncates it.
+void appendRecord(const std::string& suffix, const std::string& text) {
   static const char* const directory = std::getenv("RECORDED_RESPONSES_DIR");
   if (directory == nullptr || *directory == '\0') return;
   static std::mutex mutex;
-  static bool truncated = false;
-  std::string line = R"({"method":)";
-  common::appendJsonString(line, call.method);
-  line += R"(,"target":)";
-  common::appendJsonString(line, call.target);
-  line += R"(,"status":)" + std::to_string(result.status) + R"(,"headers":{)";
+  static std::set<std::string> truncated;
+  const std::lock_guard lock(mutex);
+  std::filesystem::create_directories(directory);
+  const bool first = truncated.insert(suffix).second;
+  std::ofstream out(std::filesystem::path(directory) / (std::string(program_invocation_short_name) + suffix),
+                    first ? std::ios::trunc : std::ios::app);
+  out << text;
+  if (!out) ADD_FAILURE() << "cannot record in " << directory;
+}
+
+void appendJsonMembers(std::string& line, const auto& pairs) {
+  line += '{';
   bool first = true;
-  for (const auto& [name, value] : result.headers) {
+  for (const auto& [name, value] : pairs) {
     if (!first) line += ',';
     first = false;
     common::appendJsonString(line, name);
     line += ':';
     common::appendJsonString(line, value);
   }
-  line += R"(},"body":)";
+  line += '}';
+}
+
+// Request bodies up to this size are recorded (a token request's form, a
+// small batch); larger ones are not: no test sends a secret in a large body.
+constexpr std::size_t kRecordedRequestBodyBytes = 16 * 1024;
+
+}  // namespace
+
+void recordExchange(const HttpCall& call, const HttpResult& result) {
+  if (std::getenv("RECORDED_RESPONSES_DIR") == nullptr) return;
+  std::string line = R"({"method":)";
+  common::appendJsonString(line, call.method);
+  line += R"(,"target":)";
+  common::appendJsonString(line, call.target);
+  line += R"(,"requestHeaders":)";
+  appendJsonMembers(line, call.headers);
+  line += R"(,"requestBody":)";
+  common::appendJsonString(line, call.body.size() <= kRecordedRequestBodyBytes ? call.body : std::string());
+  line += R"(,"status":)" + std::to_string(result.status) + R"(,"headers":)";
+  appendJsonMembers(line, result.headers);
+  line += R"(,"body":)";
   common::appendJsonString(line, result.body);
   line += "}\n";
-  const std::lock_guard lock(mutex);
-  std::filesystem::create_directories(directory);
-  std::ofstream out(std::filesystem::path(directory) / (std::string(program_invocation_short_name) + ".jsonl"),
-                    truncated ? std::ios::app : std::ios::trunc);
-  truncated = true;
-  out << line;
-  if (!out) ADD_FAILURE() << "cannot record the exchange in " << directory;
+  appendRecord(".jsonl", line);
+}
+
+void recordServerLogs(const std::string& what, const std::string& text) {
+  if (std::getenv("RECORDED_RESPONSES_DIR") == nullptr) return;
+  appendRecord(".logs", "==== " + what + "\n" + text + (text.empty() || text.back() == '\n' ? "" : "\n"));
 }
 
 std::string basicAuthorization(const std::string& clientId, const std::string& secret) {
@@ -115,6 +146,14 @@ ServiceHarness::ServiceHarness(const std::function<void(ServerConfig&)>& adjust)
 
 ServiceHarness::~ServiceHarness() {
   stop();
+  std::string logs;
+  for (const std::string& line : serviceLog()) logs += line + "\n";
+  if (std::ifstream accessLog(accessLogFile_); accessLog) {
+    std::ostringstream content;
+    content << accessLog.rdbuf();
+    logs += content.str();
+  }
+  recordServerLogs("service log and access log of " + dataDir_.string(), logs);
   std::error_code ignored;
   std::filesystem::remove_all(dataDir_.parent_path(), ignored);
 }

@@ -114,10 +114,17 @@ class RawConnection {
 
 std::string basicAuthorization(const std::string& clientId, const std::string& secret);
 
-// When RECORDED_RESPONSES_DIR is set (ctest sets it), appends the
-// exchange as one JSON line to <dir>/<executable>.jsonl, which the first call
-// of the process truncates: tests/openapi checks every recorded response
-// against docs/openapi.json. Does nothing otherwise.
+// When RECORDED_RESPONSES_DIR is set (ctest sets it), appends the exchange
+// (request headers, a request body up to 16 KiB, the whole response) as one
+// JSON line to <dir>/<executable>.jsonl, which the first call of the process
+// truncates: tests/openapi checks every recorded response against
+// docs/openapi.json, and tests/openapi/log_secret_scan.py looks for every
+// credential and token of these exchanges in the recorded logs. Does nothing
+// otherwise.
 void recordExchange(const HttpCall& call, const HttpResult& result);
+// Likewise appends a server's logs (`text`, headed by `what`) to
+// <dir>/<executable>.logs. ServiceHarness and the robustness tests'
+// ServerProcess record theirs when they end.
+void recordServerLogs(const std::string& what, const std::string& text);
 
 }  // namespace codepayload::server::testing
