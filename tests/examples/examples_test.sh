@@ -35,7 +35,8 @@ export CODEPAYLOAD_DATA_DIR=$scratch/data CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAY
 server_pid=$!
 for _ in $(seq 200); do [ -s data/server.port ] && break; sleep 0.05; done
 [ -s data/server.port ] || { cat server.err; echo "FAILED: the server wrote no port file"; exit 1; }
-url=https://localhost:$(cat data/server.port) ca=$scratch/data/dev-tls-cert.pem
+# 127.0.0.1, not localhost: a bare debootstrap root has no /etc/hosts (the certificate names both).
+url=https://127.0.0.1:$(cat data/server.port) ca=$scratch/data/dev-tls-cert.pem
 
 json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
 org=$("$admin" org create --name Examples --plan starter | json_field id)
