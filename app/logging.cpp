@@ -8,8 +8,6 @@
 #include <Poco/Message.h>
 #include <Poco/PatternFormatter.h>
 
-#include <cstdio>
-#include <ctime>
 #include <iostream>
 #include <string>
 
@@ -36,22 +34,6 @@ Poco::Message::Priority priorityOf(LogLevel level) {
     case LogLevel::Info: break;
   }
   return Poco::Message::PRIO_INFORMATION;
-}
-
-void appendUtcTime(std::string& line, std::chrono::system_clock::time_point time) {
-  const auto sinceEpoch = time.time_since_epoch();
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(sinceEpoch);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch - seconds).count();
-  const std::time_t asTimeT = static_cast<std::time_t>(seconds.count());
-  std::tm utc{};
-  gmtime_r(&asTimeT, &utc);
-  char text[40];
-  const int length =
-      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                    utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
-  line.push_back('"');
-  line.append(text, static_cast<std::size_t>(length));
-  line.push_back('"');
 }
 
 // events(): a Poco message as formatEventLine's JSON line.
@@ -122,7 +104,7 @@ void logEvent(const LogLine& line) {
 
 std::string formatEventLine(std::string_view program, std::chrono::system_clock::time_point time, const LogLine& line) {
   std::string text = R"({"time":)";
-  appendUtcTime(text, time);
+  common::appendJsonUtcTime(text, time);
   text.append(R"(,"level":")");
   text.append(levelName(line.level));
   text.append(R"(","program":)");

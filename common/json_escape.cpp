@@ -1,6 +1,8 @@
 #include "common/json_escape.h"
 
 #include <array>
+#include <cstdio>
+#include <ctime>
 
 namespace codepayload::common {
 
@@ -44,6 +46,22 @@ void appendJsonString(std::string& out, std::string_view text) {
   }
   out.append(text.data() + clean, text.size() - clean);
   out += '"';
+}
+
+void appendJsonUtcTime(std::string& out, std::chrono::system_clock::time_point time) {
+  const auto sinceEpoch = time.time_since_epoch();
+  const auto seconds = std::chrono::floor<std::chrono::seconds>(sinceEpoch);
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch - seconds).count();
+  const std::time_t asTimeT = static_cast<std::time_t>(seconds.count());
+  std::tm utc{};
+  gmtime_r(&asTimeT, &utc);
+  char text[40];
+  const int length =
+      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
+                    utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
+  out.push_back('"');
+  out.append(text, static_cast<std::size_t>(length));
+  out.push_back('"');
 }
 
 }  // namespace codepayload::common

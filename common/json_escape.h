@@ -2,6 +2,7 @@
 // command's output is assembled without a JSON library.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <string_view>
 
@@ -13,5 +14,9 @@ namespace codepayload::common {
 // DEL, '/' and UTF-8 sequences included, is copied as it is: the caller hands
 // in valid UTF-8 (or ASCII it produced itself).
 void appendJsonString(std::string& out, std::string_view text);
+
+// Appends `time` as a JSON string of its UTC date and time to the millisecond:
+// "2026-11-24T04:04:19.529Z" (the log lines' `time`).
+void appendJsonUtcTime(std::string& out, std::chrono::system_clock::time_point time);
 
 }  // namespace codepayload::common

@@ -2,37 +2,16 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <stdexcept>
 
 #include "common/json_escape.h"
 
 namespace codepayload::server {
 
-namespace {
-
-void appendTime(std::string& line, std::chrono::system_clock::time_point time) {
-  const auto sinceEpoch = time.time_since_epoch();
-  const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(sinceEpoch);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch - seconds).count();
-  const std::time_t asTimeT = static_cast<std::time_t>(seconds.count());
-  std::tm utc{};
-  gmtime_r(&asTimeT, &utc);
-  char text[40];
-  const int length =
-      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                    utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
-  line.push_back('"');
-  line.append(text, static_cast<std::size_t>(length));
-  line.push_back('"');
-}
-
-}  // namespace
-
 void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.clear();
   line.append(R"({"time":)");
-  appendTime(line, record.time);
+  common::appendJsonUtcTime(line, record.time);
   line.append(R"(,"requestId":)");
   if (record.requestId.empty()) {
     line.append("null");

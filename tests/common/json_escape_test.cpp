@@ -72,3 +72,19 @@ TEST(JsonEscape, RunsBetweenEscapesAreKept) {
 
 }  // namespace
 }  // namespace codepayload::common
+
+namespace codepayload::common {
+namespace {
+
+TEST(JsonUtcTime, IsTheUtcDateAndTimeToTheMillisecondAsAJsonString) {
+  std::string out = "x";
+  // 2026-11-24T04:04:19.529Z: 1795493059 s and 529 ms since the epoch.
+  appendJsonUtcTime(out, std::chrono::system_clock::time_point(std::chrono::milliseconds(1795493059529LL)));
+  EXPECT_EQ(out, R"(x"2026-11-24T04:04:19.529Z")");
+  out.clear();
+  appendJsonUtcTime(out, std::chrono::system_clock::time_point(std::chrono::microseconds(999)));
+  EXPECT_EQ(out, R"("1970-01-01T00:00:00.000Z")");
+}
+
+}  // namespace
+}  // namespace codepayload::common
