@@ -8,24 +8,29 @@
 
 namespace codepayload::server {
 
+namespace {
+
+// An empty value (no request id, an unknown path, no client) is written as null.
+void appendStringOrNull(std::string& line, std::string_view value) {
+  if (value.empty()) {
+    line.append("null");
+  } else {
+    common::appendJsonString(line, value);
+  }
+}
+
+}  // namespace
+
 void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.clear();
   line.append(R"({"time":)");
   common::appendJsonUtcTime(line, record.time);
   line.append(R"(,"requestId":)");
-  if (record.requestId.empty()) {
-    line.append("null");
-  } else {
-    common::appendJsonString(line, record.requestId);
-  }
+  appendStringOrNull(line, record.requestId);
   line.append(R"(,"method":)");
   common::appendJsonString(line, record.method);
   line.append(R"(,"path":)");
-  if (record.path.empty()) {
-    line.append("null");
-  } else {
-    common::appendJsonString(line, record.path);
-  }
+  appendStringOrNull(line, record.path);
   line.append(R"(,"status":)");
   line.append(std::to_string(record.status));
   line.append(R"(,"bytes":)");
@@ -35,11 +40,7 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
   line.append(R"(,"client":)");
   common::appendJsonString(line, record.clientAddress);
   line.append(R"(,"clientId":)");
-  if (record.clientId.empty()) {
-    line.append("null");
-  } else {
-    common::appendJsonString(line, record.clientId);
-  }
+  appendStringOrNull(line, record.clientId);
   if (record.codes) {
     line.append(R"(,"codes":)");
     line.append(std::to_string(*record.codes));
