@@ -180,8 +180,12 @@ Poco::Net::TCPServerConnectionFilter::Ptr ConnectionGuard::admissionFilter(const
 }
 
 ConnectionGuard::Counts ConnectionGuard::counts() const {
+  const RequestDeadlines::ClosedCounts closed = deadlines_.closedCounts();
   const std::lock_guard lock(mutex_);
-  return counts_;
+  Counts counts = counts_;
+  counts.closedOverdue = closed.requestOverdue;
+  counts.closedHandshakeOverdue = closed.handshakeOverdue;
+  return counts;
 }
 
 void ConnectionGuard::recordRefusal(Refusal refusal, std::string_view address) {
@@ -209,10 +213,8 @@ void ConnectionGuard::watchdog() {
     const auto now = std::chrono::steady_clock::now();
     lock.unlock();
     const std::vector<RequestDeadlines::Overdue> closed = deadlines_.closeOverdue(now);
-    std::uint64_t closedInHandshake = 0;
     for (const RequestDeadlines::Overdue& overdue : closed) {
       if (overdue.inHandshake) {
-        ++closedInHandshake;
         log_("closed the connection from " + overdue.peer + ": no TLS handshake within " +
              std::to_string(deadlines_.handshakeTimeout().count()) + " ms (http.tlsHandshakeTimeout)");
       } else {
@@ -221,8 +223,6 @@ void ConnectionGuard::watchdog() {
       }
     }
     lock.lock();
-    counts_.closedOverdue += closed.size() - closedInHandshake;
-    counts_.closedHandshakeOverdue += closedInHandshake;
     if (now < nextReport || (unreportedOverAddressLimit_ == 0 && unreportedQueueFull_ == 0 && unreportedSilent_ == 0)) {
       continue;
     }

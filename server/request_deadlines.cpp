@@ -52,12 +52,19 @@ std::vector<RequestDeadlines::Overdue> RequestDeadlines::closeOverdue(Clock::tim
       continue;
     }
     watch->closed_ = true;
+    const bool inHandshake = watch->handshaking_.load(std::memory_order_relaxed);
+    ++(inHandshake ? closedCounts_.handshakeOverdue : closedCounts_.requestOverdue);
     // The Watch's own descriptor: always this connection's socket. A shutdown
     // is safe beside the worker's TLS calls, which then fail.
     ::shutdown(watch->fd_, SHUT_RDWR);
-    closed.push_back(Overdue{watch->peer_, watch->handshaking_.load(std::memory_order_relaxed)});
+    closed.push_back(Overdue{watch->peer_, inHandshake});
   }
   return closed;
+}
+
+RequestDeadlines::ClosedCounts RequestDeadlines::closedCounts() const {
+  const std::lock_guard lock(mutex_);
+  return closedCounts_;
 }
 
 void RequestDeadlines::closeIdle(bool busyToo) {

@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -87,8 +88,14 @@ class RequestDeadlines {
   };
 
   // Shuts down every watched connection whose deadline is before `now` (each
-  // once); returns them.
+  // once); returns them. Each is counted before its shutdown, so a peer that
+  // sees its connection closed also sees it in closedCounts().
   std::vector<Overdue> closeOverdue(Clock::time_point now);
+  struct ClosedCounts {
+    std::uint64_t requestOverdue = 0;    // no whole request in time
+    std::uint64_t handshakeOverdue = 0;  // no TLS handshake in time
+  };
+  ClosedCounts closedCounts() const;
   // Shuts down every watched connection that waits for a request (every
   // connection with `busyToo`): what a stopping server does.
   void closeIdle(bool busyToo);
@@ -102,8 +109,9 @@ class RequestDeadlines {
 
   const std::chrono::milliseconds timeout_;
   const std::chrono::milliseconds handshakeTimeout_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::vector<Watch*> watches_;
+  ClosedCounts closedCounts_;  // guarded by mutex_
 };
 
 // Watch::requestStarted, requestReceived and requestAnswered of the

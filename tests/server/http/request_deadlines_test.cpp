@@ -59,6 +59,8 @@ TEST(RequestDeadlines, AConnectionPastItsDeadlineIsShutDownOnce) {
   EXPECT_TRUE(sockets.peerSeesTheEnd());
   EXPECT_FALSE(sockets.serverCanSend());
   EXPECT_TRUE(deadlines.closeOverdue(after + kTimeout + 1h).empty());
+  EXPECT_EQ(deadlines.closedCounts().requestOverdue, 1u);
+  EXPECT_EQ(deadlines.closedCounts().handshakeOverdue, 0u);
 }
 
 TEST(RequestDeadlines, NoDeadlineRunsWhileARequestIsAnswered) {
@@ -125,6 +127,8 @@ TEST(RequestDeadlines, ATlsHandshakeHasItsOwnShorterDeadline) {
   EXPECT_EQ(deadlines.closeOverdue(after + kHandshakeTimeout + 1ms),
             (std::vector<RequestDeadlines::Overdue>{{"192.0.2.1:4000", true}}));
   EXPECT_TRUE(sockets.peerSeesTheEnd());
+  EXPECT_EQ(deadlines.closedCounts().requestOverdue, 0u);
+  EXPECT_EQ(deadlines.closedCounts().handshakeOverdue, 1u);
 }
 
 TEST(RequestDeadlines, TheRequestDeadlineStartsWhenTheHandshakeIsDone) {
