@@ -72,6 +72,8 @@ struct CodePayloadService::Running {
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
+  // Stopped (its last write) once the handlers are done counting.
+  std::unique_ptr<auth::UsageService> usage;
   std::unique_ptr<AccessLog> accessLog;
   std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceMetrics> metrics;
@@ -106,6 +108,7 @@ struct CodePayloadService::Running {
     guard.reset();
     router.reset();
     context.reset();
+    usage.reset();
     largeRequests.reset();
     engine.reset();
     auth.reset();
@@ -192,6 +195,10 @@ void CodePayloadService::start() {
   authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
   running->auth = std::make_unique<auth::AuthService>(authSettings);
+  running->usage = std::make_unique<auth::UsageService>(
+      dataDir / auth::kRegistryDatabaseFile, config_.usageFlushInterval, [log = log_](const std::string& message) {
+        log({app::LogLevel::Warning, message});
+      });
 
   std::filesystem::path certificateFile = config_.tlsCertificateFile;
   std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
@@ -208,9 +215,9 @@ void CodePayloadService::start() {
   running->largeRequests =
       std::make_unique<LargeRequestSlots>(config_.largeBodyBytes, config_.maxLargeRequestsPerClient);
   running->metrics = std::make_unique<ServiceMetrics>();
-  running->context = std::make_unique<ServiceContext>(ServiceContext{config_, *running->rules, *running->engine,
-                                                                     *running->auth, *running->accessLog, log_,
-                                                                     *running->largeRequests, *running->metrics});
+  running->context = std::make_unique<ServiceContext>(
+      ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_,
+                     *running->largeRequests, *running->metrics, *running->usage});
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;
@@ -361,6 +368,11 @@ const std::filesystem::path& CodePayloadService::certificateFile() const {
 SnapshotHolder& CodePayloadService::rules() {
   if (!running_) throw std::logic_error("the service is not started");
   return *running_->rules;
+}
+
+auth::UsageService& CodePayloadService::usage() {
+  if (!running_) throw std::logic_error("the service is not started");
+  return *running_->usage;
 }
 
 auth::AuthService& CodePayloadService::auth() {

@@ -8,6 +8,7 @@
 
 #include "app/logging.h"
 #include "auth/auth_service.h"
+#include "auth/usage_service.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 #include "server/access_log.h"
@@ -34,6 +35,9 @@ struct ServiceContext {
   LargeRequestSlots& largeRequests;
   // The server's counters (server/service_metrics.h).
   ServiceMetrics& metrics;
+  // The API clients' usage: the token and /codes handlers count into it, the
+  // dashboard reads it (auth/usage_service.h).
+  auth::UsageService& usage;
 };
 
 }  // namespace codepayload::server
