@@ -143,6 +143,9 @@ struct CodePayloadService::Running {
     values.registryRefreshAgeSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - registry.lastSuccess).count();
     values.registryRefreshFailures = registry.failures;
+    const auth::UsageService::FlushCounts usageWrites = usage->flushCounts();
+    values.usageWrites = usageWrites.writes;
+    values.usageWriteFailures = usageWrites.failures;
     values.refusedOverAddressLimit = connections.refusedOverAddressLimit;
     values.refusedQueueFull = connections.refusedQueueFull;
     values.closedOverdue = connections.closedOverdue;
