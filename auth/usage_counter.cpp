@@ -33,7 +33,7 @@ std::int64_t utcDayNumber(std::int64_t unixSeconds) { return floorDivide(unixSec
 
 std::string utcDayText(std::int64_t dayNumber) {
   const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{dayNumber}}};
-  char text[16];
+  char text[48];
   std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
                 static_cast<unsigned>(date.day()));
   return text;

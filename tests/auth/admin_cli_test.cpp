@@ -524,6 +524,9 @@ TEST_F(AdminCliTest, RecordsEveryChangeAndRefusalInTheAuditLog) {
           cli + "|user.create||" + org + "|local|refused|the password has 9 characters; it needs at least 12",
           sudoActor + "|operator.create|" + operatorId + "||local|success|email=ops@example.net",
       }));
+  // The client records its creator as the audit log names the CLI's actor.
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT created_by FROM api_clients WHERE id = '" + client + "'"),
+            (std::vector<std::string>{cli}));
   // No secret, password or hash in the log.
   for (const std::string& row : registryRows(dataDir() / "registry.db", "SELECT * FROM audit_log")) {
     EXPECT_EQ(row.find(secret), std::string::npos) << row;
