@@ -6,6 +6,7 @@
 #include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <regex>
 #include <string>
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "accounts/account_store.h"
+#include "accounts/base32.h"
 #include "accounts/password_hasher.h"
+#include "accounts/totp.h"
 #include "auth/auth_service.h"
 #include "server/dashboard/dashboard_security.h"
 #include "service_harness.h"
@@ -490,6 +493,229 @@ TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
   EXPECT_EQ(result.body, envelope("Forbidden", "",
                                   "This part of the dashboard belongs to an organization's users; operators have no "
                                   "organization."));
+}
+
+TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult organisation = get("/dashboard/data/organization", &owner);
+  ASSERT_EQ(organisation.status, 200);
+  const Poco::JSON::Object::Ptr shown = parseObject(organisation.body);
+  EXPECT_EQ(shown->getValue<std::string>("name"), "Acme");
+  EXPECT_FALSE(shown->getValue<bool>("requireTotp"));
+  ASSERT_EQ(shown->getArray("users")->size(), 3u);
+  std::vector<std::string> users;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Poco::JSON::Object::Ptr user = shown->getArray("users")->getObject(static_cast<unsigned>(i));
+    users.push_back(user->getValue<std::string>("email") + " " + user->getValue<std::string>("role"));
+  }
+  std::sort(users.begin(), users.end());
+  EXPECT_EQ(users, (std::vector<std::string>{"dev@acme.example developer", "owner@acme.example owner",
+                                             "viewer@acme.example viewer"}));
+
+  const HttpResult created =
+      post("/dashboard/data/organization/users",
+           R"({"email":"new@acme.example","role":"developer","password":")" + std::string(kPassword) + "\"}", &owner);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string newId = parseObject(created.body)->getValue<std::string>("id");
+  EXPECT_EQ(created.body.substr(0, 7 + newId.size() + 3), R"({"id":")" + newId + R"(",")");
+  EXPECT_NE(created.body.find(R"("email":"new@acme.example","role":"developer","totpEnabled":false,"createdAt":")"),
+            std::string::npos);
+  const HttpResult taken =
+      post("/dashboard/data/organization/users",
+           R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
+  EXPECT_EQ(taken.status, 409);
+  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address NEW@acme.example already has an account"));
+  const HttpResult weak = post("/dashboard/data/organization/users",
+                               R"({"email":"w@acme.example","role":"viewer","password":"short"})", &owner);
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_EQ(parseObject(weak.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
+            "Validation.Invalid.password");
+  EXPECT_EQ(weak.body.find("short"), std::string::npos);
+  const HttpResult badRole =
+      post("/dashboard/data/organization/users",
+           R"({"email":"r@acme.example","role":"admin","password":")" + std::string(kPassword) + "\"}", &owner);
+  EXPECT_EQ(badRole.body, envelope("Validation.Invalid.role", "role", "The role must be owner, developer or viewer."));
+
+  const HttpResult self = post("/dashboard/data/organization/users/" + owner_.id + "/delete", "", &owner);
+  EXPECT_EQ(self.status, 409);
+  EXPECT_EQ(self.body, envelope("Conflict", "", "You cannot remove yourself; ask another owner."));
+  const HttpResult foreign = post("/dashboard/data/organization/users/" + freeOwner_.id + "/delete", "", &owner);
+  EXPECT_EQ(foreign.status, 404);
+  const Browser removed = signIn("new@acme.example");
+  EXPECT_EQ(post("/dashboard/data/organization/users/" + newId + "/delete", "", &owner).status, 204);
+  EXPECT_EQ(get("/dashboard/data/session", &removed).status, 401);
+  EXPECT_FALSE(store_.findUser(newId).has_value());
+
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("user.delete"), 10});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[0].detail, "email=new@acme.example role=developer");
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+}
+
+TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
+  for (const std::string email : {"dev@acme.example", "viewer@acme.example"}) {
+    const Browser browser = signIn(email);
+    const std::string role = email == "dev@acme.example" ? "developer" : "viewer";
+    const std::string refusal =
+        envelope("Forbidden", "", "Only an owner of the organization may do this. Your role is " + role + ".");
+    for (const std::string& target : {std::string("/dashboard/data/organization/users"),
+                                      "/dashboard/data/organization/users/" + owner_.id + "/delete",
+                                      std::string("/dashboard/data/organization/require-totp")}) {
+      const HttpResult result = post(target, R"({"required":true})", &browser);
+      EXPECT_EQ(result.status, 403) << target;
+      EXPECT_EQ(result.body, refusal) << target;
+    }
+    EXPECT_EQ(get("/dashboard/data/organization", &browser).status, 200);
+  }
+  EXPECT_TRUE(store_.findUser(owner_.id).has_value());
+  EXPECT_FALSE(store_.requiresTotp(organisationId_));
+  // Users are not operators.
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult organisations = get("/dashboard/data/organizations", &owner);
+  EXPECT_EQ(organisations.status, 403);
+  EXPECT_EQ(organisations.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
+  EXPECT_EQ(post("/dashboard/data/organizations", R"({"name":"X","plan":"pro"})", &owner).status, 403);
+}
+
+TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
+  const Browser owner = signIn("owner@acme.example");
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":"yes"})", &owner).body,
+            envelope("Validation.Invalid.required", "required", "\\\"required\\\" must be true or false."));
+  const HttpResult required = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
+  ASSERT_EQ(required.status, 200) << required.body;
+  EXPECT_TRUE(parseObject(required.body)->getValue<bool>("requireTotp"));
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult clients = get("/dashboard/data/clients", &developer);
+  EXPECT_EQ(clients.status, 403);
+  EXPECT_EQ(clients.body, envelope("TotpRequired", "",
+                                   "Your organization requires a second factor: turn on TOTP on the Account page "
+                                   "first."));
+  EXPECT_EQ(get("/dashboard/api", &developer).header("location"), "/dashboard/account");
+  EXPECT_EQ(get("/dashboard/data/session", &developer).status, 200);
+
+  EXPECT_EQ(post("/dashboard/data/account/totp/confirm", R"({"code":"123456"})", &developer).body,
+            envelope("Conflict", "", "Start the TOTP enrolment first."));
+  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string secretText = parseObject(started.body)->getValue<std::string>("secret");
+  EXPECT_EQ(parseObject(started.body)->getValue<std::string>("otpauthUri"),
+            "otpauth://totp/Code-Payload%20Service:dev%40acme.example?secret=" + secretText +
+                "&issuer=Code-Payload%20Service&algorithm=SHA1&digits=6&period=30");
+  const std::string secret = *accounts::decodeBase32(secretText);
+  const HttpResult wrong = post("/dashboard/data/account/totp/confirm", R"({"code":"000000x"})", &developer);
+  EXPECT_EQ(wrong.status, 400);
+  const HttpResult confirmed =
+      post("/dashboard/data/account/totp/confirm",
+           R"({"code":")" + accounts::totpCode(secret, std::time(nullptr)) + "\"}", &developer);
+  ASSERT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_EQ(parseObject(confirmed.body)->getArray("recoveryCodes")->size(), 10u);
+  EXPECT_EQ(store_.recoveryCodesLeft(developer_.id), 10u);
+  EXPECT_EQ(get("/dashboard/data/clients", &developer).status, 200);
+
+  const HttpResult disable =
+      post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer);
+  EXPECT_EQ(disable.status, 409);
+  EXPECT_EQ(disable.body, envelope("Conflict", "", "Your organization requires TOTP; it cannot be turned off."));
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 403)
+      << "the owner has no TOTP yet either";
+}
+
+TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
+  const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
+  ASSERT_EQ(post("/dashboard/data/account/totp/confirm",
+                 R"({"code":")" + accounts::totpCode(secret, std::time(nullptr)) + "\"}", &developer)
+                .status,
+            200);
+  EXPECT_EQ(post("/dashboard/data/account/totp/start", "", &developer).status, 409);
+  // Signing in now asks for the code.
+  const HttpResult asked =
+      post("/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
+  EXPECT_EQ(asked.status, 401);
+  EXPECT_EQ(asked.body, envelope("SecondFactorNeeded", "",
+                                 "Enter the authentication code from your app, or one of your recovery codes."));
+  EXPECT_EQ(post("/dashboard/data/account/totp/disable", R"({"password":"not the password"})", &developer).body,
+            envelope("Validation.Invalid.password", "password", "The password is not right."));
+  EXPECT_EQ(
+      post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer)
+          .status,
+      204);
+  EXPECT_FALSE(store_.findUser(developer_.id)->totpEnabled);
+}
+
+TEST_F(DashboardTest, AuditShowsTheOwnOrganisationToUsersAndEveryOneToOperators) {
+  const Browser owner = signIn("owner@acme.example");
+  signIn("owner@thrifty.example");
+  const HttpResult own = get("/dashboard/data/audit?action=account.sign-in&limit=10", &owner);
+  ASSERT_EQ(own.status, 200);
+  const Poco::JSON::Array::Ptr records = parseObject(own.body)->getArray("records");
+  ASSERT_EQ(records->size(), 1u);
+  const Poco::JSON::Object::Ptr record = records->getObject(0);
+  EXPECT_EQ(record->getValue<std::string>("actor"), "owner@acme.example");
+  EXPECT_EQ(record->getValue<std::string>("organization"), organisationId_);
+  EXPECT_EQ(record->getValue<std::string>("address"), "127.0.0.1");
+  EXPECT_EQ(record->getValue<std::string>("result"), "success");
+  EXPECT_EQ(get("/dashboard/data/audit?limit=0", &owner).body,
+            envelope("Validation.Invalid.limit", "limit", "The limit must be a whole number from 1 to 1000."));
+  EXPECT_EQ(get("/dashboard/data/audit?organization=" + freeOrganisationId_ + "&action=account.sign-in", &owner).body,
+            own.body);
+
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  const HttpResult every = get("/dashboard/data/audit?action=account.sign-in", &operatorBrowser);
+  EXPECT_EQ(parseObject(every.body)->getArray("records")->size(), 3u);
+  const HttpResult one =
+      get("/dashboard/data/audit?action=account.sign-in&organization=" + freeOrganisationId_, &operatorBrowser);
+  ASSERT_EQ(parseObject(one.body)->getArray("records")->size(), 1u);
+  EXPECT_EQ(parseObject(one.body)->getArray("records")->getObject(0)->getValue<std::string>("actor"),
+            "owner@thrifty.example");
+}
+
+TEST_F(DashboardTest, OperatorsManageOrganisations) {
+  const Browser browser = signIn("ops@installation.example");
+  const HttpResult created = post("/dashboard/data/organizations", R"({"name":"Newco","plan":"pro"})", &browser);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const Poco::JSON::Object::Ptr organisation = parseObject(created.body);
+  const std::string id = organisation->getValue<std::string>("id");
+  EXPECT_EQ(created.body, R"({"id":")" + id +
+                              R"(","name":"Newco","plan":"pro","subscription":"active",)"
+                              R"("coversApiClients":true,"createdAt":")" +
+                              organisation->getValue<std::string>("createdAt") + R"("})");
+  const HttpResult plan = post("/dashboard/data/organizations/" + id + "/plan", R"({"plan":"free"})", &browser);
+  EXPECT_EQ(plan.status, 200);
+  EXPECT_EQ(parseObject(plan.body)->getValue<std::string>("plan"), "free");
+  EXPECT_FALSE(parseObject(plan.body)->getValue<bool>("coversApiClients"));
+  const HttpResult lapsed =
+      post("/dashboard/data/organizations/" + id + "/subscription", R"({"subscription":"inactive"})", &browser);
+  EXPECT_EQ(parseObject(lapsed.body)->getValue<std::string>("subscription"), "inactive");
+  EXPECT_EQ(post("/dashboard/data/organizations/" + id + "/plan", R"({"plan":"gold"})", &browser).body,
+            envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
+  EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
+            envelope("NotFound", "", "There is no organization with this id."));
+  const HttpResult list = get("/dashboard/data/organizations", &browser);
+  EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);
+
+  std::vector<std::string> actions;
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{id, std::nullopt, 10})) {
+    actions.push_back(record.action + " " + record.actor + " " + std::string(accounts::auditResultName(record.result)));
+  }
+  EXPECT_EQ(actions, (std::vector<std::string>{"org.set-subscription ops@installation.example success",
+                                               "org.set-plan ops@installation.example success",
+                                               "org.create ops@installation.example success"}));
+}
+
+TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
+  const std::int64_t now = std::time(nullptr);
+  store_.insertSession(accounts::StoredSession{std::string(64, 'a'), owner_.id, now - 100, now - 100, now + 1000});
+  store_.insertSession(accounts::StoredSession{std::string(64, 'b'), owner_.id, now - 4000, now - 1801, now + 1000});
+  store_.insertSession(accounts::StoredSession{std::string(64, 'c'), owner_.id, now - 9000, now - 10, now});
+  EXPECT_EQ(store_.removeEndedSessions(now, 1800), 2u);
+  EXPECT_TRUE(store_.findSession(std::string(64, 'a')).has_value());
+  EXPECT_FALSE(store_.findSession(std::string(64, 'b')).has_value());
+  EXPECT_FALSE(store_.findSession(std::string(64, 'c')).has_value());
 }
 
 }  // namespace
