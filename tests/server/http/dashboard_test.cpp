@@ -474,6 +474,13 @@ TEST_F(DashboardTest, ThePlanGateRefusesClients) {
   EXPECT_EQ(inactive.body, envelope("PlanExcludesClients", "",
                                     "The organization's subscription is inactive; API clients need an active "
                                     "subscription on the Starter plan or higher."));
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{freeOrganisationId_, std::string("client.create"), 10});
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[1].actor, "owner@thrifty.example");
+  EXPECT_EQ(refused[1].detail,
+            "The organization's plan (free) does not include API clients; they need the Starter plan or higher.");
 }
 
 TEST_F(DashboardTest, BadClientRequestsAreNamed) {
@@ -777,6 +784,29 @@ TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
   accounts.forgetPendingTotp("session 1");
   EXPECT_EQ(accounts.pendingTotp("session 1"), std::nullopt);
   EXPECT_EQ(accounts.pendingTotp("session 4096"), "secret 4096");
+}
+
+TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
+  const std::string wrong = R"({"email":"viewer@acme.example","password":"not the password"})";
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 401) << attempt;
+  }
+  const HttpResult throttled =
+      post("/dashboard/data/sign-in", R"({"email":"viewer@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
+  EXPECT_EQ(throttled.status, 429);
+  const std::string retryAfter = throttled.header("retry-after");
+  EXPECT_EQ(throttled.body,
+            envelope("TooManyAttempts", "", "Too many failed sign-ins; try again in " + retryAfter + " seconds."));
+  EXPECT_GE(std::stoi(retryAfter), 899);
+  EXPECT_LE(std::stoi(retryAfter), 900);
+  EXPECT_FALSE(throttled.has("set-cookie"));
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 1});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].detail, "throttled");
+  // A throttled attempt is refused before the account is looked up.
+  EXPECT_EQ(records[0].actor, "anonymous");
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
