@@ -1,8 +1,10 @@
 #include "server/request_router.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "server/codes_handler.h"
+#include "server/dashboard/dashboard_handler.h"
 #include "server/health_handler.h"
 #include "server/jwks_handler.h"
 #include "server/openapi_handler.h"
@@ -11,6 +13,8 @@
 namespace codepayload::server {
 
 namespace {
+
+constexpr std::string_view kDashboardPrefix = "/dashboard/";
 
 // Answers 404, or 405 with Allow, for requests no route takes.
 class RouteErrorHandler final : public ServiceHandler {
@@ -34,7 +38,7 @@ class RouteErrorHandler final : public ServiceHandler {
 
 }  // namespace
 
-RequestRouter::RequestRouter(const ServiceContext& context)
+RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
     : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())),
       notFoundMetrics_(&context.metrics.route({})) {
   const auto route = [&](std::string_view path, std::string_view method, std::unique_ptr<ServiceHandler> handler) {
@@ -42,19 +46,30 @@ RequestRouter::RequestRouter(const ServiceContext& context)
                             method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method),
                             &context.metrics.route(path)});
   };
-  route("/codes", "POST", std::make_unique<CodesHandler>(context));
-  route("/oauth/token", "", std::make_unique<TokenHandler>(context));
-  route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
-  route("/healthz", "GET", std::make_unique<HealthHandler>(context));
-  route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
-  route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
-  route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
+  if (scope != Scope::Dashboard) {
+    route("/codes", "POST", std::make_unique<CodesHandler>(context));
+    route("/oauth/token", "", std::make_unique<TokenHandler>(context));
+    route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
+    route("/healthz", "GET", std::make_unique<HealthHandler>(context));
+    route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
+    route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
+    route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
+  }
+  if (scope != Scope::Api) {
+    if (context.dashboard == nullptr) throw std::logic_error("a router with the dashboard needs its accounts");
+    dashboard_ = std::make_unique<DashboardHandler>(context, *context.dashboard);
+    dashboardMetrics_ = &context.metrics.route(kDashboardPrefix);
+  }
 }
 
 RequestRouter::~RequestRouter() = default;
 
 void RequestRouter::serve(HttpExchange& exchange) noexcept {
   const std::string_view path = exchange.path();
+  if (dashboard_ && path.starts_with(kDashboardPrefix)) {
+    dashboard_->serve(exchange, *dashboardMetrics_);
+    return;
+  }
   for (const Route& route : routes_) {
     if (route.path != path) continue;
     const bool methodMatches = route.method.empty() || route.method == exchange.method();

@@ -3,6 +3,9 @@
 // Allow, both as ErrorEnvelopes. /oauth/token takes every method: the token
 // endpoint itself answers non-POST requests (405, flat {"error"} body). Every
 // route is described in docs/openapi.json (tests/openapi compares the two).
+// Every path under /dashboard/ goes to the dashboard's own handler (when the
+// dashboard is on), which routes further: the pages' private interface, not
+// the public API, so not in docs/openapi.json (D-D20).
 #pragma once
 
 #include <memory>
@@ -17,7 +20,12 @@ namespace codepayload::server {
 
 class RequestRouter final : public HttpService {
  public:
-  explicit RequestRouter(const ServiceContext& context);
+  // What one listener serves: the API, the API and the dashboard, or (the
+  // dashboard's own listener, dashboard.listen) the dashboard alone.
+  enum class Scope { Api, ApiAndDashboard, Dashboard };
+
+  // The dashboard needs context.dashboard.
+  RequestRouter(const ServiceContext& context, Scope scope);
   ~RequestRouter() override;
 
   void serve(HttpExchange& exchange) noexcept override;
@@ -32,6 +40,8 @@ class RequestRouter final : public HttpService {
   };
 
   std::vector<Route> routes_;
+  std::unique_ptr<ServiceHandler> dashboard_;  // null when the dashboard is off
+  RouteMetrics* dashboardMetrics_ = nullptr;
   std::unique_ptr<ServiceHandler> notFound_;
   RouteMetrics* notFoundMetrics_;
 };

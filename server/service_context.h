@@ -18,6 +18,8 @@
 
 namespace codepayload::server {
 
+class DashboardAccounts;
+
 // Where operational messages go (startup, reloads, handler faults): one line
 // each, without secrets, with a level and, for a line about a request, its id
 // (app/logging.h). A function of plain text is one too: it gets the message.
@@ -38,6 +40,9 @@ struct ServiceContext {
   // The API clients' usage: the token and /codes handlers count into it, the
   // dashboard reads it (auth/usage_service.h).
   auth::UsageService& usage;
+  // What the dashboard's handlers work with (server/dashboard/); null when
+  // the dashboard is off.
+  DashboardAccounts* dashboard = nullptr;
 };
 
 }  // namespace codepayload::server
