@@ -73,9 +73,11 @@ async function load() {
   const data = await callData('GET', 'clients');
   knownScopes = data.knownScopes;
   clients = data.clients;
-  createButton.disabled = !data.canCreate;
-  cannotCreateReason.textContent = data.cannotCreateReason ?? '';
-  cannotCreateReason.hidden = data.canCreate || !data.cannotCreateReason;
+  // The server's reason first (the plan gate); a viewer is told why too.
+  const reason = data.cannotCreateReason ?? (mayChange ? '' : 'Viewers only read: owners and developers create API clients.');
+  createButton.disabled = !data.canCreate || !mayChange;
+  cannotCreateReason.textContent = reason;
+  cannotCreateReason.hidden = !createButton.disabled || reason === '';
   fillBody(clientsBody, clients.map(clientRow), 7, 'No API clients yet.');
 
   const chosen = usageOf.value;
