@@ -46,11 +46,12 @@ export function drawUsageChart(container, days, title) {
     svg.append(svgElement('text', { x: margin.left - 8, y: y(value) + 4, class: 'axis-label end' },
                           Number.isInteger(value) ? String(value) : value.toFixed(1)));
   }
-  const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1]);
+  // The first, middle and last day under the axis, anchored so none is cut at the edges.
+  const labelled = new Map([[0, 'start'], [Math.floor((days.length - 1) / 2), 'middle'], [days.length - 1, 'end']]);
   days.forEach((day, index) => {
     if (labelled.has(index)) {
-      svg.append(svgElement('text', { x: x(index), y: height - margin.bottom + 18, class: 'axis-label middle' },
-                            day.day));
+      svg.append(svgElement('text', { x: x(index), y: height - margin.bottom + 18,
+                                      class: `axis-label ${labelled.get(index)}` }, day.day));
     }
   });
   series.forEach((each, position) => {
