@@ -31,8 +31,16 @@ let api; // a plain HTTP client (no cookies): the machine side, /oauth/token and
 const pageProblems = []; // console errors and failed page loads (a CSP violation is one)
 const contexts = {};
 
-async function newSignedInPage(account, home) {
+// A browser context of its own (its own cookies); 5 s for any wait, so a broken page fails
+// fast instead of after Playwright's default 30 s.
+async function newContext() {
   const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(5000);
+  return context;
+}
+
+async function newSignedInPage(account, home) {
+  const context = await newContext();
   const page = await context.newPage();
   page.on('console', (message) => {
     // A refusal the test provokes (4xx) is logged by Chromium too; anything else is a problem.
@@ -126,7 +134,7 @@ test('the browser is Debian\'s chromium-headless-shell', () => {
 });
 
 test('sign-in: an unknown email and a wrong password get the same answer', async () => {
-  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true });
+  const context = await newContext();
   const page = await context.newPage();
   await signIn(page, { email: owner.email, password: 'not the password at all' });
   const wrongPassword = await page.getByRole('alert').innerText();

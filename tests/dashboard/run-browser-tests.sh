@@ -7,7 +7,7 @@
 # Screenshots of every page go to ARTIFACTS_DIR.
 # usage: run-browser-tests.sh SERVER_EXECUTABLE ADMIN_EXECUTABLE SOURCE_DIR ARTIFACTS_DIR
 set -euo pipefail
-server=$1 admin=$2 source=$3 artifacts=$4
+server=$(realpath "$1") admin=$(realpath "$2") source=$(realpath "$3") artifacts=$(realpath -m "$4")
 here=$source/tests/dashboard
 chromium=/usr/lib/chromium/chromium-headless-shell
 
