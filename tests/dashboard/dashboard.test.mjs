@@ -4,6 +4,7 @@
 // found by role and accessible name, the names the issue fixes. The cases run in order and share
 // the server's state: each builds on the clients the previous ones made.
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -297,6 +298,46 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
   await page.getByRole('link', { name: 'Organization', exact: true }).click();
   await page.getByRole('table', { name: 'Users' }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Add user', exact: true }).isVisible(), false);
+});
+
+// RFC 6238 (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, for the account page's check.
+function totpCode(base32Secret, unixSeconds) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const character of base32Secret.replace(/=+$/, '').toUpperCase()) {
+    bits += alphabet.indexOf(character).toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from(bits.match(/.{8}/g).map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(unixSeconds / 30)));
+  const digest = createHmac('sha1', key).update(counter).digest();
+  const offset = digest[digest.length - 1] & 0x0f;
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+test('two-factor: the viewer turns TOTP on, then signs in with a recovery code as the authentication code', async () => {
+  const page = (await contexts.viewer.pages())[0];
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
+  const secret = await page.getByLabel('Key', { exact: true }).inputValue();
+  assert.match(secret, /^[A-Z2-7]{32}$/);
+  await page.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
+  await page.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
+  const codes = await page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
+  assert.equal(codes.length, 10);
+  await page.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+  await screenshot(page, 'account-totp');
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in');
+  assert.equal(await page.getByLabel('Authentication code', { exact: true }).isVisible(), false);
+  await signIn(page, viewer);
+  const code = page.getByLabel('Authentication code', { exact: true });
+  await code.waitFor();
+  await page.getByRole('alert').waitFor();
+  await code.fill(codes[0]);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/dashboard/api');
 });
 
 test('a POST without the CSRF token and a cross-site POST are refused', async () => {
