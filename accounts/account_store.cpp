@@ -431,4 +431,76 @@ std::size_t AccountStore::removeSessionsOf(std::string_view principalId) {
   });
 }
 
+void AccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {
+  guarded(connection_->mutex, "removing a user", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    std::string organisation;
+    std::string email;
+    std::string role;
+    Poco::Data::Statement find(session);
+    find << "SELECT organisation_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
+        into(organisation), into(email), into(role);
+    if (find.execute() == 0) {
+      throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+    }
+    if (role == roleName(Role::Owner)) {
+      Poco::Int64 owners = 0;
+      session << "SELECT count(*) FROM users WHERE organisation_id = ? AND role = 'owner'", bind(organisation),
+          into(owners), now;
+      if (owners <= 1) {
+        throw AccountError(AccountError::Kind::InvalidValue,
+                           "the organization's last owner cannot be removed; make another user owner first");
+      }
+    }
+    session << "DELETE FROM users WHERE id = ?", bind(std::string(userId)), now;
+    appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organisation,
+                                           audit.address, AuditResult::Success, "email=" + email + " role=" + role});
+    transaction.commit();
+  });
+}
+
+bool AccountStore::requiresTotp(std::string_view organisationId) {
+  return guarded(connection_->mutex, "reading an organization's settings", [&] {
+    Poco::Int64 required = 0;
+    connection_->session << "SELECT count(*) FROM organisation_settings WHERE organisation_id = ? AND require_totp = 1",
+        bind(std::string(organisationId)), into(required), now;
+    return required > 0;
+  });
+}
+
+void AccountStore::setRequireTotp(std::string_view organisationId, bool required, const AuditContext& audit) {
+  guarded(connection_->mutex, "changing an organization's settings", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    Poco::Int64 known = 0;
+    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(known), now;
+    if (known == 0) {
+      throw AccountError(AccountError::Kind::UnknownOrganisation,
+                         "no organisation with id \"" + std::string(organisationId) + "\"");
+    }
+    const std::int64_t changedAt = clock_();
+    Poco::Data::Statement update(session);
+    update << "UPDATE organisation_settings SET require_totp = ?, updated_at = ? WHERE organisation_id = ?",
+        bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), bind(std::string(organisationId));
+    if (update.execute() == 0) {
+      session << "INSERT INTO organisation_settings (organisation_id, require_totp, updated_at) VALUES (?, ?, ?)",
+          bind(std::string(organisationId)), bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), now;
+    }
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "org.require-totp", std::string(organisationId),
+                                           std::string(organisationId), audit.address, AuditResult::Success,
+                                           required ? "required=true" : "required=false"});
+    transaction.commit();
+  });
+}
+
+std::size_t AccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
+  return guarded(connection_->mutex, "removing ended sessions", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at + ? <= ?", bind(Poco::Int64{at}),
+        bind(Poco::Int64{idleSeconds}), bind(Poco::Int64{at});
+    return statement.execute();
+  });
+}
+
 }  // namespace codepayload::accounts

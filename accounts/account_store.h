@@ -88,6 +88,21 @@ class AccountStore final : public CredentialSource, public SessionStore {
   std::vector<UserRecord> listUsers(std::string_view organisationId);
   std::optional<OperatorRecord> findOperator(std::string_view operatorId);
 
+  // Removes a user; its sessions and recovery codes go with it. Audited as
+  // "user.delete". Throws AccountError: UnknownAccount, InvalidValue (the
+  // organisation's last owner), Storage.
+  void deleteUser(std::string_view userId, const AuditContext& audit);
+
+  // Whether the organisation requires its users to sign in with TOTP (false
+  // until set). Audited as "org.require-totp" ("required=true|false").
+  // Throws AccountError: UnknownOrganisation, Storage.
+  bool requiresTotp(std::string_view organisationId);
+  void setRequireTotp(std::string_view organisationId, bool required, const AuditContext& audit);
+
+  // Removes the sessions idle for more than `idleSeconds` or past their
+  // absolute end at `now` (the background sweep); returns how many.
+  std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds);
+
   // Turns TOTP on with `secret` (raw bytes; the last accepted step is
   // forgotten) or off (nullopt, which also removes the recovery codes).
   // Audited as "account.totp-enable" / "account.totp-disable". Throws

@@ -77,6 +77,14 @@ struct ClientRecord {
   std::vector<std::string> scopes;  // in the order given at creation
   ClientState state = ClientState::Active;
   std::int64_t createdAt = 0;  // Unix seconds
+  // Who created it, as the creator's caller named it: "cli:<login>" for the
+  // admin CLI, the user's email for the dashboard; "" for a client created
+  // before this was recorded.
+  std::string createdBy;
+  // When it was last used (a token issued or a /codes request answered), Unix
+  // seconds truncated to the minute; nullopt while never used. Written in the
+  // background (auth/usage_service.h), so it lags by up to usage.flushInterval.
+  std::optional<std::int64_t> lastUsedAt;
 
   bool operator==(const ClientRecord&) const = default;
 };
@@ -147,9 +155,10 @@ class ClientRegistry {
   // plan. `name`: 0 to 200 bytes, no control characters. `scopes`: one or more
   // distinct scopes the server knows (auth/known_scopes.h; at most 32), else
   // InvalidValue with newClientScopesProblem's message (D-U9). Clients stored
-  // before that rule keep the scopes they have.
+  // before that rule keep the scopes they have. `createdBy`: who creates it
+  // (kept in ClientRecord::createdBy), 0 to 300 bytes, no control characters.
   virtual CreatedClient createClient(std::string_view organisationId, std::string_view name,
-                                     const std::vector<std::string>& scopes) = 0;
+                                     const std::vector<std::string>& scopes, std::string_view createdBy) = 0;
   // Clients of one organisation, deleted ones included, in creation order.
   // Throws UnknownOrganisation.
   virtual std::vector<ClientRecord> listClients(std::string_view organisationId) = 0;

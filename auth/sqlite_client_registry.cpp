@@ -4,6 +4,7 @@
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
+#include <Poco/Nullable.h>
 
 #include <algorithm>
 #include <atomic>
@@ -27,6 +28,7 @@ using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 
 constexpr std::size_t kMaxNameLength = 200;
+constexpr std::size_t kMaxCreatedByLength = 300;
 constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
@@ -287,9 +289,14 @@ std::vector<Organisation> SqliteClientRegistry::listOrganisations() {
 }
 
 CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId, std::string_view name,
-                                                 const std::vector<std::string>& scopes) {
+                                                 const std::vector<std::string>& scopes, std::string_view createdBy) {
   checkName(name, true, "a client");
   checkScopes(scopes);
+  if (createdBy.size() > kMaxCreatedByLength || !isDisplayable(createdBy)) {
+    throw RegistryError(RegistryError::Kind::InvalidValue, "a client's creator must be at most " +
+                                                               std::to_string(kMaxCreatedByLength) +
+                                                               " bytes of UTF-8 text without control characters");
+  }
   return guarded(connection_->mutex, "creating a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
@@ -317,6 +324,7 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     client.scopes = scopes;
     client.state = ClientState::Active;
     client.createdAt = clock_();
+    client.createdBy = createdBy;
     for (;;) {
       client.id = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
       Poco::Int64 taken = 0;
@@ -327,9 +335,9 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     const SecretDigest digest = hasher_.digest(created.secret);
     const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
     session << "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest, created_at,"
-               " updated_at) VALUES (?, ?, ?, ?, 'active', ?, ?, ?)",
+               " updated_at, created_by) VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)",
         bind(client.id), bind(client.organisationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
-        bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), now;
+        bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), bind(client.createdBy), now;
     connection_->record(
         RegistryChange{"client.create", client.organisationId, client.id, "scopes=" + joinScopes(scopes)});
     transaction.commit();
@@ -340,16 +348,35 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
 
 namespace {
 
-std::vector<ClientRecord> clientsFromRows(const std::vector<std::string>& ids,
-                                          const std::vector<std::string>& organisationIds,
-                                          const std::vector<std::string>& names, const std::vector<std::string>& scopes,
-                                          const std::vector<std::string>& states,
-                                          const std::vector<Poco::Int64>& created) {
+// The columns of kClientColumns, one vector each.
+struct ClientRows {
+  std::vector<std::string> ids, organisationIds, names, scopes, states, createdBy;
+  std::vector<Poco::Int64> created;
+  std::vector<Poco::Nullable<Poco::Int64>> lastUsed;
+};
+
+constexpr const char* kClientColumns =
+    "SELECT id, organisation_id, name, scopes, state, created_at, created_by, last_used_at FROM api_clients";
+
+void readClientRows(Poco::Data::Session& session, const std::string& sql, const std::string& key, ClientRows& rows) {
+  session << sql, bind(key), into(rows.ids), into(rows.organisationIds), into(rows.names), into(rows.scopes),
+      into(rows.states), into(rows.created), into(rows.createdBy), into(rows.lastUsed), now;
+}
+
+std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
   std::vector<ClientRecord> clients;
-  clients.reserve(ids.size());
-  for (std::size_t row = 0; row < ids.size(); ++row) {
-    clients.push_back(ClientRecord{ids[row], organisationIds[row], names[row], splitScopes(scopes[row]),
-                                   stateFromColumn(states[row]), created[row]});
+  clients.reserve(rows.ids.size());
+  for (std::size_t row = 0; row < rows.ids.size(); ++row) {
+    ClientRecord client{rows.ids[row],
+                        rows.organisationIds[row],
+                        rows.names[row],
+                        splitScopes(rows.scopes[row]),
+                        stateFromColumn(rows.states[row]),
+                        rows.created[row],
+                        rows.createdBy[row],
+                        std::nullopt};
+    if (!rows.lastUsed[row].isNull()) client.lastUsedAt = rows.lastUsed[row].value();
+    clients.push_back(std::move(client));
   }
   return clients;
 }
@@ -365,25 +392,18 @@ std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view org
       throw RegistryError(RegistryError::Kind::UnknownOrganisation,
                           "no organisation with id \"" + std::string(organisationId) + "\"");
     }
-    std::vector<std::string> ids, organisationIds, names, scopes, states;
-    std::vector<Poco::Int64> created;
-    session << "SELECT id, organisation_id, name, scopes, state, created_at FROM api_clients"
-               " WHERE organisation_id = ? ORDER BY created_at, rowid",
-        bind(std::string(organisationId)), into(ids), into(organisationIds), into(names), into(scopes), into(states),
-        into(created), now;
-    return clientsFromRows(ids, organisationIds, names, scopes, states, created);
+    ClientRows rows;
+    readClientRows(session, std::string(kClientColumns) + " WHERE organisation_id = ? ORDER BY created_at, rowid",
+                   std::string(organisationId), rows);
+    return clientsFromRows(rows);
   });
 }
 
 std::optional<ClientRecord> SqliteClientRegistry::findClient(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientRecord> {
-    std::vector<std::string> ids, organisationIds, names, scopes, states;
-    std::vector<Poco::Int64> created;
-    connection_->session << "SELECT id, organisation_id, name, scopes, state, created_at FROM api_clients"
-                            " WHERE id = ?",
-        bind(std::string(clientId)), into(ids), into(organisationIds), into(names), into(scopes), into(states),
-        into(created), now;
-    std::vector<ClientRecord> clients = clientsFromRows(ids, organisationIds, names, scopes, states, created);
+    ClientRows rows;
+    readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = ?", std::string(clientId), rows);
+    std::vector<ClientRecord> clients = clientsFromRows(rows);
     if (clients.empty()) return std::nullopt;
     return std::move(clients.front());
   });

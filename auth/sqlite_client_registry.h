@@ -57,7 +57,7 @@ class SqliteClientRegistry final : public ClientRegistry {
   std::vector<Organisation> listOrganisations() override;
 
   CreatedClient createClient(std::string_view organisationId, std::string_view name,
-                             const std::vector<std::string>& scopes) override;
+                             const std::vector<std::string>& scopes, std::string_view createdBy) override;
   std::vector<ClientRecord> listClients(std::string_view organisationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;

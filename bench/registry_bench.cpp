@@ -38,7 +38,7 @@ class Fixture {
         dir_ / "registry.db", std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry", hasher_);
     const Organisation organisation = registry_->createOrganisation("Bench", Plan::Pro);
     for (std::size_t index = 0; index < kClients; ++index) {
-      ids_.push_back(registry_->createClient(organisation.id, "client", {"write:codes"}).client.id);
+      ids_.push_back(registry_->createClient(organisation.id, "client", {"write:codes"}, "bench").client.id);
     }
   }
   ~Fixture() {

@@ -321,7 +321,8 @@ void HttpExchange::writeHead(int status, std::string_view contentType, std::opti
     out_.append(contentType);
     out_.append("\r\n");
   }
-  if (contentLength) {
+  // 204 has no body and no Content-Length (RFC 9110 §8.6).
+  if (contentLength && status != 204) {
     out_.append("Content-Length: ");
     out_.append(std::to_string(*contentLength));
     out_.append("\r\n");

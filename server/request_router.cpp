@@ -3,6 +3,7 @@
 #include <string>
 
 #include "server/codes_handler.h"
+#include "server/dashboard/dashboard_handler.h"
 #include "server/health_handler.h"
 #include "server/jwks_handler.h"
 #include "server/openapi_handler.h"
@@ -11,6 +12,8 @@
 namespace codepayload::server {
 
 namespace {
+
+constexpr std::string_view kDashboardPrefix = "/dashboard/";
 
 // Answers 404, or 405 with Allow, for requests no route takes.
 class RouteErrorHandler final : public ServiceHandler {
@@ -49,12 +52,20 @@ RequestRouter::RequestRouter(const ServiceContext& context)
   route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
   route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
   route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
+  if (context.dashboard != nullptr) {
+    dashboard_ = std::make_unique<DashboardHandler>(context, *context.dashboard);
+    dashboardMetrics_ = &context.metrics.route(kDashboardPrefix);
+  }
 }
 
 RequestRouter::~RequestRouter() = default;
 
 void RequestRouter::serve(HttpExchange& exchange) noexcept {
   const std::string_view path = exchange.path();
+  if (dashboard_ && path.starts_with(kDashboardPrefix)) {
+    dashboard_->serve(exchange, *dashboardMetrics_);
+    return;
+  }
   for (const Route& route : routes_) {
     if (route.path != path) continue;
     const bool methodMatches = route.method.empty() || route.method == exchange.method();

@@ -3,6 +3,9 @@
 // Allow, both as ErrorEnvelopes. /oauth/token takes every method: the token
 // endpoint itself answers non-POST requests (405, flat {"error"} body). Every
 // route is described in docs/openapi.json (tests/openapi compares the two).
+// Every path under /dashboard/ goes to the dashboard's own handler (when the
+// dashboard is on), which routes further: the pages' private interface, not
+// the public API, so not in docs/openapi.json (D-D20).
 #pragma once
 
 #include <memory>
@@ -32,6 +35,8 @@ class RequestRouter final : public HttpService {
   };
 
   std::vector<Route> routes_;
+  std::unique_ptr<ServiceHandler> dashboard_;  // null when the dashboard is off
+  RouteMetrics* dashboardMetrics_ = nullptr;
   std::unique_ptr<ServiceHandler> notFound_;
   RouteMetrics* notFoundMetrics_;
 };

@@ -25,6 +25,8 @@
 #include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
 #include "server/connection_guard.h"
+#include "server/dashboard/dashboard_accounts.h"
+#include "server/dashboard/session_sweeper.h"
 #include "server/data_dir_lock.h"
 #include "server/development_certificate.h"
 #include "server/metrics_endpoint.h"
@@ -61,6 +63,9 @@ constexpr int kMetricsThreads = 2;
 constexpr int kMetricsQueued = 4;
 constexpr int kMetricsBacklog = 16;
 
+// How often ended dashboard sessions are removed.
+constexpr std::chrono::minutes kSessionSweepInterval{5};
+
 }  // namespace
 
 struct CodePayloadService::Running {
@@ -72,6 +77,8 @@ struct CodePayloadService::Running {
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
+  std::unique_ptr<DashboardAccounts> dashboard;
+  std::unique_ptr<SessionSweeper> sessionSweeper;
   std::unique_ptr<AccessLog> accessLog;
   std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceMetrics> metrics;
@@ -99,6 +106,7 @@ struct CodePayloadService::Running {
     stopMetrics();
     // Handler threads use the context: servers and pool go first.
     watcher.reset();
+    sessionSweeper.reset();
     plainServer.reset();
     httpsServer.reset();
     if (pool) pool->joinAll();
@@ -106,6 +114,7 @@ struct CodePayloadService::Running {
     guard.reset();
     router.reset();
     context.reset();
+    dashboard.reset();
     largeRequests.reset();
     engine.reset();
     auth.reset();
@@ -192,6 +201,7 @@ void CodePayloadService::start() {
   authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
   running->auth = std::make_unique<auth::AuthService>(authSettings);
+  running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
 
   std::filesystem::path certificateFile = config_.tlsCertificateFile;
   std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
@@ -208,9 +218,9 @@ void CodePayloadService::start() {
   running->largeRequests =
       std::make_unique<LargeRequestSlots>(config_.largeBodyBytes, config_.maxLargeRequestsPerClient);
   running->metrics = std::make_unique<ServiceMetrics>();
-  running->context = std::make_unique<ServiceContext>(ServiceContext{config_, *running->rules, *running->engine,
-                                                                     *running->auth, *running->accessLog, log_,
-                                                                     *running->largeRequests, *running->metrics});
+  running->context = std::make_unique<ServiceContext>(
+      ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_,
+                     *running->largeRequests, *running->metrics, running->dashboard.get()});
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;
@@ -254,6 +264,9 @@ void CodePayloadService::start() {
   running->httpsServer->start();
   if (running->plainServer) running->plainServer->start();
 
+  running->sessionSweeper = std::make_unique<SessionSweeper>(running->dashboard->accounts(),
+                                                             running->dashboard->sessions().settings().idleSeconds,
+                                                             kSessionSweepInterval, log_);
   running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
                                                     config_.reloadInterval, log_);
   if (config_.metricsListen) {
@@ -297,6 +310,7 @@ void CodePayloadService::stop() {
   Running& running = *running_;
   running.stopMetrics();
   running.watcher.reset();
+  running.sessionSweeper.reset();
   running.httpsServer->stop();
   if (running.plainServer) running.plainServer->stop();
   // Idle keep-alive connections close now; each connection with a request in

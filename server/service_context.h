@@ -17,6 +17,8 @@
 
 namespace codepayload::server {
 
+class DashboardAccounts;
+
 // Where operational messages go (startup, reloads, handler faults): one line
 // each, without secrets, with a level and, for a line about a request, its id
 // (app/logging.h). A function of plain text is one too: it gets the message.
@@ -34,6 +36,9 @@ struct ServiceContext {
   LargeRequestSlots& largeRequests;
   // The server's counters (server/service_metrics.h).
   ServiceMetrics& metrics;
+  // What the dashboard's handlers work with (server/dashboard/); null when
+  // the dashboard is off.
+  DashboardAccounts* dashboard = nullptr;
 };
 
 }  // namespace codepayload::server

@@ -89,7 +89,7 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
   EXPECT_TRUE(service.jwksJson().starts_with(R"({"keys":[{"kty":"EC","kid":")")) << service.jwksJson();
   // ES256 is the default: the tokens of a new data directory say so.
   const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
-  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
   ASSERT_EQ(issued.answer.status, 200) << issued.answer.body;
   EXPECT_EQ(headerOf(accessTokenOf(issued)), expectedHeader(key));
@@ -99,7 +99,7 @@ TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
   AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
   const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
-  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+  const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
 
   const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
   ASSERT_EQ(issued.answer.status, 200) << issued.answer.body;
@@ -138,7 +138,7 @@ TEST_P(AuthServiceWithKey, ASecondStartReusesTheKeyAndThePepperAndSignsWithTheKe
     AuthService first(settingsWithTestKey(dir.path(), GetParam()));
     jwks = first.jwksJson();
     const Organisation acme = first.registry().createOrganisation("Acme", Plan::Pro);
-    client = first.registry().createClient(acme.id, "erp", {"write:codes"});
+    client = first.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   }
   const AuthService second(settingsFor(dir.path()));
   EXPECT_EQ(second.jwksJson(), jwks);
@@ -189,7 +189,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   {
     AuthService service(settingsWithTestKey(dir.path(), before));
     const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
-    client = service.registry().createClient(acme.id, "erp", {"write:codes"});
+    client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
     oldToken = accessTokenOf(requestToken(service, client.client.id, client.secret));
   }
   testing::installOtherTestKey(next, after);

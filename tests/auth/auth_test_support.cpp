@@ -229,9 +229,9 @@ std::vector<Organisation> FaultInjectingRegistry::listOrganisations() {
 }
 
 CreatedClient FaultInjectingRegistry::createClient(std::string_view organisationId, std::string_view name,
-                                                   const std::vector<std::string>& scopes) {
+                                                   const std::vector<std::string>& scopes, std::string_view createdBy) {
   check();
-  return inner_.createClient(organisationId, name, scopes);
+  return inner_.createClient(organisationId, name, scopes, createdBy);
 }
 
 std::vector<ClientRecord> FaultInjectingRegistry::listClients(std::string_view organisationId) {

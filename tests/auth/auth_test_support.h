@@ -119,7 +119,7 @@ class FaultInjectingRegistry final : public ClientRegistry {
   std::optional<Organisation> findOrganisation(std::string_view organisationId) override;
   std::vector<Organisation> listOrganisations() override;
   CreatedClient createClient(std::string_view organisationId, std::string_view name,
-                             const std::vector<std::string>& scopes) override;
+                             const std::vector<std::string>& scopes, std::string_view createdBy) override;
   std::vector<ClientRecord> listClients(std::string_view organisationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;

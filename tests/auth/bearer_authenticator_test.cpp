@@ -40,7 +40,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   // A client holding `scopes` as a registry from before D-U9 may (read:codes
   // is no scope the server knows).
   ClientRecord clientWithStoredScopes(std::string_view name, const std::string& scopes) {
-    const ClientRecord created = registry_.createClient(organisation_.id, name, {"write:codes"}).client;
+    const ClientRecord created = registry_.createClient(organisation_.id, name, {"write:codes"}, "tester").client;
     testing::storeScopesBehindTheRegistry(dir_.path() / "registry.db", created.id, scopes);
     return registry_.findClient(created.id).value();
   }
@@ -314,7 +314,7 @@ TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARev
   const BearerAuthenticator authenticator(verifier, view, cache, clock.clock());
   // A client the view has not seen yet.
   const Organisation acme = registry.createOrganisation("Acme", Plan::Starter);
-  const ClientRecord client = registry.createClient(acme.id, "fresh", {"write:codes"}).client;
+  const ClientRecord client = registry.createClient(acme.id, "fresh", {"write:codes"}, "tester").client;
   const std::string header = "Bearer " + issuer.issue({acme.id, client.id, client.scopes}).accessToken;
   const std::vector<std::string_view> values = {header};
 

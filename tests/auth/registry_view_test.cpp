@@ -19,7 +19,7 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const Organisation other = registry.createOrganisation("Other", Plan::Pro);
-  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}).client;
+  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
 
   RegistryView view(registry);
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch), ClientStanding::Active);
@@ -54,7 +54,7 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
-  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}).client;
+  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry);
   EXPECT_EQ(view.standing(client.id, acme.id, 0), ClientStanding::Active);  // never blocked: any iat
 
@@ -99,7 +99,7 @@ TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
   testing::FaultInjectingRegistry registry(sqlite);
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
-  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}).client;
+  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry);
   registry.setClientState(client.id, ClientState::Blocked);
   registry.failing = true;

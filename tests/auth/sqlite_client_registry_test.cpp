@@ -80,7 +80,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
 
 TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   const Organisation acme = starterOrganisation();
-  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"});
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   EXPECT_TRUE(isWellFormedClientId(created.client.id)) << created.client.id;
   EXPECT_EQ(created.secret.size(), 43u);
   std::string secretBytes;
@@ -90,6 +90,8 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_EQ(created.client.name, "ERP");
   EXPECT_EQ(created.client.scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(created.client.state, ClientState::Active);
+  EXPECT_EQ(created.client.createdBy, "tester");
+  EXPECT_EQ(created.client.lastUsedAt, std::nullopt);
   EXPECT_EQ(registry_.findClient(created.client.id), created.client);
 
   const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(created.client.id);
@@ -102,7 +104,7 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_TRUE(record->organisationCoversApiClients);
 
   clock_.advance(1);  // listed by creation time
-  const CreatedClient second = registry_.createClient(acme.id, "", {"write:codes"});
+  const CreatedClient second = registry_.createClient(acme.id, "", {"write:codes"}, "tester");
   EXPECT_NE(second.client.id, created.client.id);
   EXPECT_NE(second.secret, created.secret);
   EXPECT_EQ(registry_.listClients(acme.id), (std::vector<ClientRecord>{created.client, second.client}));
@@ -111,7 +113,7 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
 TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveStarterOrHigherPlan) {
   const Organisation free = registry_.createOrganisation("Free Ltd", Plan::Free);
   try {
-    registry_.createClient(free.id, "x", {"write:codes"});
+    registry_.createClient(free.id, "x", {"write:codes"}, "tester");
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::PlanExcludesClients);
@@ -122,9 +124,9 @@ TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveS
   }
   const Organisation lapsed = registry_.createOrganisation("Lapsed Ltd", Plan::Enterprise);
   registry_.setSubscription(lapsed.id, Subscription::Inactive);
-  EXPECT_THROW(registry_.createClient(lapsed.id, "x", {"write:codes"}), RegistryError);
+  EXPECT_THROW(registry_.createClient(lapsed.id, "x", {"write:codes"}, "tester"), RegistryError);
   try {
-    registry_.createClient("org_0000000000000000", "x", {"write:codes"});
+    registry_.createClient("org_0000000000000000", "x", {"write:codes"}, "tester");
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
@@ -137,7 +139,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
   const Organisation acme = starterOrganisation();
   const auto kindOf = [&](const std::vector<std::string>& scopes, std::string_view name) {
     try {
-      registry_.createClient(acme.id, name, scopes);
+      registry_.createClient(acme.id, name, scopes, "tester");
     } catch (const RegistryError& error) {
       return std::string(error.what());
     }
@@ -154,12 +156,35 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
   EXPECT_TRUE(registry_.listClients(acme.id).empty());
 }
 
+TEST_F(SqliteClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCreator) {
+  const Organisation acme = starterOrganisation();
+  const CreatedClient byCli = registry_.createClient(acme.id, "a", {"write:codes"}, "cli:alice");
+  const CreatedClient byUser = registry_.createClient(acme.id, "b", {"write:codes"}, "owner@example.com");
+  const CreatedClient byNobody = registry_.createClient(acme.id, "c", {"write:codes"}, "");
+  std::vector<std::string> creators;
+  for (const ClientRecord& client : registry_.listClients(acme.id)) creators.push_back(client.createdBy);
+  EXPECT_EQ(creators, (std::vector<std::string>{"cli:alice", "owner@example.com", ""}));
+  EXPECT_EQ(registry_.findClient(byUser.client.id)->createdBy, "owner@example.com");
+  const std::string sentence = "a client's creator must be at most 300 bytes of UTF-8 text without control characters";
+  for (const std::string& creator : {std::string("tab\tinside"), std::string(301, 'x'), std::string("\xff")}) {
+    try {
+      registry_.createClient(acme.id, "d", {"write:codes"}, creator);
+      ADD_FAILURE() << "accepted " << creator;
+    } catch (const RegistryError& error) {
+      EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue);
+      EXPECT_EQ(std::string(error.what()), sentence);
+    }
+  }
+  EXPECT_NO_THROW(registry_.createClient(acme.id, "e", {"write:codes"}, std::string(300, 'x')));
+  EXPECT_EQ(registry_.listClients(acme.id).size(), 4u);
+}
+
 // D-U9: only scopes the server knows, and at least one.
 TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
   const Organisation acme = starterOrganisation();
   const auto problemOf = [&](const std::vector<std::string>& scopes) {
     try {
-      registry_.createClient(acme.id, "c", scopes);
+      registry_.createClient(acme.id, "c", scopes, "tester");
     } catch (const RegistryError& error) {
       EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue);
       return std::string(error.what());
@@ -179,7 +204,7 @@ TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
 
 TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
   const Organisation acme = starterOrganisation();
-  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"});
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   const std::string& id = created.client.id;
 
   registry_.setClientState(id, ClientState::Blocked);
@@ -216,7 +241,7 @@ TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
 
 TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
   const Organisation acme = starterOrganisation();
-  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}).client.id;
+  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   const auto notBefore = [&] {
     const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(id);
     const std::vector<ClientStatus> statuses = registry_.listClientStatuses();
@@ -247,7 +272,7 @@ TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterThe
 // block must move it past that (it once stayed put, and the token survived).
 TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedSinceTheFirst) {
   const Organisation acme = starterOrganisation();
-  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}).client.id;
+  const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   clock_.set(testing::kTestEpoch + 100);
   registry_.setClientState(id, ClientState::Blocked);
   registry_.setClientState(id, ClientState::Active);
@@ -258,7 +283,10 @@ TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedS
 }
 
 TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClientsKept) {
-  // A data directory from before 0002: its clients keep working, never blocked.
+  // A data directory from before 0002: its clients keep working, never
+  // blocked; from before 0004: created by nobody named, never used. The
+  // client row is written as schema 1 knew it (today's createClient writes
+  // columns schema 1 lacks).
   TempDir dir;
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
@@ -266,27 +294,47 @@ TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWith
   std::filesystem::create_directory(firstOnly);
   std::filesystem::copy_file(testing::sourceRegistryMigrations() / "0001_registry.sql",
                              firstOnly / "0001_registry.sql");
-  CreatedClient created;
+  const std::string clientId = std::string(kClientIdPrefix) + std::string(kClientIdRandomLength, 'A');
+  const std::string secret(43, 's');
+  std::string organisationId;
   {
     SqliteClientRegistry old(dir.path() / "registry.db", firstOnly, hasher, clock.clock());
-    created = old.createClient(old.createOrganisation("Acme", Plan::Pro).id, "ERP", {"write:codes"});
+    organisationId = old.createOrganisation("Acme", Plan::Pro).id;
+  }
+  {
+    std::string digestHex;
+    for (const unsigned char byte : hasher.digest(secret)) {
+      constexpr const char* kHex = "0123456789abcdef";
+      digestHex += kHex[byte >> 4];
+      digestHex += kHex[byte & 0xF];
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open_v2((dir.path() / "registry.db").c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+    const std::string insert =
+        "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest, created_at, updated_at)"
+        " VALUES ('" +
+        clientId + "', '" + organisationId + "', 'ERP', 'write:codes', 'active', X'" + digestHex + "', 1, 1)";
+    EXPECT_EQ(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
+    sqlite3_close(db);
   }
   SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(created.client.id);
+  const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(clientId);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->tokensNotBefore, 0);
-  EXPECT_EQ(record->secretDigest, hasher.digest(created.secret));
-  upgraded.setClientState(created.client.id, ClientState::Blocked);
-  EXPECT_EQ(upgraded.findClientForAuthentication(created.client.id)->tokensNotBefore, testing::kTestEpoch + 1);
+  EXPECT_EQ(record->secretDigest, hasher.digest(secret));
+  EXPECT_EQ(upgraded.findClient(clientId),
+            (ClientRecord{clientId, organisationId, "ERP", {"write:codes"}, ClientState::Active, 1, "", std::nullopt}));
+  upgraded.setClientState(clientId, ClientState::Blocked);
+  EXPECT_EQ(upgraded.findClientForAuthentication(clientId)->tokensNotBefore, testing::kTestEpoch + 1);
 }
 
 TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
   const Organisation acme = starterOrganisation();
   const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
-  const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"});
-  const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"});
-  const CreatedClient deleted = registry_.createClient(acme.id, "c", {"write:codes"});
-  const CreatedClient downgraded = registry_.createClient(free.id, "d", {"write:codes"});
+  const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
+  const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
+  const CreatedClient deleted = registry_.createClient(acme.id, "c", {"write:codes"}, "tester");
+  const CreatedClient downgraded = registry_.createClient(free.id, "d", {"write:codes"}, "tester");
   registry_.setClientState(blocked.client.id, ClientState::Blocked);
   registry_.setClientState(deleted.client.id, ClientState::Deleted);
   registry_.setPlan(free.id, Plan::Free);
@@ -349,8 +397,8 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
   // findClientForAuthentication keeps its prepared statement between calls:
   // each call must bind afresh, read current rows and leave it reusable.
   const Organisation acme = starterOrganisation();
-  const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}).client.id;
-  const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}).client.id;
+  const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}, "tester").client.id;
+  const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}, "tester").client.id;
   // Scopes the server no longer knows, stored before (D-U9): read as stored.
   executeElsewhere(databaseFile(),
                    "UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
@@ -390,10 +438,10 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
   const std::string unknown = "svc_client_000000000000000000000000";
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
   const Organisation acme = starterOrganisation();
-  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"});
+  const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"}, "tester");
   executeElsewhere(databaseFile(),
                    "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
-  const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"});
+  const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"}, "tester");
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
     EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
@@ -419,7 +467,7 @@ TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   const Organisation acme = starterOrganisation();
   std::vector<std::string> secrets;
   for (int index = 0; index < 5; ++index)
-    secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}).secret);
+    secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}, "tester").secret);
   registry_.setClientState(registry_.listClients(acme.id)[0].id, ClientState::Deleted);
 
   std::string everything;
@@ -454,7 +502,8 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
-            "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql");
+            "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql,4:0004_client_usage.sql,"
+            "5:0005_organisation_settings.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   EXPECT_NE(sqlite3_exec(db,
@@ -526,7 +575,7 @@ TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransacti
   const Organisation acme = starterOrganisation();
   registry_.setPlan(acme.id, Plan::Pro);
   registry_.setSubscription(acme.id, Subscription::Active);
-  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"});
+  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"}, "tester");
   const std::string& client = created.client.id;
   registry_.setClientState(client, ClientState::Blocked);
   registry_.setClientState(client, ClientState::Blocked);
@@ -548,12 +597,12 @@ TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransacti
 
 TEST_F(SqliteClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
   const Organisation acme = starterOrganisation();
-  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"});
+  const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"}, "tester");
   registry_.setChangeRecorder(
       [](Poco::Data::Session&, const RegistryChange&) { throw std::runtime_error("the audit log is full"); });
   EXPECT_THROW(registry_.setClientState(created.client.id, ClientState::Blocked), std::runtime_error);
   EXPECT_THROW(registry_.setPlan(acme.id, Plan::Enterprise), std::runtime_error);
-  EXPECT_THROW(registry_.createClient(acme.id, "Second", {"write:codes"}), std::runtime_error);
+  EXPECT_THROW(registry_.createClient(acme.id, "Second", {"write:codes"}, "tester"), std::runtime_error);
   registry_.setChangeRecorder(nullptr);
   EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Active);
   EXPECT_EQ(registry_.findOrganisation(acme.id)->plan, Plan::Starter);

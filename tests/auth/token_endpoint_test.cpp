@@ -91,20 +91,20 @@ class TokenEndpointTest : public ::testing::Test {
         throttle_(throttleSettings, clock_.clock()),
         endpoint_(registry_, hasher_, issuer_, throttle_) {
     const Organisation acme = sqlite_.createOrganisation("Acme", Plan::Starter);
-    const CreatedClient client = sqlite_.createClient(acme.id, "erp", {"write:codes"});
+    const CreatedClient client = sqlite_.createClient(acme.id, "erp", {"write:codes"}, "tester");
     clientId_ = client.client.id;
     secret_ = client.secret;
     organisationId_ = acme.id;
-    const CreatedClient blocked = sqlite_.createClient(acme.id, "blocked", {"write:codes"});
+    const CreatedClient blocked = sqlite_.createClient(acme.id, "blocked", {"write:codes"}, "tester");
     blockedId_ = blocked.client.id;
     blockedSecret_ = blocked.secret;
     sqlite_.setClientState(blockedId_, ClientState::Blocked);
-    const CreatedClient deleted = sqlite_.createClient(acme.id, "deleted", {"write:codes"});
+    const CreatedClient deleted = sqlite_.createClient(acme.id, "deleted", {"write:codes"}, "tester");
     deletedId_ = deleted.client.id;
     deletedSecret_ = deleted.secret;
     sqlite_.setClientState(deletedId_, ClientState::Deleted);
     const Organisation lapsed = sqlite_.createOrganisation("Lapsed", Plan::Pro);
-    const CreatedClient lapsedClient = sqlite_.createClient(lapsed.id, "lapsed", {"write:codes"});
+    const CreatedClient lapsedClient = sqlite_.createClient(lapsed.id, "lapsed", {"write:codes"}, "tester");
     lapsedId_ = lapsedClient.client.id;
     lapsedSecret_ = lapsedClient.secret;
     sqlite_.setSubscription(lapsed.id, Subscription::Inactive);

@@ -24,7 +24,7 @@ std::filesystem::path makeTemporaryDirectory() {
 
 FuzzClient makeClient(auth::ClientRegistry& registry, const auth::Organisation& organisation, std::string_view name,
                       const std::vector<std::string>& scopes) {
-  auth::CreatedClient created = registry.createClient(organisation.id, name, scopes);
+  auth::CreatedClient created = registry.createClient(organisation.id, name, scopes, "tester");
   std::string scope;
   for (const std::string& entry : scopes) scope += (scope.empty() ? "" : " ") + entry;
   return {created.client.id, std::move(created.secret), organisation.id, std::move(scope)};

@@ -47,6 +47,22 @@ def secrets_of(exchange):
     for field, value in urllib.parse.parse_qsl(exchange.get("requestBody", ""), keep_blank_values=True):
         if field in ("client_secret", "password"):
             found.add(value)
+    # The dashboard's: passwords and codes in JSON bodies, a new client's
+    # secret, TOTP secrets, recovery codes, session cookies and CSRF tokens.
+    for text in (exchange.get("requestBody", ""), exchange.get("body", "")):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            for field in ("password", "code", "secret", "csrfToken"):
+                if isinstance(value.get(field), str):
+                    found.add(value[field])
+            for code in value.get("recoveryCodes", []) if isinstance(value.get("recoveryCodes"), list) else []:
+                found.add(code)
+    for name, value in exchange.get("headers", {}).items():
+        if name.lower() == "set-cookie" and "=" in value:
+            found.add(value.partition("=")[2].partition(";")[0])
     if exchange.get("status") == 200 and '"access_token"' in exchange.get("body", ""):
         try:
             found.add(json.loads(exchange["body"])["access_token"])

@@ -338,8 +338,8 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
                                        "client create");
          const std::string_view organisation = parsed.required("--org");
          context.attempting("client.create", "", organisation);
-         const auth::CreatedClient created =
-             context.registry().createClient(organisation, parsed.optional("--name", ""), parsed.all("--scope"));
+         const auth::CreatedClient created = context.registry().createClient(
+             organisation, parsed.optional("--name", ""), parsed.all("--scope"), context.audit.actor);
          return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" + jsonString(created.secret) +
                 R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
        }},

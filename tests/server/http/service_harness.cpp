@@ -209,7 +209,7 @@ HttpResult ServiceHarness::request(const HttpCall& call) {
 ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, auth::Plan plan) {
   auth::ClientRegistry& registry = service_->auth().registry();
   const auth::Organisation organisation = registry.createOrganisation("Test organisation", plan);
-  const auth::CreatedClient created = registry.createClient(organisation.id, "test client", scopes);
+  const auth::CreatedClient created = registry.createClient(organisation.id, "test client", scopes, "tester");
   service_->auth().refreshRegistryView();
   return ApiClient{organisation.id, created.client.id, created.secret};
 }

@@ -1,0 +1,62 @@
+#include "server/dashboard/dashboard_accounts.h"
+
+#include <Poco/Data/Session.h>
+#include <openssl/crypto.h>
+
+#include <stdexcept>
+
+#include "auth/auth_service.h"
+
+namespace codepayload::server {
+
+namespace {
+
+// The audit context of the dashboard request this thread is handling.
+thread_local const accounts::AuditContext* currentChangeAudit = nullptr;
+
+}  // namespace
+
+DashboardAccounts::ChangeAudit::ChangeAudit(const accounts::AuditContext& context) : previous_(currentChangeAudit) {
+  currentChangeAudit = &context;
+}
+
+DashboardAccounts::ChangeAudit::~ChangeAudit() { currentChangeAudit = previous_; }
+
+DashboardAccounts::DashboardAccounts(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
+    : hasher_(auth::SecretHasher::loadOrCreate(dataDir / auth::kPepperFile)),
+      registry_(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher_),
+      accounts_(dataDir / auth::kRegistryDatabaseFile, migrationsDir),
+      sessions_(accounts_),
+      signIn_(accounts_, passwords_, sessions_) {
+  registry_.setChangeRecorder([](Poco::Data::Session& session, const auth::RegistryChange& change) {
+    if (currentChangeAudit == nullptr) throw std::logic_error("a dashboard registry change without its audit context");
+    accounts::appendAuditRecord(
+        session, accounts::AuditRecord{0, auth::systemUnixSeconds(), currentChangeAudit->actor, change.action,
+                                       change.target, change.organisationId, currentChangeAudit->address,
+                                       accounts::AuditResult::Success, change.detail});
+  });
+}
+
+void DashboardAccounts::keepPendingTotp(const std::string& sessionDigest, std::string secret) {
+  const std::lock_guard lock(pendingMutex_);
+  auto [entry, inserted] = pendingTotp_.try_emplace(sessionDigest);
+  if (!inserted) OPENSSL_cleanse(entry->second.data(), entry->second.size());
+  entry->second = std::move(secret);
+}
+
+std::optional<std::string> DashboardAccounts::pendingTotp(const std::string& sessionDigest) {
+  const std::lock_guard lock(pendingMutex_);
+  const auto found = pendingTotp_.find(sessionDigest);
+  if (found == pendingTotp_.end()) return std::nullopt;
+  return found->second;
+}
+
+void DashboardAccounts::forgetPendingTotp(const std::string& sessionDigest) {
+  const std::lock_guard lock(pendingMutex_);
+  const auto found = pendingTotp_.find(sessionDigest);
+  if (found == pendingTotp_.end()) return;
+  OPENSSL_cleanse(found->second.data(), found->second.size());
+  pendingTotp_.erase(found);
+}
+
+}  // namespace codepayload::server

@@ -1,0 +1,75 @@
+// What the dashboard's handlers work with, opened from the data directory:
+// its own connection to the client registry (changes reach the token
+// endpoint and the bearer check through the registry's version, within a
+// second, like a change made with codepayload-admin), the people's accounts
+// and the audit log, the password hasher, sessions and sign-in, and the TOTP
+// secrets being enrolled. Every change of the registry made through it is
+// audited in the change's transaction with the actor and address of the
+// request making it (ChangeAudit), as the admin CLI does (D-D8).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "accounts/account_store.h"
+#include "accounts/audit_log.h"
+#include "accounts/password_hasher.h"
+#include "accounts/session_manager.h"
+#include "accounts/sign_in.h"
+#include "auth/secret_hasher.h"
+#include "auth/sqlite_client_registry.h"
+
+namespace codepayload::server {
+
+class DashboardAccounts {
+ public:
+  // Opens the registry of `dataDir` (migrated from `migrationsDir`). Throws
+  // with a readable message when it cannot.
+  DashboardAccounts(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir);
+
+  DashboardAccounts(const DashboardAccounts&) = delete;
+  DashboardAccounts& operator=(const DashboardAccounts&) = delete;
+
+  auth::ClientRegistry& registry() { return registry_; }
+  accounts::AccountStore& accounts() { return accounts_; }
+  const accounts::PasswordHasher& passwords() const { return passwords_; }
+  accounts::SessionManager& sessions() { return sessions_; }
+  accounts::SignInService& signIn() { return signIn_; }
+
+  // While one lives on a thread, the registry changes that thread makes are
+  // audited as made by `context`; a change made without one is refused (the
+  // registry call throws), so no dashboard change goes unrecorded.
+  class ChangeAudit {
+   public:
+    explicit ChangeAudit(const accounts::AuditContext& context);
+    ~ChangeAudit();
+    ChangeAudit(const ChangeAudit&) = delete;
+    ChangeAudit& operator=(const ChangeAudit&) = delete;
+
+   private:
+    const accounts::AuditContext* previous_;
+  };
+
+  // The TOTP secret (raw bytes) being enrolled by the session with id digest
+  // `sessionDigest`: kept in memory until confirmed, replaced by a new start,
+  // forgotten at confirmation.
+  void keepPendingTotp(const std::string& sessionDigest, std::string secret);
+  std::optional<std::string> pendingTotp(const std::string& sessionDigest);
+  void forgetPendingTotp(const std::string& sessionDigest);
+
+ private:
+  auth::SecretHasher hasher_;
+  auth::SqliteClientRegistry registry_;
+  accounts::AccountStore accounts_;
+  accounts::PasswordHasher passwords_;
+  accounts::SessionManager sessions_;
+  accounts::SignInService signIn_;
+  std::mutex pendingMutex_;
+  std::map<std::string, std::string, std::less<>> pendingTotp_;
+};
+
+}  // namespace codepayload::server

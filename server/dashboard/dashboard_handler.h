@@ -1,0 +1,25 @@
+// Everything under /dashboard/ (issue 11): the pages (embedded files of
+// dashboard/) and the JSON endpoints under /dashboard/data/ that the pages
+// call. Thin: each endpoint parses, checks who asks (session, role, CSRF
+// token, same origin), calls the registry or the accounts, and answers.
+// Every answer carries the dashboard's security headers; any request with an
+// Authorization header (an access token) is refused with 403.
+#pragma once
+
+#include "server/dashboard/dashboard_accounts.h"
+#include "server/service_handler.h"
+
+namespace codepayload::server {
+
+class DashboardHandler final : public ServiceHandler {
+ public:
+  // `accounts` must outlive the handler.
+  DashboardHandler(const ServiceContext& context, DashboardAccounts& accounts);
+
+ private:
+  void handle(HttpExchange& exchange, RequestTrace& trace) const override;
+
+  DashboardAccounts& accounts_;
+};
+
+}  // namespace codepayload::server
