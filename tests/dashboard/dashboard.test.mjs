@@ -403,24 +403,25 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await screenshot(operatorPage, 'organizations');
 
   const createButton = owner_.getByRole('button', { name: 'Create API client', exact: true });
-  const expectGate = async (allowed) => {
+  // why: the sentence shown next to the disabled button and in the server's refusal; null: allowed.
+  const expectGate = async (why) => {
     await owner_.reload();
     await clientRow(owner_, replacement.clientId).waitFor();
-    assert.equal(await createButton.isEnabled(), allowed);
+    assert.equal(await createButton.isEnabled(), why === null);
     const reason = owner_.locator('#cannot-create-reason');
-    assert.equal(await reason.isVisible(), !allowed);
+    assert.equal(await reason.isVisible(), why !== null);
     const answer = await postFromPage(owner_, 'clients', { name: 'gated', scopes: ['write:codes'] });
-    if (allowed) return answer;
-    assert.notEqual(await reason.innerText(), '');
+    if (why === null) return answer;
+    assert.equal(await reason.innerText(), why);
     assert.equal(answer.status, 409, answer.body);
-    assert.equal(errorCode(answer), 'PlanExcludesClients');
+    assert.deepEqual(JSON.parse(answer.body).errors[0], { code: 'PlanExcludesClients', path: null, message: why });
     return answer;
   };
 
   await acme.getByLabel('Plan of Acme Foods').selectOption('free');
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
   await acme.getByRole('cell', { name: 'not allowed', exact: true }).waitFor();
-  await expectGate(false);
+  await expectGate('The organization\'s plan (free) does not include API clients; they need the Starter plan or higher.');
   await screenshot(owner_, 'api-plan-gate');
 
   await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
@@ -428,11 +429,12 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   await acme.getByRole('button', { name: 'Deactivate subscription', exact: true }).click();
   await acme.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
-  await expectGate(false);
+  await expectGate('The organization\'s subscription is inactive; API clients need an active subscription on the ' +
+                   'Starter plan or higher.');
 
   await acme.getByRole('button', { name: 'Activate subscription', exact: true }).click();
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
-  const created = await expectGate(true);
+  const created = await expectGate(null);
   assert.equal(created.status, 201, created.body);
 });
 
