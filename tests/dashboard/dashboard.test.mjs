@@ -306,6 +306,8 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
     [`clients/${replacement.clientId}/block`, {}],
     [`clients/${replacement.clientId}/delete`, { name: clientName }],
     [`clients/${replacement.clientId}/replacement`, {}],
+    ['organization/users', { email: 'new@acme.example', role: 'owner', password: 'a long enough password' }],
+    ['organization/require-totp', { required: true }],
   ]) {
     const answer = await postFromPage(page, endpoint, body);
     assert.equal(answer.status, 403, `${endpoint}: ${answer.body}`);
