@@ -99,14 +99,16 @@ async function postCodes(token) {
 
 // A new token of the client and one POST /codes with it: {token, status}. A change in the
 // registry (a client created, unblocked) reaches the token endpoint and the bearer check within
-// a second, so this retries for up to 1.5 s until both answer 200.
+// a second, so each is retried for up to 1.5 s until it answers 200. One token is issued and one
+// batch accepted (refused requests are not counted as usage), so the usage counts are exact.
 async function tokenAndCodes(client) {
   const deadline = Date.now() + 1500;
-  for (;;) {
-    const token = await requestToken(client.clientId, client.secret);
-    const status = token.status === 200 ? await postCodes(token.body.access_token) : token.status;
-    if (status === 200 || Date.now() > deadline) return { token: token.body.access_token, status };
-  }
+  let token = await requestToken(client.clientId, client.secret);
+  while (token.status !== 200 && Date.now() < deadline) token = await requestToken(client.clientId, client.secret);
+  if (token.status !== 200) return { token: null, status: token.status };
+  let status = await postCodes(token.body.access_token);
+  while (status !== 200 && Date.now() < deadline) status = await postCodes(token.body.access_token);
+  return { token: token.body.access_token, status };
 }
 
 // What the secret dialog shows, read through its labels; then "Done".
