@@ -24,6 +24,8 @@ constexpr std::array kKeys{
     SettingKey{"listen", "CODEPAYLOAD_LISTEN"},
     SettingKey{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN"},
     SettingKey{"metrics.listen", "CODEPAYLOAD_METRICS_LISTEN"},
+    SettingKey{"dashboard.enabled", "CODEPAYLOAD_DASHBOARD_ENABLED"},
+    SettingKey{"dashboard.listen", "CODEPAYLOAD_DASHBOARD_LISTEN"},
     SettingKey{"tls.certificate", "CODEPAYLOAD_TLS_CERT"},
     SettingKey{"tls.privateKey", "CODEPAYLOAD_TLS_KEY"},
     SettingKey{"token.ttl", "CODEPAYLOAD_TOKEN_TTL"},

@@ -1,5 +1,6 @@
 #include "server/request_router.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "server/codes_handler.h"
@@ -37,7 +38,7 @@ class RouteErrorHandler final : public ServiceHandler {
 
 }  // namespace
 
-RequestRouter::RequestRouter(const ServiceContext& context)
+RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
     : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())),
       notFoundMetrics_(&context.metrics.route({})) {
   const auto route = [&](std::string_view path, std::string_view method, std::unique_ptr<ServiceHandler> handler) {
@@ -45,14 +46,17 @@ RequestRouter::RequestRouter(const ServiceContext& context)
                             method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method),
                             &context.metrics.route(path)});
   };
-  route("/codes", "POST", std::make_unique<CodesHandler>(context));
-  route("/oauth/token", "", std::make_unique<TokenHandler>(context));
-  route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
-  route("/healthz", "GET", std::make_unique<HealthHandler>(context));
-  route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
-  route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
-  route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
-  if (context.dashboard != nullptr) {
+  if (scope != Scope::Dashboard) {
+    route("/codes", "POST", std::make_unique<CodesHandler>(context));
+    route("/oauth/token", "", std::make_unique<TokenHandler>(context));
+    route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
+    route("/healthz", "GET", std::make_unique<HealthHandler>(context));
+    route("/healthz/live", "GET", std::make_unique<LivenessHandler>(context));
+    route("/healthz/ready", "GET", std::make_unique<ReadinessHandler>(context));
+    route("/openapi.json", "GET", std::make_unique<OpenApiHandler>(context));
+  }
+  if (scope != Scope::Api) {
+    if (context.dashboard == nullptr) throw std::logic_error("a router with the dashboard needs its accounts");
     dashboard_ = std::make_unique<DashboardHandler>(context, *context.dashboard);
     dashboardMetrics_ = &context.metrics.route(kDashboardPrefix);
   }

@@ -20,7 +20,12 @@ namespace codepayload::server {
 
 class RequestRouter final : public HttpService {
  public:
-  explicit RequestRouter(const ServiceContext& context);
+  // What one listener serves: the API, the API and the dashboard, or (the
+  // dashboard's own listener, dashboard.listen) the dashboard alone.
+  enum class Scope { Api, ApiAndDashboard, Dashboard };
+
+  // The dashboard needs context.dashboard.
+  RequestRouter(const ServiceContext& context, Scope scope);
   ~RequestRouter() override;
 
   void serve(HttpExchange& exchange) noexcept override;

@@ -36,6 +36,24 @@ void applyDataDir(ServerConfig& config, std::string_view value) { config.dataDir
 
 void applyListen(ServerConfig& config, std::string_view value) { config.listen = parseListenAddress(value); }
 
+void applyDashboardEnabled(ServerConfig& config, std::string_view value) {
+  if (value == "true") {
+    config.dashboardEnabled = true;
+  } else if (value == "false") {
+    config.dashboardEnabled = false;
+  } else {
+    throw ServerConfigError("must be true or false, got " + quoted(value));
+  }
+}
+
+void applyDashboardListen(ServerConfig& config, std::string_view value) {
+  if (value.empty()) {
+    config.dashboardListen.reset();
+  } else {
+    config.dashboardListen = parseListenAddress(value);
+  }
+}
+
 void applyPlainListen(ServerConfig& config, std::string_view value) {
   if (value.empty() || value == "off") {
     config.plainListen.reset();
@@ -164,6 +182,8 @@ constexpr std::array kSettings{
     ServerSetting{"listen", "CODEPAYLOAD_LISTEN", applyListen},
     ServerSetting{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN", applyPlainListen},
     ServerSetting{"metrics.listen", "CODEPAYLOAD_METRICS_LISTEN", applyMetricsListen},
+    ServerSetting{"dashboard.enabled", "CODEPAYLOAD_DASHBOARD_ENABLED", applyDashboardEnabled},
+    ServerSetting{"dashboard.listen", "CODEPAYLOAD_DASHBOARD_LISTEN", applyDashboardListen},
     ServerSetting{"tls.certificate", "CODEPAYLOAD_TLS_CERT", applyTlsCertificate},
     ServerSetting{"tls.privateKey", "CODEPAYLOAD_TLS_KEY", applyTlsPrivateKey},
     ServerSetting{"token.ttl", "CODEPAYLOAD_TOKEN_TTL", applyTokenTtl},
@@ -233,6 +253,11 @@ void checkConsistency(ServerConfig& config, const std::set<std::string_view>& ap
   if (config.metricsListen && config.metricsListen->port != 0 &&
       (*config.metricsListen == config.listen || config.metricsListen == config.plainListen)) {
     throw ServerConfigError("metrics.listen must differ from listen and plain.listen");
+  }
+  if (config.dashboardListen && config.dashboardListen->port != 0 &&
+      (*config.dashboardListen == config.listen || config.dashboardListen == config.plainListen ||
+       config.dashboardListen == config.metricsListen)) {
+    throw ServerConfigError("dashboard.listen must differ from listen, plain.listen and metrics.listen");
   }
 }
 

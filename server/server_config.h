@@ -47,6 +47,10 @@ struct ServerConfig {
   // Plain-HTTP listener serving only GET /metrics (Prometheus text); off when
   // empty.
   std::optional<ListenAddress> metricsListen;
+  // The dashboard (/dashboard/, issue 11): on or off, and on the HTTPS
+  // listener (nullopt) or on its own HTTPS listener (then only there).
+  bool dashboardEnabled = true;
+  std::optional<ListenAddress> dashboardListen;
   // Both empty: a self-signed development certificate is generated in dataDir.
   std::filesystem::path tlsCertificateFile;
   std::filesystem::path tlsPrivateKeyFile;

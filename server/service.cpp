@@ -87,6 +87,10 @@ struct CodePayloadService::Running {
   std::unique_ptr<ConnectionGuard> guard;
   HttpSettings http;
   std::unique_ptr<RequestRouter> router;
+  // The dashboard's own listener (dashboard.listen), when there is one.
+  std::unique_ptr<RequestRouter> dashboardRouter;
+  std::unique_ptr<Poco::Net::TCPServer> dashboardServer;
+  std::optional<std::uint16_t> dashboardPort;
   std::unique_ptr<Poco::Net::TCPServer> httpsServer;
   std::unique_ptr<Poco::Net::TCPServer> plainServer;
   std::unique_ptr<RulesWatcher> watcher;
@@ -107,11 +111,13 @@ struct CodePayloadService::Running {
     // Handler threads use the context: servers and pool go first.
     watcher.reset();
     sessionSweeper.reset();
+    dashboardServer.reset();
     plainServer.reset();
     httpsServer.reset();
     if (pool) pool->joinAll();
     pool.reset();
     guard.reset();
+    dashboardRouter.reset();
     router.reset();
     context.reset();
     dashboard.reset();
@@ -158,7 +164,8 @@ struct CodePayloadService::Running {
 
   int openConnections() const {
     return (httpsServer ? httpsServer->currentConnections() : 0) +
-           (plainServer ? plainServer->currentConnections() : 0);
+           (plainServer ? plainServer->currentConnections() : 0) +
+           (dashboardServer ? dashboardServer->currentConnections() : 0);
   }
 };
 
@@ -201,7 +208,9 @@ void CodePayloadService::start() {
   authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
   running->auth = std::make_unique<auth::AuthService>(authSettings);
-  running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
+  if (config_.dashboardEnabled) {
+    running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
+  }
 
   std::filesystem::path certificateFile = config_.tlsCertificateFile;
   std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
@@ -240,33 +249,47 @@ void CodePayloadService::start() {
       ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress, config_.tlsHandshakeTimeout,
                        config_.firstBytesTimeout.count() > 0},
       log_);
-  running->router = std::make_unique<RequestRouter>(*running->context);
+  const bool dashboardApart = config_.dashboardEnabled && config_.dashboardListen.has_value();
+  running->router = std::make_unique<RequestRouter>(*running->context, config_.dashboardEnabled && !dashboardApart
+                                                                           ? RequestRouter::Scope::ApiAndDashboard
+                                                                           : RequestRouter::Scope::Api);
+  if (dashboardApart) {
+    running->dashboardRouter = std::make_unique<RequestRouter>(*running->context, RequestRouter::Scope::Dashboard);
+  }
   running->http = httpSettings(config_);
-  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket) {
+  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket, RequestRouter& router) {
     // A connection that sends nothing never reaches a worker (D-T1).
     if (config_.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config_.firstBytesTimeout);
-    auto server =
-        std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, *running->router),
-                                               *running->pool, socket, httpParams(config_));
+    auto server = std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, router),
+                                                         *running->pool, socket, httpParams(config_));
     server->setConnectionFilter(running->guard->admissionFilter(*server));
     return server;
   };
   Poco::Net::SecureServerSocket httpsSocket(tls);
   bindExclusively(httpsSocket, config_.listen, config_.listenBacklog);
   running->httpsPort = httpsSocket.address().port();
-  running->httpsServer = serve(httpsSocket);
+  running->httpsServer = serve(httpsSocket, *running->router);
   if (config_.plainListen) {
     Poco::Net::ServerSocket plainSocket;
     bindExclusively(plainSocket, *config_.plainListen, config_.listenBacklog);
     running->plainPort = plainSocket.address().port();
-    running->plainServer = serve(plainSocket);
+    running->plainServer = serve(plainSocket, *running->router);
+  }
+  if (dashboardApart) {
+    Poco::Net::SecureServerSocket dashboardSocket(tls);
+    bindExclusively(dashboardSocket, *config_.dashboardListen, config_.listenBacklog);
+    running->dashboardPort = dashboardSocket.address().port();
+    running->dashboardServer = serve(dashboardSocket, *running->dashboardRouter);
   }
   running->httpsServer->start();
   if (running->plainServer) running->plainServer->start();
+  if (running->dashboardServer) running->dashboardServer->start();
 
-  running->sessionSweeper = std::make_unique<SessionSweeper>(running->dashboard->accounts(),
-                                                             running->dashboard->sessions().settings().idleSeconds,
-                                                             kSessionSweepInterval, log_);
+  if (running->dashboard) {
+    running->sessionSweeper = std::make_unique<SessionSweeper>(running->dashboard->accounts(),
+                                                               running->dashboard->sessions().settings().idleSeconds,
+                                                               kSessionSweepInterval, log_);
+  }
   running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
                                                     config_.reloadInterval, log_);
   if (config_.metricsListen) {
@@ -296,6 +319,10 @@ void CodePayloadService::start() {
   if (running->plainPort) {
     line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);
   }
+  if (running->dashboardPort) {
+    line += ", dashboard on https://" + urlHost(config_.dashboardListen->host) + ":" +
+            std::to_string(*running->dashboardPort) + "/dashboard/";
+  }
   if (running->metricsPort) {
     line += ", metrics on http://" + urlHost(config_.metricsListen->host) + ":" +
             std::to_string(*running->metricsPort) + "/metrics";
@@ -313,6 +340,7 @@ void CodePayloadService::stop() {
   running.sessionSweeper.reset();
   running.httpsServer->stop();
   if (running.plainServer) running.plainServer->stop();
+  if (running.dashboardServer) running.dashboardServer->stop();
   // Idle keep-alive connections close now; each connection with a request in
   // flight closes once that request is answered (Poco waits for it).
   running.guard->stopConnections(false);
@@ -361,6 +389,10 @@ std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_
 
 std::optional<std::uint16_t> CodePayloadService::plainPort() const {
   return running_ ? running_->plainPort : std::nullopt;
+}
+
+std::optional<std::uint16_t> CodePayloadService::dashboardPort() const {
+  return running_ ? running_->dashboardPort : std::nullopt;
 }
 
 std::optional<std::uint16_t> CodePayloadService::metricsPort() const {

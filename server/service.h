@@ -50,6 +50,8 @@ class CodePayloadService {
 
   std::uint16_t httpsPort() const;
   std::optional<std::uint16_t> plainPort() const;
+  // The dashboard's own listener's port (dashboard.listen), when there is one.
+  std::optional<std::uint16_t> dashboardPort() const;
   // The metrics listener's port (metrics.listen), when there is one.
   std::optional<std::uint16_t> metricsPort() const;
   // The certificate the HTTPS listener presents (configured or generated).

@@ -140,7 +140,8 @@ TEST(Settings, AnUnknownVariableFarFromAllListsTheKnownOnes) {
             "unknown environment variable CODEPAYLOAD_SOMETHING_ELSE; the known ones are " + known);
   EXPECT_TRUE(
       known.starts_with("CODEPAYLOAD_ACCESS_LOG, CODEPAYLOAD_AUDIENCE, CODEPAYLOAD_BACKLOG, "
-                        "CODEPAYLOAD_CONFIG_DIR, CODEPAYLOAD_DATA_DIR, CODEPAYLOAD_DB_DIR, "))
+                        "CODEPAYLOAD_CONFIG_DIR, CODEPAYLOAD_DASHBOARD_ENABLED, CODEPAYLOAD_DASHBOARD_LISTEN, "
+                        "CODEPAYLOAD_DATA_DIR, CODEPAYLOAD_DB_DIR, "))
       << known;
 }
 

@@ -4,11 +4,16 @@
 // lifecycle as the token endpoint sees it.
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -716,6 +721,35 @@ TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
   EXPECT_TRUE(store_.findSession(std::string(64, 'a')).has_value());
   EXPECT_FALSE(store_.findSession(std::string(64, 'b')).has_value());
   EXPECT_FALSE(store_.findSession(std::string(64, 'c')).has_value());
+}
+
+TEST(DashboardSettings, OffMeansNotFound) {
+  ServiceHarness harness([](ServerConfig& config) { config.dashboardEnabled = false; });
+  const HttpResult page = harness.request(HttpCall{"GET", "/dashboard/sign-in", {}, ""});
+  EXPECT_EQ(page.status, 404);
+  EXPECT_EQ(page.body, envelope("NotFound", "", "There is no resource at this path."));
+  EXPECT_FALSE(page.has("content-security-policy"));
+}
+
+TEST(DashboardSettings, ItsOwnListenerServesItAlone) {
+  ServiceHarness harness([](ServerConfig& config) { config.dashboardListen = ListenAddress{"127.0.0.1", 0}; });
+  ASSERT_TRUE(harness.service().dashboardPort().has_value());
+  EXPECT_NE(*harness.service().dashboardPort(), harness.port());
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/dashboard/sign-in", {}, ""}).status, 404);
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/healthz/live", {}, ""}).status, 200);
+
+  const auto fetch = [&](const std::string& target) {
+    Poco::Net::HTTPSClientSession session("127.0.0.1", *harness.service().dashboardPort(), harness.clientContext());
+    Poco::Net::HTTPRequest request("GET", target, Poco::Net::HTTPMessage::HTTP_1_1);
+    session.sendRequest(request);
+    Poco::Net::HTTPResponse response;
+    std::istream& in = session.receiveResponse(response);
+    std::ostringstream body;
+    Poco::StreamCopier::copyStream(in, body);
+    return std::make_pair(static_cast<int>(response.getStatus()), response.get("Content-Security-Policy", ""));
+  };
+  EXPECT_EQ(fetch("/dashboard/sign-in"), std::make_pair(200, std::string(kCsp)));
+  EXPECT_EQ(fetch("/healthz/live").first, 404);
 }
 
 }  // namespace

@@ -149,6 +149,21 @@ TEST_F(ServerConfigFile, LargeRequestLimitsAreReadAndChecked) {
             "must be between 0 and 4096, got '-1'");
 }
 
+TEST_F(ServerConfigFile, DashboardSettings) {
+  const ServerConfig defaults = loadServerConfig(std::nullopt, environmentOf({}));
+  EXPECT_TRUE(defaults.dashboardEnabled);
+  EXPECT_EQ(defaults.dashboardListen, std::nullopt);
+  const ServerConfig moved = loadServerConfig(write("dashboard.listen = 10.0.0.1:9443\n"),
+                                              environmentOf({{"CODEPAYLOAD_DASHBOARD_ENABLED", "false"}}));
+  EXPECT_FALSE(moved.dashboardEnabled);
+  EXPECT_EQ(moved.dashboardListen, (ListenAddress{"10.0.0.1", 9443}));
+  EXPECT_EQ(errorOf("dashboard.enabled = yes\n"), "configuration file " +
+                                                      (directory_ / "codepayload.properties").string() +
+                                                      ", key dashboard.enabled: must be true or false, got 'yes'");
+  EXPECT_EQ(errorOf("listen = 127.0.0.1:8443\ndashboard.listen = 127.0.0.1:8443\n"),
+            "dashboard.listen must differ from listen, plain.listen and metrics.listen");
+}
+
 TEST_F(ServerConfigFile, UnknownKeyIsRefused) {
   EXPECT_EQ(errorOf("token.tll = 60\n"),
             "configuration file " + (directory_ / "codepayload.properties").string() + ": unknown key 'token.tll'");
