@@ -473,7 +473,16 @@ test('the Organization and Account pages', async () => {
   await users.getByRole('rowheader', { name: viewer.email, exact: true }).waitFor();
   await users.getByRole('rowheader', { name: owner.email, exact: true }).waitFor();
   await owner_.getByText('Acme Foods', { exact: true }).waitFor();
+  await owner_.getByLabel('Email', { exact: true }).fill('developer@acme.example');
+  await owner_.getByLabel('Role', { exact: true }).selectOption('developer');
+  await owner_.getByLabel('Initial password', { exact: true }).fill('developer password 0001');
+  await owner_.getByRole('button', { name: 'Add user', exact: true }).click();
+  const developer = users.getByRole('row').filter({ has: owner_.getByRole('rowheader', { name: 'developer@acme.example' }) });
+  await developer.waitFor();
+  assert.deepEqual((await developer.getByRole('cell').allInnerTexts()).slice(0, 2), ['developer', 'off']);
   await screenshot(owner_, 'organization');
+  await developer.getByRole('button', { name: 'Remove', exact: true }).click();
+  await developer.waitFor({ state: 'detached' });
   await owner_.getByRole('link', { name: 'Account', exact: true }).click();
   await owner_.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
   await screenshot(owner_, 'account');
