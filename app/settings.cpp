@@ -50,6 +50,7 @@ constexpr std::array kKeys{
     SettingKey{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS"},
     SettingKey{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE"},
     SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},
+    SettingKey{"usage.flushInterval", "CODEPAYLOAD_USAGE_FLUSH_INTERVAL"},
     SettingKey{"log.access", "CODEPAYLOAD_ACCESS_LOG"},
 };
 

@@ -188,6 +188,7 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     TokenOutcome outcome;
     outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
     outcome.clientId = record->clientId;
+    outcome.organisationId = record->organisationId;
     outcome.cause = tokenCause("issued");
     return outcome;
   } catch (const std::exception& fault) {

@@ -132,9 +132,10 @@ struct TokenEndpointLimits {
 
 struct TokenOutcome {
   HttpAnswer answer;
-  std::string clientId;    // set when a client authenticated (safe to log)
-  std::string_view cause;  // stable short name, one of kTokenOutcomeCauses (never sent to the client)
-  std::string fault;       // for "serverError": what failed (an exception's message), for the log
+  std::string clientId;        // set when a client authenticated (safe to log)
+  std::string organisationId;  // the client's organisation, set when a token is issued
+  std::string_view cause;      // stable short name, one of kTokenOutcomeCauses (never sent to the client)
+  std::string fault;           // for "serverError": what failed (an exception's message), for the log
 };
 
 class TokenEndpoint {

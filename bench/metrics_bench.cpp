@@ -7,7 +7,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "auth/usage_counter.h"
 #include "engine/engine_metrics.h"
 #include "server/service_metrics.h"
 
@@ -49,6 +52,30 @@ void BM_EngineRequestCounts(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_EngineRequestCounts)->Threads(1)->Threads(2)->UseRealTime();
+
+// The usage hook of one /codes request (D-D12): one client's count, on one
+// thread and on two threads counting the same client (one shard: the worst
+// case), then for one of 1,000 clients.
+void BM_UsageCountOneClient(benchmark::State& state) {
+  static auth::UsageCounter counter;
+  for (auto _ : state)
+    counter.codesAnswered("svc_client_000000000000000000000001", "org_0000000000000001", 1, 0, 1'800'000'000);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_UsageCountOneClient)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_UsageCountManyClients(benchmark::State& state) {
+  static auth::UsageCounter counter;
+  std::vector<std::string> clients;
+  for (int index = 0; index < 1000; ++index) clients.push_back("svc_client_" + std::to_string(1'000'000'000 + index));
+  std::size_t next = static_cast<std::size_t>(state.thread_index()) * 500;
+  for (auto _ : state) {
+    counter.codesAnswered(clients[next], "org_0000000000000001", 1, 0, 1'800'000'000);
+    next = (next + 1) % clients.size();
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_UsageCountManyClients)->Threads(1)->Threads(2)->UseRealTime();
 
 }  // namespace
 

@@ -99,8 +99,15 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     return;
   }
   trace.claims = outcome.claims;
+  // Usage (D-D11): a request refused as a whole counts as one rejected code
+  // (its items are not known); a throttled one only as a use of the client.
+  const auth::AccessTokenClaims& claims = *outcome.claims;
+  const auto countUsage = [&](std::uint64_t accepted, std::uint64_t rejected) {
+    context_.usage.codesAnswered(claims.clientId, claims.organisationId, accepted, rejected);
+  };
 
   if (!isAcceptedJsonRequestType(exchange.field("Content-Type").value_or(std::string_view()))) {
+    countUsage(0, 1);
     sendErrorEnvelope(exchange, 415, "UnsupportedMediaType", std::nullopt,
                       "Send the body as application/vnd.codepayload.public.v1+json or application/json.", trace);
     return;
@@ -108,6 +115,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   std::string joinedAccept;
   const std::optional<JsonMediaType> responseType = negotiateJsonResponseType(acceptHeader(exchange, joinedAccept));
   if (!responseType) {
+    countUsage(0, 1);
     sendErrorEnvelope(exchange, 406, "NotAcceptable", std::nullopt,
                       "This endpoint produces application/vnd.codepayload.public.v1+json or application/json only.",
                       trace);
@@ -131,6 +139,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
       // answer instead of a reset.
       if (!exchange.discardBody(maxBodyBytes)) exchange.closeAfterAnswer();
       context_.metrics.countLargeRequestThrottle();
+      countUsage(0, 0);
       exchange.addHeader("Retry-After", "1");
       sendErrorEnvelope(exchange, 429, "TooManyRequests", std::nullopt,
                         "This client already has as many large requests in progress as it may (" +
@@ -151,7 +160,10 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     if (large) returnFreedMemoryToSystem();
   };
   const BodyRead bodyRead = exchange.readBody(maxBodyBytes, body);
-  if (bodyRead != BodyRead::Complete) largeSlot = LargeRequestSlots::Slot();
+  if (bodyRead != BodyRead::Complete) {
+    largeSlot = LargeRequestSlots::Slot();
+    countUsage(0, 1);
+  }
   switch (bodyRead) {
     case BodyRead::TooLarge:
       sendErrorEnvelope(exchange, 413, "BodyTooLarge", std::nullopt,
@@ -184,6 +196,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     // next large request as soon as it has read this answer finds it free.
     largeSlot = LargeRequestSlots::Slot();
     if (!generated) {
+      countUsage(0, 1);
       const int status = error.kind == RequestError::Kind::TooManyItems ? 413 : 400;
       sendErrorEnvelope(exchange, status, app::requestErrorCode(error.kind),
                         error.path.empty() ? std::nullopt : std::optional<std::string_view>(error.path), error.message,
@@ -191,6 +204,7 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     } else {
       trace.codes = counts.codes;
       trace.failures = counts.failures;
+      countUsage(counts.codes, counts.failures);
       sink.finish(trace);
     }
   } catch (...) {

@@ -186,6 +186,10 @@ void writeState(std::string& out, const ScrapeValues& values) {
   header(out, "codepayload_registry_refresh_failures_total", "counter",
          "Refreshes of the client registry view that could not read the registry.");
   sample(out, "codepayload_registry_refresh_failures_total", {}, values.registryRefreshFailures);
+  header(out, "codepayload_usage_writes_total", "counter",
+         "Background writes of the API clients' usage to the registry: done, or failed and kept for the next.");
+  sample(out, "codepayload_usage_writes_total", {{"result", "success"}}, values.usageWrites);
+  sample(out, "codepayload_usage_writes_total", {{"result", "failure"}}, values.usageWriteFailures);
   header(out, "codepayload_connections_refused_total", "counter",
          "Connections refused at accept: the address held its limit of connections, or every worker was busy and "
          "the queue full.");

@@ -26,6 +26,8 @@ struct ScrapeValues {
   std::uint64_t rulesReloadFailures = 0;
   double registryRefreshAgeSeconds = 0;  // since a check last read the registry
   std::uint64_t registryRefreshFailures = 0;
+  std::uint64_t usageWrites = 0;  // writes of API client usage to the registry (auth/usage_service.h)
+  std::uint64_t usageWriteFailures = 0;
   std::uint64_t refusedOverAddressLimit = 0;
   std::uint64_t refusedQueueFull = 0;
   std::uint64_t closedOverdue = 0;

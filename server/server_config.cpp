@@ -164,6 +164,10 @@ void applyReloadInterval(ServerConfig& config, std::string_view value) {
   config.reloadInterval = std::chrono::milliseconds(parseInteger(value, 50, 60000));
 }
 
+void applyUsageFlushInterval(ServerConfig& config, std::string_view value) {
+  config.usageFlushInterval = std::chrono::seconds(parseInteger(value, 1, 3600));
+}
+
 void applyTrustedProxies(ServerConfig& config, std::string_view value) {
   try {
     config.trustedProxies = TrustedProxies::parse(value);
@@ -210,6 +214,7 @@ constexpr std::array kSettings{
                   applyMaxConnectionsPerAddress},
     ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},
     ServerSetting{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS", applyReloadInterval},
+    ServerSetting{"usage.flushInterval", "CODEPAYLOAD_USAGE_FLUSH_INTERVAL", applyUsageFlushInterval},
     ServerSetting{"log.access", "CODEPAYLOAD_ACCESS_LOG", applyAccessLog},
 };
 

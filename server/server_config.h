@@ -98,6 +98,9 @@ struct ServerConfig {
   TrustedProxies trustedProxies;
   std::chrono::seconds shutdownGrace{10};
   std::chrono::milliseconds reloadInterval{250};
+  // How often the API clients' usage counted in memory is added to the
+  // registry (auth/usage_service.h); also once more at stop.
+  std::chrono::seconds usageFlushInterval{10};
 
   // "-" writes the access log to stdout, "off" disables it, anything else is
   // a file path (appended to).

@@ -79,6 +79,8 @@ struct CodePayloadService::Running {
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<DashboardAccounts> dashboard;
   std::unique_ptr<SessionSweeper> sessionSweeper;
+  // Stopped (its last write) once the handlers are done counting.
+  std::unique_ptr<auth::UsageService> usage;
   std::unique_ptr<AccessLog> accessLog;
   std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceMetrics> metrics;
@@ -121,6 +123,7 @@ struct CodePayloadService::Running {
     router.reset();
     context.reset();
     dashboard.reset();
+    usage.reset();
     largeRequests.reset();
     engine.reset();
     auth.reset();
@@ -155,6 +158,9 @@ struct CodePayloadService::Running {
     values.registryRefreshAgeSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - registry.lastSuccess).count();
     values.registryRefreshFailures = registry.failures;
+    const auth::UsageService::FlushCounts usageWrites = usage->flushCounts();
+    values.usageWrites = usageWrites.writes;
+    values.usageWriteFailures = usageWrites.failures;
     values.refusedOverAddressLimit = connections.refusedOverAddressLimit;
     values.refusedQueueFull = connections.refusedQueueFull;
     values.closedOverdue = connections.closedOverdue;
@@ -211,6 +217,10 @@ void CodePayloadService::start() {
   if (config_.dashboardEnabled) {
     running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
   }
+  running->usage = std::make_unique<auth::UsageService>(
+      dataDir / auth::kRegistryDatabaseFile, config_.usageFlushInterval, [log = log_](const std::string& message) {
+        log({app::LogLevel::Warning, message});
+      });
 
   std::filesystem::path certificateFile = config_.tlsCertificateFile;
   std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
@@ -229,7 +239,7 @@ void CodePayloadService::start() {
   running->metrics = std::make_unique<ServiceMetrics>();
   running->context = std::make_unique<ServiceContext>(
       ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_,
-                     *running->largeRequests, *running->metrics, running->dashboard.get()});
+                     *running->largeRequests, *running->metrics, *running->usage, running->dashboard.get()});
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;
@@ -407,6 +417,11 @@ const std::filesystem::path& CodePayloadService::certificateFile() const {
 SnapshotHolder& CodePayloadService::rules() {
   if (!running_) throw std::logic_error("the service is not started");
   return *running_->rules;
+}
+
+auth::UsageService& CodePayloadService::usage() {
+  if (!running_) throw std::logic_error("the service is not started");
+  return *running_->usage;
 }
 
 auth::AuthService& CodePayloadService::auth() {

@@ -16,7 +16,8 @@
 
 namespace codepayload::auth {
 class AuthService;
-}
+class UsageService;
+}  // namespace codepayload::auth
 
 namespace codepayload::server {
 
@@ -59,6 +60,8 @@ class CodePayloadService {
   const ServerConfig& config() const { return config_; }
   SnapshotHolder& rules();
   auth::AuthService& auth();
+  // The API clients' usage (counted by the handlers, read by the dashboard).
+  auth::UsageService& usage();
   // Writes out the access log lines buffered so far (the log is written every
   // 100 ms otherwise).
   void flushAccessLog();

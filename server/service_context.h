@@ -8,6 +8,7 @@
 
 #include "app/logging.h"
 #include "auth/auth_service.h"
+#include "auth/usage_service.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 #include "server/access_log.h"
@@ -36,6 +37,9 @@ struct ServiceContext {
   LargeRequestSlots& largeRequests;
   // The server's counters (server/service_metrics.h).
   ServiceMetrics& metrics;
+  // The API clients' usage: the token and /codes handlers count into it, the
+  // dashboard reads it (auth/usage_service.h).
+  auth::UsageService& usage;
   // What the dashboard's handlers work with (server/dashboard/); null when
   // the dashboard is off.
   DashboardAccounts* dashboard = nullptr;

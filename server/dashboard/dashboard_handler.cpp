@@ -23,6 +23,7 @@
 #include "auth/form_urlencoded.h"
 #include "auth/known_scopes.h"
 #include "auth/unix_clock.h"
+#include "auth/usage_service.h"
 #include "common/ascii.h"
 #include "common/json_escape.h"
 #include "server/dashboard/dashboard_files.h"
@@ -53,6 +54,7 @@ struct Call {
   HttpExchange& exchange;
   RequestTrace& trace;
   DashboardAccounts& accounts;
+  auth::UsageService& usage;
   std::vector<std::string_view> segments;  // the path after /dashboard/data/, split at '/'
   std::string sessionId;                   // the cookie's session, when it is active
   std::optional<accounts::ActiveSession> session;
@@ -157,7 +159,8 @@ std::string auditRecordJson(const accounts::AuditRecord& record) {
   return out;
 }
 
-std::string clientJson(const auth::ClientRecord& client) {
+// `lastUsedAt`: the registry's, or a later use not yet written (UsageService::lastUsedAt).
+std::string clientJson(const auth::ClientRecord& client, std::optional<std::int64_t> lastUsedAt) {
   std::string out = "{";
   stringMember(out, "id", client.id);
   stringMember(out, "name", client.name);
@@ -172,8 +175,8 @@ std::string clientJson(const auth::ClientRecord& client) {
   stringMember(out, "createdAt", isoTime(client.createdAt));
   stringMember(out, "createdBy", client.createdBy);
   member(out, "lastUsedAt");
-  if (client.lastUsedAt) {
-    common::appendJsonString(out, isoTime(*client.lastUsedAt));
+  if (lastUsedAt) {
+    common::appendJsonString(out, isoTime(*lastUsedAt));
   } else {
     out += "null";
   }
@@ -184,7 +187,7 @@ std::string clientJson(const auth::ClientRecord& client) {
 std::string createdClientJson(const auth::CreatedClient& created) {
   std::string out = "{";
   member(out, "client");
-  out += clientJson(created.client);
+  out += clientJson(created.client, std::nullopt);
   stringMember(out, "secret", created.secret);
   out.push_back('}');
   return out;
@@ -442,7 +445,7 @@ void listClients(Call& call) {
     if (client.state == auth::ClientState::Deleted) continue;
     if (!first) out.push_back(',');
     first = false;
-    out += clientJson(client);
+    out += clientJson(client, call.usage.lastUsedAt(client));
   }
   out += "]}";
   sendJson(call, 200, out);
@@ -512,7 +515,7 @@ void setClientState(Call& call, auth::ClientState state) {
     return;
   }
   const std::optional<auth::ClientRecord> changed = call.accounts.registry().findClient(client.id);
-  sendJson(call, 200, clientJson(*changed));
+  sendJson(call, 200, clientJson(*changed, call.usage.lastUsedAt(*changed)));
 }
 
 void deleteClient(Call& call) {
@@ -762,6 +765,43 @@ void disableTotp(Call& call) {
   sendNoContent(call);
 }
 
+// --- Usage.
+
+constexpr int kUsageDays = 30;
+
+void usage(Call& call) {
+  const std::optional<std::string> client = call.parameter("client");
+  const std::optional<std::string> organisation = call.parameter("organization");
+  std::vector<auth::DailyUsage> days;
+  if (client && !organisation) {
+    std::optional<auth::ClientRecord> found =
+        auth::isWellFormedClientId(*client) ? call.accounts.registry().findClient(*client) : std::nullopt;
+    if (!found || found->organisationId != call.organisationId() || found->state == auth::ClientState::Deleted) {
+      throw notFound("Your organization has no API client with this id.");
+    }
+    days = call.usage.clientUsage(found->id, kUsageDays);
+  } else if (organisation && !client && *organisation == "current") {
+    days = call.usage.organisationUsage(call.organisationId(), kUsageDays);
+  } else {
+    throw invalid("client", "Ask for ?client=<client id> or ?organization=current.");
+  }
+  std::string out = "{\"days\":[";
+  for (std::size_t i = 0; i < days.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    out += "{";
+    stringMember(out, "day", days[i].day);
+    member(out, "tokensIssued");
+    out += std::to_string(days[i].tokensIssued);
+    member(out, "codesAccepted");
+    out += std::to_string(days[i].codesAccepted);
+    member(out, "codesRejected");
+    out += std::to_string(days[i].codesRejected);
+    out.push_back('}');
+  }
+  out += "]}";
+  sendJson(call, 200, out);
+}
+
 // Paths a user whose organisation requires TOTP may use before enrolling.
 bool allowedBeforeTotp(std::span<const std::string_view> segments) {
   const std::string_view first = segments.empty() ? std::string_view() : segments[0];
@@ -805,6 +845,7 @@ const std::vector<Endpoint>& endpoints() {
        [](Call& call) { setClientState(call, auth::ClientState::Active); }},
       {"POST", "clients/*/delete", Audience::User, Permission::Clients, deleteClient},
       {"POST", "clients/*/replacement", Audience::User, Permission::Clients, replaceClient},
+      {"GET", "usage", Audience::User, Permission::Read, usage},
       {"GET", "organization", Audience::User, Permission::Read, [](Call& call) { organisation(call); }},
       {"POST", "organization/users", Audience::User, Permission::Owner, createUser},
       {"POST", "organization/users/*/delete", Audience::User, Permission::Owner, deleteUser},
@@ -987,7 +1028,7 @@ DashboardHandler::DashboardHandler(const ServiceContext& context, DashboardAccou
 
 void DashboardHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   for (const auto& [name, value] : dashboardHeaders()) exchange.addHeader(name, value);
-  Call call{exchange, trace, accounts_, {}, {}, std::nullopt, std::nullopt, nullptr, {}};
+  Call call{exchange, trace, accounts_, context_.usage, {}, {}, std::nullopt, std::nullopt, nullptr, {}};
   try {
     if (exchange.field("Authorization")) {
       throw forbidden(

@@ -723,6 +723,47 @@ TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
   EXPECT_FALSE(store_.findSession(std::string(64, 'c')).has_value());
 }
 
+TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult created =
+      post("/dashboard/data/clients", R"({"name":"line 2","scopes":["write:codes"]})", &developer);
+  ASSERT_EQ(created.status, 201);
+  const Poco::JSON::Object::Ptr answer = parseObject(created.body);
+  const std::string clientId = answer->getObject("client")->getValue<std::string>("id");
+  const std::string secret = answer->getValue<std::string>("secret");
+  HttpResult issued;
+  const auto started = std::chrono::steady_clock::now();
+  while ((issued = tokenRequest(clientId, secret)).status != 200 &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_EQ(issued.status, 200);
+  ASSERT_EQ(harness_.codes(parseObject(issued.body)->getValue<std::string>("access_token"), kOneItem).status, 200);
+
+  char today[16];
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::strftime(today, sizeof today, "%Y-%m-%d", &utc);
+  const Browser viewer = signIn("viewer@acme.example");
+  for (const std::string& query : {"client=" + clientId, std::string("organization=current")}) {
+    const HttpResult usage = get("/dashboard/data/usage?" + query, &viewer);
+    ASSERT_EQ(usage.status, 200) << usage.body;
+    const Poco::JSON::Array::Ptr days = parseObject(usage.body)->getArray("days");
+    ASSERT_EQ(days->size(), 30u) << query;
+    EXPECT_EQ(days->getObject(0)->getValue<std::uint64_t>("tokensIssued"), 0u);
+    const std::string last =
+        R"({"day":")" + std::string(today) + R"(","tokensIssued":1,"codesAccepted":1,"codesRejected":0}]})";
+    EXPECT_EQ(usage.body.substr(usage.body.size() - last.size()), last) << query;
+  }
+  const HttpResult list = get("/dashboard/data/clients", &viewer);
+  EXPECT_FALSE(parseObject(list.body)->getArray("clients")->getObject(0)->isNull("lastUsedAt"));
+  EXPECT_EQ(get("/dashboard/data/usage", &viewer).body,
+            envelope("Validation.Invalid.client", "client", "Ask for ?client=<client id> or ?organization=current."));
+  const ApiClient foreign = harness_.createClient({"write:codes"});
+  EXPECT_EQ(get("/dashboard/data/usage?client=" + foreign.clientId, &viewer).status, 404);
+}
+
 TEST(DashboardSettings, OffMeansNotFound) {
   ServiceHarness harness([](ServerConfig& config) { config.dashboardEnabled = false; });
   const HttpResult page = harness.request(HttpCall{"GET", "/dashboard/sign-in", {}, ""});

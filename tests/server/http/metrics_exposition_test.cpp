@@ -23,6 +23,8 @@ ScrapeValues sampleValues() {
   values.rulesReloadFailures = 1;
   values.registryRefreshAgeSeconds = 0.25;
   values.registryRefreshFailures = 4;
+  values.usageWrites = 9;
+  values.usageWriteFailures = 10;
   values.refusedOverAddressLimit = 5;
   values.refusedQueueFull = 6;
   values.closedOverdue = 7;
@@ -272,6 +274,14 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
       R"T(# TYPE codepayload_registry_refresh_failures_total counter
 )T"
       R"T(codepayload_registry_refresh_failures_total 4
+)T"
+      R"T(# HELP codepayload_usage_writes_total Background writes of the API clients' usage to the registry: done, or failed and kept for the next.
+)T"
+      R"T(# TYPE codepayload_usage_writes_total counter
+)T"
+      R"T(codepayload_usage_writes_total{result="success"} 9
+)T"
+      R"T(codepayload_usage_writes_total{result="failure"} 10
 )T"
       R"T(# HELP codepayload_connections_refused_total Connections refused at accept: the address held its limit of connections, or every worker was busy and the queue full.
 )T"

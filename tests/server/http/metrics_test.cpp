@@ -122,6 +122,8 @@ TEST_F(Metrics, TheStateOfTheServiceIsShown) {
   EXPECT_EQ(sampleValue(samples, R"(codepayload_rules_reloads_total{result="failure"})"), 0);
   EXPECT_LT(sampleValue(samples, "codepayload_registry_refresh_age_seconds"), 5);
   EXPECT_EQ(sampleValue(samples, "codepayload_registry_refresh_failures_total"), 0);
+  EXPECT_EQ(samples.count(R"(codepayload_usage_writes_total{result="success"})"), 1u);
+  EXPECT_EQ(sampleValue(samples, R"(codepayload_usage_writes_total{result="failure"})"), 0);
   EXPECT_EQ(samples.count(R"(codepayload_connections_refused_total{reason="address_limit"})"), 1u);
   EXPECT_EQ(samples.count("codepayload_connections_open"), 1u);
   bool buildInfo = false;

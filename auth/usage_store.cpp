@@ -1,0 +1,148 @@
+#include "auth/usage_store.h"
+
+#include <Poco/Data/Session.h>
+#include <Poco/Data/Statement.h>
+#include <Poco/Exception.h>
+
+#include <mutex>
+
+#include "auth/client_registry.h"
+#include "auth/registry_session.h"
+#include "db/poco_migrations.h"
+
+namespace codepayload::auth {
+
+namespace {
+
+using Poco::Data::Keywords::bind;
+using Poco::Data::Keywords::into;
+using Poco::Data::Keywords::now;
+
+// Portable SQL (D-D12): an UPDATE that adds, and an INSERT when it touched no
+// row, inside one write transaction. SQLite's BEGIN IMMEDIATE serialises the
+// writers of every process; on PostgreSQL, where two instances could both
+// find no row, the pair becomes one INSERT ... ON CONFLICT (client_id, day) DO
+// UPDATE SET n = client_usage_daily.n + excluded.n.
+constexpr const char* kAddToDay =
+    "UPDATE client_usage_daily SET tokens_issued = tokens_issued + ?, codes_accepted = codes_accepted + ?,"
+    " codes_rejected = codes_rejected + ? WHERE client_id = ? AND day = ?";
+constexpr const char* kInsertDay =
+    "INSERT INTO client_usage_daily (client_id, organisation_id, day, tokens_issued, codes_accepted, codes_rejected)"
+    " VALUES (?, ?, ?, ?, ?, ?)";
+constexpr const char* kMoveLastUse =
+    "UPDATE api_clients SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)";
+
+// Counts are at most 2^63 - 1 in the database's INTEGER.
+Poco::Int64 column(std::uint64_t count) { return static_cast<Poco::Int64>(count); }
+
+// The rows of a query over days firstDay..lastDay, by day number.
+std::map<std::int64_t, UsageCounts> daysFromRows(const std::vector<std::string>& days,
+                                                 const std::vector<Poco::Int64>& tokens,
+                                                 const std::vector<Poco::Int64>& accepted,
+                                                 const std::vector<Poco::Int64>& rejected, std::int64_t firstDay,
+                                                 std::int64_t lastDay) {
+  std::map<std::string, std::int64_t, std::less<>> numbers;
+  for (std::int64_t day = firstDay; day <= lastDay; ++day) numbers.emplace(utcDayText(day), day);
+  std::map<std::int64_t, UsageCounts> result;
+  for (std::size_t row = 0; row < days.size(); ++row) {
+    const auto number = numbers.find(days[row]);
+    if (number == numbers.end()) {
+      throw RegistryError(RegistryError::Kind::Storage,
+                          "registry database holds a usage day that is not a date: \"" + days[row] + "\"");
+    }
+    result[number->second] +=
+        UsageCounts{static_cast<std::uint64_t>(tokens[row]), static_cast<std::uint64_t>(accepted[row]),
+                    static_cast<std::uint64_t>(rejected[row])};
+  }
+  return result;
+}
+
+}  // namespace
+
+struct SqliteUsageStore::Connection {
+  explicit Connection(const std::filesystem::path& file) : session(openRegistrySession(file)) {}
+  std::mutex mutex;
+  Poco::Data::Session session;
+};
+
+namespace {
+
+template <typename Work>
+auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
+  std::lock_guard lock(mutex);
+  try {
+    return work();
+  } catch (const RegistryError&) {
+    throw;
+  } catch (const Poco::Exception& error) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
+  }
+}
+
+}  // namespace
+
+SqliteUsageStore::SqliteUsageStore(const std::filesystem::path& databaseFile) {
+  try {
+    connection_ = std::make_unique<Connection>(databaseFile);
+  } catch (const Poco::Exception& error) {
+    throw RegistryError(RegistryError::Kind::Storage,
+                        "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
+  }
+}
+
+SqliteUsageStore::~SqliteUsageStore() = default;
+
+void SqliteUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
+  if (deltas.empty()) return;
+  guarded(connection_->mutex, "adding usage", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    for (const ClientUsageDelta& delta : deltas) {
+      for (const auto& [dayNumber, counts] : delta.days) {
+        const std::string day = utcDayText(dayNumber);
+        Poco::Data::Statement update(session);
+        update << kAddToDay, bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)),
+            bind(column(counts.codesRejected)), bind(delta.clientId), bind(day);
+        if (update.execute() != 0) continue;
+        session << kInsertDay, bind(delta.clientId), bind(delta.organisationId), bind(day),
+            bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)), bind(column(counts.codesRejected)),
+            now;
+      }
+      if (delta.lastUsedAt) {
+        session << kMoveLastUse, bind(Poco::Int64{*delta.lastUsedAt}), bind(delta.clientId),
+            bind(Poco::Int64{*delta.lastUsedAt}), now;
+      }
+    }
+    transaction.commit();
+  });
+}
+
+std::map<std::int64_t, UsageCounts> SqliteUsageStore::clientDays(std::string_view clientId, std::int64_t firstDay,
+                                                                 std::int64_t lastDay) {
+  return guarded(connection_->mutex, "reading a client's usage", [&] {
+    std::vector<std::string> days;
+    std::vector<Poco::Int64> tokens, accepted, rejected;
+    connection_->session << "SELECT day, tokens_issued, codes_accepted, codes_rejected FROM client_usage_daily"
+                            " WHERE client_id = ? AND day >= ? AND day <= ?",
+        bind(std::string(clientId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days), into(tokens),
+        into(accepted), into(rejected), now;
+    return daysFromRows(days, tokens, accepted, rejected, firstDay, lastDay);
+  });
+}
+
+std::map<std::int64_t, UsageCounts> SqliteUsageStore::organisationDays(std::string_view organisationId,
+                                                                       std::int64_t firstDay, std::int64_t lastDay) {
+  return guarded(connection_->mutex, "reading an organisation's usage", [&] {
+    std::vector<std::string> days;
+    std::vector<Poco::Int64> tokens, accepted, rejected;
+    connection_->session << "SELECT day, sum(tokens_issued), sum(codes_accepted), sum(codes_rejected)"
+                            " FROM client_usage_daily WHERE organisation_id = ? AND day >= ? AND day <= ?"
+                            " GROUP BY day",
+        bind(std::string(organisationId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days),
+        into(tokens), into(accepted), into(rejected), now;
+    return daysFromRows(days, tokens, accepted, rejected, firstDay, lastDay);
+  });
+}
+
+}  // namespace codepayload::auth
