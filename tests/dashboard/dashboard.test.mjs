@@ -88,17 +88,46 @@ function clientRow(page, clientId) {
   return page.getByRole('row').filter({ has: page.getByText(clientId, { exact: true }) });
 }
 
+// What the service answered each client, to know its exact usage: tokens issued (200s of
+// /oauth/token) and batches answered (200s of /codes, each 2 codes accepted and 1 rejected).
+// The polls that wait for a block to take effect make a number of 200s that depends on timing.
+const usageSeen = new Map();
+const clientOfToken = new Map();
+
+function seen(clientId) {
+  if (!usageSeen.has(clientId)) usageSeen.set(clientId, { tokens: 0, batches: 0 });
+  return usageSeen.get(clientId);
+}
+
 async function requestToken(clientId, secret) {
   const response = await api.post('/oauth/token', {
     headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
     form: { grant_type: 'client_credentials' },
   });
-  return { status: response.status(), body: await response.json() };
+  const body = await response.json();
+  if (response.status() === 200) {
+    seen(clientId).tokens += 1;
+    clientOfToken.set(body.access_token, clientId);
+  }
+  return { status: response.status(), body };
 }
 
 async function postCodes(token) {
   const response = await api.post('/codes', { headers: { Authorization: `Bearer ${token}` }, data: batch });
+  if (response.status() === 200) seen(clientOfToken.get(token)).batches += 1;
   return response.status();
+}
+
+// [tokens issued, codes accepted, codes rejected] of today, as the usage table must show them.
+function expectedUsage(clientIds) {
+  const total = [0, 0, 0];
+  for (const clientId of clientIds) {
+    const { tokens, batches } = seen(clientId);
+    total[0] += tokens;
+    total[1] += batches * batchAccepted;
+    total[2] += batches * batchRejected;
+  }
+  return total;
 }
 
 // A new token of the client and one POST /codes with it: {token, status}. A change in the
@@ -288,11 +317,16 @@ test('usage: the chart and the table count today\'s tokens and codes, per organi
   await owner_.getByText('The numbers as a table', { exact: true }).click();
   assert.equal(await owner_.getByRole('table', { name: 'Usage per day' }).getByRole('row').count(), 31);
   // Tokens: two for the first client (before the block, after the unblock), one for the
-  // replacement; codes: one batch each time a token was issued.
-  assert.deepEqual(await usageOfToday(owner_), [3, 3 * batchAccepted, 3 * batchRejected]);
+  // replacement; the first client's batches include those answered while the block spread.
+  assert.equal(seen(first.clientId).tokens, 2);
+  assert.deepEqual(await usageOfToday(owner_), expectedUsage([first.clientId, replacement.clientId]));
   await owner_.getByLabel('Usage of', { exact: true }).selectOption(replacement.clientId);
   await owner_.getByRole('img', { name: `Usage of ${clientName} (${replacement.clientId}), last 30 days` }).waitFor();
   assert.deepEqual(await usageOfToday(owner_), [1, batchAccepted, batchRejected]);
+  assert.deepEqual(expectedUsage([replacement.clientId]), [1, batchAccepted, batchRejected]);
+  // Used this minute: "Last used" is no longer "never".
+  await clientRow(owner_, replacement.clientId)
+    .getByRole('cell', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/ }).waitFor();
   await owner_.getByText('The numbers as a table', { exact: true }).click();
   await screenshot(owner_, 'api-usage');
 });
