@@ -42,7 +42,6 @@ function clientRow(client) {
   const created = client.createdBy === '' ? formatTime(client.createdAt)
                                           : `${formatTime(client.createdAt)} by ${client.createdBy}`;
   const actions = document.createElement('td');
-  actions.className = 'row-actions';
   if (mayChange) {
     const path = `clients/${encodeURIComponent(client.id)}/`;
     if (client.state === 'active') {

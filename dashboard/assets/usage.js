@@ -54,7 +54,9 @@ export function drawUsageChart(container, days, title) {
                                       class: `axis-label ${labelled.get(index)}` }, day.day));
     }
   });
-  series.forEach((each, position) => {
+  // Drawn last to first, so the first series (tokens, dashed) stays visible where lines meet.
+  [...series].reverse().forEach((each, reversedPosition) => {
+    const position = series.length - 1 - reversedPosition;
     const points = days.map((day, index) => `${x(index)},${y(day[each.key])}`).join(' ');
     svg.append(svgElement('polyline', { points, class: `series ${each.className}` }));
     for (const [index, day] of days.entries()) {

@@ -296,7 +296,7 @@ test('delete asks for the client\'s name; the deleted client gets no token', asy
   await dialog.waitFor({ state: 'hidden' });
   await clientRow(owner_, first.clientId).waitFor({ state: 'detached' });
   assert.equal(await owner_.getByRole('rowheader', { name: clientName, exact: true }).count(), 1);
-  await screenshot(owner_, 'api');
+  await screenshot(owner_, 'api-clients');
   let refused = await requestToken(first.clientId, first.secret);
   for (const deadline = Date.now() + registryDelay; refused.status !== 401 && Date.now() < deadline;) {
     refused = await requestToken(first.clientId, first.secret);
@@ -328,7 +328,7 @@ test('usage: the chart and the table count today\'s tokens and codes, per organi
   await clientRow(owner_, replacement.clientId)
     .getByRole('cell', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/ }).waitFor();
   await owner_.getByText('The numbers as a table', { exact: true }).click();
-  await screenshot(owner_, 'api-usage');
+  await screenshot(owner_, 'api');
 });
 
 test('a viewer sees the clients but cannot change anything; the server refuses', async () => {
