@@ -221,6 +221,8 @@ test('the owner signs in and lands on Organization -> API', async () => {
   assert.deepEqual(links, ['Organization', 'API', 'Audit', 'Account']);
   await nav.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   await owner_.getByRole('cell', { name: 'No API clients yet.' }).waitFor();
+  await owner_.goto('/dashboard/');
+  assert.equal(new URL(owner_.url()).pathname, '/dashboard/api');
 });
 
 test('create a client: the secret is shown once and works at /oauth/token and /codes', async () => {
@@ -525,9 +527,23 @@ test('the Organization and Account pages', async () => {
 test('sign out ends the session', async () => {
   await owner_.getByRole('button', { name: 'Sign out', exact: true }).click();
   await owner_.waitForURL('**/dashboard/sign-in');
-  await owner_.goto('/dashboard/api');
-  assert.equal(new URL(owner_.url()).pathname, '/dashboard/sign-in');
+  for (const target of ['/dashboard/api', '/dashboard/']) {
+    await owner_.goto(target);
+    assert.equal(new URL(owner_.url()).pathname, '/dashboard/sign-in', target);
+  }
   const answer = await owner_.context().request.get('/dashboard/data/clients');
+  assert.equal(answer.status(), 401);
+  assert.equal((await answer.json()).errors[0].code, 'Unauthenticated');
+});
+
+test('sign out everywhere ends the account\'s sessions in every browser', async () => {
+  const elsewhere = await newSignedInPage(operator, '/dashboard/organizations');
+  contexts.operatorElsewhere = elsewhere.context();
+  const page = (await contexts.operator.pages())[0];
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in');
+  const answer = await elsewhere.context().request.get('/dashboard/data/session');
   assert.equal(answer.status(), 401);
   assert.equal((await answer.json()).errors[0].code, 'Unauthenticated');
 });
