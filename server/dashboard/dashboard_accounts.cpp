@@ -42,6 +42,15 @@ void DashboardAccounts::keepPendingTotp(const std::string& sessionDigest, std::s
   auto [entry, inserted] = pendingTotp_.try_emplace(sessionDigest);
   if (!inserted) OPENSSL_cleanse(entry->second.data(), entry->second.size());
   entry->second = std::move(secret);
+  if (!inserted) return;
+  pendingOrder_.push_back(sessionDigest);
+  while (pendingTotp_.size() > kMaxPendingTotp && !pendingOrder_.empty()) {
+    const auto oldest = pendingTotp_.find(pendingOrder_.front());
+    pendingOrder_.pop_front();
+    if (oldest == pendingTotp_.end()) continue;
+    OPENSSL_cleanse(oldest->second.data(), oldest->second.size());
+    pendingTotp_.erase(oldest);
+  }
 }
 
 std::optional<std::string> DashboardAccounts::pendingTotp(const std::string& sessionDigest) {
@@ -57,6 +66,7 @@ void DashboardAccounts::forgetPendingTotp(const std::string& sessionDigest) {
   if (found == pendingTotp_.end()) return;
   OPENSSL_cleanse(found->second.data(), found->second.size());
   pendingTotp_.erase(found);
+  std::erase(pendingOrder_, sessionDigest);
 }
 
 }  // namespace codepayload::server

@@ -8,6 +8,7 @@
 // request making it (ChangeAudit), as the admin CLI does (D-D8).
 #pragma once
 
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -56,7 +57,9 @@ class DashboardAccounts {
 
   // The TOTP secret (raw bytes) being enrolled by the session with id digest
   // `sessionDigest`: kept in memory until confirmed, replaced by a new start,
-  // forgotten at confirmation.
+  // forgotten at confirmation or sign-out. At most kMaxPendingTotp are kept;
+  // beyond that the oldest is dropped (D-D28).
+  static constexpr std::size_t kMaxPendingTotp = 4096;
   void keepPendingTotp(const std::string& sessionDigest, std::string secret);
   std::optional<std::string> pendingTotp(const std::string& sessionDigest);
   void forgetPendingTotp(const std::string& sessionDigest);
@@ -70,6 +73,7 @@ class DashboardAccounts {
   accounts::SignInService signIn_;
   std::mutex pendingMutex_;
   std::map<std::string, std::string, std::less<>> pendingTotp_;
+  std::deque<std::string> pendingOrder_;  // digests, oldest first
 };
 
 }  // namespace codepayload::server

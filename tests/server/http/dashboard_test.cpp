@@ -23,6 +23,7 @@
 #include "accounts/password_hasher.h"
 #include "accounts/totp.h"
 #include "auth/auth_service.h"
+#include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
 #include "service_harness.h"
 
@@ -762,6 +763,20 @@ TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
             envelope("Validation.Invalid.client", "client", "Ask for ?client=<client id> or ?organization=current."));
   const ApiClient foreign = harness_.createClient({"write:codes"});
   EXPECT_EQ(get("/dashboard/data/usage?client=" + foreign.clientId, &viewer).status, 404);
+}
+
+TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
+  DashboardAccounts accounts(harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir));
+  for (std::size_t i = 0; i <= DashboardAccounts::kMaxPendingTotp; ++i) {
+    accounts.keepPendingTotp("session " + std::to_string(i), "secret " + std::to_string(i));
+  }
+  EXPECT_EQ(accounts.pendingTotp("session 0"), std::nullopt);
+  EXPECT_EQ(accounts.pendingTotp("session 1"), "secret 1");
+  accounts.keepPendingTotp("session 1", "replaced");
+  EXPECT_EQ(accounts.pendingTotp("session 1"), "replaced");
+  accounts.forgetPendingTotp("session 1");
+  EXPECT_EQ(accounts.pendingTotp("session 1"), std::nullopt);
+  EXPECT_EQ(accounts.pendingTotp("session 4096"), "secret 4096");
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
