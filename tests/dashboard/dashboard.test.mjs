@@ -524,6 +524,30 @@ test('the Organization and Account pages', async () => {
   await screenshot(owner_, 'account');
 });
 
+test('an owner requires TOTP: without it the owner is sent to Account, enrols, then lifts the rule', async () => {
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).check();
+  await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  // The rule holds for the owner at once: the page's next call is refused with TotpRequired.
+  await owner_.waitForURL('**/dashboard/account');
+  const refused = await owner_.context().request.get('/dashboard/data/clients');
+  assert.equal(refused.status(), 403);
+  assert.equal((await refused.json()).errors[0].code, 'TotpRequired');
+  await owner_.getByText('Your organization requires two-factor authentication', { exact: false }).waitFor();
+  await owner_.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
+  await owner_.getByLabel('Authentication code', { exact: true }).waitFor();
+  const secret = await owner_.getByLabel('Key', { exact: true }).inputValue();
+  await owner_.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
+  await owner_.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
+  await owner_.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.getByText('required for every user', { exact: true }).waitFor();
+  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).uncheck();
+  await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  await owner_.getByText('optional', { exact: true }).waitFor();
+});
+
 test('sign out ends the session', async () => {
   await owner_.getByRole('button', { name: 'Sign out', exact: true }).click();
   await owner_.waitForURL('**/dashboard/sign-in');
