@@ -28,13 +28,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# playwright-core 1.62 and later need Node 20 or newer.
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
-  echo "install-deps: node $(node --version) is too old for the dashboard's browser tests (20 or newer needed)" >&2
-  exit 1
-fi
+# The dashboard's browser tests: playwright-core (1.62 and later) needs Node 20 or newer, which
+# Debian 12's own nodejs (18) is not. Without it everything else is still installed; the browser
+# tests' ctest entry then fails saying why (tests/dashboard/run-browser-tests.sh).
 dashboard_tests=$(cd "$(dirname "$0")/.." && pwd)/tests/dashboard
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null; then
+  echo "install-deps: the dashboard's browser tests need Node 20 or newer with npm (found node" \
+       "$(node --version)$(command -v npm >/dev/null || echo ', no npm')); they will fail until then" >&2
+  exit 0
+fi
 wanted=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$dashboard_tests/package.json")
 installed=$(node -p 'try { require(process.argv[1]).version } catch { "" }' \
                  "$dashboard_tests/node_modules/playwright-core/package.json")

@@ -12,6 +12,8 @@ here=$source/tests/dashboard
 chromium=/usr/lib/chromium/chromium-headless-shell
 
 command -v node >/dev/null || { echo "dashboard tests: node is not installed (scripts/install-deps.sh)"; exit 1; }
+[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
+  { echo "dashboard tests: node $(node --version) is too old: playwright-core needs Node 20 or newer"; exit 1; }
 [ -x "$chromium" ] || { echo "dashboard tests: $chromium is missing (scripts/install-deps.sh installs chromium-headless-shell)"; exit 1; }
 [ -f "$here/node_modules/playwright-core/package.json" ] ||
   { echo "dashboard tests: $here/node_modules has no playwright-core (scripts/install-deps.sh runs npm ci there)"; exit 1; }
