@@ -1,0 +1,147 @@
+// What every dashboard page shares: the JSON calls to /dashboard/data/ (CSRF token, JSON body,
+// the ErrorEnvelope turned into an ApiError), the session, the navigation, the alert region and
+// small formatting helpers. The server decides everything; these pages only show it.
+
+const dataRoot = '/dashboard/data/';
+let csrfToken = '';
+
+// A refusal of the server: its HTTP status and the ErrorEnvelope's errors
+// ([{code, path, message}]).
+export class ApiError extends Error {
+  constructor(status, errors) {
+    super(errors.map((error) => error.message).join(' '));
+    this.status = status;
+    this.errors = errors;
+  }
+
+  get code() {
+    return this.errors.length > 0 ? this.errors[0].code : '';
+  }
+}
+
+async function errorsOf(response) {
+  try {
+    const body = await response.json();
+    if (Array.isArray(body.errors) && body.errors.length > 0) return body.errors;
+  } catch {
+    // not an ErrorEnvelope: fall through to the status line
+  }
+  return [{ code: `Http${response.status}`, path: null, message: `The server answered ${response.status}.` }];
+}
+
+// GET or POST one /dashboard/data/ endpoint: the parsed JSON answer (null for 204), or an
+// ApiError. Every call carries the session's CSRF token and declares a JSON body.
+export async function callData(method, path, body) {
+  const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+  if (csrfToken !== '') headers['X-CSRF-Token'] = csrfToken;
+  const response = await fetch(dataRoot + path, {
+    method,
+    headers,
+    body: method === 'GET' ? undefined : JSON.stringify(body ?? {}),
+    credentials: 'same-origin',
+    cache: 'no-store',
+  });
+  if (!response.ok) throw new ApiError(response.status, await errorsOf(response));
+  if (response.status === 204) return null;
+  return response.json();
+}
+
+// Shows an error (an ApiError's messages, or any other error's) in a role="alert" region;
+// with null, empties and hides it.
+export function showError(region, error) {
+  region.replaceChildren();
+  if (error === null) {
+    region.hidden = true;
+    return;
+  }
+  const messages = error instanceof ApiError ? error.errors.map((each) => each.message) : [error.message];
+  for (const message of messages) {
+    const paragraph = document.createElement('p');
+    paragraph.textContent = message;
+    region.append(paragraph);
+  }
+  region.hidden = false;
+}
+
+export function pageAlert() {
+  return document.getElementById('page-alert');
+}
+
+// Runs an action of the page; its failure goes to the region (the page's alert by default).
+// A session that ended sends the browser to the sign-in page; an organisation that requires
+// a second factor the user has not set up sends it to the account page.
+export async function guarded(action, region = pageAlert()) {
+  showError(region, null);
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'Unauthenticated') {
+      window.location.assign('/dashboard/sign-in');
+    } else if (error instanceof ApiError && error.code === 'TotpRequired' &&
+               window.location.pathname !== '/dashboard/account') {
+      window.location.assign('/dashboard/account');
+    } else {
+      showError(region, error);
+    }
+    return undefined;
+  }
+}
+
+// Loads the session, keeps its CSRF token for every later call, fits the navigation to the
+// kind of account (a user's pages or the operator's) and wires "Sign out".
+export async function startPage() {
+  const session = await guarded(() => callData('GET', 'session'));
+  if (session === undefined) return undefined;
+  csrfToken = session.csrfToken;
+  for (const link of document.querySelectorAll('[data-for]')) {
+    link.closest('li').hidden = link.dataset.for !== session.kind;
+  }
+  const current = document.querySelector(`nav a[href="${window.location.pathname}"]`);
+  if (current !== null) current.setAttribute('aria-current', 'page');
+  const who = document.getElementById('signed-in-as');
+  if (who !== null) {
+    who.textContent = session.kind === 'operator' ? `${session.email} (operator)`
+                                                  : `${session.email} (${session.role}, ${session.organization.name})`;
+  }
+  document.getElementById('sign-out').addEventListener('click', () => guarded(async () => {
+    await callData('POST', 'sign-out', {});
+    window.location.assign('/dashboard/sign-in');
+  }));
+  return session;
+}
+
+// "2026-11-24T04:51:00Z" -> "2026-11-24 04:51 UTC" (every time the server sends is RFC 3339 UTC).
+export function formatTime(rfc3339) {
+  if (rfc3339 === null || rfc3339 === undefined) return 'never';
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(rfc3339);
+  return match === null ? rfc3339 : `${match[1]} ${match[2]} UTC`;
+}
+
+// A table cell (or header cell) with text.
+export function cell(text, tag = 'td') {
+  const element = document.createElement(tag);
+  element.textContent = text;
+  if (tag === 'th') element.scope = 'row';
+  return element;
+}
+
+export function button(label, onClick, className = '') {
+  const element = document.createElement('button');
+  element.type = 'button';
+  element.textContent = label;
+  if (className !== '') element.className = className;
+  element.addEventListener('click', onClick);
+  return element;
+}
+
+// Fills a <tbody> with rows, or with one row saying there is nothing when rows is empty.
+export function fillBody(body, rows, columns, emptyText) {
+  body.replaceChildren(...rows);
+  if (rows.length === 0) {
+    const row = document.createElement('tr');
+    const only = cell(emptyText);
+    only.colSpan = columns;
+    row.append(only);
+    body.append(row);
+  }
+}

@@ -1,0 +1,73 @@
+// Organization: name, plan, subscription and users. Owners add and remove users and may
+// require a second factor for everyone.
+import { button, callData, cell, fillBody, formatTime, guarded, startPage } from './dashboard.js';
+
+let isOwner = false;
+let myId = '';
+
+function yesNo(value, yes, no) {
+  return value ? yes : no;
+}
+
+function userRow(user) {
+  const row = document.createElement('tr');
+  const actions = document.createElement('td');
+  if (isOwner && user.id !== myId) {
+    actions.append(button('Remove', () => guarded(async () => {
+      await callData('POST', `organization/users/${encodeURIComponent(user.id)}/delete`, {});
+      await load();
+    }), 'danger'));
+  }
+  row.append(cell(user.email, 'th'), cell(user.role), cell(yesNo(user.totpEnabled, 'on', 'off')),
+             cell(formatTime(user.createdAt)), actions);
+  return row;
+}
+
+function showOrganization(organization) {
+  document.getElementById('org-name').textContent = organization.name;
+  document.getElementById('org-id').textContent = organization.id;
+  document.getElementById('org-plan').textContent = organization.plan;
+  document.getElementById('org-subscription').textContent = organization.subscription;
+  document.getElementById('org-covers').textContent =
+      yesNo(organization.coversApiClients, 'allowed by the plan and subscription',
+            'not allowed: the plan is below Starter or the subscription is inactive');
+  document.getElementById('org-totp').textContent = yesNo(organization.requireTotp, 'required for every user', 'optional');
+  document.getElementById('require-totp').checked = organization.requireTotp;
+}
+
+async function load() {
+  const organization = await callData('GET', 'organization');
+  showOrganization(organization);
+  fillBody(document.querySelector('#users tbody'), organization.users.map(userRow), 5, 'No users.');
+}
+
+document.getElementById('require-totp-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  guarded(async () => {
+    await callData('POST', 'organization/require-totp', { required: document.getElementById('require-totp').checked });
+    await load();
+  });
+});
+
+document.getElementById('add-user-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = event.target;
+  guarded(async () => {
+    await callData('POST', 'organization/users', {
+      email: document.getElementById('user-email').value,
+      role: document.getElementById('user-role').value,
+      password: document.getElementById('user-password').value,
+    });
+    form.reset();
+    await load();
+  });
+});
+
+const session = await startPage();
+if (session !== undefined) {
+  isOwner = session.role === 'owner';
+  myId = session.id;
+  document.getElementById('require-totp-form').hidden = !isOwner;
+  document.getElementById('add-user').hidden = !isOwner;
+  await guarded(load);
+}

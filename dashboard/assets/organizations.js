@@ -1,0 +1,58 @@
+// The operator's page: every organization, its plan and subscription, and new organizations.
+import { button, callData, cell, fillBody, formatTime, guarded, startPage } from './dashboard.js';
+
+const plans = ['free', 'starter', 'pro', 'enterprise'];
+
+function planSelect(id, chosen, label) {
+  const select = document.createElement('select');
+  select.id = id;
+  if (label !== undefined) select.setAttribute('aria-label', label);
+  select.append(...plans.map((plan) => new Option(plan, plan, false, plan === chosen)));
+  return select;
+}
+
+function organizationRow(organization) {
+  const row = document.createElement('tr');
+  const path = `organizations/${encodeURIComponent(organization.id)}/`;
+  const plan = document.createElement('td');
+  const choice = planSelect(`plan-${organization.id}`, organization.plan, `Plan of ${organization.name}`);
+  plan.append(choice, button('Set plan', () => guarded(async () => {
+    await callData('POST', `${path}plan`, { plan: choice.value });
+    await load();
+  })));
+  const id = document.createElement('td');
+  const code = document.createElement('code');
+  code.textContent = organization.id;
+  id.append(code);
+  const active = organization.subscription === 'active';
+  const actions = document.createElement('td');
+  actions.append(button(active ? 'Deactivate subscription' : 'Activate subscription', () => guarded(async () => {
+    await callData('POST', `${path}subscription`, { subscription: active ? 'inactive' : 'active' });
+    await load();
+  })));
+  row.append(cell(organization.name, 'th'), id, plan, cell(organization.subscription),
+             cell(organization.coversApiClients ? 'allowed' : 'not allowed'), cell(formatTime(organization.createdAt)),
+             actions);
+  return row;
+}
+
+async function load() {
+  const answer = await callData('GET', 'organizations');
+  fillBody(document.querySelector('#organizations tbody'), answer.organizations.map(organizationRow), 7,
+           'No organizations yet.');
+}
+
+document.getElementById('org-plan').append(...plans.map((plan) => new Option(plan, plan, false, plan === 'starter')));
+document.getElementById('create-org-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = event.target;
+  guarded(async () => {
+    await callData('POST', 'organizations',
+                   { name: document.getElementById('org-name').value, plan: document.getElementById('org-plan').value });
+    form.reset();
+    await load();
+  });
+});
+
+const session = await startPage();
+if (session !== undefined) await guarded(load);

@@ -1,0 +1,25 @@
+// The sign-in form: email and password, then the authentication code when the account has a
+// second factor (the server answers SecondFactorNeeded). Success goes to the home the server names.
+import { ApiError, callData, pageAlert, showError } from './dashboard.js';
+
+const form = document.getElementById('sign-in-form');
+const codeField = document.getElementById('code-field');
+const code = document.getElementById('code');
+
+form.addEventListener('submit', async (event) => {
+  event.preventDefault();
+  showError(pageAlert(), null);
+  const body = { email: document.getElementById('email').value, password: document.getElementById('password').value };
+  if (!codeField.hidden && code.value !== '') body.code = code.value;
+  try {
+    const answer = await callData('POST', 'sign-in', body);
+    window.location.assign(answer.home);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'SecondFactorNeeded' && codeField.hidden) {
+      codeField.hidden = false;
+      code.required = true;
+      code.focus();
+    }
+    showError(pageAlert(), error);
+  }
+});

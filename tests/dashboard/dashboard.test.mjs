@@ -1,0 +1,577 @@
+// The dashboard in a real browser (issue 11, "What it must show"): Debian's chromium-headless-shell
+// driven by playwright-core against a real codepayload-server that run-browser-tests.sh started
+// and bootstrapped (organisation "Acme Foods" on Starter, owner, viewer, operator). Elements are
+// found by role and accessible name, the names the issue fixes. The cases run in order and share
+// the server's state: each builds on the clients the previous ones made.
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, request } from 'playwright-core';
+
+const environment = (name) => {
+  const value = process.env[name];
+  if (value === undefined || value === '') throw new Error(`${name} is not set (run-browser-tests.sh sets it)`);
+  return value;
+};
+const baseURL = environment('DASHBOARD_TEST_URL');
+const artifacts = environment('DASHBOARD_TEST_ARTIFACTS');
+const batch = JSON.parse(readFileSync(environment('DASHBOARD_TEST_BATCH'), 'utf8'));
+const organizationId = environment('DASHBOARD_TEST_ORGANIZATION');
+const owner = { email: 'owner@acme.example', password: environment('DASHBOARD_TEST_OWNER_PASSWORD') };
+const viewer = { email: 'viewer@acme.example', password: environment('DASHBOARD_TEST_VIEWER_PASSWORD') };
+const operator = { email: 'operator@example.com', password: environment('DASHBOARD_TEST_OPERATOR_PASSWORD') };
+const clientName = 'line 4 printer';
+// examples/batch.json: two codes the service generates and one with a wrong check digit.
+const batchAccepted = 2;
+const batchRejected = 1;
+// A registry change reaches the token endpoint and the bearer check within a second (the
+// registry's version is polled); the tests wait up to 3 s for it, not to fail on a loaded CI
+// machine (make test runs the suites in parallel). They time nothing.
+const registryDelay = 3000;
+
+let browser;
+let api; // a plain HTTP client (no cookies): the machine side, /oauth/token and /codes
+const pageProblems = []; // console errors and failed page loads (a CSP violation is one)
+const contexts = {};
+
+// A browser context of its own (its own cookies); 5 s for any wait, so a broken page fails
+// fast instead of after Playwright's default 30 s.
+async function newContext() {
+  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+  context.setDefaultTimeout(5000);
+  return context;
+}
+
+async function newSignedInPage(account, home) {
+  const context = await newContext();
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    // A refusal the test provokes (4xx) is logged by Chromium too; anything else is a problem.
+    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d /.test(message.text())) {
+      pageProblems.push(`${page.url()}: ${message.text()}`);
+    }
+  });
+  page.on('pageerror', (error) => pageProblems.push(`${page.url()}: ${error.message}`));
+  await signIn(page, account);
+  await page.waitForURL(`**${home}`);
+  return page;
+}
+
+async function signIn(page, account) {
+  await page.goto('/dashboard/sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+// Retries an async check until it stops throwing (every 50 ms, at most 5 s): for what the page
+// shows after an answer arrives, and for registry changes the service sees within a second.
+async function eventually(check) {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
+async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
+}
+
+function clientRow(page, clientId) {
+  return page.getByRole('row').filter({ has: page.getByText(clientId, { exact: true }) });
+}
+
+// What the service answered each client, to know its exact usage: tokens issued (200s of
+// /oauth/token) and batches answered (200s of /codes, each 2 codes accepted and 1 rejected).
+// The polls that wait for a block to take effect make a number of 200s that depends on timing.
+const usageSeen = new Map();
+const clientOfToken = new Map();
+
+function seen(clientId) {
+  if (!usageSeen.has(clientId)) usageSeen.set(clientId, { tokens: 0, batches: 0 });
+  return usageSeen.get(clientId);
+}
+
+async function requestToken(clientId, secret) {
+  const response = await api.post('/oauth/token', {
+    headers: { Authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}` },
+    form: { grant_type: 'client_credentials' },
+  });
+  const body = await response.json();
+  if (response.status() === 200) {
+    seen(clientId).tokens += 1;
+    clientOfToken.set(body.access_token, clientId);
+  }
+  return { status: response.status(), body };
+}
+
+async function postCodes(token) {
+  const response = await api.post('/codes', { headers: { Authorization: `Bearer ${token}` }, data: batch });
+  if (response.status() === 200) seen(clientOfToken.get(token)).batches += 1;
+  return response.status();
+}
+
+// [tokens issued, codes accepted, codes rejected] of today, as the usage table must show them.
+function expectedUsage(clientIds) {
+  const total = [0, 0, 0];
+  for (const clientId of clientIds) {
+    const { tokens, batches } = seen(clientId);
+    total[0] += tokens;
+    total[1] += batches * batchAccepted;
+    total[2] += batches * batchRejected;
+  }
+  return total;
+}
+
+// A new token of the client and one POST /codes with it: {token, status}. A change in the
+// registry (a client created, unblocked) reaches the token endpoint and the bearer check within
+// a second, so each is retried for up to registryDelay until it answers 200. One token is issued and one
+// batch accepted (refused requests are not counted as usage), so the usage counts are exact.
+async function tokenAndCodes(client) {
+  const deadline = Date.now() + registryDelay;
+  let token = await requestToken(client.clientId, client.secret);
+  while (token.status !== 200 && Date.now() < deadline) token = await requestToken(client.clientId, client.secret);
+  if (token.status !== 200) return { token: null, status: token.status };
+  let status = await postCodes(token.body.access_token);
+  while (status !== 200 && Date.now() < deadline) status = await postCodes(token.body.access_token);
+  return { token: token.body.access_token, status };
+}
+
+// What the secret dialog shows, read through its labels; then "Done".
+async function readSecretDialog(page) {
+  const dialog = page.getByRole('dialog', { name: 'API client created' });
+  await dialog.waitFor();
+  const clientId = await dialog.getByLabel('Client ID', { exact: true }).inputValue();
+  const secret = await dialog.getByLabel('Client secret', { exact: true }).inputValue();
+  await assert.doesNotReject(dialog.getByText('it cannot be shown again').waitFor());
+  await dialog.getByRole('button', { name: 'Copy secret', exact: true }).click();
+  await dialog.getByRole('status').filter({ hasText: 'The secret is on the clipboard.' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
+  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal(await page.locator('#new-client-secret').inputValue(), '', 'the secret leaves the page with its dialog');
+  assert.match(clientId, /^svc_client_/);
+  assert.ok(secret.length >= 32);
+  return { clientId, secret };
+}
+
+// POST to a /dashboard/data/ endpoint from the page itself (the browser's cookie), with the
+// session's CSRF token unless told otherwise: what a page would send, to prove the server refuses.
+async function postFromPage(page, endpoint, body, { withCsrf = true } = {}) {
+  return page.evaluate(async ({ endpoint, body, withCsrf }) => {
+    const session = await (await fetch('/dashboard/data/session')).json();
+    const headers = { 'Content-Type': 'application/json' };
+    if (withCsrf) headers['X-CSRF-Token'] = session.csrfToken;
+    const response = await fetch(`/dashboard/data/${endpoint}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: response.status, body: await response.text() };
+  }, { endpoint, body, withCsrf });
+}
+
+function errorCode(answer) {
+  return JSON.parse(answer.body).errors[0].code;
+}
+
+before(async () => {
+  browser = await chromium.launch({ executablePath: environment('DASHBOARD_TEST_CHROMIUM') });
+  api = await request.newContext({ baseURL, ignoreHTTPSErrors: true });
+});
+
+after(async () => {
+  for (const context of Object.values(contexts)) await context.close();
+  await api?.dispose();
+  await browser?.close();
+});
+
+test('the browser is Debian\'s chromium-headless-shell', () => {
+  const version = browser.version();
+  console.log(`browser: chromium-headless-shell ${version} (playwright-core 1.64.1 targets Chromium 156)`);
+  assert.match(version, /^\d+\.\d+\.\d+\.\d+$/);
+});
+
+test('sign-in: an unknown email and a wrong password get the same answer', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  await signIn(page, { email: owner.email, password: 'not the password at all' });
+  const wrongPassword = await page.getByRole('alert').innerText();
+  await signIn(page, { email: 'nobody@acme.example', password: 'not the password at all' });
+  const unknownEmail = await page.getByRole('alert').innerText();
+  assert.notEqual(wrongPassword, '');
+  assert.equal(unknownEmail, wrongPassword);
+  assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
+  await screenshot(page, 'sign-in');
+  await context.close();
+});
+
+let owner_;
+let first;
+let firstToken;
+
+test('the owner signs in and lands on Organization -> API', async () => {
+  owner_ = await newSignedInPage(owner, '/dashboard/api');
+  contexts.owner = owner_.context();
+  const nav = owner_.getByRole('navigation');
+  const links = await nav.getByRole('link').filter({ visible: true }).allInnerTexts();
+  assert.deepEqual(links, ['Organization', 'API', 'Audit', 'Account']);
+  await nav.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
+  await owner_.getByRole('cell', { name: 'No API clients yet.' }).waitFor();
+  await owner_.goto('/dashboard/');
+  assert.equal(new URL(owner_.url()).pathname, '/dashboard/api');
+});
+
+test('create a client: the secret is shown once and works at /oauth/token and /codes', async () => {
+  await owner_.getByRole('button', { name: 'Create API client', exact: true }).click();
+  const dialog = owner_.getByRole('dialog', { name: 'Create API client' });
+  await dialog.getByLabel('Name', { exact: true }).fill(clientName);
+  await dialog.getByLabel('write:codes', { exact: true }).check();
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+  await owner_.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  first = await readSecretDialog(owner_);
+
+  const row = clientRow(owner_, first.clientId);
+  await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  await row.getByRole('rowheader', { name: clientName, exact: true }).waitFor();
+  await row.getByRole('cell', { name: 'write:codes', exact: true }).waitFor();
+  await row.getByRole('cell', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC by owner@acme\.example$/ }).waitFor();
+  await row.getByRole('cell', { name: 'never', exact: true }).waitFor();
+
+  const used = await tokenAndCodes(first);
+  assert.equal(used.status, 200);
+  firstToken = used.token;
+});
+
+test('block: the client\'s token and new token requests fail as the spec says', async () => {
+  const row = clientRow(owner_, first.clientId);
+  await row.getByRole('button', { name: 'Block', exact: true }).click();
+  await row.getByRole('cell', { name: 'blocked', exact: true }).waitFor();
+  await row.getByRole('button', { name: 'Unblock', exact: true }).waitFor();
+  assert.equal(await row.getByRole('button', { name: 'Block', exact: true }).count(), 0);
+
+  const deadline = Date.now() + registryDelay;
+  let status = await postCodes(firstToken);
+  while (status !== 401 && Date.now() < deadline) status = await postCodes(firstToken);
+  assert.equal(status, 401);
+  const refused = await requestToken(first.clientId, first.secret);
+  assert.equal(refused.status, 401);
+  assert.equal(refused.body.error, 'invalid_client');
+});
+
+test('unblock: new tokens work, the tokens held before the block stay revoked', async () => {
+  const row = clientRow(owner_, first.clientId);
+  await row.getByRole('button', { name: 'Unblock', exact: true }).click();
+  await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  assert.equal((await tokenAndCodes(first)).status, 200);
+  assert.equal(await postCodes(firstToken), 401);
+});
+
+let replacement;
+
+test('create replacement: a new client with the same name and scopes, the old one kept', async () => {
+  await clientRow(owner_, first.clientId).getByRole('button', { name: 'Create replacement', exact: true }).click();
+  replacement = await readSecretDialog(owner_);
+  assert.notEqual(replacement.clientId, first.clientId);
+  const row = clientRow(owner_, replacement.clientId);
+  await row.getByRole('rowheader', { name: clientName, exact: true }).waitFor();
+  await row.getByRole('cell', { name: 'write:codes', exact: true }).waitFor();
+  await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  await clientRow(owner_, first.clientId).getByRole('cell', { name: 'active', exact: true }).waitFor();
+  assert.equal((await tokenAndCodes(replacement)).status, 200);
+});
+
+test('delete asks for the client\'s name; the deleted client gets no token', async () => {
+  await clientRow(owner_, first.clientId).getByRole('button', { name: 'Delete', exact: true }).click();
+  const dialog = owner_.getByRole('dialog', { name: 'Delete API client' });
+  await dialog.getByLabel('Type the client name to confirm', { exact: true }).fill('line 4 printr');
+  await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
+  await dialog.getByRole('alert').waitFor();
+  assert.notEqual(await dialog.getByRole('alert').innerText(), '');
+  await clientRow(owner_, first.clientId).waitFor();
+
+  await dialog.getByLabel('Type the client name to confirm', { exact: true }).fill(clientName);
+  await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await clientRow(owner_, first.clientId).waitFor({ state: 'detached' });
+  assert.equal(await owner_.getByRole('rowheader', { name: clientName, exact: true }).count(), 1);
+  await screenshot(owner_, 'api-clients');
+  let refused = await requestToken(first.clientId, first.secret);
+  for (const deadline = Date.now() + registryDelay; refused.status !== 401 && Date.now() < deadline;) {
+    refused = await requestToken(first.clientId, first.secret);
+  }
+  assert.equal(refused.status, 401);
+});
+
+async function usageOfToday(page) {
+  const today = new Date().toISOString().slice(0, 10);
+  const table = page.getByRole('table', { name: 'Usage per day' });
+  const row = table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: today, exact: true }) });
+  return (await row.getByRole('cell').allInnerTexts()).map(Number);
+}
+
+test('usage: the chart and the table count today\'s tokens and codes, per organization and per client', async () => {
+  await owner_.reload();
+  await owner_.getByRole('img', { name: 'Usage of the whole organization, last 30 days' }).waitFor();
+  await owner_.getByText('The numbers as a table', { exact: true }).click();
+  assert.equal(await owner_.getByRole('table', { name: 'Usage per day' }).getByRole('row').count(), 31);
+  // Tokens: two for the first client (before the block, after the unblock), one for the
+  // replacement; the first client's batches include those answered while the block spread.
+  assert.equal(seen(first.clientId).tokens, 2);
+  assert.deepEqual(await usageOfToday(owner_), expectedUsage([first.clientId, replacement.clientId]));
+  await owner_.getByLabel('Usage of', { exact: true }).selectOption(replacement.clientId);
+  await owner_.getByRole('img', { name: `Usage of ${clientName} (${replacement.clientId}), last 30 days` }).waitFor();
+  assert.deepEqual(await usageOfToday(owner_), [1, batchAccepted, batchRejected]);
+  assert.deepEqual(expectedUsage([replacement.clientId]), [1, batchAccepted, batchRejected]);
+  // Used this minute: "Last used" is no longer "never".
+  await clientRow(owner_, replacement.clientId)
+    .getByRole('cell', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/ }).waitFor();
+  await owner_.getByText('The numbers as a table', { exact: true }).click();
+  await screenshot(owner_, 'api');
+});
+
+test('a viewer sees the clients but cannot change anything; the server refuses', async () => {
+  const page = await newSignedInPage(viewer, '/dashboard/api');
+  contexts.viewer = page.context();
+  const row = clientRow(page, replacement.clientId);
+  await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  assert.equal(await row.getByRole('button').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Create API client', exact: true }).isDisabled(), true);
+
+  for (const [endpoint, body] of [
+    ['clients', { name: 'viewer made this', scopes: ['write:codes'] }],
+    [`clients/${replacement.clientId}/block`, {}],
+    [`clients/${replacement.clientId}/delete`, { name: clientName }],
+    [`clients/${replacement.clientId}/replacement`, {}],
+    ['organization/users', { email: 'new@acme.example', role: 'owner', password: 'a long enough password' }],
+    ['organization/require-totp', { required: true }],
+  ]) {
+    const answer = await postFromPage(page, endpoint, body);
+    assert.equal(answer.status, 403, `${endpoint}: ${answer.body}`);
+    assert.equal(errorCode(answer), 'Forbidden');
+  }
+  await page.reload();
+  await clientRow(page, replacement.clientId).getByRole('cell', { name: 'active', exact: true }).waitFor();
+  assert.equal(await page.getByRole('rowheader', { name: clientName, exact: true }).count(), 1);
+  await page.getByRole('link', { name: 'Organization', exact: true }).click();
+  await page.getByRole('table', { name: 'Users' }).waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Add user', exact: true }).isVisible(), false);
+});
+
+// RFC 6238 (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, for the account page's check.
+function totpCode(base32Secret, unixSeconds) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const character of base32Secret.replace(/=+$/, '').toUpperCase()) {
+    bits += alphabet.indexOf(character).toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from(bits.match(/.{8}/g).map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(unixSeconds / 30)));
+  const digest = createHmac('sha1', key).update(counter).digest();
+  const offset = digest[digest.length - 1] & 0x0f;
+  return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+test('two-factor: the viewer turns TOTP on, then signs in with a recovery code as the authentication code', async () => {
+  const page = (await contexts.viewer.pages())[0];
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
+  await page.getByLabel('Authentication code', { exact: true }).waitFor();
+  const secret = await page.getByLabel('Key', { exact: true }).inputValue();
+  assert.match(secret, /^[A-Z2-7]{32}$/);
+  await page.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
+  await page.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
+  const codes = await page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
+  assert.equal(codes.length, 10);
+  await page.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+  await screenshot(page, 'account-totp');
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in');
+  assert.equal(await page.getByLabel('Authentication code', { exact: true }).isVisible(), false);
+  await signIn(page, viewer);
+  const code = page.getByLabel('Authentication code', { exact: true });
+  await code.waitFor();
+  await page.getByRole('alert').waitFor();
+  await code.fill(codes[0]);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL('**/dashboard/api');
+});
+
+test('a POST without the CSRF token and a cross-site POST are refused', async () => {
+  const before = (await (await owner_.context().request.get('/dashboard/data/clients')).json()).clients.length;
+  const withoutToken = await postFromPage(owner_, 'clients', { name: 'no token', scopes: ['write:codes'] },
+                                          { withCsrf: false });
+  assert.equal(withoutToken.status, 403);
+  assert.equal(errorCode(withoutToken), 'Forbidden');
+
+  // The browser's own cookie and CSRF token, but sent from another site: refused on the
+  // Sec-Fetch-Site header, and on the Origin header alone.
+  const session = await (await owner_.context().request.get('/dashboard/data/session')).json();
+  for (const headers of [{ 'Sec-Fetch-Site': 'cross-site', Origin: 'https://attacker.example' },
+                         { 'Sec-Fetch-Site': 'same-site' },
+                         { Origin: 'https://attacker.example' }]) {
+    const response = await owner_.context().request.post('/dashboard/data/clients', {
+      headers: { 'X-CSRF-Token': session.csrfToken, ...headers },
+      data: { name: 'cross site', scopes: ['write:codes'] },
+    });
+    assert.equal(response.status(), 403, JSON.stringify(headers));
+    assert.equal((await response.json()).errors[0].code, 'Forbidden');
+  }
+  const afterwards = (await (await owner_.context().request.get('/dashboard/data/clients')).json()).clients.length;
+  assert.equal(afterwards, before);
+});
+
+test('an access token sent to the dashboard gets 403 with the ErrorEnvelope', async () => {
+  const token = (await requestToken(replacement.clientId, replacement.secret)).body.access_token;
+  for (const target of ['/dashboard/data/clients', '/dashboard/api']) {
+    const response = await api.get(target, { headers: { Authorization: `Bearer ${token}` }, maxRedirects: 0 });
+    assert.equal(response.status(), 403, target);
+    assert.equal((await response.json()).errors[0].code, 'Forbidden');
+  }
+});
+
+test('the plan gate: below Starter or with an inactive subscription, Create is disabled and refused', async () => {
+  const operatorPage = await newSignedInPage(operator, '/dashboard/organizations');
+  contexts.operator = operatorPage.context();
+  const links = await operatorPage.getByRole('navigation').getByRole('link').filter({ visible: true }).allInnerTexts();
+  assert.deepEqual(links, ['Organizations', 'Audit', 'Account']);
+  const acme = operatorPage.getByRole('row').filter({ has: operatorPage.getByText(organizationId, { exact: true }) });
+  await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
+  await screenshot(operatorPage, 'organizations');
+
+  const createButton = owner_.getByRole('button', { name: 'Create API client', exact: true });
+  // why: the sentence shown next to the disabled button and in the server's refusal; null: allowed.
+  const expectGate = async (why) => {
+    await owner_.reload();
+    await clientRow(owner_, replacement.clientId).waitFor();
+    assert.equal(await createButton.isEnabled(), why === null);
+    const reason = owner_.locator('#cannot-create-reason');
+    assert.equal(await reason.isVisible(), why !== null);
+    const answer = await postFromPage(owner_, 'clients', { name: 'gated', scopes: ['write:codes'] });
+    if (why === null) return answer;
+    assert.equal(await reason.innerText(), why);
+    assert.equal(answer.status, 409, answer.body);
+    assert.deepEqual(JSON.parse(answer.body).errors[0], { code: 'PlanExcludesClients', path: null, message: why });
+    return answer;
+  };
+
+  await acme.getByLabel('Plan of Acme Foods').selectOption('free');
+  await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
+  await acme.getByRole('cell', { name: 'not allowed', exact: true }).waitFor();
+  await expectGate('The organization\'s plan (free) does not include API clients; they need the Starter plan or higher.');
+  await screenshot(owner_, 'api-plan-gate');
+
+  await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
+  await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
+  await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
+  await acme.getByRole('button', { name: 'Deactivate subscription', exact: true }).click();
+  await acme.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
+  await expectGate('The organization\'s subscription is inactive; API clients need an active subscription on the ' +
+                   'Starter plan or higher.');
+
+  await acme.getByRole('button', { name: 'Activate subscription', exact: true }).click();
+  await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
+  const created = await expectGate(null);
+  assert.equal(created.status, 201, created.body);
+});
+
+test('the audit log shows the dashboard\'s changes with who and from where', async () => {
+  await owner_.getByRole('link', { name: 'Audit', exact: true }).click();
+  const table = owner_.getByRole('table', { name: 'Audit records' });
+  await table.getByRole('row').nth(1).waitFor();
+  await owner_.getByLabel('Action', { exact: true }).fill('client.delete');
+  await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
+  const deleted = table.getByRole('row').filter({ hasText: first.clientId });
+  // the header row and the one deletion
+  await eventually(async () => assert.equal(await table.getByRole('row').count(), 2));
+  const cells = await deleted.getByRole('cell').allInnerTexts();
+  assert.deepEqual([cells[0], cells[1], cells[2]], [owner.email, 'client.delete', first.clientId]);
+  assert.equal(cells[4], '127.0.0.1');
+  assert.equal(cells[5], 'success');
+  await owner_.getByLabel('Action', { exact: true }).fill('');
+  await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
+  await table.getByRole('row').filter({ hasText: 'client.create' }).first().waitFor();
+  const everything = await table.innerText();
+  assert.equal(everything.includes(first.secret), false);
+  assert.equal(everything.includes(replacement.secret), false);
+  assert.equal(everything.includes(owner.password), false);
+  await screenshot(owner_, 'audit');
+});
+
+test('the Organization and Account pages', async () => {
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  const users = owner_.getByRole('table', { name: 'Users' });
+  await users.getByRole('rowheader', { name: viewer.email, exact: true }).waitFor();
+  await users.getByRole('rowheader', { name: owner.email, exact: true }).waitFor();
+  await owner_.getByText('Acme Foods', { exact: true }).waitFor();
+  await owner_.getByLabel('Email', { exact: true }).fill('developer@acme.example');
+  await owner_.getByLabel('Role', { exact: true }).selectOption('developer');
+  await owner_.getByLabel('Initial password', { exact: true }).fill('developer password 0001');
+  await owner_.getByRole('button', { name: 'Add user', exact: true }).click();
+  const developer = users.getByRole('row').filter({ has: owner_.getByRole('rowheader', { name: 'developer@acme.example' }) });
+  await developer.waitFor();
+  assert.deepEqual((await developer.getByRole('cell').allInnerTexts()).slice(0, 2), ['developer', 'off']);
+  await screenshot(owner_, 'organization');
+  await developer.getByRole('button', { name: 'Remove', exact: true }).click();
+  await developer.waitFor({ state: 'detached' });
+  await owner_.getByRole('link', { name: 'Account', exact: true }).click();
+  await owner_.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
+  await screenshot(owner_, 'account');
+});
+
+test('an owner requires TOTP: without it the owner is sent to Account, enrols, then lifts the rule', async () => {
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).check();
+  await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  // The rule holds for the owner at once: the page's next call is refused with TotpRequired.
+  await owner_.waitForURL('**/dashboard/account');
+  const refused = await owner_.context().request.get('/dashboard/data/clients');
+  assert.equal(refused.status(), 403);
+  assert.equal((await refused.json()).errors[0].code, 'TotpRequired');
+  await owner_.getByText('Your organization requires two-factor authentication', { exact: false }).waitFor();
+  await owner_.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
+  await owner_.getByLabel('Authentication code', { exact: true }).waitFor();
+  const secret = await owner_.getByLabel('Key', { exact: true }).inputValue();
+  await owner_.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
+  await owner_.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
+  await owner_.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.getByText('required for every user', { exact: true }).waitFor();
+  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).uncheck();
+  await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  await owner_.getByText('optional', { exact: true }).waitFor();
+});
+
+test('sign out ends the session', async () => {
+  await owner_.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await owner_.waitForURL('**/dashboard/sign-in');
+  for (const target of ['/dashboard/api', '/dashboard/']) {
+    await owner_.goto(target);
+    assert.equal(new URL(owner_.url()).pathname, '/dashboard/sign-in', target);
+  }
+  const answer = await owner_.context().request.get('/dashboard/data/clients');
+  assert.equal(answer.status(), 401);
+  assert.equal((await answer.json()).errors[0].code, 'Unauthenticated');
+});
+
+test('sign out everywhere ends the account\'s sessions in every browser', async () => {
+  const elsewhere = await newSignedInPage(operator, '/dashboard/organizations');
+  contexts.operatorElsewhere = elsewhere.context();
+  const page = (await contexts.operator.pages())[0];
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in');
+  const answer = await elsewhere.context().request.get('/dashboard/data/session');
+  assert.equal(answer.status(), 401);
+  assert.equal((await answer.json()).errors[0].code, 'Unauthenticated');
+});
+
+test('no page logged an error or broke its Content-Security-Policy', () => {
+  assert.deepEqual(pageProblems, []);
+});

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The dashboard's browser tests (ctest: codepayload_dashboard_browser_tests): a real
+# codepayload-server on 127.0.0.1 with a scratch data directory, an organisation with an owner and
+# a viewer and an operator made with codepayload-admin (the issue's commands), then
+# dashboard.test.mjs under `node --test`, which drives Debian's chromium-headless-shell with
+# playwright-core (pinned in package.json; installed by scripts/install-deps.sh with npm ci).
+# Screenshots of every page go to ARTIFACTS_DIR.
+# usage: run-browser-tests.sh SERVER_EXECUTABLE ADMIN_EXECUTABLE SOURCE_DIR ARTIFACTS_DIR
+set -euo pipefail
+server=$(realpath "$1") admin=$(realpath "$2") source=$(realpath "$3") artifacts=$(realpath -m "$4")
+here=$source/tests/dashboard
+chromium=/usr/lib/chromium/chromium-headless-shell
+
+command -v node >/dev/null || { echo "dashboard tests: node is not installed (scripts/install-deps.sh)"; exit 1; }
+[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
+  { echo "dashboard tests: node $(node --version) is too old: playwright-core needs Node 20 or newer"; exit 1; }
+[ -x "$chromium" ] || { echo "dashboard tests: $chromium is missing (scripts/install-deps.sh installs chromium-headless-shell)"; exit 1; }
+[ -f "$here/node_modules/playwright-core/package.json" ] ||
+  { echo "dashboard tests: $here/node_modules has no playwright-core (scripts/install-deps.sh runs npm ci there)"; exit 1; }
+
+scratch=$(mktemp -d)
+server_pid=''
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+cd "$scratch"
+rm -rf "$artifacts" && mkdir -p "$artifacts"
+
+while IFS='=' read -r name _; do unset "$name"; done < <(env | grep '^CODEPAYLOAD_')
+export CODEPAYLOAD_DATA_DIR=$scratch/data CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=off
+"$server" >server.out 2>server.err &
+server_pid=$!
+for _ in $(seq 200); do [ -s data/server.port ] && break; sleep 0.05; done
+[ -s data/server.port ] || { cat server.err; echo "FAILED: the server wrote no port file"; exit 1; }
+
+json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+admin_run() {  # the admin's stderr (the registry line, a refusal) shown only when it fails
+  "$admin" "$@" 2>admin.err || { cat admin.err; echo "FAILED: codepayload-admin $*"; exit 1; }
+}
+owner_password='owner password 0001' viewer_password='viewer password 0001' operator_password='operator password 0001'
+org=$(admin_run org create --name 'Acme Foods' --plan starter | json_field id)
+admin_run user create --org "$org" --email owner@acme.example --role owner --password-stdin \
+  <<<"$owner_password" >/dev/null
+admin_run user create --org "$org" --email viewer@acme.example --role viewer --password-stdin \
+  <<<"$viewer_password" >/dev/null
+admin_run operator create --email operator@example.com --password-stdin <<<"$operator_password" >/dev/null
+
+status=0
+# 127.0.0.1, not localhost: a bare debootstrap root has no /etc/hosts (the certificate names both).
+DASHBOARD_TEST_URL=https://127.0.0.1:$(cat data/server.port) DASHBOARD_TEST_ARTIFACTS=$artifacts \
+DASHBOARD_TEST_CHROMIUM=$chromium DASHBOARD_TEST_BATCH=$source/examples/batch.json \
+DASHBOARD_TEST_ORGANIZATION=$org \
+DASHBOARD_TEST_OWNER_PASSWORD=$owner_password DASHBOARD_TEST_VIEWER_PASSWORD=$viewer_password \
+DASHBOARD_TEST_OPERATOR_PASSWORD=$operator_password \
+  node --test --test-reporter=spec "$here/dashboard.test.mjs" || status=$?
+if [ "$status" != 0 ]; then
+  echo "--- server stderr"
+  cat server.err
+fi
+exit "$status"
