@@ -6,6 +6,7 @@
 #include <Poco/Nullable.h>
 
 #include <mutex>
+#include <utility>
 
 #include "accounts/base32.h"
 #include "accounts/email_address.h"
@@ -54,15 +55,7 @@ void checkNewAccount(std::string_view email, std::string_view passwordHash) {
 // Runs `work` under the connection's lock; database faults become AccountError(Storage).
 template <typename Work>
 auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  std::lock_guard lock(mutex);
-  try {
-    return work();
-  } catch (const AccountError&) {
-    throw;
-  } catch (const Poco::Exception& error) {
-    throw AccountError(AccountError::Kind::Storage,
-                       "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
-  }
+  return auth::guardedRegistryWork<AccountError>(mutex, what, AccountError::Kind::Storage, std::forward<Work>(work));
 }
 
 }  // namespace

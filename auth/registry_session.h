@@ -10,7 +10,11 @@
 #include <Poco/Exception.h>
 
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <string_view>
+
+#include "db/poco_migrations.h"
 
 namespace codepayload::auth {
 
@@ -39,5 +43,21 @@ class WriteTransaction {
   Poco::Data::Session& session_;
   bool committed_ = false;
 };
+
+// Runs `work` under `mutex` (the connection's lock): an `Error` it throws
+// passes through; a database fault becomes Error(storageKind, "registry
+// database, <what>: <Poco's message>"). Each store has its own error type.
+template <typename Error, typename Work>
+auto guardedRegistryWork(std::mutex& mutex, std::string_view what, typename Error::Kind storageKind, Work&& work)
+    -> decltype(work()) {
+  std::lock_guard lock(mutex);
+  try {
+    return work();
+  } catch (const Error&) {
+    throw;
+  } catch (const Poco::Exception& error) {
+    throw Error(storageKind, "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
+  }
+}
 
 }  // namespace codepayload::auth

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "auth/known_scopes.h"
 #include "auth/random_strings.h"
@@ -162,15 +163,7 @@ namespace {
 // Runs `work` under the connection's lock; database faults become RegistryError(Storage).
 template <typename Work>
 auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  std::lock_guard lock(mutex);
-  try {
-    return work();
-  } catch (const RegistryError&) {
-    throw;
-  } catch (const Poco::Exception& error) {
-    throw RegistryError(RegistryError::Kind::Storage,
-                        "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
-  }
+  return guardedRegistryWork<RegistryError>(mutex, what, RegistryError::Kind::Storage, std::forward<Work>(work));
 }
 
 }  // namespace

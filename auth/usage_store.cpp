@@ -5,6 +5,7 @@
 #include <Poco/Exception.h>
 
 #include <mutex>
+#include <utility>
 
 #include "auth/client_registry.h"
 #include "auth/registry_session.h"
@@ -67,17 +68,10 @@ struct SqliteUsageStore::Connection {
 
 namespace {
 
+// Runs `work` under the connection's lock; database faults become RegistryError(Storage).
 template <typename Work>
 auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  std::lock_guard lock(mutex);
-  try {
-    return work();
-  } catch (const RegistryError&) {
-    throw;
-  } catch (const Poco::Exception& error) {
-    throw RegistryError(RegistryError::Kind::Storage,
-                        "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
-  }
+  return guardedRegistryWork<RegistryError>(mutex, what, RegistryError::Kind::Storage, std::forward<Work>(work));
 }
 
 }  // namespace
