@@ -87,26 +87,57 @@ export async function guarded(action, region = pageAlert()) {
   }
 }
 
-// Loads the session, keeps its CSRF token for every later call, fits the navigation to the
-// kind of account (a user's pages or the operator's) and wires "Sign out".
+// The navigation of every signed-in page, in order: link text, page, and the kind of account
+// it is for (null: both).
+const navigation = [
+  ['Organization', '/dashboard/organization', 'user'],
+  ['API', '/dashboard/api', 'user'],
+  ['Organizations', '/dashboard/organizations', 'operator'],
+  ['Audit', '/dashboard/audit', null],
+  ['Account', '/dashboard/account', null],
+];
+
+// Fills the page's <header id="banner">: the name, the navigation for this kind of account
+// (the current page marked), "Sign out" (a button: it changes state, so it POSTs) and who is
+// signed in.
+function fillBanner(session) {
+  const brand = document.createElement('a');
+  brand.className = 'brand';
+  brand.href = '/dashboard/';
+  brand.textContent = 'Code-Payload dashboard';
+  const list = document.createElement('ul');
+  for (const [label, href, kind] of navigation) {
+    if (kind !== null && kind !== session.kind) continue;
+    const link = document.createElement('a');
+    link.href = href;
+    link.textContent = label;
+    if (href === window.location.pathname) link.setAttribute('aria-current', 'page');
+    const item = document.createElement('li');
+    item.append(link);
+    list.append(item);
+  }
+  const signOut = document.createElement('li');
+  signOut.append(button('Sign out', () => guarded(async () => {
+    await callData('POST', 'sign-out', {});
+    window.location.assign('/dashboard/sign-in');
+  }), 'link'));
+  list.append(signOut);
+  const nav = document.createElement('nav');
+  nav.setAttribute('aria-label', 'Dashboard');
+  nav.append(list);
+  const who = document.createElement('p');
+  who.className = 'signed-in-as';
+  who.textContent = session.kind === 'operator' ? `${session.email} (operator)`
+                                                : `${session.email} (${session.role}, ${session.organization.name})`;
+  document.getElementById('banner').replaceChildren(brand, nav, who);
+}
+
+// Loads the session, keeps its CSRF token for every later call and fills the banner.
 export async function startPage() {
   const session = await guarded(() => callData('GET', 'session'));
   if (session === undefined) return undefined;
   csrfToken = session.csrfToken;
-  for (const link of document.querySelectorAll('[data-for]')) {
-    link.closest('li').hidden = link.dataset.for !== session.kind;
-  }
-  const current = document.querySelector(`nav a[href="${window.location.pathname}"]`);
-  if (current !== null) current.setAttribute('aria-current', 'page');
-  const who = document.getElementById('signed-in-as');
-  if (who !== null) {
-    who.textContent = session.kind === 'operator' ? `${session.email} (operator)`
-                                                  : `${session.email} (${session.role}, ${session.organization.name})`;
-  }
-  document.getElementById('sign-out').addEventListener('click', () => guarded(async () => {
-    await callData('POST', 'sign-out', {});
-    window.location.assign('/dashboard/sign-in');
-  }));
+  fillBanner(session);
   return session;
 }
 
