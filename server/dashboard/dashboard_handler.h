@@ -4,6 +4,10 @@
 // token, same origin), calls the registry or the accounts, and answers.
 // Every answer carries the dashboard's security headers; any request with an
 // Authorization header (an access token) is refused with 403.
+// This unit holds the table of endpoints, the checks made before one
+// answers, and the pages; the endpoints themselves are declared in
+// dashboard_endpoints.h (one file per area), what they share in
+// dashboard_call.h.
 #pragma once
 
 #include "server/dashboard/dashboard_accounts.h"

@@ -1,0 +1,154 @@
+#include "server/dashboard/dashboard_call.h"
+
+#include <Poco/JSON/Array.h>
+
+#include <ctime>
+
+#include "auth/unix_clock.h"
+#include "common/json_escape.h"
+
+namespace codepayload::server::dashboard {
+
+Refusal invalid(std::string_view field, std::string message) {
+  return Refusal{400, "Validation.Invalid." + std::string(field), std::string(field), std::move(message)};
+}
+
+Refusal notFound(std::string message) { return Refusal{404, "NotFound", std::nullopt, std::move(message)}; }
+
+Refusal forbidden(std::string message) { return Refusal{403, "Forbidden", std::nullopt, std::move(message)}; }
+
+std::string isoTime(std::int64_t unixSeconds) {
+  const std::time_t time = static_cast<std::time_t>(unixSeconds);
+  std::tm utc{};
+  ::gmtime_r(&time, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+// --- JSON writing.
+
+void member(std::string& out, std::string_view name) {
+  if (out.back() != '{') out.push_back(',');
+  common::appendJsonString(out, name);
+  out.push_back(':');
+}
+
+void stringMember(std::string& out, std::string_view name, std::string_view value) {
+  member(out, name);
+  common::appendJsonString(out, value);
+}
+
+void boolMember(std::string& out, std::string_view name, bool value) {
+  member(out, name);
+  out += value ? "true" : "false";
+}
+
+std::string organisationMembers(const auth::Organisation& organisation) {
+  std::string out = "{";
+  stringMember(out, "id", organisation.id);
+  stringMember(out, "name", organisation.name);
+  stringMember(out, "plan", auth::planName(organisation.plan));
+  stringMember(out, "subscription", auth::subscriptionName(organisation.subscription));
+  boolMember(out, "coversApiClients", auth::coversApiClients(organisation.plan, organisation.subscription));
+  stringMember(out, "createdAt", isoTime(organisation.createdAt));
+  return out;
+}
+
+// --- JSON reading.
+
+std::string stringField(const Call& call, std::string_view name, bool required) {
+  const std::string key(name);
+  if (!call.body->has(key)) {
+    if (!required) return {};
+    throw invalid(name, "\"" + key + "\" is required.");
+  }
+  const Poco::Dynamic::Var value = call.body->get(key);
+  if (!value.isString()) throw invalid(name, "\"" + key + "\" must be a string.");
+  return value.extract<std::string>();
+}
+
+bool boolField(const Call& call, std::string_view name) {
+  const std::string key(name);
+  const Poco::Dynamic::Var value = call.body->has(key) ? call.body->get(key) : Poco::Dynamic::Var();
+  if (!value.isBoolean()) throw invalid(name, "\"" + key + "\" must be true or false.");
+  return value.extract<bool>();
+}
+
+std::vector<std::string> stringListField(const Call& call, std::string_view name) {
+  const std::string key(name);
+  const Poco::JSON::Array::Ptr list = call.body->has(key) ? call.body->getArray(key) : nullptr;
+  if (!list) throw invalid(name, "\"" + key + "\" must be a list of strings.");
+  std::vector<std::string> values;
+  for (const Poco::Dynamic::Var& value : *list) {
+    if (!value.isString()) throw invalid(name, "\"" + key + "\" must be a list of strings.");
+    values.push_back(value.extract<std::string>());
+  }
+  return values;
+}
+
+// --- Answers.
+
+void sendJson(Call& call, int status, std::string_view body) {
+  sendBody(call.exchange, status, "application/json", body, call.trace);
+}
+
+void sendNoContent(Call& call) {
+  call.trace.status = 204;
+  call.exchange.addHeader("X-Content-Type-Options", "nosniff");
+  call.exchange.send(204, {}, {});
+}
+
+// --- Who may do what.
+
+std::string homeOf(const Principal& who) { return who.isOperator ? "/dashboard/organizations" : "/dashboard/api"; }
+
+std::optional<Principal> principalOf(DashboardAccounts& accounts, std::string_view principalId) {
+  if (principalId.starts_with(accounts::kOperatorIdPrefix)) {
+    const std::optional<accounts::OperatorRecord> found = accounts.accounts().findOperator(principalId);
+    if (!found) return std::nullopt;
+    return Principal{true, found->id, found->email, found->totpEnabled, std::nullopt};
+  }
+  const std::optional<accounts::UserRecord> found = accounts.accounts().findUser(principalId);
+  if (!found) return std::nullopt;
+  return Principal{false, found->id, found->email, found->totpEnabled, *found};
+}
+
+bool roleAllows(Role role, Permission permission) {
+  switch (permission) {
+    case Permission::Read: return true;
+    case Permission::Clients: return role == Role::Owner || role == Role::Developer;
+    case Permission::Owner: return role == Role::Owner;
+  }
+  return false;
+}
+
+std::string_view permissionSentence(Permission permission) {
+  return permission == Permission::Owner ? "Only an owner of the organization may do this."
+                                         : "Only an owner or a developer of the organization may do this.";
+}
+
+// --- Shared by the endpoints.
+
+auth::Organisation currentOrganisation(Call& call) {
+  std::optional<auth::Organisation> organisation = call.accounts.registry().findOrganisation(call.organisationId());
+  if (!organisation) throw notFound("Your organization no longer exists.");
+  return *organisation;
+}
+
+std::string userOrganisationJson(Call& call, const auth::Organisation& organisation) {
+  std::string out = organisationMembers(organisation);
+  boolMember(out, "requireTotp", call.accounts.accounts().requiresTotp(organisation.id));
+  out.push_back('}');
+  return out;
+}
+
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail) {
+  const accounts::AuditContext context = call.audit();
+  call.accounts.accounts().appendAudit(
+      accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
+                            call.who && call.who->user ? call.organisationId() : std::string(), context.address,
+                            accounts::AuditResult::Refused, std::string(detail)});
+}
+
+}  // namespace codepayload::server::dashboard

@@ -1,0 +1,119 @@
+// What every /dashboard/data/ endpoint works with (issue 11): the call being
+// answered (Call: the exchange, who asks, the parsed body and query), the
+// refusals that end it (Refusal, answered as an ErrorEnvelope by the
+// handler), reading the JSON body, writing JSON, the answers, and what a
+// user's role allows.
+#pragma once
+
+#include <Poco/JSON/Object.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "auth/client_registry.h"
+#include "auth/form_urlencoded.h"
+#include "auth/usage_service.h"
+#include "server/dashboard/dashboard_accounts.h"
+#include "server/service_handler.h"
+
+namespace codepayload::server::dashboard {
+
+using accounts::Role;
+
+// Who is asking: a signed-in user or operator.
+struct Principal {
+  bool isOperator = false;
+  std::string id;
+  std::string email;
+  bool totpEnabled = false;
+  std::optional<accounts::UserRecord> user;  // users only
+};
+
+// One /dashboard/data/ request being answered.
+struct Call {
+  HttpExchange& exchange;
+  RequestTrace& trace;
+  DashboardAccounts& accounts;
+  auth::UsageService& usage;
+  std::vector<std::string_view> segments;  // the path after /dashboard/data/, split at '/'
+  std::string sessionId;                   // the cookie's session, when it is active
+  std::optional<accounts::ActiveSession> session;
+  std::optional<Principal> who;
+  Poco::JSON::Object::Ptr body;  // POST only; an empty body is an empty object
+  std::vector<auth::FormField> query;
+
+  // The query parameter `name`, when present.
+  std::optional<std::string> parameter(std::string_view name) const {
+    for (const auth::FormField& field : query) {
+      if (field.name == name) return field.value;
+    }
+    return std::nullopt;
+  }
+
+  accounts::AuditContext audit() const {
+    return accounts::AuditContext{who ? who->email : std::string("anonymous"), exchange.clientHost()};
+  }
+  const std::string& organisationId() const { return who->user->organisationId; }
+};
+
+// A refusal that ends the request with an ErrorEnvelope.
+struct Refusal {
+  int status;
+  std::string code;
+  std::optional<std::string> path;
+  std::string message;
+};
+
+Refusal invalid(std::string_view field, std::string message);
+Refusal notFound(std::string message);
+Refusal forbidden(std::string message);
+
+std::string isoTime(std::int64_t unixSeconds);
+
+// --- JSON writing.
+
+void member(std::string& out, std::string_view name);
+void stringMember(std::string& out, std::string_view name, std::string_view value);
+void boolMember(std::string& out, std::string_view name, bool value);
+
+// The organisation's members, without the closing brace (callers add more).
+std::string organisationMembers(const auth::Organisation& organisation);
+
+// --- JSON reading.
+
+std::string stringField(const Call& call, std::string_view name, bool required = true);
+bool boolField(const Call& call, std::string_view name);
+std::vector<std::string> stringListField(const Call& call, std::string_view name);
+
+// --- Answers.
+
+void sendJson(Call& call, int status, std::string_view body);
+void sendNoContent(Call& call);
+
+// --- Who may do what.
+
+std::string homeOf(const Principal& who);
+std::optional<Principal> principalOf(DashboardAccounts& accounts, std::string_view principalId);
+
+// Who an endpoint is for.
+enum class Audience { Anyone, Signed, User, Operator };
+// What a user's role must allow (operators: Audience decides).
+enum class Permission { Read, Clients, Owner };
+
+bool roleAllows(Role role, Permission permission);
+std::string_view permissionSentence(Permission permission);
+
+// --- Shared by the endpoints.
+
+auth::Organisation currentOrganisation(Call& call);
+
+// As its users see it: with requireTotp.
+std::string userOrganisationJson(Call& call, const auth::Organisation& organisation);
+
+// Records a refused change on its own (D-D8: no change to share a transaction with).
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail);
+
+}  // namespace codepayload::server::dashboard

@@ -1,0 +1,48 @@
+// The endpoints under /dashboard/data/, one function each, grouped by the
+// file that defines them; dashboard_handler.cpp's table maps each method and
+// path to one of them after checking who asks. Thin: each parses the call,
+// asks the registry or the accounts, and answers (or throws a Refusal).
+#pragma once
+
+#include "auth/client_registry.h"
+#include "server/dashboard/dashboard_call.h"
+
+namespace codepayload::server::dashboard {
+
+// session_endpoints.cpp
+void signIn(Call& call);
+void signOut(Call& call);
+void signOutEverywhere(Call& call);
+void session(Call& call);
+
+// client_endpoints.cpp
+void listClients(Call& call);
+void createClient(Call& call);
+void replaceClient(Call& call);
+void setClientState(Call& call, auth::ClientState state);
+void deleteClient(Call& call);
+
+// organisation_endpoints.cpp
+void organisation(Call& call, int status = 200);
+void createUser(Call& call);
+void deleteUser(Call& call);
+void requireTotp(Call& call);
+
+// audit_endpoints.cpp
+void audit(Call& call);
+
+// operator_endpoints.cpp
+void listOrganisations(Call& call);
+void createOrganisation(Call& call);
+void setOrganisationPlan(Call& call);
+void setOrganisationSubscription(Call& call);
+
+// account_endpoints.cpp
+void startTotp(Call& call);
+void confirmTotp(Call& call);
+void disableTotp(Call& call);
+
+// usage_endpoints.cpp
+void usage(Call& call);
+
+}  // namespace codepayload::server::dashboard

@@ -1,0 +1,101 @@
+// A user's organisation and its users (/dashboard/data/organization...): the organisation,
+// adding and removing users, and whether the organisation requires TOTP.
+#include <openssl/crypto.h>
+
+#include "accounts/email_address.h"
+#include "accounts/password_policy.h"
+#include "server/dashboard/dashboard_endpoints.h"
+
+namespace codepayload::server::dashboard {
+
+namespace {
+
+std::string userJson(const accounts::UserRecord& user) {
+  std::string out = "{";
+  stringMember(out, "id", user.id);
+  stringMember(out, "email", user.email);
+  stringMember(out, "role", accounts::roleName(user.role));
+  boolMember(out, "totpEnabled", user.totpEnabled);
+  stringMember(out, "createdAt", isoTime(user.createdAt));
+  out.push_back('}');
+  return out;
+}
+
+// Throws the refusal an AccountError means, recording it as refused.
+[[noreturn]] void refuseAccountChange(Call& call, std::string_view action, std::string_view target,
+                                      const accounts::AccountError& error, std::string_view field) {
+  auditRefusal(call, action, target, error.what());
+  switch (error.kind()) {
+    case accounts::AccountError::Kind::EmailTaken: throw Refusal{409, "Conflict", std::string(field), error.what()};
+    case accounts::AccountError::Kind::InvalidValue: throw Refusal{409, "Conflict", std::nullopt, error.what()};
+    case accounts::AccountError::Kind::UnknownAccount:
+    case accounts::AccountError::Kind::UnknownOrganisation: throw notFound(error.what());
+    case accounts::AccountError::Kind::Storage: break;
+  }
+  throw error;
+}
+
+}  // namespace
+
+void organisation(Call& call, int status) {
+  const auth::Organisation organisation = currentOrganisation(call);
+  std::string out = userOrganisationJson(call, organisation);
+  out.pop_back();
+  member(out, "users");
+  out.push_back('[');
+  bool first = true;
+  for (const accounts::UserRecord& user : call.accounts.accounts().listUsers(organisation.id)) {
+    if (!first) out.push_back(',');
+    first = false;
+    out += userJson(user);
+  }
+  out += "]}";
+  sendJson(call, status, out);
+}
+
+void createUser(Call& call) {
+  const std::string email = stringField(call, "email");
+  const std::string roleText = stringField(call, "role");
+  std::string password = stringField(call, "password");
+  if (const std::optional<std::string> problem = accounts::emailProblem(email)) throw invalid("email", *problem);
+  const std::optional<Role> role = accounts::parseRole(roleText);
+  if (!role) throw invalid("role", "The role must be owner, developer or viewer.");
+  if (const std::optional<accounts::PasswordProblem> problem = accounts::passwordProblem(password)) {
+    OPENSSL_cleanse(password.data(), password.size());
+    throw invalid("password", problem->message);
+  }
+  const std::string hash = call.accounts.passwords().hash(password);
+  OPENSSL_cleanse(password.data(), password.size());
+  try {
+    const accounts::UserRecord user =
+        call.accounts.accounts().createUser(call.organisationId(), email, *role, hash, call.audit());
+    sendJson(call, 201, userJson(user));
+  } catch (const accounts::AccountError& error) {
+    refuseAccountChange(call, "user.create", "", error, "email");
+  }
+}
+
+void deleteUser(Call& call) {
+  const std::string_view id = call.segments.at(2);
+  const std::optional<accounts::UserRecord> user = call.accounts.accounts().findUser(id);
+  if (!user || user->organisationId != call.organisationId())
+    throw notFound("Your organization has no user with this id.");
+  if (user->id == call.who->id) {
+    auditRefusal(call, "user.delete", user->id, "a user cannot remove themselves");
+    throw Refusal{409, "Conflict", std::nullopt, "You cannot remove yourself; ask another owner."};
+  }
+  try {
+    call.accounts.accounts().deleteUser(user->id, call.audit());
+  } catch (const accounts::AccountError& error) {
+    refuseAccountChange(call, "user.delete", user->id, error, "");
+  }
+  sendNoContent(call);
+}
+
+void requireTotp(Call& call) {
+  const bool required = boolField(call, "required");
+  call.accounts.accounts().setRequireTotp(call.organisationId(), required, call.audit());
+  organisation(call);
+}
+
+}  // namespace codepayload::server::dashboard
