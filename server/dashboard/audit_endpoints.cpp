@@ -1,5 +1,6 @@
 // The audit log (/dashboard/data/audit): an organisation's records for its users, any
 // organisation's for operators.
+#include "common/utc_time.h"
 #include "server/dashboard/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
@@ -8,7 +9,7 @@ namespace {
 
 std::string auditRecordJson(const accounts::AuditRecord& record) {
   std::string out = "{";
-  stringMember(out, "at", isoTime(record.at));
+  stringMember(out, "at", common::utcSecondsText(record.at));
   stringMember(out, "actor", record.actor);
   stringMember(out, "action", record.action);
   stringMember(out, "target", record.target);

@@ -2,6 +2,7 @@
 // delete, and replacement (a new client with the same name and scopes).
 #include "auth/known_scopes.h"
 #include "common/json_escape.h"
+#include "common/utc_time.h"
 #include "server/dashboard/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
@@ -21,11 +22,11 @@ std::string clientJson(const auth::ClientRecord& client, std::optional<std::int6
   }
   out.push_back(']');
   stringMember(out, "state", auth::clientStateName(client.state));
-  stringMember(out, "createdAt", isoTime(client.createdAt));
+  stringMember(out, "createdAt", common::utcSecondsText(client.createdAt));
   stringMember(out, "createdBy", client.createdBy);
   member(out, "lastUsedAt");
   if (lastUsedAt) {
-    common::appendJsonString(out, isoTime(*lastUsedAt));
+    common::appendJsonString(out, common::utcSecondsText(*lastUsedAt));
   } else {
     out += "null";
   }

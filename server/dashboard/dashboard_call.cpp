@@ -2,10 +2,9 @@
 
 #include <Poco/JSON/Array.h>
 
-#include <ctime>
-
 #include "auth/unix_clock.h"
 #include "common/json_escape.h"
+#include "common/utc_time.h"
 
 namespace codepayload::server::dashboard {
 
@@ -16,15 +15,6 @@ Refusal invalid(std::string_view field, std::string message) {
 Refusal notFound(std::string message) { return Refusal{404, "NotFound", std::nullopt, std::move(message)}; }
 
 Refusal forbidden(std::string message) { return Refusal{403, "Forbidden", std::nullopt, std::move(message)}; }
-
-std::string isoTime(std::int64_t unixSeconds) {
-  const std::time_t time = static_cast<std::time_t>(unixSeconds);
-  std::tm utc{};
-  ::gmtime_r(&time, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
 
 // --- JSON writing.
 
@@ -51,7 +41,7 @@ std::string organisationMembers(const auth::Organisation& organisation) {
   stringMember(out, "plan", auth::planName(organisation.plan));
   stringMember(out, "subscription", auth::subscriptionName(organisation.subscription));
   boolMember(out, "coversApiClients", auth::coversApiClients(organisation.plan, organisation.subscription));
-  stringMember(out, "createdAt", isoTime(organisation.createdAt));
+  stringMember(out, "createdAt", common::utcSecondsText(organisation.createdAt));
   return out;
 }
 

@@ -71,8 +71,6 @@ Refusal invalid(std::string_view field, std::string message);
 Refusal notFound(std::string message);
 Refusal forbidden(std::string message);
 
-std::string isoTime(std::int64_t unixSeconds);
-
 // --- JSON writing.
 
 void member(std::string& out, std::string_view name);

@@ -4,6 +4,7 @@
 
 #include "accounts/email_address.h"
 #include "accounts/password_policy.h"
+#include "common/utc_time.h"
 #include "server/dashboard/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
@@ -16,7 +17,7 @@ std::string userJson(const accounts::UserRecord& user) {
   stringMember(out, "email", user.email);
   stringMember(out, "role", accounts::roleName(user.role));
   boolMember(out, "totpEnabled", user.totpEnabled);
-  stringMember(out, "createdAt", isoTime(user.createdAt));
+  stringMember(out, "createdAt", common::utcSecondsText(user.createdAt));
   out.push_back('}');
   return out;
 }

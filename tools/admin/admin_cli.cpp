@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <ctime>
 #include <functional>
 #include <iostream>
 #include <map>
@@ -26,6 +25,7 @@
 #include "auth/secret_hasher.h"
 #include "auth/sqlite_client_registry.h"
 #include "common/json_escape.h"
+#include "common/utc_time.h"
 #include "db/file_modes.h"
 
 namespace codepayload::admin {
@@ -81,27 +81,18 @@ std::string jsonStrings(const std::vector<std::string>& values) {
   return json;
 }
 
-std::string isoTime(std::int64_t unixSeconds) {
-  const std::time_t time = static_cast<std::time_t>(unixSeconds);
-  std::tm utc{};
-  ::gmtime_r(&time, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return text;
-}
-
 std::string organisationJson(const Organisation& organisation) {
   return R"({"id":)" + jsonString(organisation.id) + R"(,"name":)" + jsonString(organisation.name) + R"(,"plan":)" +
          jsonString(auth::planName(organisation.plan)) + R"(,"subscription":)" +
          jsonString(auth::subscriptionName(organisation.subscription)) + R"(,"createdAt":)" +
-         jsonString(isoTime(organisation.createdAt)) + "}";
+         jsonString(common::utcSecondsText(organisation.createdAt)) + "}";
 }
 
 std::string clientJson(const ClientRecord& client) {
   return R"({"clientId":)" + jsonString(client.id) + R"(,"organisationId":)" + jsonString(client.organisationId) +
          R"(,"name":)" + jsonString(client.name) + R"(,"scopes":)" + jsonStrings(client.scopes) + R"(,"state":)" +
-         jsonString(auth::clientStateName(client.state)) + R"(,"createdAt":)" + jsonString(isoTime(client.createdAt)) +
-         "}";
+         jsonString(auth::clientStateName(client.state)) + R"(,"createdAt":)" +
+         jsonString(common::utcSecondsText(client.createdAt)) + "}";
 }
 
 // The arguments after "<noun> <verb>": positional values and --options.
@@ -277,12 +268,12 @@ std::string newPasswordHash(std::istream& in) {
 std::string userJson(const accounts::UserRecord& user) {
   return R"({"id":)" + jsonString(user.id) + R"(,"organisationId":)" + jsonString(user.organisationId) +
          R"(,"email":)" + jsonString(user.email) + R"(,"role":)" + jsonString(accounts::roleName(user.role)) +
-         R"(,"createdAt":)" + jsonString(isoTime(user.createdAt)) + "}";
+         R"(,"createdAt":)" + jsonString(common::utcSecondsText(user.createdAt)) + "}";
 }
 
 std::string operatorJson(const accounts::OperatorRecord& created) {
   return R"({"id":)" + jsonString(created.id) + R"(,"email":)" + jsonString(created.email) + R"(,"createdAt":)" +
-         jsonString(isoTime(created.createdAt)) + "}";
+         jsonString(common::utcSecondsText(created.createdAt)) + "}";
 }
 
 Organisation existingOrganisation(ClientRegistry& registry, std::string_view id) {
