@@ -36,11 +36,12 @@ let api; // a plain HTTP client (no cookies): the machine side, /oauth/token and
 const pageProblems = []; // console errors and failed page loads (a CSP violation is one)
 const contexts = {};
 
-// A browser context of its own (its own cookies); 5 s for any wait, so a broken page fails
-// fast instead of after Playwright's default 30 s.
+// A browser context of its own (its own cookies); 15 s for any wait: a broken page fails
+// sooner than after Playwright's default 30 s, and a loaded CI machine (the suites run in
+// parallel, the sanitizer build is several times slower) still gets its answers in time.
 async function newContext() {
   const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
-  context.setDefaultTimeout(5000);
+  context.setDefaultTimeout(15000);
   return context;
 }
 
