@@ -493,10 +493,10 @@ mkdir -p "$(dirname "$output")"
 
 Written by \`make bench\` (\`bench/run.sh $(rel "$build")\`) from one run: $started_at to $finished_at.
 
-- Machine: $(nproc) cores ($cpu_model), $memory_total, $(uname -sr). **A shared machine**: other people
-  were building on it during the run (load average $load_at_start at the start, $load_after_http after the HTTP
-  runs, $load_at_end at the end), so every figure is noisy; read the medians and the ratios to the ceiling,
-  which was measured in the same minutes.
+- Machine: $(nproc) cores ($cpu_model), $memory_total, $(uname -sr). Load average $load_at_start at the
+  start (above about 1, something else was running), $load_after_http after the HTTP runs and $load_at_end at the
+  end (the runs' own 64 workers and wrk raise it). A shared machine: every figure is noisy; read the medians and
+  the ratios to the ceiling, which was measured in the same minutes.
 - The load generator (wrk, $threads threads) runs on the same $(nproc) cores as the server it measures.
 - Build: commit $commit ($tree_state), $build_type, $compiler. $wrk_version.
 - Engine times are CPU time (Google Benchmark's \`cpu_time\`), so time spent descheduled by other processes is not
