@@ -8,14 +8,13 @@
 #include <string>
 
 #include "tests/robustness/tls_connection.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::robustness {
 
-// One GTIN, valid under every release.
-inline constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
-inline constexpr const char* kOneItemResponse =
-    R"({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})";
+// One GTIN, valid under every release, and its answer.
+using server::testing::kOneItem;
+using server::testing::kOneItemResponse;
 
 // A GTIN with AI 717 (NHRN SRN), which exists only from the 2026-01-27 release.
 inline constexpr const char* kItemWith717 =

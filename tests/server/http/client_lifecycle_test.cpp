@@ -18,12 +18,10 @@
 #include "auth/signing_keys.h"
 #include "auth/token_issuer.h"
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::server::testing {
 namespace {
-
-constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
 
 const std::string kInvalidToken = R"(Bearer realm="codepayload", error="invalid_token")";
 

@@ -12,16 +12,10 @@
 #include "server/codes_handler.h"
 #include "server/request_router.h"
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::server::testing {
 namespace {
-
-constexpr const char* kMixedBatch =
-    R"({"codes":[)"
-    R"({"reference":"ok-dl","primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"ABC1"}],)"
-    R"("extensionParameters":[],"digitalLinkStem":"https://id.example.com/"},)"
-    R"({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]},)"
-    R"({"reference":null,"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
 
 constexpr const char* kMixedBatchResponse =
     R"({"codes":[)"
@@ -31,11 +25,6 @@ constexpr const char* kMixedBatchResponse =
     R"("failures":[{"reference":"1","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
     R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
     R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]}]})";
-
-constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
-constexpr const char* kOneItemResponse =
-    R"({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})";
 
 constexpr const char* kInvalidJsonEnvelope =
     R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})";

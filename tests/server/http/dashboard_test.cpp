@@ -26,13 +26,12 @@
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::server::testing {
 namespace {
 
 constexpr const char* kPassword = "correct horse battery staple";
-constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
 constexpr const char* kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";

@@ -22,14 +22,10 @@
 #include <vector>
 
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::server::testing {
 namespace {
-
-constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
-constexpr const char* kOneItemResponse =
-    R"({"codes":[{"reference":"0","barcodeText":"(01)09506000134352","hri":"(01)09506000134352"}],"failures":[]})";
 
 TEST(ServiceLifecycle, AnInFlightRequestFinishesDuringAGracefulStop) {
   ServiceHarness harness;

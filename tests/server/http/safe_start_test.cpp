@@ -20,13 +20,12 @@
 
 #include "server/tls_certificate_check.h"
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 #include "tests/server/http/test_certificates.h"
 
 namespace codepayload::server::testing {
 namespace {
 
-constexpr const char* kOneItem =
-    R"({"codes":[{"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
 constexpr long kDay = 24 * 3600;
 
 std::filesystem::path freshDirectory(const std::string& name) {

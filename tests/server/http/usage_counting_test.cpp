@@ -10,20 +10,14 @@
 #include "auth/auth_service.h"
 #include "auth/usage_service.h"
 #include "service_harness.h"
+#include "tests/server/http/sample_requests.h"
 
 namespace codepayload::server {
 namespace {
 
 using testing::ApiClient;
+using testing::kMixedBatch;
 using testing::ServiceHarness;
-
-// Two good items and one with a wrong check digit.
-constexpr const char* kMixedBatch =
-    R"({"codes":[)"
-    R"({"reference":"ok-dl","primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"ABC1"}],)"
-    R"("extensionParameters":[],"digitalLinkStem":"https://id.example.com/"},)"
-    R"({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]},)"
-    R"({"reference":null,"primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]}]})";
 
 // The sum over the last two days: a test that runs across midnight (UTC)
 // still sees each count once.
