@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -35,6 +36,18 @@ constexpr const char* kPassword = "correct horse battery staple";
 constexpr const char* kCsp =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+// Sends `request` every 50 ms until it is answered `status` or a second has passed (a registry
+// change reaches the token endpoint and the bearer check within a second); the last answer.
+HttpResult answerWithinASecond(int status, const std::function<HttpResult()>& request) {
+  const auto started = std::chrono::steady_clock::now();
+  HttpResult result;
+  while ((result = request()).status != status &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return result;
+}
 
 Poco::JSON::Object::Ptr parseObject(const std::string& text) {
   return Poco::JSON::Parser().parse(text).extract<Poco::JSON::Object::Ptr>();
@@ -348,25 +361,13 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   EXPECT_EQ(created.header("cache-control"), "no-store");
 
   const auto waitForToken = [&](int status) {
-    HttpResult result;
-    const auto started = std::chrono::steady_clock::now();
-    while ((result = tokenRequest(clientId, secret)).status != status &&
-           std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return result.status;
+    return answerWithinASecond(status, [&] { return tokenRequest(clientId, secret); }).status;
   };
   EXPECT_EQ(waitForToken(200), 200);
   const HttpResult issued = tokenRequest(clientId, secret);
   const std::string accessToken = parseObject(issued.body)->getValue<std::string>("access_token");
   const auto waitForCodes = [&](int status) {
-    HttpResult result;
-    const auto started = std::chrono::steady_clock::now();
-    while ((result = harness_.codes(accessToken, kOneItem)).status != status &&
-           std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    return result.status;
+    return answerWithinASecond(status, [&] { return harness_.codes(accessToken, kOneItem); }).status;
   };
   EXPECT_EQ(waitForCodes(200), 200);
 
@@ -738,12 +739,7 @@ TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
   const Poco::JSON::Object::Ptr answer = parseObject(created.body);
   const std::string clientId = answer->getObject("client")->getValue<std::string>("id");
   const std::string secret = answer->getValue<std::string>("secret");
-  HttpResult issued;
-  const auto started = std::chrono::steady_clock::now();
-  while ((issued = tokenRequest(clientId, secret)).status != 200 &&
-         std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const HttpResult issued = answerWithinASecond(200, [&] { return tokenRequest(clientId, secret); });
   ASSERT_EQ(issued.status, 200);
   ASSERT_EQ(harness_.codes(parseObject(issued.body)->getValue<std::string>("access_token"), kOneItem).status, 200);
 
