@@ -173,6 +173,11 @@ SigningKey SigningKey::fromPem(const std::string& pem, const std::string& origin
     ERR_clear_error();
     throw SigningKeyError(origin + " cannot be used: " + error.displayText());
   }
+  try {
+    material->jwsSigner = std::make_unique<JwsSigner>(key.get(), material->algorithm);
+  } catch (const JwsSigningError& error) {
+    throw SigningKeyError(origin + " cannot be used: " + error.what());
+  }
   material->algorithmName = signingAlgorithmName(material->algorithm);
   material->signer->setAlgorithms({material->algorithmName});
   return SigningKey(std::move(material));

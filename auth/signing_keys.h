@@ -23,6 +23,9 @@
 #include <Poco/JWT/Signer.h>
 #include <Poco/SharedPtr.h>
 
+#include "auth/jws_signer.h"
+#include "auth/signing_algorithm.h"
+
 namespace codepayload::auth {
 
 // A key file that cannot be created or read, does not hold an EC P-256 or an
@@ -30,15 +33,6 @@ namespace codepayload::auth {
 struct SigningKeyError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// The JWS algorithms a signing key can have (RFC 7518 §3.1 names).
-enum class SigningAlgorithm {
-  ES256,  // ECDSA P-256 with SHA-256
-  RS256,  // RSASSA-PKCS1-v1_5 with SHA-256
-};
-
-// "ES256" or "RS256".
-std::string_view signingAlgorithmName(SigningAlgorithm algorithm);
 
 class SigningKey {
  public:
@@ -75,8 +69,11 @@ class SigningKey {
 
   // The Poco key (an ECKey or an RSAKey), private half included.
   const Poco::Crypto::KeyPair& keyPair() const;
+  // The JWS signature of `signingInput` ("<header>.<payload>") by this key,
+  // signatureSize() bytes (jws_signer.h). Thread-safe; throws JwsSigningError.
+  std::string sign(std::string_view signingInput) const { return material_->jwsSigner->sign(signingInput); }
   // A Poco signer allowing exactly algorithmName() (setAlgorithms, never the
-  // HS256 default).
+  // HS256 default), for verifying tokens.
   const Poco::JWT::Signer& signer() const { return *material_->signer; }
 
  private:
@@ -86,6 +83,7 @@ class SigningKey {
     Poco::SharedPtr<Poco::Crypto::ECKey> ecKey;    // set for ES256
     Poco::SharedPtr<Poco::Crypto::RSAKey> rsaKey;  // set for RS256
     std::unique_ptr<Poco::JWT::Signer> signer;
+    std::unique_ptr<JwsSigner> jwsSigner;
     std::string kid;
     std::string publicJwk;
     std::size_t signatureSize = 0;

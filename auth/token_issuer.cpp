@@ -1,14 +1,11 @@
 #include "auth/token_issuer.h"
 
-#include <Poco/JWT/Token.h>
-
 #include <algorithm>
-#include <stdexcept>
 
 #include "auth/base64.h"
 #include "auth/client_registry.h"
-#include "auth/ecdsa_low_s.h"
 #include "auth/random_strings.h"
+#include "common/json_escape.h"
 
 namespace codepayload::auth {
 
@@ -16,51 +13,64 @@ namespace {
 
 constexpr std::size_t kJwtIdBytes = 16;
 
-// Rewrites the signature segment of an ES256 token to its low-S spelling,
-// the only one AccessTokenVerifier accepts (ecdsa_low_s.h).
-void makeSignatureLowS(std::string& token) {
-  const std::size_t signatureStart = token.rfind('.') + 1;
-  std::string signature;
-  if (signatureStart == 0 || !decodeBase64UrlStrict(std::string_view(token).substr(signatureStart), signature) ||
-      signature.size() != kEs256SignatureSize) {
-    throw std::runtime_error("the ES256 signer wrote a signature that is not 64 bytes of base64url");
-  }
-  auto* bytes = reinterpret_cast<unsigned char*>(signature.data());
-  if (!makeLowS(std::span<unsigned char, kEs256SignatureSize>(bytes, kEs256SignatureSize))) return;
-  token.replace(signatureStart, std::string::npos, encodeBase64Url(signature));
+// The header segment of every token the active key signs: the members in
+// lexicographic order, no whitespace.
+std::string headerSegment(const SigningKey& key) {
+  std::string header = R"({"alg":")";
+  header += key.algorithmName();
+  header += R"(","kid":")";
+  header += key.kid();  // base64url: nothing to escape
+  header += R"(","typ":"at+jwt"})";
+  return encodeBase64Url(header);
+}
+
+void appendMember(std::string& json, std::string_view name, std::string_view value) {
+  json += name;
+  common::appendJsonString(json, value);
+}
+
+void appendMember(std::string& json, std::string_view name, std::int64_t value) {
+  json += name;
+  json += std::to_string(value);
 }
 
 }  // namespace
 
 TokenIssuer::TokenIssuer(const SigningKeySet& keys, TokenSettings settings, UnixClock clock)
-    : keys_(keys), settings_(std::move(settings)), clock_(std::move(clock)) {}
+    : keys_(keys),
+      settings_(std::move(settings)),
+      clock_(std::move(clock)),
+      headerSegment_(headerSegment(keys.active())) {}
 
 IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
   const std::int64_t now = std::max(clock_(), subject.notBefore);
-  const SigningKey& key = keys_.active();
 
-  Poco::JWT::Token token;
-  token.setType("at+jwt");
-  token.header().set("kid", key.kid());
-  Poco::JSON::Object& payload = token.payload();
-  payload.set("iss", settings_.issuer);
-  payload.set("sub", std::string(subject.organisationId));
-  payload.set("aud", settings_.audience);
-  payload.set("client_id", std::string(subject.clientId));
-  if (!subject.scopes.empty()) payload.set("scope", joinScopes(subject.scopes));
-  // Integer NumericDates: Token::setIssuedAt() and friends would write fractions.
-  payload.set("iat", static_cast<Poco::Int64>(now));
-  payload.set("nbf", static_cast<Poco::Int64>(now));
-  payload.set("exp", static_cast<Poco::Int64>(now + settings_.lifetimeSeconds));
-  payload.set("jti", randomBase64Url(kJwtIdBytes));
+  // The claims in lexicographic order, no whitespace, integer NumericDates.
+  std::string claims;
+  claims.reserve(384);
+  appendMember(claims, R"({"aud":)", settings_.audience);
+  appendMember(claims, R"(,"client_id":)", subject.clientId);
+  appendMember(claims, R"(,"exp":)", now + settings_.lifetimeSeconds);
+  appendMember(claims, R"(,"iat":)", now);
+  appendMember(claims, R"(,"iss":)", settings_.issuer);
+  appendMember(claims, R"(,"jti":)", randomBase64Url(kJwtIdBytes));
+  appendMember(claims, R"(,"nbf":)", now);
+  if (!subject.scopes.empty()) appendMember(claims, R"(,"scope":)", joinScopes(subject.scopes));
+  appendMember(claims, R"(,"sub":)", subject.organisationId);
+  claims += '}';
 
   IssuedToken issued;
-  issued.accessToken = key.signer().sign(token, key.algorithmName());
-  if (key.algorithm() == SigningAlgorithm::ES256) makeSignatureLowS(issued.accessToken);
+  std::string& token = issued.accessToken;
+  token.reserve(headerSegment_.size() + claims.size() * 4 / 3 + 100);
+  token += headerSegment_;
+  token += '.';
+  token += encodeBase64Url(claims);
+  const std::string signature = keys_.active().sign(token);
+  token += '.';
+  token += encodeBase64Url(signature);
   issued.expiresIn = settings_.lifetimeSeconds;
   return issued;
 }
-
 std::string TokenIssuer::responseJson(const IssuedToken& token) {
   std::string json;
   json.reserve(token.accessToken.size() + 64);

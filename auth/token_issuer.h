@@ -7,6 +7,8 @@
 // creation order; omitted when the client has none), iat, nbf (= iat), exp
 // (= iat + lifetime), jti (16 random bytes, base64url). NumericDates are
 // integers. ES256 signatures are written in their low-S spelling (ecdsa_low_s.h).
+// The JSON is written here (members in lexicographic order, no whitespace) and
+// signed by SigningKey::sign: no JSON objects or contexts built per token.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +54,7 @@ class TokenIssuer {
   const SigningKeySet& keys_;
   TokenSettings settings_;
   UnixClock clock_;
+  std::string headerSegment_;  // base64url of the active key's header
 };
 
 }  // namespace codepayload::auth
