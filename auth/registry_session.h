@@ -44,13 +44,11 @@ class WriteTransaction {
   bool committed_ = false;
 };
 
-// Runs `work` under `mutex` (the connection's lock): an `Error` it throws
-// passes through; a database fault becomes Error(storageKind, "registry
-// database, <what>: <Poco's message>"). Each store has its own error type.
+// Runs `work`: an `Error` it throws passes through; a database fault becomes
+// Error(storageKind, "registry database, <what>: <Poco's message>"). Each
+// store has its own error type. The caller holds the connection's lock.
 template <typename Error, typename Work>
-auto guardedRegistryWork(std::mutex& mutex, std::string_view what, typename Error::Kind storageKind, Work&& work)
-    -> decltype(work()) {
-  std::lock_guard lock(mutex);
+auto registryWork(std::string_view what, typename Error::Kind storageKind, Work&& work) -> decltype(work()) {
   try {
     return work();
   } catch (const Error&) {
@@ -58,6 +56,14 @@ auto guardedRegistryWork(std::mutex& mutex, std::string_view what, typename Erro
   } catch (const Poco::Exception& error) {
     throw Error(storageKind, "registry database, " + std::string(what) + ": " + databaseMessageOf(error));
   }
+}
+
+// registryWork under `mutex` (the connection's lock).
+template <typename Error, typename Work>
+auto guardedRegistryWork(std::mutex& mutex, std::string_view what, typename Error::Kind storageKind, Work&& work)
+    -> decltype(work()) {
+  std::lock_guard lock(mutex);
+  return registryWork<Error>(what, storageKind, std::forward<Work>(work));
 }
 
 }  // namespace codepayload::auth

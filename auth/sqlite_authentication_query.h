@@ -4,7 +4,8 @@
 // 1.11 prepares a statement again on every execute (SQLiteStatementImpl::
 // compileImpl), which made the lookup four times slower (docs/decisions.md
 // D-A13b); everything else in the registry speaks Poco::Data. Not
-// thread-safe: the registry calls it under its connection's lock.
+// thread-safe: each one belongs to one connection of
+// SqliteAuthenticationConnections and runs under that connection's lock.
 #pragma once
 
 #include <Poco/Data/Session.h>

@@ -15,6 +15,7 @@
 #include "auth/known_scopes.h"
 #include "auth/random_strings.h"
 #include "auth/registry_session.h"
+#include "auth/sqlite_authentication_connections.h"
 #include "auth/sqlite_authentication_query.h"
 #include "common/utf8.h"
 #include "db/file_modes.h"
@@ -147,15 +148,6 @@ struct SqliteClientRegistry::Connection {
   void record(const RegistryChange& change) {
     if (changeRecorder) changeRecorder(session, change);
   }
-  // Prepared on first use and kept (the connector-specific piece, see
-  // auth/sqlite_authentication_query.h), with the row it reads into. Declared
-  // after `session`, so finalized before the connection closes.
-  std::unique_ptr<SqliteAuthenticationQuery> authenticationQuery;
-  AuthenticationRow authenticationRow;
-  // The id of the oldest client, for equal work on a miss (see
-  // findClientForAuthentication); kept once found, as ids are never removed
-  // (tombstones). Empty while the registry has no client.
-  std::string standInClientId;
 };
 
 namespace {
@@ -182,6 +174,7 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
   try {
     connection_ = std::make_unique<Connection>(databaseFile);
     applyMigrations(connection_->session, migrationsDir);
+    authentication_ = std::make_unique<SqliteAuthenticationConnections>(databaseFile, kAuthenticationQuery);
   } catch (const Poco::Exception& error) {
     throw RegistryError(RegistryError::Kind::Storage,
                         "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
@@ -460,36 +453,36 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
 // and dropped. Only a registry without any client answers a miss sooner, and
 // there no id is known to compare with.
 std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
-  return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientAuthRecord> {
-    if (connection_->standInClientId.empty()) {
-      std::vector<std::string> oldest;
-      connection_->session << "SELECT id FROM api_clients ORDER BY rowid LIMIT 1", into(oldest), now;
-      if (!oldest.empty()) connection_->standInClientId = std::move(oldest.front());
-    }
-    if (connection_->authenticationQuery == nullptr) {
-      connection_->authenticationQuery =
-          std::make_unique<SqliteAuthenticationQuery>(connection_->session, kAuthenticationQuery);
-    }
-    AuthenticationRow& row = connection_->authenticationRow;
-    if (!connection_->authenticationQuery->run(clientId, connection_->standInClientId, row)) {
-      // No client at all, or the stand-in is gone (a database restored from an
-      // older copy): look for a stand-in again next time.
-      connection_->standInClientId.clear();
-      return std::nullopt;
-    }
-    const bool found = row.clientId == clientId;
-    ClientAuthRecord record;
-    record.clientId = clientId;
-    record.organisationId = row.organisationId;
-    record.state = stateFromColumn(row.state);
-    record.scopes = splitScopes(row.scopes);
-    record.secretDigest = row.secretDigest;
-    record.organisationCoversApiClients =
-        coversApiClients(planFromColumn(row.plan), subscriptionFromColumn(row.subscription));
-    record.tokensNotBefore = row.tokensNotBefore;
-    if (!found) return std::nullopt;
-    return record;
-  });
+  const SqliteAuthenticationConnections::Lease connection = authentication_->lease();
+  return registryWork<RegistryError>(
+      "reading a client", RegistryError::Kind::Storage, [&]() -> std::optional<ClientAuthRecord> {
+        // The stand-in is the oldest client: its id is kept once found, as ids are
+        // never removed (tombstones); empty while the registry has no client.
+        if (connection->standInClientId.empty()) {
+          std::vector<std::string> oldest;
+          connection->session() << "SELECT id FROM api_clients ORDER BY rowid LIMIT 1", into(oldest), now;
+          if (!oldest.empty()) connection->standInClientId = std::move(oldest.front());
+        }
+        AuthenticationRow& row = connection->row;
+        if (!connection->query().run(clientId, connection->standInClientId, row)) {
+          // No client at all, or the stand-in is gone (a database restored from an
+          // older copy): look for a stand-in again next time.
+          connection->standInClientId.clear();
+          return std::nullopt;
+        }
+        const bool found = row.clientId == clientId;
+        ClientAuthRecord record;
+        record.clientId = clientId;
+        record.organisationId = row.organisationId;
+        record.state = stateFromColumn(row.state);
+        record.scopes = splitScopes(row.scopes);
+        record.secretDigest = row.secretDigest;
+        record.organisationCoversApiClients =
+            coversApiClients(planFromColumn(row.plan), subscriptionFromColumn(row.subscription));
+        record.tokensNotBefore = row.tokensNotBefore;
+        if (!found) return std::nullopt;
+        return record;
+      });
 }
 
 std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {

@@ -1,6 +1,8 @@
 // ClientRegistry on SQLite through Poco::Data: WAL journal, a busy timeout,
 // foreign keys on; the schema comes from db/registry/*.sql through the
-// project's migration runner. Thread-safe (one connection behind a mutex).
+// project's migration runner. Thread-safe: one connection behind a mutex, and
+// the token endpoint's lookups on connections of their own
+// (sqlite_authentication_connections.h).
 #pragma once
 
 #include <filesystem>
@@ -17,6 +19,8 @@ class Session;
 }
 
 namespace codepayload::auth {
+
+class SqliteAuthenticationConnections;
 
 // A change the registry made, as the audit log records it: the action
 // ("org.create", "org.set-plan", "org.set-subscription", "client.create",
@@ -76,6 +80,7 @@ class SqliteClientRegistry final : public ClientRegistry {
 
   struct Connection;
   std::unique_ptr<Connection> connection_;
+  std::unique_ptr<SqliteAuthenticationConnections> authentication_;
   const SecretHasher& hasher_;
   UnixClock clock_;
 };
