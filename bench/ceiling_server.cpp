@@ -5,6 +5,12 @@
 // figure of bench/run.sh is reported as a ratio to this server, measured in
 // the same run.
 //
+// With --issue-tokens it answers each request with a freshly issued access
+// token instead (auth::TokenIssuer with a new ES256 key, the server's default):
+// the ceiling of POST /oauth/token, which cannot answer without signing
+// (decision D-T4). The service's token path then costs, on top, what is its
+// own: the form, client authentication, the registry, the throttle, usage.
+//
 // It reads the same configuration as codepayload-server
 // (config/codepayload.properties overridden by CODEPAYLOAD_* variables): the
 // listen address, the thread pool, the timeouts and keep-alive settings, the
@@ -12,6 +18,7 @@
 // CODEPAYLOAD_DATA_DIR, which it reuses or creates exactly as the server does).
 //
 //   codepayload_ceiling_server --response-bytes N [--content-type TYPE] [--port-file FILE]
+//   codepayload_ceiling_server --issue-tokens [--port-file FILE]
 // SIGTERM or SIGINT stops it.
 #include <Poco/Exception.h>
 #include <Poco/Net/Context.h>
@@ -41,6 +48,8 @@
 #include <vector>
 
 #include "app/settings.h"
+#include "auth/signing_keys.h"
+#include "auth/token_issuer.h"
 #include "common/atomic_file.h"
 #include "server/development_certificate.h"
 #include "server/server_config.h"
@@ -57,7 +66,15 @@ struct FixedAnswer {
   std::string body;
   std::string contentType;
   std::size_t maxBodyBytes = 0;
+  // Set with --issue-tokens: each answer is a new token response instead of `body`.
+  const codepayload::auth::TokenIssuer* tokenIssuer = nullptr;
 };
+
+// The subject of every token the ceiling issues: an organisation and a client
+// of the shapes the service issues for, with the bench clients' scope.
+const std::vector<std::string> kCeilingScopes{"write:codes"};
+const codepayload::auth::TokenSubject kCeilingSubject{"org_0123456789abcdef", "svc_client_AbCdEfGhIjKlMnOpQrStUvWx",
+                                                      kCeilingScopes};
 
 // Reads the request body with Poco's own framing (a bare Poco server), then
 // sends the fixed answer.
@@ -80,17 +97,23 @@ class FixedAnswerHandler final : public Poco::Net::HTTPRequestHandler {
         return;
       }
     }
+    thread_local std::string issued;
+    if (answer_.tokenIssuer != nullptr) {
+      issued = codepayload::auth::TokenIssuer::responseJson(answer_.tokenIssuer->issue(kCeilingSubject));
+    }
+    const std::string& answerBody = answer_.tokenIssuer != nullptr ? issued : answer_.body;
     response.setStatusAndReason(Poco::Net::HTTPResponse::HTTP_OK);
     response.setContentType(answer_.contentType);
     response.set("X-Content-Type-Options", "nosniff");
+    if (answer_.tokenIssuer != nullptr) response.set("Cache-Control", "no-store");  // RFC 6749 §5.1
     response.setChunkedTransferEncoding(false);
-    response.setContentLength64(static_cast<Poco::Int64>(answer_.body.size()));
-    if (answer_.body.size() <= kCoalescedBodyLimit) {
+    response.setContentLength64(static_cast<Poco::Int64>(answerBody.size()));
+    if (answerBody.size() <= kCoalescedBodyLimit) {
       std::ostream& out = response.send();
-      out.write(answer_.body.data(), static_cast<std::streamsize>(answer_.body.size()));
+      out.write(answerBody.data(), static_cast<std::streamsize>(answerBody.size()));
       out.flush();
     } else {
-      response.sendBuffer(answer_.body.data(), answer_.body.size());
+      response.sendBuffer(answerBody.data(), answerBody.size());
     }
   }
 
@@ -125,6 +148,7 @@ constexpr std::size_t kSmallestAnswer = 14;
 
 struct Options {
   std::size_t responseBytes = 0;
+  bool issueTokens = false;
   std::string contentType = "application/vnd.codepayload.public.v1+json";
   std::optional<std::filesystem::path> portFile;
 };
@@ -147,6 +171,11 @@ Options parseOptions(const std::vector<std::string>& arguments) {
   bool sized = false;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string& name = arguments[i];
+    if (name == "--issue-tokens") {
+      options.issueTokens = true;
+      options.contentType = "application/json";
+      continue;
+    }
     if (i + 1 >= arguments.size()) throw std::invalid_argument(name + " needs a value");
     const std::string& value = arguments[++i];
     if (name == "--response-bytes") {
@@ -161,7 +190,7 @@ Options parseOptions(const std::vector<std::string>& arguments) {
       throw std::invalid_argument("unknown option " + name);
     }
   }
-  if (!sized) throw std::invalid_argument("--response-bytes is required");
+  if (sized == options.issueTokens) throw std::invalid_argument("give either --response-bytes or --issue-tokens");
   return options;
 }
 
@@ -205,12 +234,16 @@ int run(const std::vector<std::string>& arguments) {
   } catch (const std::exception& error) {
     std::fprintf(stderr,
                  "codepayload_ceiling_server: %s\n"
-                 "usage: codepayload_ceiling_server --response-bytes N [--content-type TYPE] [--port-file FILE]\n",
+                 "usage: codepayload_ceiling_server --response-bytes N [--content-type TYPE] [--port-file FILE]\n"
+                 "       codepayload_ceiling_server --issue-tokens [--port-file FILE]\n",
                  error.what());
     return kExitUsage;
   }
-  const FixedAnswer answer{jsonOfSize(options.responseBytes), options.contentType, config.maxBodyBytes};
   try {
+    const codepayload::auth::SigningKeySet tokenKeys(codepayload::auth::SigningKey::generate());
+    const codepayload::auth::TokenIssuer tokenIssuer(tokenKeys, codepayload::auth::TokenSettings{});
+    const FixedAnswer answer{options.issueTokens ? std::string() : jsonOfSize(options.responseBytes),
+                             options.contentType, config.maxBodyBytes, options.issueTokens ? &tokenIssuer : nullptr};
     std::filesystem::path certificateFile = config.tlsCertificateFile;
     std::filesystem::path privateKeyFile = config.tlsPrivateKeyFile;
     if (certificateFile.empty()) {
@@ -232,9 +265,14 @@ int run(const std::vector<std::string>& arguments) {
           *options.portFile, std::to_string(port) + "\n",
           {.mode = 0600, .temporaryName = codepayload::common::TemporaryName::Fixed});
     }
-    std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",
-                config.listen.host.c_str(), static_cast<unsigned>(port), answer.body.size(),
-                answer.contentType.c_str());
+    if (options.issueTokens) {
+      std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering new access tokens\n",
+                  config.listen.host.c_str(), static_cast<unsigned>(port));
+    } else {
+      std::printf("codepayload_ceiling_server: listening on https://%s:%u, answering %zu bytes of %s\n",
+                  config.listen.host.c_str(), static_cast<unsigned>(port), answer.body.size(),
+                  answer.contentType.c_str());
+    }
     std::fflush(stdout);
     waitForTermination(terminationSignals);
     server.stopAll(true);

@@ -3,8 +3,8 @@
 # bench/run.sh, to compare builds in one session (docs/performance.md, issue 13).
 # For each round (BENCH_RUNS, 3) and each BUILD_DIR in turn: a fresh server of
 # that build on a temporary data dir, BENCH_TOKEN_CLIENTS (500) API clients,
-# then wrk against the server and against that build's ceiling server,
-# alternating as bench/run.sh does. Prints one line a wrk run and, per build,
+# then wrk against the server and against that build's ceiling server
+# (--issue-tokens: builds from decision D-T4 on), alternating as bench/run.sh does. Prints one line a wrk run and, per build,
 # the median tokens/s and the median of the per-run ratios to the ceiling.
 # Settings as in bench/run.sh: BENCH_RUNS, BENCH_DURATION (10), BENCH_THREADS
 # (2), BENCH_CONNECTIONS (32), BENCH_TOKEN_CLIENTS (500).
@@ -91,11 +91,11 @@ for run in $(seq "$runs"); do
         "$(json_field "$work/client.json" clientSecret)" | base64 -w0)" >>"$work/clients.txt"
     done
     sleep 1 # the server's registry view refreshes every 250 ms
-    answer=$(curl -sk -o /dev/null -w '%{http_code} %{size_download}' -H "Authorization: $(head -1 "$work/clients.txt")" \
+    status=$(curl -sk -o /dev/null -w '%{http_code}' -H "Authorization: $(head -1 "$work/clients.txt")" \
       -d grant_type=client_credentials "https://127.0.0.1:$(cat "$data/server.port")/oauth/token")
-    [ "${answer% *}" = 200 ] || die "/oauth/token answered ${answer% *} on build $build"
-    env CODEPAYLOAD_LISTEN=127.0.0.1:0 "$build/bench/codepayload_ceiling_server" --response-bytes "${answer#* }" \
-      --content-type application/json --port-file "$work/ceiling.port" >"$work/ceiling.log" 2>&1 &
+    [ "$status" = 200 ] || die "/oauth/token answered $status on build $build"
+    env CODEPAYLOAD_LISTEN=127.0.0.1:0 "$build/bench/codepayload_ceiling_server" --issue-tokens \
+      --port-file "$work/ceiling.port" >"$work/ceiling.log" 2>&1 &
     ceiling_pid=$!
     pids+=("$ceiling_pid")
     wait_for_file "$work/ceiling.port" "$ceiling_pid"
