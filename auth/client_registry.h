@@ -179,9 +179,12 @@ class ClientRegistry {
   // Every client that is not deleted, for the in-memory status view.
   virtual std::vector<ClientStatus> listClientStatuses() = 0;
 
-  // Changes whenever the registry changes (through this object or any other
-  // process). Cheap enough to poll several times a second. Compare for
-  // equality only.
+  // Changes whenever a client's standing may have changed (a row of
+  // listClientStatuses: a client created, blocked, unblocked or deleted, an
+  // organisation's plan or subscription), through this object or any other
+  // process; writes that change no standing (usage and last use, names,
+  // accounts, sessions, the audit log) leave it. Cheap enough to poll several
+  // times a second. Compare for equality only.
   virtual std::uint64_t version() = 0;
 };
 

@@ -7,7 +7,6 @@
 #include <Poco/Nullable.h>
 
 #include <algorithm>
-#include <atomic>
 #include <mutex>
 #include <set>
 #include <utility>
@@ -35,15 +34,17 @@ constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
 // --- What is SQLite's own: the connection (auth/registry_session.h: the
-// connector, the session settings, the write transaction's start), the data
-// version (and the kept authentication query,
-// auth/sqlite_authentication_query.h). The queries are portable SQL but for
-// `rowid` (the insertion order the listings and the stand-in follow).
-
-// Moves when another connection commits.
-constexpr const char* kDataVersionQuery = "PRAGMA data_version";
+// connector, the session settings, the write transaction's start) and the
+// kept authentication query (auth/sqlite_authentication_query.h). The queries
+// are portable SQL but for `rowid` (the insertion order the listings and the
+// stand-in follow).
 
 // --- Portable from here on.
+
+// The change counter of the clients' standing, which the triggers of
+// db/registry/0006_client_standing_version.sql move on every commit, by any
+// connection, that can change a row of listClientStatuses (D-T3).
+constexpr const char* kStandingVersionQuery = "SELECT version FROM client_standing_version";
 
 // Valid UTF-8 without control characters (C0, DEL, C1).
 bool isDisplayable(std::string_view text) {
@@ -141,7 +142,6 @@ struct SqliteClientRegistry::Connection {
 
   std::mutex mutex;
   Poco::Data::Session session;
-  std::atomic<std::uint64_t> localChanges{0};
   ChangeRecorder changeRecorder;
 
   // Hands `change` to the recorder, inside the caller's transaction.
@@ -209,7 +209,6 @@ Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Pla
     connection_->record(RegistryChange{"org.create", organisation.id, organisation.id,
                                        "plan=" + std::string(planName(plan)) + " name=" + organisation.name});
     transaction.commit();
-    ++connection_->localChanges;
     return organisation;
   });
 }
@@ -241,7 +240,6 @@ void SqliteClientRegistry::updateOrganisation(std::string_view organisationId, s
     connection_->record(RegistryChange{std::string(action), std::string(organisationId), std::string(organisationId),
                                        std::string(column) + "=" + std::string(value)});
     transaction.commit();
-    ++connection_->localChanges;
   });
 }
 
@@ -327,7 +325,6 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     connection_->record(
         RegistryChange{"client.create", client.organisationId, client.id, "scopes=" + joinScopes(scopes)});
     transaction.commit();
-    ++connection_->localChanges;
     return created;
   });
 }
@@ -444,7 +441,6 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
     }
     connection_->record(RegistryChange{action, organisationIds[0], std::string(clientId), ""});
     transaction.commit();
-    ++connection_->localChanges;
   });
 }
 
@@ -509,12 +505,14 @@ void SqliteClientRegistry::setChangeRecorder(ChangeRecorder recorder) {
 }
 
 std::uint64_t SqliteClientRegistry::version() {
-  return guarded(connection_->mutex, "reading the data version", [&] {
-    // data_version moves when another connection commits; our own commits
-    // are counted in localChanges.
-    Poco::Int64 dataVersion = 0;
-    connection_->session << kDataVersionQuery, into(dataVersion), now;
-    return static_cast<std::uint64_t>(dataVersion) + connection_->localChanges.load();
+  return guarded(connection_->mutex, "reading the client standing version", [&] {
+    std::vector<Poco::Int64> versions;
+    connection_->session << kStandingVersionQuery, into(versions), now;
+    if (versions.size() != 1) {
+      throw RegistryError(RegistryError::Kind::Storage, "registry database holds " + std::to_string(versions.size()) +
+                                                            " rows in client_standing_version instead of one");
+    }
+    return static_cast<std::uint64_t>(versions.front());
   });
 }
 

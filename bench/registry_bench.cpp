@@ -3,8 +3,10 @@
 // endpoint runs per request) in process, over a real registry in a temporary
 // directory (WAL, the shipped migrations) holding 500 clients, as a token run
 // of bench/run.sh does. Two cases: a known client id (cycling through all 500)
-// and an unknown one (answered from the stand-in row, D-S5). Google Benchmark;
-// CPU time. Used to compare database access layers (docs/performance.md).
+// and an unknown one (answered from the stand-in row, D-S5). Besides: the
+// version RegistryView polls, and the status listing it reloads when that
+// moves (both under the same lock as the lookup). Google Benchmark; CPU time.
+// Used to compare database access layers (docs/performance.md).
 //
 // Usage: codepayload_registry_bench [Google Benchmark flags]
 #include <benchmark/benchmark.h>
@@ -93,12 +95,29 @@ void BM_FindUnknownClient(benchmark::State& state) {
 }
 BENCHMARK(BM_FindUnknownClient);
 
-// The registry's change counter (RegistryView polls it; PRAGMA data_version).
+// The registry's change counter of client standings (RegistryView polls it
+// four times a second): one SELECT of the row the triggers of
+// db/registry/0006_client_standing_version.sql move.
 void BM_Version(benchmark::State& state) {
   Fixture& shared = fixture();
   for (auto _ : state) benchmark::DoNotOptimize(shared.registry().version());
 }
 BENCHMARK(BM_Version);
+
+// Every client's status, the reload RegistryView does when the version moved
+// (D-T3: only when a standing may have changed), holding the registry's lock.
+void BM_ListClientStatuses(benchmark::State& state) {
+  Fixture& shared = fixture();
+  for (auto _ : state) {
+    std::vector<ClientStatus> statuses = shared.registry().listClientStatuses();
+    if (statuses.size() != kClients) {
+      state.SkipWithError("the listing does not hold every client");
+      break;
+    }
+    benchmark::DoNotOptimize(statuses);
+  }
+}
+BENCHMARK(BM_ListClientStatuses);
 
 }  // namespace
 

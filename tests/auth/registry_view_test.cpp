@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "auth/sqlite_client_registry.h"
+#include "auth/usage_store.h"
 #include "auth_test_support.h"
 
 namespace codepayload::auth {
@@ -91,6 +92,30 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   ASSERT_TRUE(view.refreshIfChanged());
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 117), ClientStanding::Revoked);
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 118), ClientStanding::Active);
+}
+
+TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
+  // The usage writer commits to registry.db every usage.flushInterval under
+  // traffic, last_used_at included; the view reloads only for a standing (D-T3).
+  TempDir dir;
+  const FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
+  RegistryView view(registry);
+  SqliteUsageStore usage(dir.path() / "registry.db");
+
+  usage.add({ClientUsageDelta{client.id, acme.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 2, 0}}}, kTestEpoch}});
+  EXPECT_EQ(registry.findClient(client.id)->lastUsedAt, kTestEpoch);
+  EXPECT_FALSE(view.refreshIfChanged());
+
+  registry.setClientState(client.id, ClientState::Blocked);
+  usage.add(
+      {ClientUsageDelta{client.id, acme.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 0, 0}}}, kTestEpoch + 60}});
+  EXPECT_TRUE(view.refreshIfChanged());
+  EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch), ClientStanding::Revoked);
+  EXPECT_FALSE(view.refreshIfChanged());
 }
 
 TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
