@@ -4,6 +4,8 @@
 
 #include <mutex>
 
+#include "db/sqlite_connection.h"
+
 namespace codepayload::auth {
 
 namespace {
@@ -19,7 +21,10 @@ const char* const kBeginWriteTransaction = "BEGIN IMMEDIATE";
 
 void registerSqliteConnector() {
   static std::once_flag registered;
-  std::call_once(registered, [] { Poco::Data::SQLite::Connector::registerConnector(); });
+  std::call_once(registered, [] {
+    sqlite::configureProcess();
+    Poco::Data::SQLite::Connector::registerConnector();
+  });
 }
 
 Poco::Data::Session openRegistrySession(const std::filesystem::path& databaseFile) {

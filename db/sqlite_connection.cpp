@@ -9,7 +9,13 @@ void fail(sqlite3* db, std::string_view what) {
   throw DbError(message);
 }
 
+bool configureProcess() {
+  static const bool configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK;
+  return configured;
+}
+
 Connection::Connection(const std::filesystem::path& path, Mode mode) {
+  configureProcess();
   const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {

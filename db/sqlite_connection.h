@@ -14,6 +14,17 @@
 
 namespace codepayload::sqlite {
 
+// SQLite's process-wide settings, applied on the first call when SQLite has
+// not been used yet (codepayload-server calls it first thing; the Connection
+// below and the registry's Poco sessions call it too): memory statistics off
+// (SQLITE_CONFIG_MEMSTATUS). With them on, every allocation of every
+// connection takes one global mutex; the request threads reading the registry
+// queued on it (docs/performance.md section 11). SQLite advises the same for
+// its builds (SQLITE_DEFAULT_MEMSTATUS=0). Returns whether the settings are in
+// effect: false when SQLite was already in use (a speed setting only: nothing
+// else changes).
+bool configureProcess();
+
 class Connection {
  public:
   enum class Mode { ReadOnly, ReadWriteCreate };

@@ -26,6 +26,7 @@
 #include "app/settings.h"
 #include "app/version.h"
 #include "db/file_modes.h"
+#include "db/sqlite_connection.h"
 #include "server/server_config.h"
 #include "server/service.h"
 
@@ -146,6 +147,7 @@ int main(int argc, char** argv) {
     return Poco::Util::Application::EXIT_USAGE;
   }
   codepayload::filemodes::restrictNewFilesToOwner();  // D-S4: every file it creates is 0600
+  codepayload::sqlite::configureProcess();            // before any database is opened
   // A write to a connection the peer (or the request deadline) closed must
   // fail with EPIPE, not end the process: OpenSSL's socket BIO writes without
   // MSG_NOSIGNAL.
