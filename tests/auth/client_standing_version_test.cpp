@@ -12,6 +12,7 @@
 #include "auth/sqlite_client_registry.h"
 #include "auth/usage_store.h"
 #include "auth_test_support.h"
+#include "tests/accounts/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -35,19 +36,7 @@ class ClientStandingVersionTest : public ::testing::Test {
 
   // Runs `sql` on a raw connection of its own (another process); "" on
   // success, else SQLite's message.
-  std::string executeElsewhere(const std::string& sql) const {
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-      sqlite3_close(db);
-      return "cannot open";
-    }
-    char* message = nullptr;
-    std::string result;
-    if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) result = message ? message : "error";
-    sqlite3_free(message);
-    sqlite3_close(db);
-    return result;
-  }
+  std::string executeElsewhere(const std::string& sql) const { return accounts::testing::rawSql(databaseFile(), sql); }
 
   TempDir dir_;
   FakeClock clock_;
