@@ -4,36 +4,24 @@
 #include <openssl/err.h>
 #include <openssl/rsa.h>
 
-#include <array>
 #include <span>
 
 #include "auth/ecdsa_low_s.h"
 #include "auth/openssl_handles.h"
+#include "auth/sha256.h"
 
 namespace codepayload::auth {
 
 namespace {
 
 using openssl::EcdsaSignature;
+using openssl::KeyContext;
 
-constexpr std::size_t kSha256Bytes = 32;
 constexpr int kP256ScalarBytes = 32;
-
-using KeyContext = std::unique_ptr<EVP_PKEY_CTX, openssl::FreeWith<EVP_PKEY_CTX_free>>;
 
 [[noreturn]] void fail(const std::string& what) {
   ERR_clear_error();  // the reasons stay queued on this thread otherwise
   throw JwsSigningError(what);
-}
-
-std::array<unsigned char, kSha256Bytes> sha256(std::string_view bytes) {
-  std::array<unsigned char, kSha256Bytes> digest{};
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest.data(), &length, EVP_sha256(), nullptr) != 1 ||
-      length != kSha256Bytes) {
-    fail("SHA-256 of a token failed");
-  }
-  return digest;
 }
 
 // R || S of a DER ECDSA-Sig-Value, each left-padded to 32 bytes, low-S.
@@ -79,7 +67,8 @@ JwsSigner::JwsSigner(EVP_PKEY* key, SigningAlgorithm algorithm)
 JwsSigner::~JwsSigner() = default;
 
 std::string JwsSigner::sign(std::string_view signingInput) const {
-  const std::array<unsigned char, kSha256Bytes> digest = sha256(signingInput);
+  openssl::Sha256Digest digest;
+  if (!openssl::sha256(signingInput, digest)) fail("SHA-256 of a token failed");
   const KeyContext context(EVP_PKEY_CTX_dup(prepared_->context.get()));
   if (context == nullptr) fail("cannot copy the token signing context");
   std::size_t length = 0;

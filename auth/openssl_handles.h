@@ -22,6 +22,7 @@ struct FreeWith {
 };
 
 using PrivateKey = std::unique_ptr<EVP_PKEY, FreeWith<EVP_PKEY_free>>;
+using KeyContext = std::unique_ptr<EVP_PKEY_CTX, FreeWith<EVP_PKEY_CTX_free>>;
 using Bio = std::unique_ptr<BIO, FreeWith<BIO_free>>;
 using Bignum = std::unique_ptr<BIGNUM, FreeWith<BN_free>>;
 using Certificate = std::unique_ptr<X509, FreeWith<X509_free>>;

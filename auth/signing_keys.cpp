@@ -17,6 +17,7 @@
 #include "auth/base64.h"
 #include "auth/openssl_handles.h"
 #include "auth/private_file.h"
+#include "auth/sha256.h"
 
 namespace codepayload::auth {
 
@@ -34,13 +35,11 @@ using openssl::Bignum;
 using openssl::Bio;
 using openssl::PrivateKey;
 
-std::string sha256(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  if (EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr) != 1) {
-    throw SigningKeyError("SHA-256 failed");
-  }
-  return std::string(reinterpret_cast<const char*>(digest), length);
+// The RFC 7638 thumbprint of a JWK's required members: base64url SHA-256.
+std::string thumbprint(std::string_view requiredMembers) {
+  openssl::Sha256Digest digest;
+  if (!openssl::sha256(requiredMembers, digest)) throw SigningKeyError("SHA-256 failed");
+  return encodeBase64Url(digest);
 }
 
 // An encrypted key would otherwise make OpenSSL prompt on the terminal.
@@ -138,7 +137,7 @@ SigningKey SigningKey::fromPem(const std::string& pem, const std::string& origin
         const std::string y = base64UrlParameter(key.get(), OSSL_PKEY_PARAM_EC_PUB_Y, kP256CoordinateBytes);
         material->algorithm = SigningAlgorithm::ES256;
         // RFC 7638 §3.2: the required members, lexicographic order, no whitespace.
-        material->kid = encodeBase64Url(sha256(R"({"crv":"P-256","kty":"EC","x":")" + x + R"(","y":")" + y + R"("})"));
+        material->kid = thumbprint(R"({"crv":"P-256","kty":"EC","x":")" + x + R"(","y":")" + y + R"("})");
         material->publicJwk = R"({"kty":"EC","kid":")" + material->kid +
                               R"(","use":"sig","alg":"ES256","crv":"P-256","x":")" + x + R"(","y":")" + y + R"("})";
         material->signatureSize = kEs256SignatureBytes;
@@ -155,7 +154,7 @@ SigningKey SigningKey::fromPem(const std::string& pem, const std::string& origin
         const std::string n = base64UrlParameter(key.get(), OSSL_PKEY_PARAM_RSA_N);
         const std::string e = base64UrlParameter(key.get(), OSSL_PKEY_PARAM_RSA_E);
         material->algorithm = SigningAlgorithm::RS256;
-        material->kid = encodeBase64Url(sha256(R"({"e":")" + e + R"(","kty":"RSA","n":")" + n + R"("})"));
+        material->kid = thumbprint(R"({"e":")" + e + R"(","kty":"RSA","n":")" + n + R"("})");
         material->publicJwk = R"({"kty":"RSA","kid":")" + material->kid + R"(","use":"sig","alg":"RS256","n":")" + n +
                               R"(","e":")" + e + R"("})";
         material->signatureSize = static_cast<std::size_t>(EVP_PKEY_get_size(key.get()));
