@@ -4,6 +4,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -40,6 +41,11 @@ SigningKeySet loadSigningKeys(const std::filesystem::path& dataDir) {
   return SigningKeySet(std::move(active), std::move(published));
 }
 
+// How long after a second begins the refresher checks the view: past the
+// second for certain, early enough that few token requests of that second
+// find the view not yet checked and go to the registry.
+constexpr std::chrono::milliseconds kPastTheSecond{2};
+
 }  // namespace
 
 // Members in construction order: each part only refers to parts above it.
@@ -52,8 +58,8 @@ struct AuthService::Parts {
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),
         throttle(settings.throttle, clock),
-        tokenEndpoint(registry, hasher, issuer, throttle, settings.tokenEndpointLimits),
-        view(registry),
+        view(registry, clock),
+        tokenEndpoint(view, registry, hasher, issuer, throttle, settings.tokenEndpointLimits),
         cache(settings.tokenCacheCapacity),
         bearer(verifier, view, cache, clock),
         pollInterval(settings.registryPollInterval) {}
@@ -65,8 +71,8 @@ struct AuthService::Parts {
   TokenIssuer issuer;
   AccessTokenVerifier verifier;
   AuthThrottle throttle;
-  TokenEndpoint tokenEndpoint;
   RegistryView view;
+  TokenEndpoint tokenEndpoint;
   VerifiedTokenCache cache;
   BearerAuthenticator bearer;
 
@@ -94,9 +100,18 @@ struct AuthService::Parts {
     lastFailed.store(false, std::memory_order_relaxed);
   }
 
+  // Until the next check: the poll interval, or less to check just after the
+  // next second of the system clock begins, as the view vouches for a token
+  // request only in the second it was checked in (D-T6).
+  std::chrono::steady_clock::duration untilNextCheck() const {
+    using namespace std::chrono;
+    const system_clock::duration intoSecond = system_clock::now().time_since_epoch() % seconds(1);
+    return std::min<steady_clock::duration>(pollInterval, seconds(1) - intoSecond + kPastTheSecond);
+  }
+
   void refreshLoop() {
     std::unique_lock lock(refresherMutex);
-    while (!refresherWake.wait_for(lock, pollInterval, [this] { return stopping; })) {
+    while (!refresherWake.wait_for(lock, untilNextCheck(), [this] { return stopping; })) {
       lock.unlock();
       try {
         refresh();

@@ -97,7 +97,8 @@ struct CreatedClient {
 };
 
 // What the token endpoint needs to authenticate and authorise a client, read
-// in one round trip.
+// in one round trip; also one row of the in-memory view (auth/registry_view.h)
+// that the bearer check and the token endpoint answer from.
 struct ClientAuthRecord {
   std::string clientId;
   std::string organisationId;
@@ -105,19 +106,12 @@ struct ClientAuthRecord {
   std::vector<std::string> scopes;
   SecretDigest secretDigest{};  // all zero for a deleted client
   bool organisationCoversApiClients = false;
-  std::int64_t tokensNotBefore = 0;  // Unix seconds; see ClientStatus
-};
-
-// One row of the status view the bearer authenticator keeps in memory.
-struct ClientStatus {
-  std::string clientId;
-  std::string organisationId;
-  ClientState state = ClientState::Active;
-  bool organisationCoversApiClients = false;
   // Tokens of this client issued (iat) before this time are revoked: blocking
   // sets it to the second after the block, and unblocking leaves it. 0 when
-  // the client was never blocked.
+  // the client was never blocked. Unix seconds.
   std::int64_t tokensNotBefore = 0;
+
+  bool operator==(const ClientAuthRecord&) const = default;
 };
 
 class RegistryError : public std::runtime_error {
@@ -176,15 +170,15 @@ class ClientRegistry {
   // are timed alike: bench/token_failure_timing.cpp).
   virtual std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) = 0;
 
-  // Every client that is not deleted, for the in-memory status view.
-  virtual std::vector<ClientStatus> listClientStatuses() = 0;
+  // Every client that is not deleted, for the in-memory view.
+  virtual std::vector<ClientAuthRecord> listClientsForAuthentication() = 0;
 
-  // Changes whenever a client's standing may have changed (a row of
-  // listClientStatuses: a client created, blocked, unblocked or deleted, an
-  // organisation's plan or subscription), through this object or any other
-  // process; writes that change no standing (usage and last use, names,
-  // accounts, sessions, the audit log) leave it. Cheap enough to poll several
-  // times a second. Compare for equality only.
+  // Changes whenever a row of listClientsForAuthentication may have changed (a
+  // client created, blocked, unblocked or deleted, its scopes or secret digest
+  // rewritten, an organisation's plan or subscription), through this object or
+  // any other process; other writes (usage and last use, names, accounts,
+  // sessions, the audit log) leave it. Cheap enough to poll several times a
+  // second. Compare for equality only.
   virtual std::uint64_t version() = 0;
 };
 

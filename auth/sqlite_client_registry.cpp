@@ -42,8 +42,8 @@ constexpr std::size_t kSecretBytes = 32;
 // --- Portable from here on.
 
 // The change counter of the clients' standing, which the triggers of
-// db/registry/0006_client_standing_version.sql move on every commit, by any
-// connection, that can change a row of listClientStatuses (D-T3).
+// db/registry/0006_client_standing_version.sql and 0007 move on every commit, by any
+// connection, that can change a row of listClientsForAuthentication (D-T3, D-T6).
 constexpr const char* kStandingVersionQuery = "SELECT version FROM client_standing_version";
 
 // Valid UTF-8 without control characters (C0, DEL, C1).
@@ -481,22 +481,39 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
       });
 }
 
-std::vector<ClientStatus> SqliteClientRegistry::listClientStatuses() {
-  return guarded(connection_->mutex, "listing client states", [&] {
-    std::vector<std::string> ids, organisationIds, states, plans, subscriptions;
+// A row whose scopes or digest cannot be read keeps an all-zero digest here:
+// it is never authenticated from memory, so its token requests reach
+// findClientForAuthentication, which reports the fault for that client alone.
+std::vector<ClientAuthRecord> SqliteClientRegistry::listClientsForAuthentication() {
+  return guarded(connection_->mutex, "listing clients", [&] {
+    std::vector<std::string> ids, organisationIds, states, scopes, plans, subscriptions;
+    std::vector<Poco::Data::BLOB> digests;
     std::vector<Poco::Int64> notBefore;
-    connection_->session << "SELECT c.id, c.organisation_id, c.state, o.plan, o.subscription, c.tokens_not_before"
+    connection_->session << "SELECT c.id, c.organisation_id, c.state, c.scopes, c.secret_digest, o.plan,"
+                            " o.subscription, c.tokens_not_before"
                             " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
                             " WHERE c.state <> 'deleted'",
-        into(ids), into(organisationIds), into(states), into(plans), into(subscriptions), into(notBefore), now;
-    std::vector<ClientStatus> statuses;
-    statuses.reserve(ids.size());
+        into(ids), into(organisationIds), into(states), into(scopes), into(digests), into(plans), into(subscriptions),
+        into(notBefore), now;
+    std::vector<ClientAuthRecord> records(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
-      statuses.push_back(ClientStatus{
-          ids[row], organisationIds[row], stateFromColumn(states[row]),
-          coversApiClients(planFromColumn(plans[row]), subscriptionFromColumn(subscriptions[row])), notBefore[row]});
+      ClientAuthRecord& record = records[row];
+      record.clientId = std::move(ids[row]);
+      record.organisationId = std::move(organisationIds[row]);
+      record.state = stateFromColumn(states[row]);
+      record.organisationCoversApiClients =
+          coversApiClients(planFromColumn(plans[row]), subscriptionFromColumn(subscriptions[row]));
+      record.tokensNotBefore = notBefore[row];
+      const bool scopesReadable =
+          scopes[row].empty() ||
+          forEachScopeInList(scopes[row], [&record](std::string_view scope) { record.scopes.emplace_back(scope); });
+      if (scopesReadable && digests[row].size() == kSecretDigestSize) {
+        std::copy_n(digests[row].rawContent(), kSecretDigestSize, record.secretDigest.begin());
+      } else {
+        record.scopes.clear();
+      }
     }
-    return statuses;
+    return records;
   });
 }
 

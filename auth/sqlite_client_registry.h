@@ -67,7 +67,7 @@ class SqliteClientRegistry final : public ClientRegistry {
   void setClientState(std::string_view clientId, ClientState state) override;
 
   std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) override;
-  std::vector<ClientStatus> listClientStatuses() override;
+  std::vector<ClientAuthRecord> listClientsForAuthentication() override;
   std::uint64_t version() override;
 
   // Records every later change with `recorder` (none by default). Not

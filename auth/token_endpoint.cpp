@@ -131,9 +131,10 @@ std::string tokenErrorBody(std::string_view error, std::string_view description)
   return body;
 }
 
-TokenEndpoint::TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer,
-                             AuthThrottle& throttle, TokenEndpointLimits limits)
-    : registry_(registry),
+TokenEndpoint::TokenEndpoint(const RegistryView& view, ClientRegistry& registry, const SecretHasher& hasher,
+                             const TokenIssuer& issuer, AuthThrottle& throttle, TokenEndpointLimits limits)
+    : view_(view),
+      registry_(registry),
       hasher_(hasher),
       issuer_(issuer),
       throttle_(throttle),
@@ -160,17 +161,21 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     BasicCredentials credentials;
     const bool parsed = parseBasicCredentials(request.authorizations, credentials) == BasicCredentialsError::Ok;
     const bool wellFormedId = parsed && isWellFormedClientId(credentials.clientId);
-    const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(
-        wellFormedId ? std::string_view(credentials.clientId) : kNeverIssuedClientId);
+    const std::string_view presentedId = wellFormedId ? std::string_view(credentials.clientId) : kNeverIssuedClientId;
     const SecretDigest presented = hasher_.digest(parsed ? std::string_view(credentials.clientSecret) : kDummySecret);
-    const bool secretMatches = SecretHasher::equal(presented, record ? record->secretDigest : dummyDigest_);
-    const bool authenticated = record.has_value() && secretMatches && record->state == ClientState::Active;
-    if (!authenticated) {
-      const std::string_view throttledId = wellFormedId ? std::string_view(credentials.clientId) : std::string_view();
-      const std::int64_t wait = throttledId.empty() ? 0 : throttle_.clientFailureRetryAfter(throttledId);
-      throttle_.recordFailure(request.clientAddress, throttledId);
-      return wait > 0 ? rateLimited(wait, tokenCause("clientThrottled")) : invalidClient();
+    const ViewAuthentication vouched = view_.authenticated(presentedId, presented);
+    std::optional<ClientAuthRecord> looked;
+    if (!vouched.client) {
+      looked = registry_.findClientForAuthentication(presentedId);
+      const bool secretMatches = SecretHasher::equal(presented, looked ? looked->secretDigest : dummyDigest_);
+      if (!looked || !secretMatches || looked->state != ClientState::Active) {
+        const std::string_view throttledId = wellFormedId ? std::string_view(credentials.clientId) : std::string_view();
+        const std::int64_t wait = throttledId.empty() ? 0 : throttle_.clientFailureRetryAfter(throttledId);
+        throttle_.recordFailure(request.clientAddress, throttledId);
+        return wait > 0 ? rateLimited(wait, tokenCause("clientThrottled")) : invalidClient();
+      }
     }
+    const ClientAuthRecord* const record = vouched.client ? vouched.client.get() : &*looked;
 
     if (!record->organisationCoversApiClients) {
       TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client",
@@ -183,8 +188,10 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
       outcome.clientId = record->clientId;
       return outcome;
     }
+    std::optional<std::int64_t> now;
+    if (vouched.client) now = vouched.checkedAt;  // the second the view vouched for (D-T6)
     const IssuedToken token =
-        issuer_.issue({record->organisationId, record->clientId, record->scopes, record->tokensNotBefore});
+        issuer_.issue({record->organisationId, record->clientId, record->scopes, record->tokensNotBefore, now});
     TokenOutcome outcome;
     outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
     outcome.clientId = record->clientId;

@@ -24,14 +24,17 @@
 //       Authorization header is present (two authentication methods);
 //     - scope present more than once, or not a valid scope list;
 //     then grant_type != "client_credentials" (exact) -> 400 unsupported_grant_type
-//  4. client authentication (HTTP Basic only; see basic_credentials.h). The
-//     same work on every path: one registry lookup (a never-issued id stands in
-//     for a malformed or missing one; the registry reads a real client's row
-//     for an unknown id), one HMAC of the presented secret (a fixed dummy when
-//     there is none or it is too long), one constant-time compare against the
-//     stored or a dummy digest. bench/token_failure_timing.cpp measures an
-//     unknown id against a wrong secret (docs/decisions.md D-S5). Missing/malformed header, unknown
-//     id, wrong secret, blocked or deleted client -> 401 invalid_client with
+//  4. client authentication (HTTP Basic only; see basic_credentials.h). One
+//     HMAC of the presented secret (a fixed dummy when there is none or it is
+//     too long), then the in-memory registry view: a known, active id with the
+//     right secret is answered from it (D-T6). Anything else does the same work
+//     on every path: one registry lookup (a never-issued id stands in for a
+//     malformed or missing one; the registry reads a real client's row for an
+//     unknown id), one constant-time compare against the stored or a dummy
+//     digest; the view's lookup and compare came before, alike for every id.
+//     bench/token_failure_timing.cpp measures an unknown id against a wrong
+//     secret (docs/decisions.md D-S5). Missing/malformed header, unknown id,
+//     wrong secret, blocked or deleted client -> 401 invalid_client with
 //     WWW-Authenticate: Basic realm="codepayload", byte-identical; or 429 when
 //     the presented client id is over its failure budget.
 //  5. organisation no longer covers API clients -> 400 unauthorized_client
@@ -54,6 +57,7 @@
 #include "auth/auth_throttle.h"
 #include "auth/client_registry.h"
 #include "auth/http_answer.h"
+#include "auth/registry_view.h"
 #include "auth/secret_hasher.h"
 #include "auth/token_issuer.h"
 
@@ -141,12 +145,13 @@ struct TokenOutcome {
 class TokenEndpoint {
  public:
   // Every argument must outlive the endpoint.
-  TokenEndpoint(ClientRegistry& registry, const SecretHasher& hasher, const TokenIssuer& issuer, AuthThrottle& throttle,
-                TokenEndpointLimits limits = {});
+  TokenEndpoint(const RegistryView& view, ClientRegistry& registry, const SecretHasher& hasher,
+                const TokenIssuer& issuer, AuthThrottle& throttle, TokenEndpointLimits limits = {});
 
   TokenOutcome handle(const TokenRequest& request) const noexcept;
 
  private:
+  const RegistryView& view_;
   ClientRegistry& registry_;
   const SecretHasher& hasher_;
   const TokenIssuer& issuer_;

@@ -43,7 +43,7 @@ TokenIssuer::TokenIssuer(const SigningKeySet& keys, TokenSettings settings, Unix
       headerSegment_(headerSegment(keys.active())) {}
 
 IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
-  const std::int64_t now = std::max(clock_(), subject.notBefore);
+  const std::int64_t now = std::max(subject.now ? *subject.now : clock_(), subject.notBefore);
 
   // The claims in lexicographic order, no whitespace, integer NumericDates.
   std::string claims;

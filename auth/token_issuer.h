@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ struct TokenSubject {
   // is not revoked with the ones before it. It is then dated at most one
   // second ahead of the clock, inside any leeway of a second or more.
   std::int64_t notBefore = 0;
+  // The current second as the caller read it, when its decision holds for
+  // that second only (RegistryView::authenticated); else the issuer's clock.
+  std::optional<std::int64_t> now = std::nullopt;
 };
 
 struct IssuedToken {

@@ -255,9 +255,9 @@ std::optional<ClientAuthRecord> FaultInjectingRegistry::findClientForAuthenticat
   return inner_.findClientForAuthentication(clientId);
 }
 
-std::vector<ClientStatus> FaultInjectingRegistry::listClientStatuses() {
+std::vector<ClientAuthRecord> FaultInjectingRegistry::listClientsForAuthentication() {
   check();
-  return inner_.listClientStatuses();
+  return inner_.listClientsForAuthentication();
 }
 
 std::uint64_t FaultInjectingRegistry::version() {

@@ -124,7 +124,7 @@ class FaultInjectingRegistry final : public ClientRegistry {
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;
   std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) override;
-  std::vector<ClientStatus> listClientStatuses() override;
+  std::vector<ClientAuthRecord> listClientsForAuthentication() override;
   std::uint64_t version() override;
 
  private:

@@ -9,7 +9,7 @@
 #include "auth/sqlite_client_registry.h"
 #include "auth/token_issuer.h"
 #include "auth_test_support.h"
-#include "stored_scopes.h"
+#include "behind_the_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -33,7 +33,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
         organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
         writer_(clientWithStoredScopes("writer", "read:codes write:codes")),
         reader_(clientWithStoredScopes("reader", "read:codes")),
-        view_(registry_),
+        view_(registry_, clock_.clock()),
         cache_(1024),
         authenticator_(verifier_, view_, cache_, clock_.clock()) {}
 
@@ -309,7 +309,7 @@ TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARev
   const SigningKeySet keys(testing::sharedTestKey(SigningAlgorithm::ES256));
   const TokenIssuer issuer(keys, TokenSettings{}, clock.clock());
   const AccessTokenVerifier verifier(keys, TokenSettings{});
-  RegistryView view(registry);
+  RegistryView view(registry, clock.clock());
   VerifiedTokenCache cache(16);
   const BearerAuthenticator authenticator(verifier, view, cache, clock.clock());
   // A client the view has not seen yet.

@@ -1,7 +1,8 @@
 // SqliteClientRegistry::version() is the change counter of
-// db/registry/0006_client_standing_version.sql (D-T3): it moves on every
-// change that can alter a row of listClientStatuses, by this registry or any
-// other connection, and on nothing else written to registry.db.
+// db/registry/0006_client_standing_version.sql (D-T3) and 0007 (D-T6): it
+// moves on every change that can alter a row of listClientsForAuthentication,
+// by this registry or any other connection, and on nothing else written to
+// registry.db.
 #include <Poco/Data/Session.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -85,7 +86,18 @@ TEST_F(ClientStandingVersionTest, MovesByOneOnEveryChangeOfAStanding) {
   // its clients out of the status rows.
   EXPECT_EQ(executeElsewhere("DELETE FROM organisations WHERE id = '" + acme_.id + "'"), "");
   EXPECT_EQ(registry_.version(), 13u);
-  EXPECT_TRUE(registry_.listClientStatuses().empty());
+  EXPECT_TRUE(registry_.listClientsForAuthentication().empty());
+}
+
+// Since 0007: the view also holds each client's scopes and secret digest.
+TEST_F(ClientStandingVersionTest, MovesWhenAClientsScopesOrSecretDigestAreRewritten) {
+  EXPECT_EQ(registry_.version(), 1u);
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + erp_.id + "'"), "");
+  EXPECT_EQ(registry_.version(), 2u);
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET secret_digest = zeroblob(32) WHERE id = '" + erp_.id + "'"), "");
+  EXPECT_EQ(registry_.version(), 3u);
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET scopes = scopes, secret_digest = secret_digest"), "");
+  EXPECT_EQ(registry_.version(), 3u);
 }
 
 TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
@@ -95,7 +107,7 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   // Reads, and changes that change nothing: a block of a blocked client (with
   // its audit record, as the admin CLI and the dashboard record it), a plan set
   // to the plan it has.
-  registry_.listClientStatuses();
+  registry_.listClientsForAuthentication();
   registry_.findClientForAuthentication(erp_.id);
   registry_.setClientState(erp_.id, ClientState::Active);
   registry_.setPlan(acme_.id, Plan::Starter);
@@ -135,10 +147,10 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
                         accounts::AuditResult::Refused, ""});
   EXPECT_EQ(registry_.version(), start);
 
-  // Columns the status rows do not read, changed by another connection:
-  // a client renamed (the registry has no such operation yet), its scopes, an
-  // organisation's name, updated_at.
-  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET name = 'ERP (new)', scopes = 'read:codes', updated_at = 7"
+  // Columns the view does not read, changed by another connection: a client
+  // renamed (the registry has no such operation yet), an organisation's name,
+  // updated_at.
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET name = 'ERP (new)', updated_at = 7"
                              " WHERE id = '" +
                              erp_.id + "'"),
             "");

@@ -5,6 +5,7 @@
 #include "auth/sqlite_client_registry.h"
 #include "auth/usage_store.h"
 #include "auth_test_support.h"
+#include "behind_the_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -22,7 +23,7 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   const Organisation other = registry.createOrganisation("Other", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
 
-  RegistryView view(registry);
+  RegistryView view(registry, clock.clock());
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch), ClientStanding::Active);
   EXPECT_EQ(view.standing(client.id, other.id, kTestEpoch), ClientStanding::Revoked);
   EXPECT_EQ(view.standing("svc_client_000000000000000000000000", acme.id, kTestEpoch), ClientStanding::Unknown);
@@ -56,7 +57,7 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
-  RegistryView view(registry);
+  RegistryView view(registry, clock.clock());
   EXPECT_EQ(view.standing(client.id, acme.id, 0), ClientStanding::Active);  // never blocked: any iat
 
   clock.set(kTestEpoch + 10);
@@ -103,7 +104,7 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
-  RegistryView view(registry);
+  RegistryView view(registry, clock.clock());
   SqliteUsageStore usage(dir.path() / "registry.db");
 
   usage.add({ClientUsageDelta{client.id, acme.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 2, 0}}}, kTestEpoch}});
@@ -118,6 +119,108 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
   EXPECT_FALSE(view.refreshIfChanged());
 }
 
+// D-T6: the token endpoint answers the right secret of an active client from
+// the view, in the second the view was checked in, and asks the registry for
+// everything else.
+TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasChecked) {
+  TempDir dir;
+  FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
+  // Two scopes (stored as a registry from before D-U9 may hold them): in order.
+  testing::storeScopesBehindTheRegistry(dir.path() / "registry.db", client.client.id, "write:codes read:codes");
+  const CreatedClient blocked = registry.createClient(acme.id, "b", {"write:codes"}, "tester");
+  registry.setClientState(blocked.client.id, ClientState::Blocked);
+  const Organisation lapsed = registry.createOrganisation("Lapsed", Plan::Pro);
+  const CreatedClient lapsedClient = registry.createClient(lapsed.id, "l", {"write:codes"}, "tester");
+  registry.setSubscription(lapsed.id, Subscription::Inactive);
+  const SecretDigest right = hasher.digest(client.secret);
+  RegistryView view(registry, clock.clock());
+
+  const ViewAuthentication vouched = view.authenticated(client.client.id, right);
+  ASSERT_NE(vouched.client, nullptr);
+  EXPECT_EQ(*vouched.client, registry.findClientForAuthentication(client.client.id).value());
+  EXPECT_EQ(vouched.client->scopes, (std::vector<std::string>{"write:codes", "read:codes"}));
+  EXPECT_EQ(vouched.checkedAt, kTestEpoch);
+  // The endpoint refuses a lapsed organisation's client itself (unauthorized_client).
+  const ViewAuthentication lapsedVouched =
+      view.authenticated(lapsedClient.client.id, hasher.digest(lapsedClient.secret));
+  ASSERT_NE(lapsedVouched.client, nullptr);
+  EXPECT_FALSE(lapsedVouched.client->organisationCoversApiClients);
+
+  EXPECT_EQ(view.authenticated(client.client.id, hasher.digest(blocked.secret)).client, nullptr);  // wrong secret
+  EXPECT_EQ(view.authenticated(blocked.client.id, hasher.digest(blocked.secret)).client, nullptr);
+  EXPECT_EQ(view.authenticated("svc_client_000000000000000000000000", right).client, nullptr);
+  EXPECT_EQ(view.authenticated(client.client.id.substr(1), right).client, nullptr);
+  EXPECT_EQ(view.authenticated(client.client.id, SecretDigest{}).client, nullptr);
+
+  // The next second, until the view is checked again.
+  clock.advance(1);
+  const ViewAuthentication unchecked = view.authenticated(client.client.id, right);
+  EXPECT_EQ(unchecked.client, nullptr);
+  EXPECT_EQ(unchecked.checkedAt, kTestEpoch + 1);
+  EXPECT_FALSE(view.refreshIfChanged());
+  EXPECT_EQ(view.authenticated(client.client.id, right).checkedAt, kTestEpoch + 1);
+  ASSERT_NE(view.authenticated(client.client.id, right).client, nullptr);
+
+  // A record handed out stays readable after the view reloads without it.
+  const std::shared_ptr<const ClientAuthRecord> held = view.authenticated(client.client.id, right).client;
+  registry.setClientState(client.client.id, ClientState::Deleted);
+  EXPECT_TRUE(view.refreshIfChanged());
+  EXPECT_EQ(view.authenticated(client.client.id, right).client, nullptr);
+  EXPECT_EQ(held->clientId, client.client.id);
+  EXPECT_EQ(held->secretDigest, right);
+}
+
+TEST(RegistryView, StopsVouchingWhileItsChecksFail) {
+  TempDir dir;
+  FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  testing::FaultInjectingRegistry registry(sqlite);
+  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
+  RegistryView view(registry, clock.clock());
+  const SecretDigest right = hasher.digest(client.secret);
+  ASSERT_NE(view.authenticated(client.client.id, right).client, nullptr);
+
+  registry.failing = true;
+  clock.advance(1);
+  EXPECT_THROW(view.refreshIfChanged(), RegistryError);
+  EXPECT_EQ(view.authenticated(client.client.id, right).client, nullptr);
+  EXPECT_EQ(view.standing(client.client.id, acme.id, kTestEpoch),
+            ClientStanding::Active);  // the bearer check's view stays
+  registry.failing = false;
+  EXPECT_FALSE(view.refreshIfChanged());
+  EXPECT_NE(view.authenticated(client.client.id, right).client, nullptr);
+}
+
+// A row written behind the service (an operator's UPDATE) moves the version
+// like any change of a row the view holds (migration 0007), so the view never
+// vouches with old scopes or an old digest.
+TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
+  TempDir dir;
+  const FakeClock clock;
+  const SecretHasher hasher(std::string(32, 'p'));
+  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
+  RegistryView view(registry, clock.clock());
+
+  testing::storeScopesBehindTheRegistry(dir.path() / "registry.db", client.client.id, "read:codes");
+  EXPECT_TRUE(view.refreshIfChanged());
+  const SecretDigest right = hasher.digest(client.secret);
+  EXPECT_EQ(view.authenticated(client.client.id, right).client->scopes, (std::vector<std::string>{"read:codes"}));
+
+  const SecretDigest replaced = hasher.digest("another-secret");
+  testing::storeSecretDigestBehindTheRegistry(dir.path() / "registry.db", client.client.id, replaced);
+  EXPECT_TRUE(view.refreshIfChanged());
+  EXPECT_EQ(view.authenticated(client.client.id, right).client, nullptr);
+  EXPECT_NE(view.authenticated(client.client.id, replaced).client, nullptr);
+}
+
 TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   TempDir dir;
   const SecretHasher hasher(std::string(32, 'p'));
@@ -125,7 +228,7 @@ TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   testing::FaultInjectingRegistry registry(sqlite);
   const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
-  RegistryView view(registry);
+  RegistryView view(registry, systemUnixSeconds);
   registry.setClientState(client.id, ClientState::Blocked);
   registry.failing = true;
   EXPECT_THROW(view.refreshIfChanged(), RegistryError);

@@ -9,6 +9,7 @@
 
 #include "auth/base64.h"
 #include "auth_test_support.h"
+#include "behind_the_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -31,6 +32,16 @@ class SqliteClientRegistryTest : public ::testing::Test {
   SecretHasher hasher_;
   SqliteClientRegistry registry_;
 };
+
+std::string storageErrorOf(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
+    return error.what();
+  }
+  return "";
+}
 
 TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganisations) {
   const Organisation acme = registry_.createOrganisation("Acme GmbH", Plan::Pro);
@@ -244,9 +255,8 @@ TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterThe
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   const auto notBefore = [&] {
     const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(id);
-    const std::vector<ClientStatus> statuses = registry_.listClientStatuses();
-    EXPECT_EQ(statuses.size(), 1u);
-    EXPECT_EQ(statuses.at(0).tokensNotBefore, record.value().tokensNotBefore);  // both reads agree
+    const std::vector<ClientAuthRecord> listed = registry_.listClientsForAuthentication();
+    EXPECT_EQ(listed, std::vector<ClientAuthRecord>{record.value()});  // both reads agree
     return record.value().tokensNotBefore;
   };
   EXPECT_EQ(notBefore(), 0);
@@ -328,10 +338,11 @@ TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWith
   EXPECT_EQ(upgraded.findClientForAuthentication(clientId)->tokensNotBefore, testing::kTestEpoch + 1);
 }
 
-TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
+TEST_F(SqliteClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatchTheLookup) {
   const Organisation acme = starterOrganisation();
   const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
   const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
+  testing::storeScopesBehindTheRegistry(databaseFile(), active.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
   const CreatedClient deleted = registry_.createClient(acme.id, "c", {"write:codes"}, "tester");
   const CreatedClient downgraded = registry_.createClient(free.id, "d", {"write:codes"}, "tester");
@@ -339,23 +350,42 @@ TEST_F(SqliteClientRegistryTest, StatusViewRowsLeaveOutDeletedClients) {
   registry_.setClientState(deleted.client.id, ClientState::Deleted);
   registry_.setPlan(free.id, Plan::Free);
 
-  std::vector<ClientStatus> statuses = registry_.listClientStatuses();
-  std::sort(statuses.begin(), statuses.end(),
-            [](const ClientStatus& a, const ClientStatus& b) { return a.clientId < b.clientId; });
-  std::vector<ClientStatus> expected = {
-      {active.client.id, acme.id, ClientState::Active, true},
-      {blocked.client.id, acme.id, ClientState::Blocked, true},
-      {downgraded.client.id, free.id, ClientState::Active, false},
-  };
-  std::sort(expected.begin(), expected.end(),
-            [](const ClientStatus& a, const ClientStatus& b) { return a.clientId < b.clientId; });
-  ASSERT_EQ(statuses.size(), expected.size());
-  for (std::size_t index = 0; index < expected.size(); ++index) {
-    EXPECT_EQ(statuses[index].clientId, expected[index].clientId);
-    EXPECT_EQ(statuses[index].organisationId, expected[index].organisationId);
-    EXPECT_EQ(statuses[index].state, expected[index].state);
-    EXPECT_EQ(statuses[index].organisationCoversApiClients, expected[index].organisationCoversApiClients);
+  std::vector<ClientAuthRecord> listed = registry_.listClientsForAuthentication();
+  std::sort(listed.begin(), listed.end(),
+            [](const ClientAuthRecord& a, const ClientAuthRecord& b) { return a.clientId < b.clientId; });
+  std::vector<ClientAuthRecord> expected;
+  for (const CreatedClient* client : {&active, &blocked, &downgraded}) {
+    expected.push_back(registry_.findClientForAuthentication(client->client.id).value());
+    EXPECT_EQ(expected.back().secretDigest, hasher_.digest(client->secret));
   }
+  std::sort(expected.begin(), expected.end(),
+            [](const ClientAuthRecord& a, const ClientAuthRecord& b) { return a.clientId < b.clientId; });
+  EXPECT_EQ(listed, expected);
+  EXPECT_EQ(registry_.findClientForAuthentication(active.client.id)->scopes,
+            (std::vector<std::string>{"write:codes", "read:codes"}));
+  EXPECT_EQ(registry_.findClientForAuthentication(blocked.client.id)->state, ClientState::Blocked);
+  EXPECT_FALSE(registry_.findClientForAuthentication(downgraded.client.id)->organisationCoversApiClients);
+}
+
+// A row whose scopes are not a scope list (written by hand): listed with no
+// scopes and an all-zero digest, so the view never authenticates it and its
+// lookup reports the fault; the other clients are listed as ever.
+TEST_F(SqliteClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsItsOwnLookup) {
+  const Organisation acme = starterOrganisation();
+  const CreatedClient good = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
+  const CreatedClient bad = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
+  testing::storeScopesBehindTheRegistry(databaseFile(), bad.client.id, "write:codes  read:codes");
+
+  std::vector<ClientAuthRecord> listed = registry_.listClientsForAuthentication();
+  ASSERT_EQ(listed.size(), 2u);
+  const ClientAuthRecord& badRow = listed[0].clientId == bad.client.id ? listed[0] : listed[1];
+  const ClientAuthRecord& goodRow = listed[0].clientId == bad.client.id ? listed[1] : listed[0];
+  EXPECT_EQ(badRow.secretDigest, SecretDigest{});
+  EXPECT_EQ(badRow.scopes, std::vector<std::string>{});
+  EXPECT_EQ(badRow.state, ClientState::Active);
+  EXPECT_EQ(goodRow, registry_.findClientForAuthentication(good.client.id).value());
+  EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(bad.client.id); }),
+            "registry database: a client's scopes are not a scope list");
 }
 
 TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
@@ -381,16 +411,6 @@ void executeElsewhere(const std::filesystem::path& database, const std::string& 
   ASSERT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
   EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
   sqlite3_close(db);
-}
-
-std::string storageErrorOf(const std::function<void()>& action) {
-  try {
-    action();
-  } catch (const RegistryError& error) {
-    EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
-    return error.what();
-  }
-  return "";
 }
 
 TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
@@ -503,7 +523,8 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
             "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql,4:0004_client_usage.sql,"
-            "5:0005_organisation_settings.sql,6:0006_client_standing_version.sql");
+            "5:0005_organisation_settings.sql,6:0006_client_standing_version.sql,"
+            "7:0007_standing_version_covers_secrets_and_scopes.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   // (The columns named: the table has gained some since, and a count

@@ -89,7 +89,8 @@ class TokenEndpointTest : public ::testing::Test {
         keys_(testing::sharedTestKey(algorithm)),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         throttle_(throttleSettings, clock_.clock()),
-        endpoint_(registry_, hasher_, issuer_, throttle_) {
+        view_(registry_, clock_.clock()),
+        endpoint_(view_, registry_, hasher_, issuer_, throttle_) {
     const Organisation acme = sqlite_.createOrganisation("Acme", Plan::Starter);
     const CreatedClient client = sqlite_.createClient(acme.id, "erp", {"write:codes"}, "tester");
     clientId_ = client.client.id;
@@ -108,7 +109,11 @@ class TokenEndpointTest : public ::testing::Test {
     lapsedId_ = lapsedClient.client.id;
     lapsedSecret_ = lapsedClient.secret;
     sqlite_.setSubscription(lapsed.id, Subscription::Inactive);
+    seeChanges();
   }
+
+  // What the server's refresher does within 250 ms of a registry change.
+  void seeChanges() { ASSERT_TRUE(view_.refreshIfChanged()); }
 
   TokenOutcome send(const Request& request) {
     const std::vector<std::string_view> contentTypes(request.contentTypes.begin(), request.contentTypes.end());
@@ -160,6 +165,7 @@ class TokenEndpointTest : public ::testing::Test {
   SigningKeySet keys_;
   TokenIssuer issuer_;
   AuthThrottle throttle_;
+  RegistryView view_;
   TokenEndpoint endpoint_;
   std::string clientId_, secret_, organisationId_;
   std::string blockedId_, blockedSecret_, deletedId_, deletedSecret_, lapsedId_, lapsedSecret_;
@@ -183,8 +189,10 @@ TEST_F(TokenEndpointTest, ATokenIssuedInTheSecondOfABlockIsDatedAfterTheBlock) {
   };
   EXPECT_EQ(issuedAt(send(valid())), clock_.now());
   sqlite_.setClientState(clientId_, ClientState::Blocked);
+  seeChanges();
   expectAnswer(send(valid()).answer, kInvalidClient);
   sqlite_.setClientState(clientId_, ClientState::Active);
+  seeChanges();
   const TokenOutcome sameSecond = send(valid());
   expectToken(sameSecond, clientId_);
   EXPECT_EQ(issuedAt(sameSecond), clock_.now() + 1);
@@ -548,6 +556,7 @@ TEST_F(TokenEndpointTest, ES02_LapsedSubscriptionIsUnauthorizedClient) {
   EXPECT_EQ(outcome.cause, "unauthorizedClient");
   // A downgrade to Free lapses too.
   sqlite_.setPlan(organisationId_, Plan::Free);
+  seeChanges();
   expectAnswer(send(valid()).answer, kUnauthorizedClient);
 }
 
@@ -572,14 +581,67 @@ TEST_F(TokenEndpointTest, ES04_D13_SyntaxIsCheckedBeforeCredentials) {
 
 TEST_F(TokenEndpointTest, ES05_RegistryFaultIsServerErrorNeverAToken) {
   registry_.failing = true;
+  // The view checked this second still vouches for the right secret (D-T6);
+  // everything else needs the registry.
+  registry_.authenticationLookups = 0;
+  expectToken(send(valid()), clientId_);
+  EXPECT_EQ(registry_.authenticationLookups, 0);
+  Request unknown;
+  unknown.authorizations = {basic(unknownId_, "x")};
+  expectAnswer(send(unknown).answer, kServerError);
+  // The next second the view's check fails, and the right secret needs the registry too.
+  clock_.advance(1);
+  EXPECT_THROW(view_.refreshIfChanged(), RegistryError);
   const TokenOutcome outcome = send(valid());
   expectAnswer(outcome.answer, kServerError);
   EXPECT_EQ(outcome.cause, "serverError");
   EXPECT_EQ(outcome.fault, "registry database, injected fault: disk I/O error");  // for the server's log
-  Request unknown;
-  unknown.authorizations = {basic(unknownId_, "x")};
-  expectAnswer(send(unknown).answer, kServerError);
   registry_.failing = false;
+  expectToken(send(valid()), clientId_);
+}
+
+// D-T6: the right secret of an active client is answered from the view in the
+// second the view was checked; the registry is asked otherwise.
+TEST_F(TokenEndpointTest, TheViewAnswersTheRightSecretAndTheRegistryEverythingElse) {
+  registry_.authenticationLookups = 0;
+  expectToken(send(valid()), clientId_);
+  EXPECT_EQ(registry_.authenticationLookups, 0);
+  // A client created since the view's last check: found in the registry.
+  const CreatedClient fresh = sqlite_.createClient(organisationId_, "fresh", {"write:codes"}, "tester");
+  Request request;
+  request.authorizations = {basic(fresh.client.id, fresh.secret)};
+  expectToken(send(request), fresh.client.id);
+  EXPECT_EQ(registry_.authenticationLookups, 1);
+  // A second the view was not checked in: the registry answers.
+  clock_.advance(1);
+  expectToken(send(valid()), clientId_);
+  EXPECT_EQ(registry_.authenticationLookups, 2);
+  seeChanges();
+  expectToken(send(request), fresh.client.id);
+  EXPECT_EQ(registry_.authenticationLookups, 2);
+}
+
+// A block the view has not seen yet: the view still vouches within its
+// second, but the token is dated in that second, before the block's
+// tokensNotBefore, so it is revoked with every other token of the client,
+// the unblock after included (D-S6, D-T6).
+TEST_F(TokenEndpointTest, ATokenTheViewVouchedForAfterAnUnseenBlockStaysRevokedAfterTheUnblock) {
+  sqlite_.setClientState(clientId_, ClientState::Blocked);
+  const TokenOutcome unseen = send(valid());
+  expectToken(unseen, clientId_);
+  const std::string& body = unseen.answer.body;
+  const std::size_t start = body.find(":\"") + 2;
+  const std::string token = body.substr(start, body.find('"', start) - start);
+  // The next second the view is not vouching: the registry refuses.
+  clock_.advance(1);
+  expectAnswer(send(valid()).answer, kInvalidClient);
+  sqlite_.setClientState(clientId_, ClientState::Active);
+  seeChanges();
+  const AccessTokenVerifier verifier(keys_, TokenSettings{});
+  AccessTokenClaims claims;
+  ASSERT_EQ(verifier.verify(token, clock_.now(), claims), TokenRejection::None);
+  EXPECT_EQ(claims.issuedAt, clock_.now() - 1);
+  EXPECT_EQ(view_.standing(clientId_, organisationId_, claims.issuedAt), ClientStanding::Revoked);
   expectToken(send(valid()), clientId_);
 }
 

@@ -8,7 +8,7 @@
 
 #include "app/paths.h"
 #include "auth/auth_service.h"
-#include "tests/auth/stored_scopes.h"
+#include "tests/auth/behind_the_registry.h"
 
 namespace codepayload::fuzz {
 

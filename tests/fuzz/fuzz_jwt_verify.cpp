@@ -82,7 +82,7 @@ openssl::PrivateKey privateKeyOf(const auth::SigningKey& key) {
 struct Harness {
   AuthFuzzFixture fixture;
   auth::AccessTokenVerifier verifier{fixture.keys(), auth::TokenSettings{}};
-  auth::RegistryView view{fixture.registry()};
+  auth::RegistryView view{fixture.registry(), AuthFuzzFixture::clock()};
   auth::VerifiedTokenCache cache{256};
   auth::BearerAuthenticator authenticator{verifier, view, cache, [] { return kVerifiedAt; }};
   openssl::PrivateKey ecPrivateKey = privateKeyOf(fixture.ecKey());

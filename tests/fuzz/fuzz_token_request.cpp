@@ -59,6 +59,10 @@ constexpr std::int64_t kThrottleWindowSeconds = 60;
 
 struct Harness {
   AuthFuzzFixture fixture;
+  // The fixture's clock stands still, so the view vouches for every request:
+  // the right secret of an active client is answered from memory, anything
+  // else from the registry.
+  auth::RegistryView view{fixture.registry(), AuthFuzzFixture::clock()};
   auth::TokenIssuer issuer{fixture.keys(), auth::TokenSettings{}, AuthFuzzFixture::clock()};
   auth::AccessTokenVerifier verifier{fixture.keys(), auth::TokenSettings{}};
   simdjson::dom::parser parser;
@@ -245,7 +249,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   limits.maxTrackedKeys = 64;
   auth::AuthThrottle throttle(limits, fuzz::AuthFuzzFixture::clock());
   fuzz::Harness& harness = *fuzz::harness;
-  const auth::TokenEndpoint endpoint(harness.fixture.registry(), harness.fixture.hasher(), harness.issuer, throttle);
+  const auth::TokenEndpoint endpoint(harness.view, harness.fixture.registry(), harness.fixture.hasher(), harness.issuer,
+                                     throttle);
 
   auth::TokenRequest request;
   request.method = "POST";

@@ -23,7 +23,7 @@
 
 #include "auth/auth_service.h"
 #include "common/json_escape.h"
-#include "tests/auth/stored_scopes.h"
+#include "tests/auth/behind_the_registry.h"
 
 namespace codepayload::server::testing {
 
@@ -216,6 +216,7 @@ ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, a
 
 void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {
   auth::testing::storeScopesBehindTheRegistry(dataDir_ / auth::kRegistryDatabaseFile, client.clientId, scopes);
+  service_->auth().refreshRegistryView();
 }
 
 std::string ServiceHarness::token(const ApiClient& client) {

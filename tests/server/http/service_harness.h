@@ -67,7 +67,8 @@ class ServiceHarness {
   // A client of a new organisation on `plan`, created through the registry.
   ApiClient createClient(const std::vector<std::string>& scopes, auth::Plan plan = auth::Plan::Starter);
   // Writes the client's stored scopes behind the registry's back ("read:codes":
-  // a client from before D-U9, which the registry no longer creates).
+  // a client from before D-U9, which the registry no longer creates), and
+  // refreshes the service's registry view, as its refresher would.
   void storeScopes(const ApiClient& client, const std::string& scopes);
   // POST /oauth/token with Basic credentials; the access token (fails the test otherwise).
   std::string token(const ApiClient& client);
