@@ -216,6 +216,7 @@ void CodePayloadService::start() {
   running->auth = std::make_unique<auth::AuthService>(authSettings);
   if (config_.dashboardEnabled) {
     running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
+    running->dashboard->onStandingChange([auth = running->auth.get()] { auth->refreshRegistryView(); });
   }
   running->usage = std::make_unique<auth::UsageService>(
       dataDir / auth::kRegistryDatabaseFile, config_.usageFlushInterval, [log = log_](const std::string& message) {

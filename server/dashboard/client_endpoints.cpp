@@ -149,6 +149,7 @@ void setClientState(Call& call, auth::ClientState state) {
     const DashboardAccounts::ChangeAudit audit(context);
     call.accounts.registry().setClientState(client.id, state);
   }
+  call.accounts.standingChanged();
   if (state == auth::ClientState::Deleted) {
     sendNoContent(call);
     return;

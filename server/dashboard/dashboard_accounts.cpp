@@ -4,6 +4,7 @@
 #include <openssl/crypto.h>
 
 #include <stdexcept>
+#include <utility>
 
 #include "auth/auth_service.h"
 
@@ -67,6 +68,17 @@ void DashboardAccounts::forgetPendingTotp(const std::string& sessionDigest) {
   OPENSSL_cleanse(found->second.data(), found->second.size());
   pendingTotp_.erase(found);
   std::erase(pendingOrder_, sessionDigest);
+}
+
+void DashboardAccounts::onStandingChange(std::function<void()> listener) { standingListener_ = std::move(listener); }
+
+void DashboardAccounts::standingChanged() noexcept {
+  if (!standingListener_) return;
+  try {
+    standingListener_();
+  } catch (...) {
+    // The change is committed; the view's refresher picks it up (see the header).
+  }
 }
 
 }  // namespace codepayload::server

@@ -1,7 +1,7 @@
 // What the dashboard's handlers work with, opened from the data directory:
 // its own connection to the client registry (changes reach the token
-// endpoint and the bearer check through the registry's version, within a
-// second, like a change made with codepayload-admin), the people's accounts
+// endpoint and the bearer check through the registry's version, like a change
+// made with codepayload-admin, and at once through standingChanged), the people's accounts
 // and the audit log, the password hasher, sessions and sign-in, and the TOTP
 // secrets being enrolled. Every change of the registry made through it is
 // audited in the change's transaction with the actor and address of the
@@ -10,6 +10,7 @@
 
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -55,6 +56,16 @@ class DashboardAccounts {
     const accounts::AuditContext* previous_;
   };
 
+  // Called once at start: what standingChanged runs (the server refreshes its
+  // registry view).
+  void onStandingChange(std::function<void()> listener);
+  // Called by an endpoint after it changed a client's or an organisation's
+  // standing, before it answers, so the change holds for the very next token
+  // or API request to this server (D-T6). Never throws: a listener that fails
+  // leaves the change to the view's own refresher (within 250 ms), which
+  // counts and logs its failures.
+  void standingChanged() noexcept;
+
   // The TOTP secret (raw bytes) being enrolled by the session with id digest
   // `sessionDigest`: kept in memory until confirmed, replaced by a new start,
   // forgotten at confirmation or sign-out. At most kMaxPendingTotp are kept;
@@ -71,6 +82,7 @@ class DashboardAccounts {
   accounts::PasswordHasher passwords_;
   accounts::SessionManager sessions_;
   accounts::SignInService signIn_;
+  std::function<void()> standingListener_;
   std::mutex pendingMutex_;
   std::map<std::string, std::string, std::less<>> pendingTotp_;
   std::deque<std::string> pendingOrder_;  // digests, oldest first

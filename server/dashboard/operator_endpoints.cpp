@@ -65,6 +65,7 @@ void setOrganisationPlan(Call& call) {
     call.accounts.registry().setPlan(id, plan);
     return *call.accounts.registry().findOrganisation(id);
   });
+  call.accounts.standingChanged();
   sendJson(call, 200, organisationJson(changed));
 }
 
@@ -76,6 +77,7 @@ void setOrganisationSubscription(Call& call) {
     call.accounts.registry().setSubscription(id, *subscription);
     return *call.accounts.registry().findOrganisation(id);
   });
+  call.accounts.standingChanged();
   sendJson(call, 200, organisationJson(changed));
 }
 

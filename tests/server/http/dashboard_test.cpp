@@ -374,11 +374,14 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   const HttpResult blocked = post("/dashboard/data/clients/" + clientId + "/block", "", &browser);
   EXPECT_EQ(blocked.status, 200);
   EXPECT_EQ(parseObject(blocked.body)->getValue<std::string>("state"), "blocked");
-  EXPECT_EQ(waitForToken(401), 401);
-  EXPECT_EQ(waitForCodes(401), 401);
+  // The server's registry view saw the change before the answer (D-T6): the
+  // very next requests are refused, with no wait.
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 401);
+  EXPECT_EQ(harness_.codes(accessToken, kOneItem).status, 401);
   const HttpResult unblocked = post("/dashboard/data/clients/" + clientId + "/unblock", "", &browser);
   EXPECT_EQ(parseObject(unblocked.body)->getValue<std::string>("state"), "active");
-  EXPECT_EQ(waitForToken(200), 200);
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 200);
+  EXPECT_EQ(harness_.codes(accessToken, kOneItem).status, 401);  // revoked by the block for good (D-S6)
 
   const HttpResult replacement = post("/dashboard/data/clients/" + clientId + "/replacement", "", &browser);
   ASSERT_EQ(replacement.status, 201) << replacement.body;
@@ -391,7 +394,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   EXPECT_EQ(wrongName.body, envelope("Validation.Invalid.name", "name",
                                      "Type the client's name exactly to confirm that it should be deleted."));
   EXPECT_EQ(post("/dashboard/data/clients/" + clientId + "/delete", R"({"name":"line 1"})", &browser).status, 204);
-  EXPECT_EQ(waitForToken(401), 401);
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 401);
   const HttpResult again = post("/dashboard/data/clients/" + clientId + "/block", "", &browser);
   EXPECT_EQ(again.status, 404);
   EXPECT_EQ(again.body, envelope("NotFound", "", "Your organization has no API client with this id."));
@@ -697,10 +700,17 @@ TEST_F(DashboardTest, OperatorsManageOrganisations) {
                               R"(","name":"Newco","plan":"pro","subscription":"active",)"
                               R"("coversApiClients":true,"createdAt":")" +
                               organisation->getValue<std::string>("createdAt") + R"("})");
+  const auth::CreatedClient client =
+      harness_.service().auth().registry().createClient(id, "line", {"write:codes"}, "tester");
+  EXPECT_EQ(tokenRequest(client.client.id, client.secret).status, 200);
   const HttpResult plan = post("/dashboard/data/organizations/" + id + "/plan", R"({"plan":"free"})", &browser);
   EXPECT_EQ(plan.status, 200);
   EXPECT_EQ(parseObject(plan.body)->getValue<std::string>("plan"), "free");
   EXPECT_FALSE(parseObject(plan.body)->getValue<bool>("coversApiClients"));
+  // Seen by the token endpoint before the answer (D-T6).
+  const HttpResult downgraded = tokenRequest(client.client.id, client.secret);
+  EXPECT_EQ(downgraded.status, 400);
+  EXPECT_EQ(parseObject(downgraded.body)->getValue<std::string>("error"), "unauthorized_client");
   const HttpResult lapsed =
       post("/dashboard/data/organizations/" + id + "/subscription", R"({"subscription":"inactive"})", &browser);
   EXPECT_EQ(parseObject(lapsed.body)->getValue<std::string>("subscription"), "inactive");
