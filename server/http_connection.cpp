@@ -4,9 +4,12 @@
 #include <Poco/Net/Socket.h>
 #include <Poco/Timespan.h>
 
+#include <poll.h>
+
 #include <algorithm>
 #include <array>
 #include <cassert>
+#include <cerrno>
 #include <ctime>
 
 #include "common/ascii.h"
@@ -390,6 +393,23 @@ void HttpExchange::endStream() {
 
 namespace {
 
+// Waits at most `timeout` for the client's next bytes; true when the socket
+// has something to read (bytes, the end of the stream or an error, which the
+// read then reports), false on the timeout or a failed wait. poll(2) on the
+// one descriptor: Poco's Socket::poll creates, fills and closes an epoll
+// instance per call (Poco 1.11), three more system calls a request and the
+// teardown of a file (docs/performance.md section 12).
+bool waitUntilReadable(Poco::Net::StreamSocket& socket, std::chrono::seconds timeout) {
+  pollfd watched{socket.impl()->sockfd(), POLLIN, 0};
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (true) {
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const int ready = ::poll(&watched, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0)));
+    if (ready >= 0) return ready > 0;
+    if (errno != EINTR) return false;
+  }
+}
+
 // Answers a request refused before it reached the service: an ErrorEnvelope,
 // and the connection closes.
 // Nothing after the refused head is read: the connection closes.
@@ -415,13 +435,12 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
   socket.setNoDelay(true);
   HttpExchange exchange(socket, peer);
   HeadScanner scanner(settings.head);
-  const Poco::Timespan keepAliveTimeout(static_cast<long>(settings.keepAliveTimeout.count()), 0);
   try {
     for (int served = 0; settings.maxKeepAliveRequests == 0 || served < settings.maxKeepAliveRequests; ++served) {
       exchange.compact();
       if (served > 0 && exchange.pending().empty() && socket.available() == 0) {
         if (hooks.stopping != nullptr && hooks.stopping->load()) return;
-        if (!socket.poll(keepAliveTimeout, Poco::Net::Socket::SELECT_READ)) return;
+        if (!waitUntilReadable(socket, settings.keepAliveTimeout)) return;
       }
       exchange.startRequest();
       scanner.reset();

@@ -172,6 +172,24 @@ TEST_F(ConnectionSafety, ASilentClientLosesItsConnectionAfterTheTimeout) {
   EXPECT_TRUE(connection.closedByServer());
 }
 
+TEST_F(ConnectionSafety, AnIdleConnectionIsKeptForTheKeepAliveTimeoutThenClosed) {
+  RawConnection connection(*harness_);
+  connection.send(healthRequest());
+  ASSERT_EQ(connection.readResponse().status, 200);
+  // Half the 2 s keep-alive timeout later the connection still serves.
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  connection.send(healthRequest());
+  const HttpResult second = connection.readResponse();
+  EXPECT_EQ(second.status, 200);
+  EXPECT_EQ(second.body, R"({"status":"ok","release":"2026-01-27"})");
+  // Then nothing: the server closes it once the timeout has passed, not before.
+  const auto answered = std::chrono::steady_clock::now();
+  EXPECT_TRUE(connection.closedByServer(std::chrono::seconds(5)));
+  const auto waited = std::chrono::steady_clock::now() - answered;
+  EXPECT_GE(waited, std::chrono::milliseconds(1500));  // not at the 1 s I/O timeout
+  EXPECT_LT(waited, std::chrono::seconds(4));
+}
+
 TEST_F(ConnectionSafety, PoolSurvivesManyConcurrentClients) {
   std::vector<std::thread> clients;
   std::atomic<int> ok{0};

@@ -300,9 +300,9 @@ HttpResult RawConnection::readResponse() {
   return result;
 }
 
-bool RawConnection::closedByServer() {
+bool RawConnection::closedByServer(std::chrono::seconds within) {
   if (!buffer_.empty()) return false;
-  socket_.setReceiveTimeout(Poco::Timespan(2, 0));
+  socket_.setReceiveTimeout(Poco::Timespan(static_cast<long>(within.count()), 0));
   char byte;
   try {
     return socket_.receiveBytes(&byte, 1) <= 0;

@@ -7,6 +7,7 @@
 #include <Poco/Net/Context.h>
 #include <Poco/Net/SecureStreamSocket.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -103,8 +104,8 @@ class RawConnection {
   // Reads one response (status line, headers, Content-Length body). Returns a
   // result with status 0 when the server closed the connection first.
   HttpResult readResponse();
-  // True when the server closed the connection (reads EOF within 2 s).
-  bool closedByServer();
+  // True when the server closed the connection (reads EOF within `within`).
+  bool closedByServer(std::chrono::seconds within = std::chrono::seconds(2));
 
  private:
   bool fill();
