@@ -2,22 +2,42 @@
 
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/rand.h>
 
-#include <cstring>
+#include <array>
 #include <string>
 
 #include "auth/private_file.h"
 
 namespace codepayload::auth {
 
+namespace {
+
+constexpr std::size_t kSha256BlockSize = 64;
+
+// A SHA-256 context that has absorbed the pepper XOR `pad`, zero-filled to
+// the block size (RFC 2104).
+openssl::DigestContext paddedContext(std::string_view pepper, unsigned char pad) {
+  std::array<unsigned char, kSha256BlockSize> block;
+  block.fill(pad);
+  for (std::size_t index = 0; index < pepper.size(); ++index) block[index] ^= static_cast<unsigned char>(pepper[index]);
+  openssl::DigestContext context(EVP_MD_CTX_new());
+  const bool ready = context != nullptr && EVP_DigestInit_ex(context.get(), EVP_sha256(), nullptr) == 1 &&
+                     EVP_DigestUpdate(context.get(), block.data(), block.size()) == 1;
+  OPENSSL_cleanse(block.data(), block.size());
+  if (!ready) throw std::runtime_error("cannot set up HMAC-SHA-256 (OpenSSL failed)");
+  return context;
+}
+
+}  // namespace
+
 SecretHasher::SecretHasher(std::string_view pepper) {
   if (pepper.size() != kPepperSize) {
     throw PepperError("a pepper must be exactly " + std::to_string(kPepperSize) + " bytes, got " +
                       std::to_string(pepper.size()));
   }
-  std::memcpy(pepper_.data(), pepper.data(), kPepperSize);
+  innerPadded_ = paddedContext(pepper, 0x36);
+  outerPadded_ = paddedContext(pepper, 0x5c);
 }
 
 SecretHasher SecretHasher::loadOrCreate(const std::filesystem::path& pepperFile) {
@@ -45,12 +65,19 @@ SecretHasher SecretHasher::loadOrCreate(const std::filesystem::path& pepperFile)
 }
 
 SecretDigest SecretHasher::digest(std::string_view secret) const {
+  SecretDigest inner{};
   SecretDigest digest{};
+  unsigned int innerLength = 0;
   unsigned int length = 0;
-  const unsigned char* result =
-      HMAC(EVP_sha256(), pepper_.data(), static_cast<int>(pepper_.size()),
-           reinterpret_cast<const unsigned char*>(secret.data()), secret.size(), digest.data(), &length);
-  if (result == nullptr || length != kSecretDigestSize) {
+  const openssl::DigestContext work(EVP_MD_CTX_new());
+  const bool done = work != nullptr && EVP_MD_CTX_copy_ex(work.get(), innerPadded_.get()) == 1 &&
+                    EVP_DigestUpdate(work.get(), secret.data(), secret.size()) == 1 &&
+                    EVP_DigestFinal_ex(work.get(), inner.data(), &innerLength) == 1 &&
+                    EVP_MD_CTX_copy_ex(work.get(), outerPadded_.get()) == 1 &&
+                    EVP_DigestUpdate(work.get(), inner.data(), inner.size()) == 1 &&
+                    EVP_DigestFinal_ex(work.get(), digest.data(), &length) == 1;
+  OPENSSL_cleanse(inner.data(), inner.size());
+  if (!done || innerLength != kSecretDigestSize || length != kSecretDigestSize) {
     throw std::runtime_error("HMAC-SHA-256 failed");
   }
   return digest;

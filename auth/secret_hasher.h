@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "auth/openssl_handles.h"
+
 namespace codepayload::auth {
 
 inline constexpr std::size_t kSecretDigestSize = 32;
@@ -32,14 +34,20 @@ class SecretHasher {
   // For tests and fuzzing: a hasher over a given pepper (exactly kPepperSize bytes).
   explicit SecretHasher(std::string_view pepper);
 
-  // HMAC-SHA-256(pepper, secret). Costs the same for every secret of a given length.
+  // HMAC-SHA-256(pepper, secret). Costs the same for every secret of a given
+  // length. Thread-safe.
   SecretDigest digest(std::string_view secret) const;
 
   // Constant-time equality (CRYPTO_memcmp) of two digests.
   static bool equal(const SecretDigest& left, const SecretDigest& right);
 
  private:
-  std::array<unsigned char, kPepperSize> pepper_;
+  // SHA-256 after the pepper's inner and outer pads (RFC 2104), set up once and
+  // copied for each digest: OpenSSL's one-shot HMAC() looks the algorithm up
+  // and keys a new context every call, 7 times the work (docs/performance.md
+  // section 12). The pepper itself is not kept.
+  openssl::DigestContext innerPadded_;
+  openssl::DigestContext outerPadded_;
 };
 
 }  // namespace codepayload::auth
