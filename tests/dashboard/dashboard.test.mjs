@@ -157,6 +157,8 @@ async function readSecretDialog(page) {
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
   await dialog.getByRole('button', { name: 'Done', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
+  // The dialog's close event, which empties it, comes a task after the dialog is hidden.
+  await page.waitForFunction(() => document.getElementById('new-client-secret').value === '');
   assert.equal(await page.locator('#new-client-secret').inputValue(), '', 'the secret leaves the page with its dialog');
   assert.match(clientId, /^svc_client_/);
   assert.ok(secret.length >= 32);
