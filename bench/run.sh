@@ -24,8 +24,9 @@
 # run, 10), BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (32),
 # BENCH_MANY_CONNECTIONS (256), BENCH_WORKERS (worker threads of both the
 # server and the ceiling: http.maxThreads of config/codepayload.properties),
-# BENCH_TOKEN_CLIENTS (API clients per token run, 500: each may mint 600
-# tokens a minute, so 500 allow 30,000 tokens/s over a run), BENCH_MEMORY_DURATION
+# BENCH_TOKEN_CLIENTS (API clients per token run, 1000: each may mint 600
+# tokens a minute, so 1000 allow 60,000 tokens/s over a run; 500 capped a
+# quiet machine's runs at 30,000 with 429s), BENCH_MEMORY_DURATION
 # (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5),
 # BENCH_TIMING_ROUNDS (interleaved rounds of the failure timing, 20000),
 # BENCH_OUTPUT (bench/results/latest.md).
@@ -48,7 +49,7 @@ duration=${BENCH_DURATION:-10}
 threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
 many_connections=${BENCH_MANY_CONNECTIONS:-256}
-token_clients=${BENCH_TOKEN_CLIENTS:-500}
+token_clients=${BENCH_TOKEN_CLIENTS:-1000}
 memory_duration=${BENCH_MEMORY_DURATION:-5}
 engine_repetitions=${BENCH_ENGINE_REPETITIONS:-5}
 timing_rounds=${BENCH_TIMING_ROUNDS:-20000}

@@ -2,12 +2,13 @@
 # bench/token_only.sh BUILD_DIR...: only the /oauth/token scenario of
 # bench/run.sh, to compare builds in one session (docs/performance.md, issue 13).
 # For each round (BENCH_RUNS, 3) and each BUILD_DIR in turn: a fresh server of
-# that build on a temporary data dir, BENCH_TOKEN_CLIENTS (500) API clients,
+# that build on a temporary data dir, BENCH_TOKEN_CLIENTS (1000) API clients,
 # then wrk against the server and against that build's ceiling server
 # (--issue-tokens: builds from decision D-T4 on), alternating as bench/run.sh does. Prints one line a wrk run and, per build,
-# the median tokens/s and the median of the per-run ratios to the ceiling.
+# the median tokens/s and the medians of the per-run ratios to the ceiling
+# (throughput and p99).
 # Settings as in bench/run.sh: BENCH_RUNS, BENCH_DURATION (10), BENCH_THREADS
-# (2), BENCH_CONNECTIONS (32), BENCH_TOKEN_CLIENTS (500).
+# (2), BENCH_CONNECTIONS (32), BENCH_TOKEN_CLIENTS (1000).
 set -euo pipefail
 
 script_name=bench/token_only.sh
@@ -20,7 +21,7 @@ runs=${BENCH_RUNS:-3}
 duration=${BENCH_DURATION:-10}
 threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
-token_clients=${BENCH_TOKEN_CLIENTS:-500}
+token_clients=${BENCH_TOKEN_CLIENTS:-1000}
 for setting in runs duration threads connections token_clients; do
   [[ ${!setting} =~ ^[1-9][0-9]*$ ]] || die "$setting must be a whole number >= 1, not '${!setting}'"
 done
@@ -57,20 +58,22 @@ wait_for_file() {
   done
 }
 
-# run_wrk LABEL URL: one wrk run of token.lua; prints "LABEL tokens/s".
+# run_wrk LABEL URL: one wrk run of token.lua; prints "LABEL p99_ms tokens/s".
 run_wrk() {
-  local line requests non2xx duration_us
+  local line requests non2xx duration_us p99_us
   line=$(BENCH_CLIENTS_FILE="$work/clients.txt" wrk -t "$threads" -c "$connections" -d "${duration}s" --timeout 10s \
     --latency -s "$repo/bench/wrk/token.lua" "$2" | grep '^BENCH ') || die "wrk failed: $1"
   requests=$(sed -n 's/.* requests=\([0-9]*\).*/\1/p' <<<"$line")
   non2xx=$(sed -n 's/.* non2xx=\([0-9]*\).*/\1/p' <<<"$line")
   duration_us=$(sed -n 's/.* duration_us=\([0-9]*\).*/\1/p' <<<"$line")
-  awk -v label="$1" -v ok=$((requests - non2xx)) -v us="$duration_us" 'BEGIN { printf "%s %.1f\n", label, ok / (us / 1e6) }'
+  p99_us=$(sed -n 's/.* p99_us=\([0-9]*\).*/\1/p' <<<"$line")
+  awk -v label="$1" -v ok=$((requests - non2xx)) -v us="$duration_us" -v p99="$p99_us" \
+    'BEGIN { printf "%s p99_ms=%.2f %.1f\n", label, p99 / 1000, ok / (us / 1e6) }'
 }
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-declare -A rates ratios
+declare -A rates ratios p99_ratios
 for run in $(seq "$runs"); do
   for index in "${!builds[@]}"; do
     build=${builds[$index]}
@@ -107,9 +110,12 @@ for run in $(seq "$runs"); do
       result=$(run_wrk "run=$run build=$index target=$target" "https://127.0.0.1:$port")
       echo "$result"
       eval "rate_$target=${result##* }"
+      p99=${result#*p99_ms=}
+      eval "p99_$target=${p99%% *}"
     done
     rates[$index]+="$rate_server "
     ratios[$index]+="$(awk -v s="$rate_server" -v c="$rate_ceiling" 'BEGIN { printf "%.4f", s / c }') "
+    p99_ratios[$index]+="$(awk -v s="$p99_server" -v c="$p99_ceiling" 'BEGIN { printf "%.4f", s / c }') "
     stop_process "$ceiling_pid"
     stop_process "$server_pid"
     rm -f "$work/ceiling.port"
@@ -119,5 +125,6 @@ done
 for index in "${!builds[@]}"; do
   # shellcheck disable=SC2086
   echo "build=$index ${builds[$index]}: tokens/s median $(median ${rates[$index]}) (runs: ${rates[$index]% })," \
-    "ratio to the ceiling median $(median ${ratios[$index]}) (runs: ${ratios[$index]% })"
+    "ratio to the ceiling median $(median ${ratios[$index]}) (runs: ${ratios[$index]% });" \
+    "p99 ratio median $(median ${p99_ratios[$index]}) (runs: ${p99_ratios[$index]% })"
 done
