@@ -5,7 +5,8 @@
 // of bench/run.sh does. Two cases: a known client id (cycling through all 500)
 // and an unknown one (answered from the stand-in row, D-S5). Besides: the
 // version RegistryView polls, and the status listing it reloads when that
-// moves (both under the same lock as the lookup). Google Benchmark; CPU time.
+// moves (both under the same lock as the lookup), and the presented secret's
+// digest. Google Benchmark; CPU time.
 // Used to compare database access layers (docs/performance.md).
 //
 // Usage: codepayload_registry_bench [Google Benchmark flags]
@@ -118,6 +119,15 @@ void BM_ListClientsForAuthentication(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_ListClientsForAuthentication);
+
+// The presented secret's HMAC-SHA-256, which the token endpoint computes for
+// every request before it asks the view or the registry.
+void BM_SecretDigest(benchmark::State& state) {
+  const SecretHasher hasher(randomBase64Url(24));
+  const std::string secret = randomBase64Url(32);
+  for (auto _ : state) benchmark::DoNotOptimize(hasher.digest(secret));
+}
+BENCHMARK(BM_SecretDigest);
 
 }  // namespace
 
