@@ -36,7 +36,7 @@ void RegistryView::load(std::uint64_t version) {
     std::string id = record.clientId;
     snapshot->clients.emplace(std::move(id), std::move(record));
   }
-  snapshot_.store(std::move(snapshot));
+  snapshot_.replace(std::move(snapshot));
 }
 
 bool RegistryView::refreshIfChanged() {
@@ -45,7 +45,7 @@ bool RegistryView::refreshIfChanged() {
   // check began may be missing, one committed before it is not.
   const std::int64_t checkStarted = clock_();
   const std::uint64_t version = registry_.version();
-  const bool changed = snapshot_.load()->version != version;
+  const bool changed = snapshot_.current()->version != version;
   if (changed) load(version);
   checkedAt_.store(checkStarted, std::memory_order_release);
   return changed;
@@ -53,7 +53,7 @@ bool RegistryView::refreshIfChanged() {
 
 ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organisationId,
                                       std::int64_t issuedAt) const {
-  const std::shared_ptr<const Snapshot> snapshot = snapshot_.load();
+  const std::shared_ptr<const Snapshot> snapshot = snapshot_.current();
   const auto found = snapshot->clients.find(clientId);
   if (found == snapshot->clients.end()) return ClientStanding::Unknown;
   const ClientAuthRecord& client = found->second;
@@ -67,7 +67,7 @@ ClientStanding RegistryView::standing(std::string_view clientId, std::string_vie
 ViewAuthentication RegistryView::authenticated(std::string_view clientId, const SecretDigest& presentedDigest) const {
   const std::int64_t now = clock_();
   if (now != checkedAt_.load(std::memory_order_acquire)) return {nullptr, now};
-  std::shared_ptr<const Snapshot> snapshot = snapshot_.load();
+  std::shared_ptr<const Snapshot> snapshot = snapshot_.current();
   const auto found = snapshot->clients.find(clientId);
   const ClientAuthRecord* client = found == snapshot->clients.end() ? nullptr : &found->second;
   const bool secretMatches = SecretHasher::equal(presentedDigest, client ? client->secretDigest : kNoDigest);

@@ -5,7 +5,7 @@
 // moved; AuthService calls it from a background thread every 250 ms, so a
 // block, delete or lapsed subscription is seen within a second; a block and
 // unblock between two refreshes is still seen, through the client's
-// tokensNotBefore. Lookups are lock-free reads of an immutable snapshot.
+// tokensNotBefore. Lookups read an immutable snapshot (common/published.h).
 #pragma once
 
 #include <atomic>
@@ -16,6 +16,7 @@
 
 #include "auth/client_registry.h"
 #include "auth/unix_clock.h"
+#include "common/published.h"
 
 namespace codepayload::auth {
 
@@ -73,7 +74,7 @@ class RegistryView {
   ClientRegistry& registry_;
   UnixClock clock_;
   std::mutex refreshMutex_;
-  std::atomic<std::shared_ptr<const Snapshot>> snapshot_;
+  common::Published<Snapshot> snapshot_;
   // The second of the last successful check, read before the check began.
   std::atomic<std::int64_t> checkedAt_;
 };

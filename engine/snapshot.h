@@ -4,7 +4,6 @@
 // a reload (SnapshotHolder::replace) never changes rules under a running item.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -15,6 +14,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "common/published.h"
 #include "engine/dictionary.h"
 #include "engine/linter.h"
 #include "engine/pipeline.h"
@@ -148,15 +148,6 @@ class Snapshot {
 };
 
 // Holds the current snapshot; readers and one reloader may run at once.
-class SnapshotHolder {
- public:
-  explicit SnapshotHolder(std::shared_ptr<const Snapshot> initial) : current_(std::move(initial)) {}
-
-  std::shared_ptr<const Snapshot> current() const { return current_.load(std::memory_order_acquire); }
-  void replace(std::shared_ptr<const Snapshot> next) { current_.store(std::move(next), std::memory_order_release); }
-
- private:
-  std::atomic<std::shared_ptr<const Snapshot>> current_;
-};
+using SnapshotHolder = common::Published<Snapshot>;
 
 }  // namespace codepayload
