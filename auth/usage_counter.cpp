@@ -1,7 +1,9 @@
 #include "auth/usage_counter.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <mutex>
 
 namespace codepayload::auth {
 
@@ -43,23 +45,30 @@ std::int64_t truncateToMinute(std::int64_t unixSeconds) {
   return floorDivide(unixSeconds, kSecondsPerMinute) * kSecondsPerMinute;
 }
 
-UsageCounter::Shard& UsageCounter::shardOf(std::string_view clientId) const {
-  return shards_[common::TransparentStringHash{}(clientId) % kShards];
+UsageCounter::Stripe& UsageCounter::callingThreadsStripe() const {
+  // Threads take the stripes in turn as they first count, and keep theirs.
+  static std::atomic<std::size_t> nextStripe{0};
+  thread_local const std::size_t stripe = nextStripe.fetch_add(1, std::memory_order_relaxed) % kStripes;
+  return stripes_[stripe];
+}
+
+UsageCounter::Pending& UsageCounter::pendingOf(Stripe& stripe, std::string_view clientId,
+                                               std::string_view organisationId) {
+  auto found = stripe.clients.find(clientId);
+  if (found == stripe.clients.end()) {
+    found = stripe.clients.emplace(std::string(clientId), Pending{std::string(organisationId), {}, std::nullopt}).first;
+  }
+  return found->second;
 }
 
 void UsageCounter::add(std::string_view clientId, std::string_view organisationId, const UsageCounts& counts,
                        std::int64_t unixSeconds) {
   const std::int64_t day = utcDayNumber(unixSeconds);
-  const std::int64_t minute = truncateToMinute(unixSeconds);
-  Shard& shard = shardOf(clientId);
-  std::lock_guard lock(shard.mutex);
-  auto found = shard.clients.find(clientId);
-  if (found == shard.clients.end()) {
-    found = shard.clients.emplace(std::string(clientId), Pending{std::string(organisationId), {}, std::nullopt}).first;
-  }
-  Pending& pending = found->second;
+  Stripe& stripe = callingThreadsStripe();
+  std::lock_guard lock(stripe.mutex);
+  Pending& pending = pendingOf(stripe, clientId, organisationId);
   pending.days[day] += counts;
-  keepLatest(pending.lastUsedAt, minute);
+  keepLatest(pending.lastUsedAt, truncateToMinute(unixSeconds));
 }
 
 void UsageCounter::tokenIssued(std::string_view clientId, std::string_view organisationId, std::int64_t unixSeconds) {
@@ -72,50 +81,57 @@ void UsageCounter::codesAnswered(std::string_view clientId, std::string_view org
 }
 
 std::vector<ClientUsageDelta> UsageCounter::take() {
-  std::vector<ClientUsageDelta> deltas;
-  for (Shard& shard : shards_) {
+  // A client counted by threads of several stripes becomes one delta.
+  std::unordered_map<std::string, ClientUsageDelta, common::TransparentStringHash, std::equal_to<>> merged;
+  for (Stripe& stripe : stripes_) {
     std::unordered_map<std::string, Pending, common::TransparentStringHash, std::equal_to<>> taken;
     {
-      std::lock_guard lock(shard.mutex);
-      taken.swap(shard.clients);
+      std::lock_guard lock(stripe.mutex);
+      taken.swap(stripe.clients);
     }
     for (auto& [clientId, pending] : taken) {
-      deltas.push_back(
-          ClientUsageDelta{clientId, std::move(pending.organisationId), std::move(pending.days), pending.lastUsedAt});
+      auto [found, fresh] = merged.try_emplace(clientId);
+      ClientUsageDelta& delta = found->second;
+      if (fresh) {
+        delta = ClientUsageDelta{clientId, std::move(pending.organisationId), std::move(pending.days), pending.lastUsedAt};
+        continue;
+      }
+      for (const auto& [day, counts] : pending.days) delta.days[day] += counts;
+      keepLatest(delta.lastUsedAt, pending.lastUsedAt);
     }
   }
+  std::vector<ClientUsageDelta> deltas;
+  deltas.reserve(merged.size());
+  for (auto& [clientId, delta] : merged) deltas.push_back(std::move(delta));
   return deltas;
 }
 
 void UsageCounter::putBack(std::vector<ClientUsageDelta> deltas) {
-  for (ClientUsageDelta& delta : deltas) {
-    Shard& shard = shardOf(delta.clientId);
-    std::lock_guard lock(shard.mutex);
-    auto found = shard.clients.find(delta.clientId);
-    if (found == shard.clients.end()) {
-      shard.clients.emplace(std::move(delta.clientId),
-                            Pending{std::move(delta.organisationId), std::move(delta.days), delta.lastUsedAt});
-      continue;
-    }
-    Pending& pending = found->second;
+  Stripe& stripe = callingThreadsStripe();
+  std::lock_guard lock(stripe.mutex);
+  for (const ClientUsageDelta& delta : deltas) {
+    Pending& pending = pendingOf(stripe, delta.clientId, delta.organisationId);
     for (const auto& [day, counts] : delta.days) pending.days[day] += counts;
     keepLatest(pending.lastUsedAt, delta.lastUsedAt);
   }
 }
 
 std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfClient(std::string_view clientId) const {
-  const Shard& shard = shardOf(clientId);
-  std::lock_guard lock(shard.mutex);
-  const auto found = shard.clients.find(clientId);
-  if (found == shard.clients.end()) return {};
-  return found->second.days;
+  std::map<std::int64_t, UsageCounts> days;
+  for (const Stripe& stripe : stripes_) {
+    std::lock_guard lock(stripe.mutex);
+    const auto found = stripe.clients.find(clientId);
+    if (found == stripe.clients.end()) continue;
+    for (const auto& [day, counts] : found->second.days) days[day] += counts;
+  }
+  return days;
 }
 
 std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfOrganisation(std::string_view organisationId) const {
   std::map<std::int64_t, UsageCounts> days;
-  for (const Shard& shard : shards_) {
-    std::lock_guard lock(shard.mutex);
-    for (const auto& [clientId, pending] : shard.clients) {
+  for (const Stripe& stripe : stripes_) {
+    std::lock_guard lock(stripe.mutex);
+    for (const auto& [clientId, pending] : stripe.clients) {
       if (pending.organisationId != organisationId) continue;
       for (const auto& [day, counts] : pending.days) days[day] += counts;
     }
@@ -124,11 +140,13 @@ std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfOrganisation(std::str
 }
 
 std::optional<std::int64_t> UsageCounter::pendingLastUse(std::string_view clientId) const {
-  const Shard& shard = shardOf(clientId);
-  std::lock_guard lock(shard.mutex);
-  const auto found = shard.clients.find(clientId);
-  if (found == shard.clients.end()) return std::nullopt;
-  return found->second.lastUsedAt;
+  std::optional<std::int64_t> latest;
+  for (const Stripe& stripe : stripes_) {
+    std::lock_guard lock(stripe.mutex);
+    const auto found = stripe.clients.find(clientId);
+    if (found != stripe.clients.end()) keepLatest(latest, found->second.lastUsedAt);
+  }
+  return latest;
 }
 
 }  // namespace codepayload::auth

@@ -3,20 +3,22 @@
 // accepted and rejected, and the minute of the client's last use. No database
 // and no I/O here: a background writer (auth/usage_service.h) takes the counts
 // out and adds them to the registry. Thread-safe; a count is one short lock of
-// one of 16 shards (chosen by the client id), no lock is held across I/O.
+// the counting thread's stripe (one of 16; a thread keeps its stripe), so the
+// request threads of one busy client do not queue on one lock; readers sum a
+// client's counts over the stripes. No lock is held across I/O.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "common/adaptive_mutex.h"
 #include "common/string_hash.h"
 
 namespace codepayload::auth {
@@ -56,8 +58,8 @@ class UsageCounter {
   void codesAnswered(std::string_view clientId, std::string_view organisationId, std::uint64_t accepted,
                      std::uint64_t rejected, std::int64_t unixSeconds);
 
-  // Moves everything counted so far out (the counter is then empty), in no
-  // particular order.
+  // Moves everything counted so far out (the counter is then empty): one delta
+  // per client, in no particular order.
   std::vector<ClientUsageDelta> take();
   // Adds deltas back (a write that failed): counted since the take is kept,
   // the two are summed.
@@ -76,17 +78,19 @@ class UsageCounter {
     std::map<std::int64_t, UsageCounts> days;
     std::optional<std::int64_t> lastUsedAt;
   };
-  struct alignas(64) Shard {
-    mutable std::mutex mutex;
+  struct alignas(64) Stripe {
+    mutable common::AdaptiveMutex mutex;
     std::unordered_map<std::string, Pending, common::TransparentStringHash, std::equal_to<>> clients;
   };
-  static constexpr std::size_t kShards = 16;
+  static constexpr std::size_t kStripes = 16;
 
   void add(std::string_view clientId, std::string_view organisationId, const UsageCounts& counts,
            std::int64_t unixSeconds);
-  Shard& shardOf(std::string_view clientId) const;
+  // The client's entry in `stripe` (whose lock the caller holds), made when missing.
+  static Pending& pendingOf(Stripe& stripe, std::string_view clientId, std::string_view organisationId);
+  Stripe& callingThreadsStripe() const;
 
-  mutable std::array<Shard, kShards> shards_;
+  mutable std::array<Stripe, kStripes> stripes_;
 };
 
 }  // namespace codepayload::auth

@@ -106,5 +106,26 @@ TEST(UsageCounter, CountsFromManyThreadsAddUpExactly) {
   EXPECT_EQ(total, (UsageCounts{kThreads * kRounds, 2 * kThreads * kRounds, kThreads * kRounds}));
 }
 
+TEST(UsageCounter, OneClientCountedOnManyThreadsIsOneDeltaAndOneSum) {
+  UsageCounter counter;
+  const std::int64_t today = utcDayNumber(kNov24);
+  constexpr int kThreads = 20;  // more threads than stripes: some share one
+  std::vector<std::thread> threads;
+  for (int thread = 0; thread < kThreads; ++thread) {
+    threads.emplace_back([&counter, thread] {
+      counter.tokenIssued("svc_client_a", "org_1", kNov24 + 60 * thread);
+      counter.codesAnswered("svc_client_a", "org_1", 3, 1, kNov24);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  const std::map<std::int64_t, UsageCounts> expected{{today, {kThreads, 3 * kThreads, kThreads}}};
+  EXPECT_EQ(counter.pendingOfClient("svc_client_a"), expected);
+  EXPECT_EQ(counter.pendingOfOrganisation("org_1"), expected);
+  EXPECT_EQ(counter.pendingLastUse("svc_client_a"), kNov24 + 60 * (kThreads - 1));
+  EXPECT_EQ(counter.take(), (std::vector<ClientUsageDelta>{
+                                {"svc_client_a", "org_1", expected, kNov24 + 60 * (kThreads - 1)},
+                            }));
+}
+
 }  // namespace
 }  // namespace codepayload::auth
