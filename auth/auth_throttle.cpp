@@ -6,6 +6,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "common/adaptive_mutex.h"
 #include "common/address_key.h"
 #include "common/string_hash.h"
 
@@ -26,7 +27,7 @@ struct Window {
 // lasts `windowSeconds`.
 struct AuthThrottle::Table {
   struct Shard {
-    std::mutex mutex;
+    common::AdaptiveMutex mutex;  // every token request takes its address's
     std::unordered_map<std::string, Window, common::TransparentStringHash, std::equal_to<>> windows;
   };
 

@@ -1,8 +1,6 @@
 #include "common/json_escape.h"
 
 #include <array>
-#include <cstdio>
-#include <ctime>
 
 namespace codepayload::common {
 
@@ -48,20 +46,41 @@ void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+namespace {
+
+void appendDigits(std::string& out, unsigned value, int width) {
+  char digits[8];
+  for (int index = width - 1; index >= 0; --index) {
+    digits[index] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+  out.append(digits, static_cast<std::size_t>(width));
+}
+
+}  // namespace
+
 void appendJsonUtcTime(std::string& out, std::chrono::system_clock::time_point time) {
-  const auto sinceEpoch = time.time_since_epoch();
-  const auto seconds = std::chrono::floor<std::chrono::seconds>(sinceEpoch);
-  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch - seconds).count();
-  const std::time_t asTimeT = static_cast<std::time_t>(seconds.count());
-  std::tm utc{};
-  gmtime_r(&asTimeT, &utc);
-  char text[40];
-  const int length =
-      std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900, utc.tm_mon + 1,
-                    utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec, static_cast<int>(millis));
+  // Calendar arithmetic only: gmtime_r takes glibc's time zone lock, which
+  // every request thread writing a log line queued on.
+  using namespace std::chrono;
+  const sys_days day = floor<days>(time);
+  const year_month_day date{day};
+  const hh_mm_ss clock{floor<milliseconds>(time - day)};
   out.push_back('"');
-  out.append(text, static_cast<std::size_t>(length));
-  out.push_back('"');
+  appendDigits(out, static_cast<unsigned>(static_cast<int>(date.year())), 4);
+  out.push_back('-');
+  appendDigits(out, static_cast<unsigned>(date.month()), 2);
+  out.push_back('-');
+  appendDigits(out, static_cast<unsigned>(date.day()), 2);
+  out.push_back('T');
+  appendDigits(out, static_cast<unsigned>(clock.hours().count()), 2);
+  out.push_back(':');
+  appendDigits(out, static_cast<unsigned>(clock.minutes().count()), 2);
+  out.push_back(':');
+  appendDigits(out, static_cast<unsigned>(clock.seconds().count()), 2);
+  out.push_back('.');
+  appendDigits(out, static_cast<unsigned>(clock.subseconds().count()), 3);
+  out.append("Z\"");
 }
 
 }  // namespace codepayload::common

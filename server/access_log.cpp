@@ -75,7 +75,7 @@ constexpr std::chrono::milliseconds kWriteInterval{100};
 AccessLog::~AccessLog() {
   if (writer_.joinable()) {
     {
-      const std::lock_guard lock(mutex_);
+      const std::lock_guard lock(wakeMutex_);
       stopping_ = true;
     }
     wake_.notify_one();
@@ -89,20 +89,27 @@ void AccessLog::write(const AccessLogRecord& record) {
   if (file_ == nullptr) return;
   thread_local std::string line;
   formatAccessLogLine(record, line);
-  bool full = false;
+  bool filled = false;
   {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(pendingMutex_);
+    filled = pending_.size() < kWriteAtOnceBytes && pending_.size() + line.size() >= kWriteAtOnceBytes;
     pending_.append(line);
-    full = pending_.size() >= kWriteAtOnceBytes;
   }
-  if (full) wake_.notify_one();
+  // Only the line that fills the buffer wakes the writer.
+  if (filled) {
+    {
+      const std::lock_guard lock(wakeMutex_);
+      full_ = true;
+    }
+    wake_.notify_one();
+  }
 }
 
 void AccessLog::flush() {
   if (file_ == nullptr) return;
   std::string lines;
   {
-    const std::lock_guard lock(mutex_);
+    const std::lock_guard lock(pendingMutex_);
     lines.swap(pending_);
   }
   writeOut(lines);
@@ -118,13 +125,17 @@ void AccessLog::writeOut(std::string& lines) {
 
 void AccessLog::writerLoop() {
   std::string lines;
-  std::unique_lock lock(mutex_);
+  std::unique_lock wakeLock(wakeMutex_);
   while (!stopping_) {
-    wake_.wait_for(lock, kWriteInterval, [this] { return stopping_ || pending_.size() >= kWriteAtOnceBytes; });
-    lines.swap(pending_);
-    lock.unlock();
+    wake_.wait_for(wakeLock, kWriteInterval, [this] { return stopping_ || full_; });
+    full_ = false;
+    wakeLock.unlock();
+    {
+      const std::lock_guard lock(pendingMutex_);
+      lines.swap(pending_);
+    }
     writeOut(lines);
-    lock.lock();
+    wakeLock.lock();
   }
 }
 

@@ -12,6 +12,8 @@
 #include <string_view>
 #include <thread>
 
+#include "common/adaptive_mutex.h"
+
 namespace codepayload::server {
 
 struct AccessLogRecord {
@@ -59,9 +61,12 @@ class AccessLog {
 
   std::FILE* file_ = nullptr;
   bool ownsFile_ = false;
-  std::mutex mutex_;  // guards pending_ and stopping_
-  std::condition_variable wake_;
+  // Every request thread takes it for a moment (D-T7).
+  common::AdaptiveMutex pendingMutex_;
   std::string pending_;
+  std::mutex wakeMutex_;  // guards full_ and stopping_, which wake the writer
+  std::condition_variable wake_;
+  bool full_ = false;
   bool stopping_ = false;
   std::mutex fileMutex_;  // one writer of the file at a time
   std::thread writer_;

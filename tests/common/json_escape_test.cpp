@@ -84,6 +84,13 @@ TEST(JsonUtcTime, IsTheUtcDateAndTimeToTheMillisecondAsAJsonString) {
   out.clear();
   appendJsonUtcTime(out, std::chrono::system_clock::time_point(std::chrono::microseconds(999)));
   EXPECT_EQ(out, R"("1970-01-01T00:00:00.000Z")");
+  // Independent values: Python's datetime.fromtimestamp(ms / 1000, timezone.utc).
+  out.clear();
+  appendJsonUtcTime(out, std::chrono::system_clock::time_point(std::chrono::milliseconds(1835481599999LL)));
+  EXPECT_EQ(out, R"("2028-02-29T23:59:59.999Z")");
+  out.clear();
+  appendJsonUtcTime(out, std::chrono::system_clock::time_point(std::chrono::milliseconds(951868800000LL)));
+  EXPECT_EQ(out, R"("2000-03-01T00:00:00.000Z")");
 }
 
 }  // namespace
