@@ -20,7 +20,7 @@
 #     id with a wrong secret, interleaved, over a real SQLite registry;
 #     Mann-Whitney U), run after the engine, before any server starts.
 #
-# Settings (environment): BENCH_RUNS (3), BENCH_DURATION (seconds per wrk
+# Settings (environment): BENCH_RUNS (5), BENCH_DURATION (seconds per wrk
 # run, 10), BENCH_THREADS (wrk threads, 2), BENCH_CONNECTIONS (32),
 # BENCH_MANY_CONNECTIONS (256), BENCH_WORKERS (worker threads of both the
 # server and the ceiling: http.maxThreads of config/codepayload.properties),
@@ -44,7 +44,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 [ -d "$1" ] || die "no build directory $1"
 build=$(cd "$1" && pwd)
 
-runs=${BENCH_RUNS:-3}
+runs=${BENCH_RUNS:-5}
 duration=${BENCH_DURATION:-10}
 threads=${BENCH_THREADS:-2}
 connections=${BENCH_CONNECTIONS:-32}
