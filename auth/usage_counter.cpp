@@ -2,8 +2,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <mutex>
+
+#include "common/utc_time.h"
 
 namespace codepayload::auth {
 
@@ -34,10 +35,8 @@ UsageCounts& UsageCounts::operator+=(const UsageCounts& other) {
 std::int64_t utcDayNumber(std::int64_t unixSeconds) { return floorDivide(unixSeconds, kSecondsPerDay); }
 
 std::string utcDayText(std::int64_t dayNumber) {
-  const std::chrono::year_month_day date{std::chrono::sys_days{std::chrono::days{dayNumber}}};
-  char text[48];
-  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
-                static_cast<unsigned>(date.day()));
+  std::string text;
+  common::appendUtcDate(text, std::chrono::sys_days{std::chrono::days{dayNumber}});
   return text;
 }
 

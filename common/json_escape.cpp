@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "common/utc_time.h"
+
 namespace codepayload::common {
 
 namespace {
@@ -46,41 +48,10 @@ void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
-namespace {
-
-void appendDigits(std::string& out, unsigned value, int width) {
-  char digits[8];
-  for (int index = width - 1; index >= 0; --index) {
-    digits[index] = static_cast<char>('0' + value % 10);
-    value /= 10;
-  }
-  out.append(digits, static_cast<std::size_t>(width));
-}
-
-}  // namespace
-
 void appendJsonUtcTime(std::string& out, std::chrono::system_clock::time_point time) {
-  // Calendar arithmetic only: gmtime_r takes glibc's time zone lock, which
-  // every request thread writing a log line queued on.
-  using namespace std::chrono;
-  const sys_days day = floor<days>(time);
-  const year_month_day date{day};
-  const hh_mm_ss clock{floor<milliseconds>(time - day)};
   out.push_back('"');
-  appendDigits(out, static_cast<unsigned>(static_cast<int>(date.year())), 4);
-  out.push_back('-');
-  appendDigits(out, static_cast<unsigned>(date.month()), 2);
-  out.push_back('-');
-  appendDigits(out, static_cast<unsigned>(date.day()), 2);
-  out.push_back('T');
-  appendDigits(out, static_cast<unsigned>(clock.hours().count()), 2);
-  out.push_back(':');
-  appendDigits(out, static_cast<unsigned>(clock.minutes().count()), 2);
-  out.push_back(':');
-  appendDigits(out, static_cast<unsigned>(clock.seconds().count()), 2);
-  out.push_back('.');
-  appendDigits(out, static_cast<unsigned>(clock.subseconds().count()), 3);
-  out.append("Z\"");
+  appendUtcMillisText(out, time);
+  out.push_back('"');
 }
 
 }  // namespace codepayload::common

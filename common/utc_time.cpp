@@ -1,16 +1,58 @@
 #include "common/utc_time.h"
 
-#include <ctime>
-
 namespace codepayload::common {
 
+namespace {
+
+// `value` in exactly `width` decimal digits, leading zeros included.
+void appendDigits(std::string& out, unsigned value, int width) {
+  char digits[8];
+  for (int index = width - 1; index >= 0; --index) {
+    digits[index] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  }
+  out.append(digits, static_cast<std::size_t>(width));
+}
+
+// "2026-11-24T04:04:19" of the second `time` falls in.
+void appendUtcDateTime(std::string& out, std::chrono::sys_seconds time) {
+  using namespace std::chrono;
+  const sys_days day = floor<days>(time);
+  const hh_mm_ss clock{time - day};
+  appendUtcDate(out, day);
+  out.push_back('T');
+  appendDigits(out, static_cast<unsigned>(clock.hours().count()), 2);
+  out.push_back(':');
+  appendDigits(out, static_cast<unsigned>(clock.minutes().count()), 2);
+  out.push_back(':');
+  appendDigits(out, static_cast<unsigned>(clock.seconds().count()), 2);
+}
+
+}  // namespace
+
+void appendUtcDate(std::string& out, std::chrono::sys_days day) {
+  const std::chrono::year_month_day date{day};
+  appendDigits(out, static_cast<unsigned>(static_cast<int>(date.year())), 4);
+  out.push_back('-');
+  appendDigits(out, static_cast<unsigned>(date.month()), 2);
+  out.push_back('-');
+  appendDigits(out, static_cast<unsigned>(date.day()), 2);
+}
+
+void appendUtcMillisText(std::string& out, std::chrono::system_clock::time_point time) {
+  using namespace std::chrono;
+  const sys_seconds second = floor<seconds>(time);
+  appendUtcDateTime(out, second);
+  out.push_back('.');
+  appendDigits(out, static_cast<unsigned>(duration_cast<milliseconds>(time - second).count()), 3);
+  out.push_back('Z');
+}
+
 std::string utcSecondsText(std::int64_t unixSeconds) {
-  const std::time_t time = static_cast<std::time_t>(unixSeconds);
-  std::tm utc{};
-  ::gmtime_r(&time, &utc);
-  char text[32];
-  const std::size_t length = std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return std::string(text, length);
+  std::string text;
+  appendUtcDateTime(text, std::chrono::sys_seconds(std::chrono::seconds(unixSeconds)));
+  text.push_back('Z');
+  return text;
 }
 
 }  // namespace codepayload::common

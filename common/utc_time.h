@@ -1,10 +1,20 @@
-// Times as the JSON answers and the admin CLI's output write them.
+// UTC dates and times as the project writes them: the JSON answers, the admin
+// CLI's output, the log lines, the usage days. One writer, by calendar
+// arithmetic: no gmtime_r, whose time zone lock every request thread writing
+// a log line queued on (docs/performance.md section 12).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 
 namespace codepayload::common {
+
+// Appends the day as "2026-11-24".
+void appendUtcDate(std::string& out, std::chrono::sys_days day);
+
+// Appends `time` as RFC 3339 UTC to the millisecond: "2026-11-24T04:04:19.529Z".
+void appendUtcMillisText(std::string& out, std::chrono::system_clock::time_point time);
 
 // Unix seconds as RFC 3339 UTC to the second: 1795478400 -> "2026-11-24T00:00:00Z".
 std::string utcSecondsText(std::int64_t unixSeconds);
