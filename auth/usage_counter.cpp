@@ -23,6 +23,13 @@ void keepLatest(std::optional<std::int64_t>& kept, std::optional<std::int64_t> o
   if (other && (!kept || *kept < *other)) kept = other;
 }
 
+// Adds one client's counted days and last use to another's.
+void addUsage(std::map<std::int64_t, UsageCounts>& days, std::optional<std::int64_t>& lastUsedAt,
+              const std::map<std::int64_t, UsageCounts>& moreDays, std::optional<std::int64_t> moreLastUsedAt) {
+  for (const auto& [day, counts] : moreDays) days[day] += counts;
+  keepLatest(lastUsedAt, moreLastUsedAt);
+}
+
 }  // namespace
 
 UsageCounts& UsageCounts::operator+=(const UsageCounts& other) {
@@ -83,20 +90,18 @@ std::vector<ClientUsageDelta> UsageCounter::take() {
   // A client counted by threads of several stripes becomes one delta.
   std::unordered_map<std::string, ClientUsageDelta, common::TransparentStringHash, std::equal_to<>> merged;
   for (Stripe& stripe : stripes_) {
-    std::unordered_map<std::string, Pending, common::TransparentStringHash, std::equal_to<>> taken;
+    PendingByClient taken;
     {
       std::lock_guard lock(stripe.mutex);
       taken.swap(stripe.clients);
     }
     for (auto& [clientId, pending] : taken) {
-      auto [found, fresh] = merged.try_emplace(clientId);
-      ClientUsageDelta& delta = found->second;
-      if (fresh) {
-        delta = ClientUsageDelta{clientId, std::move(pending.organisationId), std::move(pending.days), pending.lastUsedAt};
-        continue;
+      ClientUsageDelta& delta = merged[clientId];
+      if (delta.clientId.empty()) {
+        delta.clientId = clientId;
+        delta.organisationId = std::move(pending.organisationId);
       }
-      for (const auto& [day, counts] : pending.days) delta.days[day] += counts;
-      keepLatest(delta.lastUsedAt, pending.lastUsedAt);
+      addUsage(delta.days, delta.lastUsedAt, pending.days, pending.lastUsedAt);
     }
   }
   std::vector<ClientUsageDelta> deltas;
@@ -110,8 +115,7 @@ void UsageCounter::putBack(std::vector<ClientUsageDelta> deltas) {
   std::lock_guard lock(stripe.mutex);
   for (const ClientUsageDelta& delta : deltas) {
     Pending& pending = pendingOf(stripe, delta.clientId, delta.organisationId);
-    for (const auto& [day, counts] : delta.days) pending.days[day] += counts;
-    keepLatest(pending.lastUsedAt, delta.lastUsedAt);
+    addUsage(pending.days, pending.lastUsedAt, delta.days, delta.lastUsedAt);
   }
 }
 

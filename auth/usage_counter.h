@@ -78,9 +78,10 @@ class UsageCounter {
     std::map<std::int64_t, UsageCounts> days;
     std::optional<std::int64_t> lastUsedAt;
   };
+  using PendingByClient = std::unordered_map<std::string, Pending, common::TransparentStringHash, std::equal_to<>>;
   struct alignas(64) Stripe {
     mutable common::AdaptiveMutex mutex;
-    std::unordered_map<std::string, Pending, common::TransparentStringHash, std::equal_to<>> clients;
+    PendingByClient clients;
   };
   static constexpr std::size_t kStripes = 16;
 
