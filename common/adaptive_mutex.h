@@ -3,8 +3,7 @@
 // With many threads on few cores, a thread that meets a plain std::mutex held
 // by the other core goes to sleep, and then waits its turn for a core again:
 // milliseconds for a lock held for nanoseconds (docs/performance.md section 12).
-// BasicLockable and Lockable: use it with std::lock_guard, std::unique_lock and
-// std::condition_variable_any.
+// BasicLockable and Lockable: use it with std::lock_guard and std::unique_lock.
 #pragma once
 
 #include <pthread.h>
