@@ -7,7 +7,10 @@
 #include <Poco/Net/StreamSocket.h>
 #include <Poco/String.h>
 
+#include <poll.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <mutex>
 #include <sstream>
@@ -73,13 +76,35 @@ bool TlsConnection::send(std::string_view bytes) {
 
 bool TlsConnection::fill(std::chrono::steady_clock::time_point deadline) {
   if (ended_) return false;
-  // At least a millisecond: a zero receive timeout would mean "wait forever".
-  const auto left =
-      std::max(std::chrono::milliseconds(1),
-               std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()));
   char chunk[16 * 1024];
+  // Poco's TLS socket waits out its receive timeout twice when a record holds
+  // no application data (in the kernel read, then in its own poll): the
+  // socket's readiness is awaited here, up to the deadline, and each read
+  // given only a millisecond.
+  while (socket_.available() == 0) {
+    const auto left = std::max(std::chrono::milliseconds(0), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                  deadline - std::chrono::steady_clock::now()));
+    pollfd watched{socket_.impl()->sockfd(), POLLIN, 0};
+    const int ready = ::poll(&watched, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    try {
+      socket_.setReceiveTimeout(timespan(std::chrono::milliseconds(1)));
+      const int count = socket_.receiveBytes(chunk, sizeof chunk);
+      if (count <= 0) {
+        ended_ = true;
+        return false;
+      }
+      buffer_.append(chunk, static_cast<std::size_t>(count));
+      return true;
+    } catch (const Poco::TimeoutException&) {
+      continue;  // a record without application data (a session ticket)
+    } catch (const Poco::Exception&) {
+      ended_ = true;  // reset, or a TLS alert: the server is gone
+      return false;
+    }
+  }
   try {
-    socket_.setReceiveTimeout(timespan(left));
     const int count = socket_.receiveBytes(chunk, sizeof chunk);
     if (count <= 0) {
       ended_ = true;
@@ -87,10 +112,8 @@ bool TlsConnection::fill(std::chrono::steady_clock::time_point deadline) {
     }
     buffer_.append(chunk, static_cast<std::size_t>(count));
     return true;
-  } catch (const Poco::TimeoutException&) {
-    return false;
   } catch (const Poco::Exception&) {
-    ended_ = true;  // reset, or a TLS alert: the server is gone
+    ended_ = true;
     return false;
   }
 }
