@@ -49,6 +49,7 @@ void formatAccessLogLine(const AccessLogRecord& record, std::string& line) {
     line.append(R"(,"failures":)");
     line.append(std::to_string(*record.failures));
   }
+  if (record.undelivered) line.append(R"(,"undelivered":true)");
   line.append("}\n");
 }
 

@@ -30,6 +30,9 @@ struct AccessLogRecord {
   std::string_view clientId;            // empty: not authenticated
   std::optional<std::size_t> codes;     // /codes: generated items
   std::optional<std::size_t> failures;  // /codes: rejected items
+  // The connection ended before the whole answer went out (logged as
+  // "undelivered":true; absent otherwise).
+  bool undelivered = false;
 };
 
 // {"time":"2026-01-27T10:00:00.123Z","requestId":"3f9c...","method":"POST","path":"/codes",...}

@@ -1,6 +1,7 @@
-// POST /codes: bearer check (before the body is read), Content-Type, Accept,
-// body limits, then the payload engine. The engine decides everything about
-// the payloads; this handler only maps its result to HTTP.
+// POST /codes: bearer check, Content-Type, Accept and the large-request
+// slots before the body is read (admitRequest), then the payload engine. The
+// engine decides everything about the payloads; this handler only maps its
+// result to HTTP.
 #pragma once
 
 #include "auth/known_scopes.h"
@@ -15,7 +16,12 @@ class CodesHandler final : public ServiceHandler {
   explicit CodesHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
 
  private:
+  std::size_t admitRequest(HttpExchange& exchange, RequestTrace& trace) const override;
   void handle(HttpExchange& exchange, RequestTrace& trace) const override;
+  // Counts the request's use of its client (D-D11).
+  void countUsage(const RequestTrace& trace, std::uint64_t accepted, std::uint64_t rejected) const;
+  // Answers a request refused for want of a large-request slot.
+  void refuseLarge(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots::Refusal refusal) const;
 };
 
 }  // namespace codepayload::server

@@ -1,9 +1,5 @@
 #include "server/http_connection.h"
 
-#include <Poco/Exception.h>
-#include <Poco/Net/Socket.h>
-#include <Poco/Timespan.h>
-
 #include <poll.h>
 
 #include <algorithm>
@@ -14,7 +10,7 @@
 
 #include "common/ascii.h"
 #include "server/json_text.h"
-#include "server/request_deadlines.h"
+#include "server/memory_release.h"
 #include "server/request_id.h"
 
 namespace codepayload::server {
@@ -28,6 +24,22 @@ constexpr std::size_t kCoalescedAnswerBytes = 16 * 1024;
 constexpr std::size_t kStreamChunkBytes = 64 * 1024;
 // A receive buffer that grew past this (a pipelined burst) is given back.
 constexpr std::size_t kRetainedBufferBytes = 256 * 1024;
+// A request's buffers over this are given back when the request ends, and
+// the freed memory returned to the system: one large batch must not stay
+// resident in a connection or in the allocator's free lists.
+constexpr std::size_t kRetainedRequestBytes = 4 * 1024 * 1024;
+// Buffers an idle connection keeps between requests.
+constexpr std::size_t kRetainedIdleBytes = 64 * 1024;
+// A Content-Length body's buffer starts at this size and doubles as bytes
+// arrive: an announced size costs nothing until it is sent.
+constexpr std::size_t kFirstBodyBytes = 16 * 1024;
+// Lingering close (RFC 9112 §9.6): after the last answer, the client's late
+// bytes (a body the server refused, pipelined requests) are read and dropped
+// for at most this long in all, and this long between two reads, so the
+// client reads the answer instead of a reset.
+constexpr std::chrono::seconds kLingerTotal{5};
+constexpr std::chrono::seconds kLingerQuiet{2};
+constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 // "Date: Mon, 23 Nov 2026 19:44:00 GMT\r\n", formatted once a second per thread.
 std::string_view dateLine() {
@@ -54,6 +66,12 @@ void appendHex(std::string& out, std::size_t value) {
     value >>= 4;
   } while (value != 0);
   while (count > 0) out.push_back(digits[--count]);
+}
+
+void releaseIfOver(std::string& buffer, std::size_t retained, bool& released) {
+  if (buffer.capacity() <= retained) return;
+  std::string().swap(buffer);
+  released = true;
 }
 
 }  // namespace
@@ -95,13 +113,18 @@ std::string_view reasonPhrase(int status) {
   }
 }
 
-HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer)
-    : socket_(socket),
-      peerHost_(peer.host()),
-      peerHostText_(peer.host().toString()),
-      peerAddressText_(peer.toString()),
+// --- HttpExchange ------------------------------------------------------------
+
+HttpExchange::HttpExchange(ConnectionStream& stream, const Poco::Net::IPAddress& peerHost, std::string peerAddress,
+                           const HttpSettings& settings)
+    : stream_(stream),
+      settings_(settings),
+      peerHost_(peerHost),
+      peerHostText_(peerHost.toString()),
+      peerAddressText_(std::move(peerAddress)),
       clientHost_(peerHostText_),
-      clientAddress_(peerAddressText_) {}
+      clientAddress_(peerAddressText_),
+      sendAllowance_(settings.ioTimeout) {}
 
 void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
   if (proxies.empty() || !proxies.contains(peerHost_)) return;
@@ -137,43 +160,22 @@ std::optional<std::string_view> HttpExchange::field(std::string_view name) const
   return std::nullopt;
 }
 
-HttpExchange::Received HttpExchange::receiveMore() {
-  if (socketFailed_) return Received::Closed;
-  const std::size_t had = buffer_.size();
-  buffer_.resize(had + kReceiveBytes);
-  int got = 0;
-  try {
-    got = socket_.receiveBytes(buffer_.data() + had, static_cast<int>(kReceiveBytes));
-  } catch (const Poco::Exception&) {
-    got = -1;  // a timeout, a reset or a TLS failure
-  }
-  buffer_.resize(had + static_cast<std::size_t>(std::max(got, 0)));
-  if (got <= 0) {
-    socketFailed_ = true;
-    return Received::Closed;
-  }
-  return Received::Bytes;
-}
-
-void HttpExchange::sendAll(std::string_view bytes) {
-  while (!bytes.empty()) {
-    const int sent = socket_.sendBytes(bytes.data(), static_cast<int>(std::min<std::size_t>(bytes.size(), 1 << 30)));
-    if (sent <= 0) {
-      socketFailed_ = true;
-      throw Poco::IOException("the connection closed while an answer was sent");
-    }
-    bytes.remove_prefix(static_cast<std::size_t>(sent));
-  }
+IoResult HttpExchange::receiveMore() {
+  const std::size_t had = in_.size();
+  in_.resize(had + kReceiveBytes);
+  const IoResult result = stream_.read(in_.data() + had, kReceiveBytes);
+  in_.resize(had + (result.status == IoStatus::Done ? result.bytes : 0));
+  return result;
 }
 
 void HttpExchange::compact() {
-  if (begin_ == buffer_.size()) {
-    buffer_.clear();
-  } else if (begin_ > 0) {
-    buffer_.erase(0, begin_);
+  if (inBegin_ == in_.size()) {
+    in_.clear();
+  } else if (inBegin_ > 0) {
+    in_.erase(0, inBegin_);
   }
-  begin_ = 0;
-  if (buffer_.capacity() > kRetainedBufferBytes && buffer_.size() < kReceiveBytes) buffer_.shrink_to_fit();
+  inBegin_ = 0;
+  if (in_.capacity() > kRetainedBufferBytes && in_.size() < kReceiveBytes) in_.shrink_to_fit();
 }
 
 void HttpExchange::startRequest() {
@@ -183,114 +185,50 @@ void HttpExchange::startRequest() {
   head_.contentLength.reset();
   head_.chunked = false;
   head_.expectContinue = false;
-  bodyRead_ = false;
+  bodyState_ = BodyState::None;
+  bodyRead_ = BodyRead::Complete;
+  body_.clear();
+  bodyFilled_ = 0;
+  bodyLimit_ = 0;
+  bodyLeft_ = 0;
+  chunks_.reset();
+  dropLimit_ = kDrainLimit;
   continueSent_ = false;
+  state_.reset();
   keepAlive_ = true;
   streaming_ = false;
   streamChunked_ = false;
   status_ = 0;
   bodyBytesSent_ = 0;
   headers_.clear();
+  out_.clear();
+  outBody_.clear();
+  outOffset_ = 0;
+  interim_.clear();
+  chunk_.clear();
   clientHost_ = peerHostText_;
   clientAddress_ = peerAddressText_;
   requestId_.clear();
 }
 
-BodyRead HttpExchange::readBody(std::size_t limit, std::string& out) {
-  out.clear();
-  assert(!bodyRead_ && "the body is read once");
-  bodyRead_ = true;
-  const auto finish = [this](BodyRead result) {
-    if (result != BodyRead::Complete) keepAlive_ = false;
-    markRequestReceived();
-    return result;
-  };
-  if (!head_.chunked && !head_.contentLength) {
-    return finish(isBodyMethod(head_.method) ? BodyRead::LengthRequired : BodyRead::Complete);
-  }
-  if (head_.contentLength && *head_.contentLength > limit) {
-    // Not read: the answer drains it when small (the client can then read
-    // the answer), else closes the connection.
-    bodyRead_ = false;
-    return BodyRead::TooLarge;
-  }
-  if (head_.expectContinue) {
-    sendAll("HTTP/1.1 100 Continue\r\n\r\n");
-    continueSent_ = true;
-  }
-  if (head_.contentLength) {
-    const auto length = static_cast<std::size_t>(*head_.contentLength);
-    const std::size_t fromBuffer = std::min(length, pending().size());
-    out.resize(length);
-    std::copy_n(pending().data(), fromBuffer, out.data());
-    consume(fromBuffer);
-    std::size_t have = fromBuffer;
-    while (have < length) {
-      int got = 0;
-      try {
-        got = socket_.receiveBytes(out.data() + have, static_cast<int>(std::min<std::size_t>(length - have, 1 << 20)));
-      } catch (const Poco::Exception&) {
-        got = -1;
-      }
-      if (got <= 0) {
-        socketFailed_ = true;
-        out.resize(have);
-        return finish(BodyRead::Incomplete);
-      }
-      have += static_cast<std::size_t>(got);
-    }
-    return finish(BodyRead::Complete);
-  }
-  ChunkedDecoder decoder;
-  while (true) {
-    consume(decoder.feed(pending(), &out, limit));
-    switch (decoder.state()) {
-      case ChunkedDecoder::State::Complete: return finish(BodyRead::Complete);
-      case ChunkedDecoder::State::Malformed: return finish(BodyRead::Malformed);
-      case ChunkedDecoder::State::TooLarge: return finish(BodyRead::TooLarge);
-      case ChunkedDecoder::State::NeedMore: break;
-    }
-    compact();
-    if (receiveMore() == Received::Closed) return finish(BodyRead::Incomplete);
-  }
+void HttpExchange::releaseLargeBuffers() {
+  bool released = false;
+  releaseIfOver(body_, kRetainedRequestBytes, released);
+  releaseIfOver(outBody_, kRetainedRequestBytes, released);
+  releaseIfOver(out_, kRetainedRequestBytes, released);
+  // The engine frees its own scratch after a large batch; both go back now.
+  if (released) returnFreedMemoryToSystem();
+  bool kept = false;
+  releaseIfOver(body_, kRetainedIdleBytes, kept);
+  releaseIfOver(outBody_, kRetainedIdleBytes, kept);
+  releaseIfOver(out_, kRetainedIdleBytes, kept);
 }
 
-bool HttpExchange::discardBody(std::size_t limit) {
-  bodyRead_ = true;
-  const bool dropped = drainBody(limit);
-  if (!dropped) keepAlive_ = false;
-  markRequestReceived();
-  return dropped;
-}
-
-bool HttpExchange::drainBody(std::size_t limit) {
-  if (!head_.chunked && !head_.contentLength) return true;
+bool HttpExchange::unreadBodyCanBeDropped() const {
+  if (bodyState_ != BodyState::Unread) return true;
   // Without 100 Continue the client may never send the body it announced.
-  if (head_.expectContinue) return false;
-  if (head_.contentLength) {
-    if (*head_.contentLength > limit) return false;
-    std::size_t left = static_cast<std::size_t>(*head_.contentLength);
-    while (true) {
-      const std::size_t take = std::min(left, pending().size());
-      consume(take);
-      left -= take;
-      if (left == 0) return true;
-      compact();
-      if (receiveMore() == Received::Closed) return false;
-    }
-  }
-  ChunkedDecoder decoder;
-  while (true) {
-    consume(decoder.feed(pending(), nullptr, limit));
-    if (decoder.state() == ChunkedDecoder::State::Complete) return true;
-    if (decoder.state() != ChunkedDecoder::State::NeedMore) return false;
-    compact();
-    if (receiveMore() == Received::Closed) return false;
-  }
-}
-
-void HttpExchange::settleUnreadBody() {
-  if (!bodyRead_) discardBody(kDrainLimit);
+  if (head_.expectContinue && !continueSent_) return false;
+  return head_.chunked || head_.contentLength.value_or(0) <= dropLimit_;
 }
 
 void HttpExchange::addHeader(std::string_view name, std::string_view value) {
@@ -301,7 +239,7 @@ void HttpExchange::addHeader(std::string_view name, std::string_view value) {
 void HttpExchange::writeHead(int status, std::string_view contentType, std::optional<std::uint64_t> contentLength,
                              bool chunked) {
   assert(status_ == 0 && "one answer per request");
-  settleUnreadBody();
+  if (!unreadBodyCanBeDropped()) keepAlive_ = false;
   status_ = status;
   out_.clear();
   out_.append("HTTP/1.1 ");
@@ -340,12 +278,22 @@ void HttpExchange::send(int status, std::string_view contentType, std::string_vi
   const bool withBody = head_.method != "HEAD";
   if (withBody && out_.size() + body.size() <= kCoalescedAnswerBytes) {
     out_.append(body);
-    sendAll(out_);
-  } else {
-    sendAll(out_);
-    if (withBody) sendAll(body);
+  } else if (withBody) {
+    outBody_.assign(body);
   }
   bodyBytesSent_ = withBody ? body.size() : 0;
+}
+
+void HttpExchange::sendOwned(int status, std::string_view contentType, std::string&& body) {
+  const std::size_t size = body.size();
+  writeHead(status, contentType, size, false);
+  const bool withBody = head_.method != "HEAD";
+  if (withBody && out_.size() + size <= kCoalescedAnswerBytes) {
+    out_.append(body);
+  } else if (withBody) {
+    outBody_ = std::move(body);
+  }
+  bodyBytesSent_ = withBody ? size : 0;
 }
 
 void HttpExchange::beginStream(int status, std::string_view contentType) {
@@ -353,137 +301,483 @@ void HttpExchange::beginStream(int status, std::string_view contentType) {
   // HTTP/1.0 has no chunks: the close ends the body.
   if (!streamChunked_) keepAlive_ = false;
   writeHead(status, contentType, std::nullopt, streamChunked_);
-  sendAll(out_);
-  out_.clear();
   streaming_ = true;
 }
 
 void HttpExchange::streamWrite(std::string_view bytes) {
   assert(streaming_);
-  out_.append(bytes);
+  if (lost_) throw ConnectionLost("the connection ended while an answer was sent");
+  chunk_.append(bytes);
   bodyBytesSent_ += bytes.size();
-  if (out_.size() < kStreamChunkBytes) return;
-  std::string frame;
+  if (chunk_.size() < kStreamChunkBytes) return;
   if (streamChunked_) {
-    appendHex(frame, out_.size());
-    frame.append("\r\n");
-    sendAll(frame);
+    appendHex(out_, chunk_.size());
     out_.append("\r\n");
+    out_.append(chunk_);
+    out_.append("\r\n");
+  } else {
+    out_.append(chunk_);
   }
-  sendAll(out_);
-  out_.clear();
+  chunk_.clear();
+  writeAllWaiting();
 }
 
 void HttpExchange::endStream() {
   assert(streaming_);
-  std::string last;
-  if (streamChunked_ && !out_.empty()) {
-    appendHex(last, out_.size());
-    last.append("\r\n");
-    last.append(out_);
-    last.append("\r\n");
+  if (lost_) throw ConnectionLost("the connection ended while an answer was sent");
+  if (streamChunked_) {
+    if (!chunk_.empty()) {
+      appendHex(out_, chunk_.size());
+      out_.append("\r\n");
+      out_.append(chunk_);
+      out_.append("\r\n");
+    }
+    out_.append("0\r\n\r\n");
   } else {
-    last = out_;
+    out_.append(chunk_);
   }
-  if (streamChunked_) last.append("0\r\n\r\n");
-  sendAll(last);
-  out_.clear();
+  chunk_.clear();
+  // The rest goes out as the client takes it, without a worker waiting.
   streaming_ = false;
 }
 
-namespace {
+void HttpExchange::chargeWait(std::chrono::steady_clock::duration waited) { sendAllowance_ -= waited; }
 
-// Waits at most `timeout` for the client's next bytes; true when the socket
-// has something to read (bytes, the end of the stream or an error, which the
-// read then reports), false on the timeout or a failed wait. poll(2) on the
-// one descriptor: Poco's Socket::poll creates, fills and closes an epoll
-// instance per call (Poco 1.11), three more system calls a request and the
-// teardown of a file (docs/performance.md section 12).
-bool waitUntilReadable(Poco::Net::StreamSocket& socket, std::chrono::seconds timeout) {
-  pollfd watched{socket.impl()->sockfd(), POLLIN, 0};
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (true) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    const int ready = ::poll(&watched, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0)));
-    if (ready >= 0) return ready > 0;
-    if (errno != EINTR) return false;
+void HttpExchange::creditProgress(std::size_t bytes) {
+  if (settings_.minSendRate == 0) {
+    sendAllowance_ = settings_.ioTimeout;
+    return;
   }
+  const auto earned = std::chrono::nanoseconds(static_cast<std::int64_t>(bytes) * 1'000'000'000 /
+                                               static_cast<std::int64_t>(settings_.minSendRate));
+  sendAllowance_ = std::min<std::chrono::steady_clock::duration>(sendAllowance_ + earned, settings_.ioTimeout);
 }
 
-// Answers a request refused before it reached the service: an ErrorEnvelope,
-// and the connection closes.
-// Nothing after the refused head is read: the connection closes.
-void refuse(HttpExchange& exchange, const HeadError& error, const HttpConnectionHooks& hooks) {
-  if (hooks.log) {
-    hooks.log({app::LogLevel::Info,
-               "refused a request from " + exchange.clientAddress() + ": " + std::to_string(error.status) + " " +
-                   std::string(error.code) + ": " + error.message,
-               exchange.requestId()});
-  }
-  exchange.closeAfterAnswer();
-  exchange.addHeader("X-Content-Type-Options", "nosniff");
-  exchange.send(error.status, "application/json", errorEnvelope(error.code, std::nullopt, error.message));
-}
-
-}  // namespace
-
-void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::SocketAddress& peer,
-                         const HttpSettings& settings, HttpService& service, const HttpConnectionHooks& hooks) {
-  const Poco::Timespan ioTimeout(static_cast<long>(settings.ioTimeout.count()), 0);
-  socket.setReceiveTimeout(ioTimeout);
-  socket.setSendTimeout(ioTimeout);
-  socket.setNoDelay(true);
-  HttpExchange exchange(socket, peer);
-  HeadScanner scanner(settings.head);
-  try {
-    for (int served = 0; settings.maxKeepAliveRequests == 0 || served < settings.maxKeepAliveRequests; ++served) {
-      exchange.compact();
-      if (served > 0 && exchange.pending().empty() && socket.available() == 0) {
-        if (hooks.stopping != nullptr && hooks.stopping->load()) return;
-        if (!waitUntilReadable(socket, settings.keepAliveTimeout)) return;
-      }
-      exchange.startRequest();
-      scanner.reset();
-      HeadScanner::State state = scanner.scan(exchange.pending());
-      while (state == HeadScanner::State::NeedMore) {
-        if (exchange.receiveMore() == HttpExchange::Received::Closed) return;
-        markRequestStarted();
-        state = scanner.scan(exchange.pending());
-      }
-      markRequestStarted();
-      if (state == HeadScanner::State::Refused) {
-        exchange.bodyRead_ = true;
-        exchange.requestId_ = generateRequestId();
-        refuse(exchange, scanner.error(), hooks);
-        return;
-      }
-      exchange.headText_.assign(scanner.head(exchange.pending()));
-      exchange.consume(scanner.consumed());
-      if (const auto error = parseRequestHead(exchange.headText_, settings.head, exchange.head_)) {
-        exchange.bodyRead_ = true;  // its framing, if any was read, is not to be trusted
-        exchange.requestId_ = generateRequestId();
-        refuse(exchange, *error, hooks);
-        return;
-      }
-      exchange.identifyRequest(settings.trustedProxies);
-      if (exchange.requestId_.empty()) exchange.requestId_ = generateRequestId();
-      const bool last = settings.maxKeepAliveRequests != 0 && served + 1 == settings.maxKeepAliveRequests;
-      if (!exchange.head_.keepAlive || last || (hooks.stopping != nullptr && hooks.stopping->load())) {
-        exchange.closeAfterAnswer();
-      }
-      service.serve(exchange);
-      if (!exchange.answered()) {
-        // The service broke its contract: a plain 500, and the connection ends.
-        exchange.closeAfterAnswer();
-        exchange.send(500, "application/json",
-                      errorEnvelope("ServerError", std::nullopt,
-                                    "The server could not handle this request; it is safe to retry."));
-      }
-      markRequestAnswered();
-      if (!exchange.keepAlive_ || exchange.streaming_ || exchange.socketFailed_) return;
+IoResult HttpExchange::writePending() {
+  while (!interim_.empty()) {
+    const IoResult result = stream_.write(interim_);
+    if (result.status != IoStatus::Done) {
+      if (result.status == IoStatus::Failed) lost_ = true;
+      return result;
     }
-  } catch (const Poco::Exception&) {
-    // The socket failed while an answer was written: the connection is over.
+    interim_.erase(0, result.bytes);
+    if (interim_.empty()) continueSent_ = true;
+  }
+  while (outputPending()) {
+    const std::string_view rest = outOffset_ < out_.size() ? std::string_view(out_).substr(outOffset_)
+                                                           : std::string_view(outBody_).substr(outOffset_ - out_.size());
+    const IoResult result = stream_.write(rest);
+    if (result.status != IoStatus::Done) {
+      if (result.status == IoStatus::Failed) lost_ = true;
+      return result;
+    }
+    outOffset_ += result.bytes;
+    creditProgress(result.bytes);
+  }
+  out_.clear();
+  outBody_.clear();
+  outOffset_ = 0;
+  return {IoStatus::Done, 0};
+}
+
+void HttpExchange::writeAllWaiting() {
+  while (true) {
+    const IoResult result = writePending();
+    if (result.status == IoStatus::Done) return;
+    if (result.status != IoStatus::WantRead && result.status != IoStatus::WantWrite) {
+      lost_ = true;
+      throw ConnectionLost("the connection ended while an answer was sent");
+    }
+    pollfd watched{stream_.fd(), static_cast<short>(result.status == IoStatus::WantRead ? POLLIN : POLLOUT), 0};
+    const auto started = std::chrono::steady_clock::now();
+    const auto allowed = std::chrono::ceil<std::chrono::milliseconds>(sendAllowance_).count();
+    int ready = 0;
+    do {
+      ready = ::poll(&watched, 1, static_cast<int>(std::max<std::chrono::milliseconds::rep>(allowed, 0)));
+    } while (ready < 0 && errno == EINTR);
+    chargeWait(std::chrono::steady_clock::now() - started);
+    if (ready <= 0 || sendAllowance_ <= std::chrono::steady_clock::duration::zero()) {
+      lost_ = true;
+      slowReader_ = ready == 0;
+      throw ConnectionLost("the client did not read the answer in time");
+    }
+  }
+}
+
+// --- HttpConnection ----------------------------------------------------------
+
+HttpConnection::HttpConnection(std::unique_ptr<ConnectionStream> stream, const Poco::Net::IPAddress& peerHost,
+                               std::string peerAddress, const HttpSettings& settings, HttpService& service,
+                               const HttpConnectionHooks& hooks)
+    : stream_(std::move(stream)),
+      peerAddress_(peerAddress),
+      settings_(settings),
+      service_(service),
+      hooks_(hooks),
+      exchange_(*stream_, peerHost, std::move(peerAddress), settings),
+      scanner_(settings.head),
+      phase_(Phase::Handshake) {
+  const Clock::time_point now = Clock::now();
+  handshakeDeadline_ = now + settings_.tlsHandshakeTimeout;
+  if (!stream_->isTls()) readyForRequest(now);
+}
+
+HttpConnection::~HttpConnection() { exchange_.releaseLargeBuffers(); }
+
+void HttpConnection::readyForRequest(Clock::time_point now) {
+  phase_ = Phase::Head;
+  requestDeadline_ = now + settings_.requestTimeout;
+  keepAliveDeadline_ = now + settings_.keepAliveTimeout;
+  lastReceived_ = now;
+  requestBegun_ = false;
+  exchange_.compact();
+  exchange_.startRequest();
+  scanner_.reset();
+}
+
+HttpConnection::Clock::time_point HttpConnection::receiveDeadline() const {
+  return std::min(requestDeadline_, lastReceived_ + settings_.ioTimeout);
+}
+
+HttpConnection::Next HttpConnection::wait(IoStatus status, Clock::time_point deadline, bool idle) {
+  Next next;
+  next.readable = status != IoStatus::WantWrite;
+  next.deadline = deadline;
+  next.idle = idle;
+  return next;
+}
+
+HttpConnection::Next HttpConnection::end(Ending ending) {
+  if (RequestState* const state = exchange_.state_.get(); state != nullptr && exchange_.answered()) {
+    state->finished(exchange_, false);
+  }
+  exchange_.state_.reset();
+  Next next;
+  next.ending = ending;
+  return next;
+}
+
+std::optional<HttpConnection::Next> HttpConnection::expire(Clock::time_point now) {
+  switch (phase_) {
+    case Phase::Handshake: return end(Ending::HandshakeOverdue);
+    case Phase::Head:
+      if (!requestBegun_ && served_ > 0) return end(Ending::IdleTimeout);
+      return end(now >= requestDeadline_ ? Ending::RequestOverdue : Ending::IdleTimeout);
+    case Phase::Body:
+      if (now >= requestDeadline_) return end(Ending::RequestOverdue);
+      // Silent for ioTimeout within its body: the request is answered as cut
+      // short, and the connection closes.
+      exchange_.bodyRead_ = BodyRead::Incomplete;
+      exchange_.bodyState_ = HttpExchange::BodyState::None;
+      exchange_.keepAlive_ = false;
+      exchange_.interim_.clear();
+      if (!exchange_.chunks_) exchange_.body_.resize(exchange_.bodyFilled_);
+      serve();
+      return std::nullopt;
+    case Phase::DropBody: return end(now >= requestDeadline_ ? Ending::RequestOverdue : Ending::IdleTimeout);
+    case Phase::Answer:
+      exchange_.chargeWait(now - waitingSince_);
+      return end(Ending::SlowReader);
+    case Phase::Linger: break;
+  }
+  return end(Ending::Closed);
+}
+
+HttpConnection::Next HttpConnection::advance(Wake wake) {
+  switch (wake) {
+    case Wake::Stopping:
+      return end(phase_ == Phase::Head && !requestBegun_ ? Ending::Closed : Ending::Stopped);
+    case Wake::Expired:
+      if (std::optional<Next> next = expire(Clock::now())) return *next;
+      break;
+    case Wake::Ready:
+      if (phase_ == Phase::Answer) exchange_.chargeWait(Clock::now() - waitingSince_);
+      break;
+    case Wake::Start: break;
+  }
+  while (true) {
+    const Clock::time_point now = Clock::now();
+    std::optional<Next> next;
+    switch (phase_) {
+      case Phase::Handshake: next = handshake(now); break;
+      case Phase::Head: next = readHead(now); break;
+      case Phase::Body: next = readBody(now); break;
+      case Phase::Answer: next = writeAnswer(now); break;
+      case Phase::DropBody: next = dropBody(now); break;
+      case Phase::Linger: next = linger(now); break;
+    }
+    if (next) return *next;
+  }
+}
+
+std::optional<HttpConnection::Next> HttpConnection::handshake(Clock::time_point now) {
+  const IoResult result = stream_->handshake();
+  switch (result.status) {
+    case IoStatus::Done: readyForRequest(now); return std::nullopt;
+    case IoStatus::WantRead:
+    case IoStatus::WantWrite: return wait(result.status, handshakeDeadline_);
+    case IoStatus::Ended:
+    case IoStatus::Failed: break;
+  }
+  return end(Ending::Closed);
+}
+
+std::optional<HttpConnection::Next> HttpConnection::readHead(Clock::time_point now) {
+  const bool stopping = hooks_.stopping != nullptr && hooks_.stopping->load();
+  if (!exchange_.pending().empty()) requestBegun_ = true;
+  if (!requestBegun_ && stopping && !stream_->hasBufferedBytes()) return end(Ending::Closed);
+  HeadScanner::State state = scanner_.scan(exchange_.pending());
+  while (state == HeadScanner::State::NeedMore) {
+    const IoResult result = exchange_.receiveMore();
+    if (result.status == IoStatus::Done) {
+      requestBegun_ = true;
+      lastReceived_ = Clock::now();
+      state = scanner_.scan(exchange_.pending());
+      continue;
+    }
+    if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
+      const bool idle = !requestBegun_ && served_ > 0;
+      return wait(result.status, idle ? std::min(keepAliveDeadline_, requestDeadline_) : receiveDeadline(), idle);
+    }
+    return end(Ending::Closed);
+  }
+  if (state == HeadScanner::State::Refused) {
+    refuse(scanner_.error());
+    return std::nullopt;
+  }
+  exchange_.headText_.assign(scanner_.head(exchange_.pending()));
+  exchange_.consume(scanner_.consumed());
+  if (const auto error = parseRequestHead(exchange_.headText_, settings_.head, exchange_.head_)) {
+    refuse(*error);
+    return std::nullopt;
+  }
+  exchange_.identifyRequest(settings_.trustedProxies);
+  if (exchange_.requestId_.empty()) exchange_.requestId_ = generateRequestId();
+  const bool last = settings_.maxKeepAliveRequests != 0 && served_ + 1 == settings_.maxKeepAliveRequests;
+  if (!exchange_.head_.keepAlive || last || stopping) exchange_.closeAfterAnswer();
+  admit(now);
+  return std::nullopt;
+}
+
+void HttpConnection::refuse(const HeadError& error) {
+  // Its framing, if any was read, is not to be trusted: nothing after the
+  // head is read as a body or as a next request.
+  exchange_.requestId_ = generateRequestId();
+  if (hooks_.log) {
+    hooks_.log({app::LogLevel::Info,
+                "refused a request from " + exchange_.clientAddress() + ": " + std::to_string(error.status) + " " +
+                    std::string(error.code) + ": " + error.message,
+                exchange_.requestId()});
+  }
+  exchange_.closeAfterAnswer();
+  exchange_.addHeader("X-Content-Type-Options", "nosniff");
+  exchange_.send(error.status, "application/json", errorEnvelope(error.code, std::nullopt, error.message));
+  phase_ = Phase::Answer;
+}
+
+void HttpConnection::admit(Clock::time_point now) {
+  HttpExchange& exchange = exchange_;
+  const RequestHead& head = exchange.head_;
+  const bool hasBody = head.chunked || head.contentLength.value_or(0) > 0;
+  if (hasBody) exchange.bodyState_ = HttpExchange::BodyState::Unread;
+  const std::size_t limit = service_.admit(exchange);
+  if (exchange.answered()) {
+    phase_ = Phase::Answer;
+    return;
+  }
+  exchange.bodyLimit_ = limit;
+  if (!head.chunked && !head.contentLength && limit > 0 && isBodyMethod(head.method)) {
+    exchange.bodyRead_ = BodyRead::LengthRequired;
+    exchange.keepAlive_ = false;
+  } else if (hasBody && limit > 0) {
+    if (head.contentLength && *head.contentLength > limit) {
+      // Not read: dropped after the answer when small, else the connection closes.
+      exchange.bodyRead_ = BodyRead::TooLarge;
+    } else {
+      exchange.bodyState_ = HttpExchange::BodyState::Reading;
+      if (head.contentLength) {
+        exchange.bodyLeft_ = *head.contentLength;
+      } else {
+        exchange.chunks_.emplace();
+      }
+      if (head.expectContinue) exchange.interim_ = kContinue;
+      lastReceived_ = now;
+      phase_ = Phase::Body;
+      return;
+    }
+  }
+  serve();
+}
+
+std::optional<HttpConnection::Next> HttpConnection::readBody(Clock::time_point now) {
+  HttpExchange& exchange = exchange_;
+  if (!exchange.interim_.empty()) {
+    const IoResult result = exchange.writePending();
+    if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
+      return wait(result.status, receiveDeadline());
+    }
+    if (result.status != IoStatus::Done) return end(Ending::Closed);
+  }
+  const auto finish = [&](BodyRead read) {
+    exchange.bodyRead_ = read;
+    exchange.bodyState_ = HttpExchange::BodyState::None;
+    if (read != BodyRead::Complete) exchange.keepAlive_ = false;
+    serve();
+    return std::nullopt;
+  };
+  if (!exchange.chunks_) {
+    std::string& body = exchange.body_;
+    while (exchange.bodyLeft_ > 0) {
+      if (exchange.bodyFilled_ == body.size()) {
+        // Grown as bytes arrive: never more than twice what came.
+        const std::uint64_t wanted = exchange.bodyFilled_ + exchange.bodyLeft_;
+        body.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
+            wanted, std::max<std::size_t>(kFirstBodyBytes, 2 * exchange.bodyFilled_))));
+      }
+      const std::size_t room = std::min<std::size_t>(body.size() - exchange.bodyFilled_,
+                                                     static_cast<std::size_t>(exchange.bodyLeft_));
+      const std::string_view early = exchange.pending().substr(0, room);
+      IoResult result{IoStatus::Done, early.size()};
+      if (!early.empty()) {
+        std::copy(early.begin(), early.end(), body.begin() + static_cast<std::ptrdiff_t>(exchange.bodyFilled_));
+        exchange.consume(early.size());
+      } else {
+        result = stream_->read(body.data() + exchange.bodyFilled_, room);
+      }
+      if (result.status == IoStatus::Done) {
+        exchange.bodyFilled_ += result.bytes;
+        exchange.bodyLeft_ -= result.bytes;
+        lastReceived_ = now;
+        continue;
+      }
+      if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
+        return wait(result.status, receiveDeadline());
+      }
+      body.resize(exchange.bodyFilled_);
+      return finish(BodyRead::Incomplete);
+    }
+    body.resize(exchange.bodyFilled_);
+    return finish(BodyRead::Complete);
+  }
+  while (true) {
+    exchange.consume(exchange.chunks_->feed(exchange.pending(), &exchange.body_, exchange.bodyLimit_));
+    switch (exchange.chunks_->state()) {
+      case ChunkedDecoder::State::Complete: return finish(BodyRead::Complete);
+      case ChunkedDecoder::State::Malformed: return finish(BodyRead::Malformed);
+      case ChunkedDecoder::State::TooLarge: return finish(BodyRead::TooLarge);
+      case ChunkedDecoder::State::NeedMore: break;
+    }
+    exchange.compact();
+    const IoResult result = exchange.receiveMore();
+    if (result.status == IoStatus::Done) {
+      lastReceived_ = now;
+      continue;
+    }
+    if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
+      return wait(result.status, receiveDeadline());
+    }
+    return finish(BodyRead::Incomplete);
+  }
+}
+
+void HttpConnection::serve() {
+  service_.serve(exchange_);
+  if (!exchange_.answered()) {
+    // The service broke its contract: a plain 500, and the connection ends.
+    exchange_.closeAfterAnswer();
+    exchange_.send(500, "application/json",
+                   errorEnvelope("ServerError", std::nullopt,
+                                 "The server could not handle this request; it is safe to retry."));
+  }
+  phase_ = Phase::Answer;
+}
+
+std::optional<HttpConnection::Next> HttpConnection::writeAnswer(Clock::time_point now) {
+  if (exchange_.lost_) return end(exchange_.slowReader_ ? Ending::SlowReader : Ending::WriteFailed);
+  // A streamed answer cut short is never ended: the connection closes
+  // without its last chunk, so the cut body cannot look complete.
+  if (exchange_.streaming_) return end(Ending::Closed);
+  const IoResult result = exchange_.writePending();
+  switch (result.status) {
+    case IoStatus::Done: answerDone(now); return std::nullopt;
+    case IoStatus::WantRead:
+    case IoStatus::WantWrite:
+      waitingSince_ = Clock::now();
+      return wait(result.status, waitingSince_ + std::max(exchange_.sendAllowance_, Clock::duration::zero()));
+    case IoStatus::Ended:
+    case IoStatus::Failed: break;
+  }
+  return end(Ending::WriteFailed);
+}
+
+void HttpConnection::answerDone(Clock::time_point now) {
+  ++served_;
+  if (RequestState* const state = exchange_.state_.get()) state->finished(exchange_, true);
+  exchange_.state_.reset();
+  exchange_.releaseLargeBuffers();
+  if (exchange_.bodyState_ == HttpExchange::BodyState::Unread && exchange_.keepAlive_) {
+    // Read and dropped, so the next request starts where it should.
+    if (exchange_.head_.chunked) {
+      exchange_.chunks_.emplace();
+    } else {
+      exchange_.bodyLeft_ = exchange_.head_.contentLength.value_or(0);
+    }
+    phase_ = Phase::DropBody;
+    return;
+  }
+  if (exchange_.keepAlive_) {
+    readyForRequest(now);
+    return;
+  }
+  phase_ = Phase::Linger;
+}
+
+std::optional<HttpConnection::Next> HttpConnection::dropBody(Clock::time_point now) {
+  HttpExchange& exchange = exchange_;
+  while (true) {
+    if (exchange.chunks_) {
+      exchange.consume(exchange.chunks_->feed(exchange.pending(), nullptr, exchange.dropLimit_));
+      const ChunkedDecoder::State state = exchange.chunks_->state();
+      if (state == ChunkedDecoder::State::Complete) {
+        readyForRequest(now);
+        return std::nullopt;
+      }
+      if (state != ChunkedDecoder::State::NeedMore) {
+        phase_ = Phase::Linger;
+        return std::nullopt;
+      }
+    } else {
+      const std::size_t take = static_cast<std::size_t>(
+          std::min<std::uint64_t>(exchange.bodyLeft_, exchange.pending().size()));
+      exchange.consume(take);
+      exchange.bodyLeft_ -= take;
+      if (exchange.bodyLeft_ == 0) {
+        readyForRequest(now);
+        return std::nullopt;
+      }
+    }
+    exchange.compact();
+    const IoResult result = exchange.receiveMore();
+    if (result.status == IoStatus::Done) {
+      lastReceived_ = now;
+      continue;
+    }
+    if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
+      return wait(result.status, receiveDeadline());
+    }
+    return end(Ending::Closed);
+  }
+}
+
+std::optional<HttpConnection::Next> HttpConnection::linger(Clock::time_point now) {
+  if (lingerEnd_ == Clock::time_point()) {
+    stream_->endWriting();
+    lingerEnd_ = now + kLingerTotal;
+  }
+  while (true) {
+    const IoResult result = stream_->discard();
+    if (result.status == IoStatus::WantRead) return wait(result.status, std::min(lingerEnd_, Clock::now() + kLingerQuiet));
+    if (result.status != IoStatus::Done || Clock::now() >= lingerEnd_) return end(Ending::Closed);
   }
 }
 

@@ -17,6 +17,8 @@ class MetricsEndpoint final : public HttpService {
   // `render` appends the exposition to its argument (server/metrics_exposition.h).
   explicit MetricsEndpoint(std::function<void(std::string&)> render) : render_(std::move(render)) {}
 
+  // No request here has a body.
+  std::size_t admit(HttpExchange& /*exchange*/) noexcept override { return 0; }
   void serve(HttpExchange& exchange) noexcept override;
 
  private:

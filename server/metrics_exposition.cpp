@@ -162,16 +162,20 @@ void writeTokens(std::string& out, const ServiceMetrics& service) {
            service.tokenOutcomes(index));
   }
   header(out, "codepayload_throttled_requests_total", "counter",
-         "Requests refused with 429 by a throttle: the token endpoint's per address, per client and issuance "
-         "budgets, and the /codes large requests per client.");
+         "Requests refused by a throttle: the token endpoint's per address, per client and issuance budgets, and "
+         "the /codes large requests per client and per organization (429) and per server (503).");
   for (const auto& [cause, throttle] : kTokenThrottles) {
     sample(out, "codepayload_throttled_requests_total", {{"throttle", throttle}}, tokenOutcomes(service, cause));
   }
   sample(out, "codepayload_throttled_requests_total", {{"throttle", "codes_large_requests"}},
-         service.largeRequestThrottles());
+         service.largeRequestThrottles(LargeRequestSlots::Refusal::Client));
+  sample(out, "codepayload_throttled_requests_total", {{"throttle", "codes_large_requests_organization"}},
+         service.largeRequestThrottles(LargeRequestSlots::Refusal::Organization));
+  sample(out, "codepayload_throttled_requests_total", {{"throttle", "codes_large_requests_server"}},
+         service.largeRequestThrottles(LargeRequestSlots::Refusal::Server));
 }
 
-void writeState(std::string& out, const ScrapeValues& values) {
+void writeState(std::string& out, const ScrapeValues& values, const ServiceMetrics& service) {
   header(out, "codepayload_rules_release_info", "gauge", "The dictionary release of the rules served (always 1).");
   sample(out, "codepayload_rules_release_info", {{"release", values.rulesRelease}}, std::uint64_t{1});
   header(out, "codepayload_rules_reloads_total", "counter",
@@ -191,13 +195,21 @@ void writeState(std::string& out, const ScrapeValues& values) {
   sample(out, "codepayload_usage_writes_total", {{"result", "success"}}, values.usageWrites);
   sample(out, "codepayload_usage_writes_total", {{"result", "failure"}}, values.usageWriteFailures);
   header(out, "codepayload_connections_refused_total", "counter",
-         "Connections refused at accept: the address held its limit of connections, or every worker was busy and "
-         "the queue full.");
+         "Connections refused at accept: the address held its limit of connections, the server held its limit, or "
+         "every worker was busy and the queue full.");
   sample(out, "codepayload_connections_refused_total", {{"reason", "address_limit"}}, values.refusedOverAddressLimit);
+  sample(out, "codepayload_connections_refused_total", {{"reason", "connection_limit"}},
+         values.refusedOverConnectionLimit);
   sample(out, "codepayload_connections_refused_total", {{"reason", "queue_full"}}, values.refusedQueueFull);
   header(out, "codepayload_connections_closed_overdue_total", "counter",
          "Connections closed because a request did not arrive whole within http.requestTimeout.");
   sample(out, "codepayload_connections_closed_overdue_total", {}, values.closedOverdue);
+  header(out, "codepayload_connections_closed_slow_reader_total", "counter",
+         "Connections closed because the client read its answers slower than http.minSendRate allows.");
+  sample(out, "codepayload_connections_closed_slow_reader_total", {}, values.closedSlowReader);
+  header(out, "codepayload_answers_undelivered_total", "counter",
+         "Answers whose connection ended (the client went away or read too slowly) before all of them went out.");
+  sample(out, "codepayload_answers_undelivered_total", {}, service.undeliveredAnswers());
   header(out, "codepayload_connections_open", "gauge", "Connections open on the HTTPS and plain listeners.");
   sample(out, "codepayload_connections_open", {}, values.openConnections);
   header(out, "codepayload_build_info", "gauge",
@@ -216,7 +228,7 @@ void writePrometheusText(const ScrapeValues& values, const ServiceMetrics& servi
   writeRequests(out, service);
   writeCodes(out, engine);
   writeTokens(out, service);
-  writeState(out, values);
+  writeState(out, values, service);
 }
 
 }  // namespace codepayload::server

@@ -29,8 +29,10 @@ struct ScrapeValues {
   std::uint64_t usageWrites = 0;  // writes of API client usage to the registry (auth/usage_service.h)
   std::uint64_t usageWriteFailures = 0;
   std::uint64_t refusedOverAddressLimit = 0;
+  std::uint64_t refusedOverConnectionLimit = 0;
   std::uint64_t refusedQueueFull = 0;
   std::uint64_t closedOverdue = 0;
+  std::uint64_t closedSlowReader = 0;
   std::int64_t openConnections = 0;
 };
 

@@ -64,19 +64,17 @@ RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
 
 RequestRouter::~RequestRouter() = default;
 
-void RequestRouter::serve(HttpExchange& exchange) noexcept {
+std::size_t RequestRouter::admit(HttpExchange& exchange) noexcept {
   const std::string_view path = exchange.path();
-  if (dashboard_ && path.starts_with(kDashboardPrefix)) {
-    dashboard_->serve(exchange, *dashboardMetrics_);
-    return;
-  }
+  if (dashboard_ && path.starts_with(kDashboardPrefix)) return dashboard_->admit(exchange, *dashboardMetrics_);
   for (const Route& route : routes_) {
     if (route.path != path) continue;
     const bool methodMatches = route.method.empty() || route.method == exchange.method();
-    (methodMatches ? *route.handler : *route.wrongMethod).serve(exchange, *route.metrics);
-    return;
+    return (methodMatches ? *route.handler : *route.wrongMethod).admit(exchange, *route.metrics);
   }
-  notFound_->serve(exchange, *notFoundMetrics_);
+  return notFound_->admit(exchange, *notFoundMetrics_);
 }
+
+void RequestRouter::serve(HttpExchange& exchange) noexcept { ServiceHandler::serveAdmitted(exchange); }
 
 }  // namespace codepayload::server

@@ -28,6 +28,7 @@ class RequestRouter final : public HttpService {
   RequestRouter(const ServiceContext& context, Scope scope);
   ~RequestRouter() override;
 
+  std::size_t admit(HttpExchange& exchange) noexcept override;
   void serve(HttpExchange& exchange) noexcept override;
 
  private:

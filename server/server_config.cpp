@@ -120,6 +120,22 @@ void applyMaxLargeRequestsPerClient(ServerConfig& config, std::string_view value
   config.maxLargeRequestsPerClient = parseInt(value, 0, 4096);
 }
 
+void applyMaxLargeRequestsPerOrganization(ServerConfig& config, std::string_view value) {
+  config.maxLargeRequestsPerOrganization = parseInt(value, 0, 4096);
+}
+
+void applyMaxLargeRequests(ServerConfig& config, std::string_view value) {
+  config.maxLargeRequests = parseInt(value, 0, 4096);
+}
+
+void applyMaxConnections(ServerConfig& config, std::string_view value) {
+  config.maxConnections = parseInt(value, 1, 1048576);
+}
+
+void applyMinSendRate(ServerConfig& config, std::string_view value) {
+  config.minSendRate = static_cast<std::size_t>(parseInteger(value, 0, std::int64_t{1} << 30));
+}
+
 void applyMinThreads(ServerConfig& config, std::string_view value) { config.minThreads = parseInt(value, 1, 4096); }
 
 void applyMaxThreads(ServerConfig& config, std::string_view value) { config.maxThreads = parseInt(value, 1, 4096); }
@@ -199,14 +215,19 @@ constexpr std::array kSettings{
     ServerSetting{"limits.largeBodyBytes", "CODEPAYLOAD_LARGE_BODY_BYTES", applyLargeBodyBytes},
     ServerSetting{"limits.maxLargeRequestsPerClient", "CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT",
                   applyMaxLargeRequestsPerClient},
+    ServerSetting{"limits.maxLargeRequestsPerOrganization", "CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_ORGANIZATION",
+                  applyMaxLargeRequestsPerOrganization},
+    ServerSetting{"limits.maxLargeRequests", "CODEPAYLOAD_MAX_LARGE_REQUESTS", applyMaxLargeRequests},
     ServerSetting{"http.minThreads", "CODEPAYLOAD_MIN_THREADS", applyMinThreads},
     ServerSetting{"http.maxThreads", "CODEPAYLOAD_THREADS", applyMaxThreads},
     ServerSetting{"http.maxQueued", "CODEPAYLOAD_MAX_QUEUED", applyMaxQueued},
+    ServerSetting{"http.maxConnections", "CODEPAYLOAD_MAX_CONNECTIONS", applyMaxConnections},
     ServerSetting{"http.backlog", "CODEPAYLOAD_BACKLOG", applyBacklog},
     ServerSetting{"http.ioTimeout", "CODEPAYLOAD_IO_TIMEOUT", applyIoTimeout},
     ServerSetting{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT", applyKeepAliveTimeout},
     ServerSetting{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS", applyMaxKeepAliveRequests},
     ServerSetting{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT", applyRequestTimeout},
+    ServerSetting{"http.minSendRate", "CODEPAYLOAD_MIN_SEND_RATE", applyMinSendRate},
     ServerSetting{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT", applyFirstBytesTimeout},
     ServerSetting{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT", applyTlsHandshakeTimeout},
     ServerSetting{"http.trustedProxies", "CODEPAYLOAD_TRUSTED_PROXIES", applyTrustedProxies},

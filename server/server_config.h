@@ -65,14 +65,20 @@ struct ServerConfig {
   std::size_t maxBodyBytes = 32u * 1024u * 1024u;
   std::size_t maxItems = 100000;
   // A /codes request whose body is larger than this (or chunked: its size is
-  // not known before it is read) is large: one client id may have at most
-  // maxLargeRequestsPerClient of them in flight (0: no limit); more get 429.
+  // not known before it is read, or whose answer grows past 1 MiB) is large:
+  // one client id may have at most maxLargeRequestsPerClient of them in
+  // flight, its organization maxLargeRequestsPerOrganization (more get 429),
+  // the server maxLargeRequests (more get 503); 0: no limit.
   std::size_t largeBodyBytes = 1024u * 1024u;
   int maxLargeRequestsPerClient = 2;
+  int maxLargeRequestsPerOrganization = 3;
+  int maxLargeRequests = 4;
 
   int minThreads = 8;
   int maxThreads = 64;
   int maxQueued = 256;
+  // Connections open at once, waiting ones included; more are refused at accept.
+  int maxConnections = 1024;
   // Also bounds the connections the kernel holds back while they are silent
   // (firstBytesTimeout): beyond it, it hands them over at once (SYN cookies).
   int listenBacklog = 4096;
@@ -83,6 +89,10 @@ struct ServerConfig {
   // connection being ready for it (opened, or the previous response sent);
   // longer than keepAliveTimeout.
   std::chrono::seconds requestTimeout{30};
+  // Bytes a second a client must read its answers at, on average (it may
+  // pause for ioTimeout at most); a slower one is closed. 0: only ioTimeout
+  // without progress.
+  std::size_t minSendRate = 16 * 1024;
   // A new connection must send its first bytes within this time: the kernel
   // holds it back until then (TCP_DEFER_ACCEPT), and one still silent at
   // accept is closed without taking a worker. 0: off.

@@ -34,8 +34,22 @@ HttpSettings httpSettings(const ServerConfig& config) {
   settings.ioTimeout = config.ioTimeout;
   settings.keepAliveTimeout = config.keepAliveTimeout;
   settings.maxKeepAliveRequests = config.maxKeepAliveRequests;
+  settings.requestTimeout = config.requestTimeout;
+  settings.tlsHandshakeTimeout = config.tlsHandshakeTimeout;
+  settings.minSendRate = config.minSendRate;
   settings.trustedProxies = config.trustedProxies;
   return settings;
+}
+
+ConnectionLimits connectionLimits(const ServerConfig& config) {
+  ConnectionLimits limits;
+  limits.perAddress = config.maxConnectionsPerAddress;
+  limits.maxConnections = config.maxConnections;
+  limits.maxQueued = config.maxQueued;
+  limits.minThreads = config.minThreads;
+  limits.maxThreads = config.maxThreads;
+  limits.refuseSilent = config.firstBytesTimeout.count() > 0;
+  return limits;
 }
 
 Poco::Net::Context::Ptr serverTlsContext(const std::filesystem::path& certificateFile,

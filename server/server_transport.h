@@ -1,6 +1,7 @@
-// The transport settings of codepayload-server: its TLS context and its
-// HTTPServer parameters. In one place so that the benchmark's ceiling server
-// (bench/ceiling_server.cpp) measures exactly the same setup.
+// The transport settings of codepayload-server: its TLS context, its HTTP
+// and connection settings, and the same as Poco HTTPServer parameters. In one
+// place so that the benchmark's ceiling server (bench/ceiling_server.cpp)
+// measures exactly the same setup.
 #pragma once
 
 #include <Poco/Net/Context.h>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "server/http_connection.h"
+#include "server/http_transport.h"
 #include "server/server_config.h"
 
 namespace codepayload::server {
@@ -21,6 +23,9 @@ Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config);
 
 // The service's HTTP connection settings from the configuration.
 HttpSettings httpSettings(const ServerConfig& config);
+
+// The service's limits on connections and workers from the configuration.
+ConnectionLimits connectionLimits(const ServerConfig& config);
 
 // TLS 1.2+ (TLS 1.2 suites: ECDHE with AEAD only), server cipher preference,
 // X25519/P-256/P-384, a session cache named `sessionCacheName`.

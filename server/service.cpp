@@ -3,11 +3,8 @@
 #include <Poco/Logger.h>
 #include <Poco/Net/Context.h>
 #include <Poco/Net/SSLManager.h>
-#include <Poco/Net/SecureServerSocket.h>
 #include <Poco/Net/ServerSocket.h>
 #include <Poco/Net/SocketAddress.h>
-#include <Poco/Net/TCPServer.h>
-#include <Poco/ThreadPool.h>
 #include <sys/stat.h>
 
 #include <chrono>
@@ -24,11 +21,11 @@
 #include "db/import/rule_import.h"
 #include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
-#include "server/connection_guard.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/session_sweeper.h"
 #include "server/data_dir_lock.h"
 #include "server/development_certificate.h"
+#include "server/http_transport.h"
 #include "server/metrics_endpoint.h"
 #include "server/metrics_exposition.h"
 #include "server/request_router.h"
@@ -61,6 +58,7 @@ void bindExclusively(Poco::Net::ServerSocket& socket, const ListenAddress& liste
 // The metrics listener: a scrape is one small request every few seconds.
 constexpr int kMetricsThreads = 2;
 constexpr int kMetricsQueued = 4;
+constexpr int kMetricsConnections = 16;
 constexpr int kMetricsBacklog = 16;
 
 // How often ended dashboard sessions are removed.
@@ -72,8 +70,9 @@ struct CodePayloadService::Running {
   // First member, so released last: after stop() removed server.port.
   std::unique_ptr<DataDirectoryLock> dataDirLock;
   std::filesystem::path certificateFile;
-  // Before the servers: it outlives every handshake.
+  // Before the transport: they outlive every TLS session.
   std::unique_ptr<TlsCertificateStore> certificates;
+  Poco::Net::Context::Ptr tls;
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
@@ -85,23 +84,18 @@ struct CodePayloadService::Running {
   std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceMetrics> metrics;
   std::unique_ptr<ServiceContext> context;
-  std::unique_ptr<Poco::ThreadPool> pool;
-  std::unique_ptr<ConnectionGuard> guard;
   HttpSettings http;
   std::unique_ptr<RequestRouter> router;
   // The dashboard's own listener (dashboard.listen), when there is one.
   std::unique_ptr<RequestRouter> dashboardRouter;
-  std::unique_ptr<Poco::Net::TCPServer> dashboardServer;
   std::optional<std::uint16_t> dashboardPort;
-  std::unique_ptr<Poco::Net::TCPServer> httpsServer;
-  std::unique_ptr<Poco::Net::TCPServer> plainServer;
+  // Every listener but the metrics one.
+  std::unique_ptr<HttpTransport> transport;
   std::unique_ptr<RulesWatcher> watcher;
-  // The metrics listener: its own threads and connection guard, so a scrape
-  // neither waits for nor takes an API worker or address slot.
-  std::unique_ptr<Poco::ThreadPool> metricsPool;
-  std::unique_ptr<ConnectionGuard> metricsGuard;
+  // The metrics listener: its own transport (workers, address slots), so a
+  // scrape neither waits for nor takes an API worker or address slot.
   std::unique_ptr<MetricsEndpoint> metricsEndpoint;
-  std::unique_ptr<Poco::Net::TCPServer> metricsServer;
+  std::unique_ptr<HttpTransport> metricsTransport;
   std::uint16_t httpsPort = 0;
   std::optional<std::uint16_t> plainPort;
   std::optional<std::uint16_t> metricsPort;
@@ -113,12 +107,7 @@ struct CodePayloadService::Running {
     // Handler threads use the context: servers and pool go first.
     watcher.reset();
     sessionSweeper.reset();
-    dashboardServer.reset();
-    plainServer.reset();
-    httpsServer.reset();
-    if (pool) pool->joinAll();
-    pool.reset();
-    guard.reset();
+    transport.reset();
     dashboardRouter.reset();
     router.reset();
     context.reset();
@@ -128,16 +117,13 @@ struct CodePayloadService::Running {
     engine.reset();
     auth.reset();
     rules.reset();
+    tls.reset();
+    certificates.reset();
     if (sslInitialized) Poco::Net::uninitializeSSL();
   }
 
   void stopMetrics() {
-    if (metricsServer) metricsServer->stop();
-    if (metricsGuard) metricsGuard->stopConnections(true);
-    metricsServer.reset();
-    if (metricsPool) metricsPool->joinAll();
-    metricsPool.reset();
-    metricsGuard.reset();
+    metricsTransport.reset();
     metricsEndpoint.reset();
   }
 
@@ -147,7 +133,7 @@ struct CodePayloadService::Running {
     const auto snapshot = rules->current();
     const RulesWatcher::Counts reloads = watcher->counts();
     const auth::AuthService::RegistryRefresh registry = auth->registryRefresh();
-    const ConnectionGuard::Counts connections = guard->counts();
+    const HttpTransport::Counts connections = transport->counts();
     ScrapeValues values;
     values.version = build.project;
     values.commit = build.gitCommit;
@@ -162,16 +148,12 @@ struct CodePayloadService::Running {
     values.usageWrites = usageWrites.writes;
     values.usageWriteFailures = usageWrites.failures;
     values.refusedOverAddressLimit = connections.refusedOverAddressLimit;
+    values.refusedOverConnectionLimit = connections.refusedOverConnectionLimit;
     values.refusedQueueFull = connections.refusedQueueFull;
     values.closedOverdue = connections.closedOverdue;
-    values.openConnections = openConnections();
+    values.closedSlowReader = connections.closedSlowReader;
+    values.openConnections = static_cast<std::int64_t>(transport->openConnections());
     writePrometheusText(values, *metrics, engineMetrics(), out);
-  }
-
-  int openConnections() const {
-    return (httpsServer ? httpsServer->currentConnections() : 0) +
-           (plainServer ? plainServer->currentConnections() : 0) +
-           (dashboardServer ? dashboardServer->currentConnections() : 0);
   }
 };
 
@@ -235,8 +217,9 @@ void CodePayloadService::start() {
   running->certificateFile = certificateFile;
 
   running->accessLog = std::make_unique<AccessLog>(config_.accessLog);
-  running->largeRequests =
-      std::make_unique<LargeRequestSlots>(config_.largeBodyBytes, config_.maxLargeRequestsPerClient);
+  running->largeRequests = std::make_unique<LargeRequestSlots>(
+      LargeRequestLimits{config_.largeBodyBytes, config_.maxLargeRequestsPerClient,
+                         config_.maxLargeRequestsPerOrganization, config_.maxLargeRequests});
   running->metrics = std::make_unique<ServiceMetrics>();
   running->context = std::make_unique<ServiceContext>(
       ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_,
@@ -244,22 +227,16 @@ void CodePayloadService::start() {
 
   Poco::Net::initializeSSL();
   running->sslInitialized = true;
-  Poco::Net::Context::Ptr tls;
   try {
-    tls = serverTlsContext(certificateFile, privateKeyFile, "codepayload");
+    running->tls = serverTlsContext(certificateFile, privateKeyFile, "codepayload");
   } catch (const Poco::Exception& error) {
     throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
                              privateKeyFile.string() + ": " + error.displayText());
   }
   running->certificates = std::make_unique<TlsCertificateStore>(certificateFile, privateKeyFile, std::time(nullptr));
   if (running->certificates->warning()) log_({app::LogLevel::Warning, *running->certificates->warning()});
-  running->certificates->attachTo(tls->sslContext());
+  running->certificates->attachTo(running->tls->sslContext());
 
-  running->pool = std::make_unique<Poco::ThreadPool>("http", config_.minThreads, config_.maxThreads, 60);
-  running->guard = std::make_unique<ConnectionGuard>(
-      ConnectionLimits{config_.requestTimeout, config_.maxConnectionsPerAddress, config_.tlsHandshakeTimeout,
-                       config_.firstBytesTimeout.count() > 0},
-      log_);
   const bool dashboardApart = config_.dashboardEnabled && config_.dashboardListen.has_value();
   running->router = std::make_unique<RequestRouter>(*running->context, config_.dashboardEnabled && !dashboardApart
                                                                            ? RequestRouter::Scope::ApiAndDashboard
@@ -268,33 +245,30 @@ void CodePayloadService::start() {
     running->dashboardRouter = std::make_unique<RequestRouter>(*running->context, RequestRouter::Scope::Dashboard);
   }
   running->http = httpSettings(config_);
-  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket, RequestRouter& router) {
+  running->transport = std::make_unique<HttpTransport>(connectionLimits(config_), running->http, log_);
+  const auto listen = [this](const ListenAddress& address) {
+    Poco::Net::ServerSocket socket;
+    bindExclusively(socket, address, config_.listenBacklog);
     // A connection that sends nothing never reaches a worker (D-T1).
     if (config_.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config_.firstBytesTimeout);
-    auto server = std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, router),
-                                                         *running->pool, socket, httpParams(config_));
-    server->setConnectionFilter(running->guard->admissionFilter(*server));
-    return server;
+    return socket;
   };
-  Poco::Net::SecureServerSocket httpsSocket(tls);
-  bindExclusively(httpsSocket, config_.listen, config_.listenBacklog);
+  SSL_CTX* const tls = running->tls->sslContext();
+  const Poco::Net::ServerSocket httpsSocket = listen(config_.listen);
   running->httpsPort = httpsSocket.address().port();
-  running->httpsServer = serve(httpsSocket, *running->router);
+  std::optional<Poco::Net::ServerSocket> plainSocket;
   if (config_.plainListen) {
-    Poco::Net::ServerSocket plainSocket;
-    bindExclusively(plainSocket, *config_.plainListen, config_.listenBacklog);
-    running->plainPort = plainSocket.address().port();
-    running->plainServer = serve(plainSocket, *running->router);
+    plainSocket = listen(*config_.plainListen);
+    running->plainPort = plainSocket->address().port();
   }
+  std::optional<Poco::Net::ServerSocket> dashboardSocket;
   if (dashboardApart) {
-    Poco::Net::SecureServerSocket dashboardSocket(tls);
-    bindExclusively(dashboardSocket, *config_.dashboardListen, config_.listenBacklog);
-    running->dashboardPort = dashboardSocket.address().port();
-    running->dashboardServer = serve(dashboardSocket, *running->dashboardRouter);
+    dashboardSocket = listen(*config_.dashboardListen);
+    running->dashboardPort = dashboardSocket->address().port();
   }
-  running->httpsServer->start();
-  if (running->plainServer) running->plainServer->start();
-  if (running->dashboardServer) running->dashboardServer->start();
+  running->transport->serve(httpsSocket, tls, *running->router);
+  if (plainSocket) running->transport->serve(*plainSocket, nullptr, *running->router);
+  if (dashboardSocket) running->transport->serve(*dashboardSocket, tls, *running->dashboardRouter);
 
   if (running->dashboard) {
     running->sessionSweeper = std::make_unique<SessionSweeper>(running->dashboard->accounts(),
@@ -307,21 +281,17 @@ void CodePayloadService::start() {
     Poco::Net::ServerSocket metricsSocket;
     bindExclusively(metricsSocket, *config_.metricsListen, kMetricsBacklog);
     running->metricsPort = metricsSocket.address().port();
-    running->metricsPool = std::make_unique<Poco::ThreadPool>("metrics", 1, kMetricsThreads, 60);
-    running->metricsGuard = std::make_unique<ConnectionGuard>(
-        ConnectionLimits{config_.requestTimeout, kMetricsThreads + kMetricsQueued}, log_);
     Running* const parts = running.get();
     running->metricsEndpoint =
         std::make_unique<MetricsEndpoint>([parts](std::string& out) { parts->renderMetrics(out); });
-    Poco::Net::TCPServerParams::Ptr params = new Poco::Net::TCPServerParams;
-    params->setMaxThreads(kMetricsThreads);
-    params->setMaxQueued(kMetricsQueued);
-    params->setThreadIdleTime(Poco::Timespan(1, 0));
-    running->metricsServer = std::make_unique<Poco::Net::TCPServer>(
-        running->metricsGuard->httpConnectionFactory(running->http, *running->metricsEndpoint), *running->metricsPool,
-        metricsSocket, params);
-    running->metricsServer->setConnectionFilter(running->metricsGuard->admissionFilter(*running->metricsServer));
-    running->metricsServer->start();
+    ConnectionLimits limits;
+    limits.perAddress = kMetricsConnections;
+    limits.maxConnections = kMetricsConnections;
+    limits.maxQueued = kMetricsQueued;
+    limits.minThreads = 1;
+    limits.maxThreads = kMetricsThreads;
+    running->metricsTransport = std::make_unique<HttpTransport>(limits, running->http, log_);
+    running->metricsTransport->serve(metricsSocket, nullptr, *running->metricsEndpoint);
   }
   // Only the data directory lock's holder writes it: a fixed temporary name.
   common::writeFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n",
@@ -349,23 +319,20 @@ void CodePayloadService::stop() {
   running.stopMetrics();
   running.watcher.reset();
   running.sessionSweeper.reset();
-  running.httpsServer->stop();
-  if (running.plainServer) running.plainServer->stop();
-  if (running.dashboardServer) running.dashboardServer->stop();
-  // Idle keep-alive connections close now; each connection with a request in
-  // flight closes once that request is answered (Poco waits for it).
-  running.guard->stopConnections(false);
+  HttpTransport& transport = *running.transport;
+  transport.stopAccepting();
+  // Connections waiting for a next request close now; each one with a
+  // request in flight closes once that request is answered.
+  transport.stopConnections(false);
   const auto deadline = std::chrono::steady_clock::now() + config_.shutdownGrace;
-  while (running.openConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
+  while (transport.openConnections() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    // A connection that finished its request since the last look.
-    running.guard->stopConnections(false);
   }
-  const int abandoned = running.openConnections();
+  const std::size_t abandoned = transport.openConnections();
   if (abandoned > 0) {
     log_({app::LogLevel::Warning,
           "shutdown grace over: closing " + std::to_string(abandoned) + " connection(s) still open"});
-    running.guard->stopConnections(true);
+    transport.stopConnections(true);
   }
   std::error_code ignored;
   std::filesystem::remove(config_.dataDir / kPortFile, ignored);
@@ -391,9 +358,9 @@ void CodePayloadService::flushAccessLog() {
   if (running_) running_->accessLog->flush();
 }
 
-ConnectionGuard::Counts CodePayloadService::connectionCounts() const {
+HttpTransport::Counts CodePayloadService::connectionCounts() const {
   if (!running_) throw std::logic_error("the service is not started");
-  return running_->guard->counts();
+  return running_->transport->counts();
 }
 
 std::uint16_t CodePayloadService::httpsPort() const { return running_ ? running_->httpsPort : 0; }

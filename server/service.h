@@ -10,7 +10,7 @@
 #include <memory>
 #include <optional>
 
-#include "server/connection_guard.h"
+#include "server/http_transport.h"
 #include "server/server_config.h"
 #include "server/service_context.h"
 
@@ -65,8 +65,8 @@ class CodePayloadService {
   // Writes out the access log lines buffered so far (the log is written every
   // 100 ms otherwise).
   void flushAccessLog();
-  // Connections refused at accept and closed by the request deadline so far.
-  ConnectionGuard::Counts connectionCounts() const;
+  // Connections refused at accept and closed by a deadline so far.
+  HttpTransport::Counts connectionCounts() const;
 
  private:
   struct Running;

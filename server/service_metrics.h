@@ -1,6 +1,6 @@
 // The server's own counters (D-O1), one block per running service: requests
 // by route and status with their durations, token endpoint outcomes by cause,
-// and the /codes large-request throttle. Handlers count with relaxed atomic
+// the /codes large-request throttles, and answers that never went out whole. Handlers count with relaxed atomic
 // adds (no lock, no allocation, no string); the metrics listener reads them
 // (server/metrics_exposition.h). The engine's counters are its own
 // (engine/engine_metrics.h).
@@ -14,6 +14,7 @@
 
 #include "auth/token_endpoint.h"
 #include "common/metrics.h"
+#include "server/large_request_slots.h"
 
 namespace codepayload::server {
 
@@ -60,14 +61,24 @@ class ServiceMetrics {
   void countTokenOutcome(std::string_view cause) noexcept;
   std::uint64_t tokenOutcomes(std::size_t causeIndex) const noexcept { return tokenOutcomes_[causeIndex].value(); }
 
-  // A /codes request refused with 429 because its client had every large-request slot.
-  void countLargeRequestThrottle() noexcept { largeRequestThrottles_.add(); }
-  std::uint64_t largeRequestThrottles() const noexcept { return largeRequestThrottles_.value(); }
+  // A /codes request refused (429, 503) because its client, its organization
+  // or the server held every large-request slot.
+  void countLargeRequestThrottle(LargeRequestSlots::Refusal refusal) noexcept {
+    largeRequestThrottles_[static_cast<std::size_t>(refusal)].add();
+  }
+  std::uint64_t largeRequestThrottles(LargeRequestSlots::Refusal refusal) const noexcept {
+    return largeRequestThrottles_[static_cast<std::size_t>(refusal)].value();
+  }
+
+  // An answer whose connection ended before all of it went out.
+  void countUndeliveredAnswer() noexcept { undeliveredAnswers_.add(); }
+  std::uint64_t undeliveredAnswers() const noexcept { return undeliveredAnswers_.value(); }
 
  private:
   std::deque<RouteMetrics> routes_;  // a deque: each block keeps its address
   std::array<metrics::Counter, auth::kTokenOutcomeCauses.size()> tokenOutcomes_;
-  metrics::Counter largeRequestThrottles_;
+  std::array<metrics::Counter, 3> largeRequestThrottles_;  // by LargeRequestSlots::Refusal
+  metrics::Counter undeliveredAnswers_;
 };
 
 }  // namespace codepayload::server

@@ -35,12 +35,16 @@ std::string_view rawQuery(std::string_view target) {
 
 }  // namespace
 
+std::size_t TokenHandler::admitRequest(HttpExchange& exchange, RequestTrace& /*trace*/) const {
+  return exchange.method() == "POST" ? kTokenBodyLimit : 0;
+}
+
 void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   // The endpoint answers other methods with 405 without looking at a body
-  // (the exchange drains or refuses it).
-  std::string body;
+  // (the connection drops or refuses it).
+  std::string_view body;
   if (exchange.method() == "POST") {
-    if (const BodyRead read = exchange.readBody(kTokenBodyLimit, body); read != BodyRead::Complete) {
+    if (const BodyRead read = exchange.bodyRead(); read != BodyRead::Complete) {
       exchange.addHeader("Cache-Control", "no-store");
       exchange.addHeader("Pragma", "no-cache");
       sendBody(exchange, 400, "application/json", auth::tokenErrorBody("invalid_request", unreadBodyDescription(read)),
@@ -49,6 +53,7 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
       context_.metrics.countTokenOutcome(auth::tokenCause("badForm"));
       return;
     }
+    body = exchange.body();
   }
 
   std::array<std::string_view, 4> contentTypes;

@@ -12,6 +12,8 @@ class TokenHandler final : public ServiceHandler {
   explicit TokenHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::TokenError) {}
 
  private:
+  // A POST's form body, up to the endpoint's limit; no other method's.
+  std::size_t admitRequest(HttpExchange& exchange, RequestTrace& trace) const override;
   void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 };
 

@@ -21,6 +21,7 @@ class DashboardHandler final : public ServiceHandler {
   DashboardHandler(const ServiceContext& context, DashboardAccounts& accounts);
 
  private:
+  std::size_t admitRequest(HttpExchange& exchange, RequestTrace& trace) const override;
   void handle(HttpExchange& exchange, RequestTrace& trace) const override;
 
   DashboardAccounts& accounts_;

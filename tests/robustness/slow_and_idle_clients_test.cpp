@@ -244,7 +244,7 @@ TEST_F(SlowAndIdleClients, MoreSlowClientsThanWorkersDoNotLockOthersOut) {
   }
   // Four took their address's slots and were closed by the deadline; the
   // other 28 were refused at accept.
-  const server::ConnectionGuard::Counts counts = harness_->service().connectionCounts();
+  const server::HttpTransport::Counts counts = harness_->service().connectionCounts();
   EXPECT_EQ(counts.refusedOverAddressLimit, 2u * kWorkers - kPerAddress);
   EXPECT_EQ(counts.refusedQueueFull, 0u);
   EXPECT_EQ(counts.closedOverdue, static_cast<std::uint64_t>(kPerAddress));
@@ -309,7 +309,7 @@ TEST_F(SlowAndIdleClients, ManyIdleConnectionsDoNotStopOthersBeingServed) {
   // The kernel held every one back until the first-bytes deadline
   // (http.firstBytesTimeout, TCP_DEFER_ACCEPT); still silent then, each was
   // refused at accept: none took a worker or its address's slots.
-  const server::ConnectionGuard::Counts counts = harness_->service().connectionCounts();
+  const server::HttpTransport::Counts counts = harness_->service().connectionCounts();
   EXPECT_EQ(counts.refusedSilent, static_cast<std::uint64_t>(kIdle));
   EXPECT_EQ(counts.refusedOverAddressLimit, 0u);
   EXPECT_EQ(counts.refusedQueueFull, 0u);

@@ -284,7 +284,7 @@ TEST(WorkerStarvation, ASilentConnectionIsRefusedAtAcceptAfterTheFirstBytesTimeo
   // Handed over by the kernel after its first SYN-ACK retransmission (1 s).
   EXPECT_GE(closedAfter, milliseconds(900));
   EXPECT_LE(closedAfter, milliseconds(3000));
-  const server::ConnectionGuard::Counts counts = harness.service().connectionCounts();
+  const server::HttpTransport::Counts counts = harness.service().connectionCounts();
   EXPECT_EQ(counts.refusedSilent, 1u);
   EXPECT_EQ(counts.refusedOverAddressLimit, 0u);
   EXPECT_EQ(counts.closedHandshakeOverdue, 0u);
@@ -311,7 +311,7 @@ TEST(WorkerStarvation, AStalledTlsHandshakeIsClosedByItsOwnDeadline) {
   EXPECT_LE(closedAfter, milliseconds(3000));
   EXPECT_TRUE(loggedSoon(
       harness, "closed the connection from " + local + ": no TLS handshake within 1000 ms (http.tlsHandshakeTimeout)"));
-  const server::ConnectionGuard::Counts counts = harness.service().connectionCounts();
+  const server::HttpTransport::Counts counts = harness.service().connectionCounts();
   EXPECT_EQ(counts.closedHandshakeOverdue, 1u);
   EXPECT_EQ(counts.closedOverdue, 0u);
   EXPECT_EQ(counts.refusedSilent, 0u);

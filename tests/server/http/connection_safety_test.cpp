@@ -84,6 +84,22 @@ TEST_F(ConnectionSafety, UnreadLargeBodyClosesTheConnection) {
   EXPECT_TRUE(connection.closedByServer());
 }
 
+// Lingering close (RFC 9112 §9.6): a body too large to drain is still read
+// and dropped for a while after the answer, so a client that sends it whole
+// before it reads (as a proxy does) gets the answer, not a reset.
+TEST_F(ConnectionSafety, ABodyTooLargeToDrainIsReadAndDroppedAfterTheAnswerSoTheClientGetsIt) {
+  RawConnection connection(*harness_);
+  const std::string request = codesRequest("", std::string(1024 * 1024, 'x'));
+  connection.send(request);
+  const HttpResult unauthorized = connection.readResponse();
+  EXPECT_EQ(unauthorized.status, 401);
+  EXPECT_EQ(unauthorized.header("connection"), "Close");
+  EXPECT_EQ(unauthorized.body,
+            R"({"errors":[{"code":"Unauthorized","path":null,"message":"An access token is required: send )"
+            R"(Authorization: Bearer <token>."}]})");
+  EXPECT_TRUE(connection.closedByServer());
+}
+
 TEST_F(ConnectionSafety, ContentLengthOverTheLimitIs413WithoutReadingTheBody) {
   RawConnection connection(*harness_);
   // Announce 10 MiB but send only the headers: the answer must come anyway.

@@ -28,6 +28,8 @@ ScrapeValues sampleValues() {
   values.refusedOverAddressLimit = 5;
   values.refusedQueueFull = 6;
   values.closedOverdue = 7;
+  values.refusedOverConnectionLimit = 11;
+  values.closedSlowReader = 12;
   values.openConnections = 8;
   return values;
 }
@@ -45,7 +47,10 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
   service.countTokenOutcome("badCredentials");
   service.countTokenOutcome("badCredentials");
   service.countTokenOutcome("addressThrottled");
-  service.countLargeRequestThrottle();
+  service.countLargeRequestThrottle(LargeRequestSlots::Refusal::Client);
+  service.countLargeRequestThrottle(LargeRequestSlots::Refusal::Server);
+  service.countLargeRequestThrottle(LargeRequestSlots::Refusal::Server);
+  service.countUndeliveredAnswer();
   EngineMetrics engine;
   engine.codesAccepted.add(3);
   engine.codesRejected.add(1);
@@ -237,7 +242,7 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
 )T"
       R"T(codepayload_token_refusals_total{cause="serverError"} 0
 )T"
-      R"T(# HELP codepayload_throttled_requests_total Requests refused with 429 by a throttle: the token endpoint's per address, per client and issuance budgets, and the /codes large requests per client.
+      R"T(# HELP codepayload_throttled_requests_total Requests refused by a throttle: the token endpoint's per address, per client and issuance budgets, and the /codes large requests per client and per organization (429) and per server (503).
 )T"
       R"T(# TYPE codepayload_throttled_requests_total counter
 )T"
@@ -248,6 +253,10 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
       R"T(codepayload_throttled_requests_total{throttle="token_issuance"} 0
 )T"
       R"T(codepayload_throttled_requests_total{throttle="codes_large_requests"} 1
+)T"
+      R"T(codepayload_throttled_requests_total{throttle="codes_large_requests_organization"} 0
+)T"
+      R"T(codepayload_throttled_requests_total{throttle="codes_large_requests_server"} 2
 )T"
       R"T(# HELP codepayload_rules_release_info The dictionary release of the rules served (always 1).
 )T"
@@ -283,11 +292,13 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
 )T"
       R"T(codepayload_usage_writes_total{result="failure"} 10
 )T"
-      R"T(# HELP codepayload_connections_refused_total Connections refused at accept: the address held its limit of connections, or every worker was busy and the queue full.
+      R"T(# HELP codepayload_connections_refused_total Connections refused at accept: the address held its limit of connections, the server held its limit, or every worker was busy and the queue full.
 )T"
       R"T(# TYPE codepayload_connections_refused_total counter
 )T"
       R"T(codepayload_connections_refused_total{reason="address_limit"} 5
+)T"
+      R"T(codepayload_connections_refused_total{reason="connection_limit"} 11
 )T"
       R"T(codepayload_connections_refused_total{reason="queue_full"} 6
 )T"
@@ -296,6 +307,18 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
       R"T(# TYPE codepayload_connections_closed_overdue_total counter
 )T"
       R"T(codepayload_connections_closed_overdue_total 7
+)T"
+      R"T(# HELP codepayload_connections_closed_slow_reader_total Connections closed because the client read its answers slower than http.minSendRate allows.
+)T"
+      R"T(# TYPE codepayload_connections_closed_slow_reader_total counter
+)T"
+      R"T(codepayload_connections_closed_slow_reader_total 12
+)T"
+      R"T(# HELP codepayload_answers_undelivered_total Answers whose connection ended (the client went away or read too slowly) before all of them went out.
+)T"
+      R"T(# TYPE codepayload_answers_undelivered_total counter
+)T"
+      R"T(codepayload_answers_undelivered_total 1
 )T"
       R"T(# HELP codepayload_connections_open Connections open on the HTTPS and plain listeners.
 )T"

@@ -1,0 +1,62 @@
+// The threads that do the connections' work, fed from one queue in order. A
+// job runs until its connection must wait for its peer (then it is parked in
+// the waiting room, not here) or ends; so a worker is only ever busy with
+// work the server does itself. The pool starts `minThreads` threads and adds
+// one, up to `maxThreads`, whenever a job is queued while none is idle.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace codepayload::server {
+
+class WorkerPool {
+ public:
+  class Job {
+   public:
+    virtual ~Job() = default;
+    // Runs on a worker; may submit itself again before it returns.
+    virtual void run() noexcept = 0;
+  };
+
+  // Throws std::system_error when no thread can be started.
+  WorkerPool(int minThreads, int maxThreads);
+  // stop().
+  ~WorkerPool();
+
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  // Queues `job` (not queued already); a worker runs it soon.
+  void submit(Job& job);
+  // Runs every job queued, then joins the threads. Nothing may be submitted
+  // once it returned.
+  void stop();
+
+  // Jobs waiting for a worker.
+  std::size_t queued() const;
+  // Workers running a job.
+  int busy() const;
+  int threads() const;
+
+ private:
+  void work();
+  // With mutex_ held.
+  void startThreadLocked();
+
+  const int maxThreads_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<Job*> queue_;
+  int idle_ = 0;
+  int busy_ = 0;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace codepayload::server

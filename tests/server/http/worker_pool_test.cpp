@@ -1,0 +1,106 @@
+#include "server/worker_pool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace codepayload::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+// A job that runs `body` each time a worker runs it.
+class FunctionJob final : public WorkerPool::Job {
+ public:
+  explicit FunctionJob(std::function<void()> body) : body_(std::move(body)) {}
+  void run() noexcept override { body_(); }
+
+ private:
+  std::function<void()> body_;
+};
+
+// A gate the test opens: jobs wait at it.
+class Gate {
+ public:
+  void pass() {
+    std::unique_lock lock(mutex_);
+    ++waiting_;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return open_; });
+  }
+  void open() {
+    const std::lock_guard lock(mutex_);
+    open_ = true;
+    changed_.notify_all();
+  }
+  bool awaitWaiting(int count) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, 3s, [&] { return waiting_ >= count; });
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int waiting_ = 0;
+  bool open_ = false;
+};
+
+TEST(WorkerPool, StartsTheMinimumAndGrowsToTheMaximumWhileJobsWait) {
+  WorkerPool pool(1, 3);
+  EXPECT_EQ(pool.threads(), 1);
+  Gate gate;
+  std::vector<std::unique_ptr<FunctionJob>> jobs;
+  for (int index = 0; index < 5; ++index) jobs.push_back(std::make_unique<FunctionJob>([&] { gate.pass(); }));
+  for (auto& job : jobs) pool.submit(*job);
+  ASSERT_TRUE(gate.awaitWaiting(3));
+  EXPECT_EQ(pool.threads(), 3);
+  EXPECT_EQ(pool.busy(), 3);
+  EXPECT_EQ(pool.queued(), 2u);
+  gate.open();
+  pool.stop();  // runs what is queued, then joins
+  EXPECT_EQ(pool.queued(), 0u);
+}
+
+TEST(WorkerPool, RunsEveryJobInOrderAndAJobMaySubmitItselfAgain) {
+  std::mutex mutex;
+  std::vector<int> order;
+  std::atomic<int> again{3};
+  WorkerPool pool(1, 1);
+  std::unique_ptr<FunctionJob> repeating;
+  repeating = std::make_unique<FunctionJob>([&] {
+    {
+      const std::lock_guard lock(mutex);
+      order.push_back(0);
+    }
+    if (--again > 0) pool.submit(*repeating);
+  });
+  FunctionJob first([&] {
+    const std::lock_guard lock(mutex);
+    order.push_back(1);
+  });
+  FunctionJob second([&] {
+    const std::lock_guard lock(mutex);
+    order.push_back(2);
+  });
+  pool.submit(first);
+  pool.submit(second);
+  pool.submit(*repeating);
+  for (int wait = 0; wait < 300 && again > 0; ++wait) std::this_thread::sleep_for(10ms);
+  pool.stop();
+  EXPECT_EQ(order, (std::vector<int>{1, 2, 0, 0, 0}));
+}
+
+TEST(WorkerPool, NothingMayBeSubmittedOnceStopped) {
+  WorkerPool pool(1, 2);
+  pool.stop();
+  FunctionJob job([] {});
+  EXPECT_THROW(pool.submit(job), std::logic_error);
+}
+
+}  // namespace
+}  // namespace codepayload::server
