@@ -103,20 +103,20 @@ HttpExchange::HttpExchange(Poco::Net::StreamSocket& socket, const Poco::Net::Soc
       clientHost_(peerHostText_),
       clientAddress_(peerAddressText_) {}
 
-void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
+void HttpExchange::identifyRequest(const TrustedProxies& proxies, ForwardedHeader forwardedHeader) {
   if (proxies.empty() || !proxies.contains(peerHost_)) return;
-  // Every field line (the head's field count is bounded): the proxy's own hop
-  // is in the last one, after any number a client sent.
+  // Every field line of the header the proxy writes (the head's field count
+  // is bounded): the proxy's own hop is in the last one, after any number a
+  // client sent. The other header is not read: the proxy passes a client's
+  // copy of it through untouched.
+  const std::string_view forwardedName = forwardedHeaderName(forwardedHeader);
   std::vector<std::string_view> forwarded;
-  std::vector<std::string_view> xForwardedFor;
   std::optional<std::string_view> requestId;  // the last one: what the proxy added
   for (const HeaderField& headerField : head_.fields) {
     if (common::equalsIgnoringAsciiCase(headerField.name, "X-Request-Id")) requestId = headerField.value;
-    if (common::equalsIgnoringAsciiCase(headerField.name, "Forwarded")) forwarded.push_back(headerField.value);
-    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Forwarded-For"))
-      xForwardedFor.push_back(headerField.value);
+    if (common::equalsIgnoringAsciiCase(headerField.name, forwardedName)) forwarded.push_back(headerField.value);
   }
-  clientHost_ = forwardedClient(proxies, peerHost_, forwarded, xForwardedFor);
+  clientHost_ = forwardedClient(proxies, peerHost_, forwardedHeader, forwarded);
   clientAddress_ = clientHost_;
   if (requestId && acceptableRequestId(*requestId)) requestId_ = std::string(*requestId);
 }
@@ -465,7 +465,7 @@ void serveHttpConnection(Poco::Net::StreamSocket& socket, const Poco::Net::Socke
         refuse(exchange, *error, hooks);
         return;
       }
-      exchange.identifyRequest(settings.trustedProxies);
+      exchange.identifyRequest(settings.trustedProxies, settings.forwardedHeader);
       if (exchange.requestId_.empty()) exchange.requestId_ = generateRequestId();
       const bool last = settings.maxKeepAliveRequests != 0 && served + 1 == settings.maxKeepAliveRequests;
       if (!exchange.head_.keepAlive || last || (hooks.stopping != nullptr && hooks.stopping->load())) {

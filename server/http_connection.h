@@ -35,8 +35,10 @@ struct HttpSettings {
   std::chrono::seconds ioTimeout{5};         // one socket read or write
   std::chrono::seconds keepAliveTimeout{5};  // the wait for a next request
   int maxKeepAliveRequests = 1000;           // 0: no limit
-  // Peers whose Forwarded / X-Forwarded-For and X-Request-Id are believed.
+  // Peers whose X-Request-Id and client address are believed, and the one
+  // header they write that address into (server/trusted_proxies.h).
   TrustedProxies trustedProxies;
+  ForwardedHeader forwardedHeader = ForwardedHeader::XForwardedFor;
 };
 
 // Bodies up to this size are read and dropped when a request is answered
@@ -139,7 +141,7 @@ class HttpExchange {
   void compact();
   void startRequest();
   // After the head is parsed: the client and the request id it names.
-  void identifyRequest(const TrustedProxies& proxies);
+  void identifyRequest(const TrustedProxies& proxies, ForwardedHeader forwardedHeader);
 
   Poco::Net::StreamSocket& socket_;
   const Poco::Net::IPAddress peerHost_;

@@ -35,6 +35,7 @@ HttpSettings httpSettings(const ServerConfig& config) {
   settings.keepAliveTimeout = config.keepAliveTimeout;
   settings.maxKeepAliveRequests = config.maxKeepAliveRequests;
   settings.trustedProxies = config.trustedProxies;
+  settings.forwardedHeader = config.forwardedHeader;
   return settings;
 }
 
