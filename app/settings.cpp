@@ -51,6 +51,7 @@ constexpr std::array kKeys{
     SettingKey{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT"},
     SettingKey{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT"},
     SettingKey{"http.trustedProxies", "CODEPAYLOAD_TRUSTED_PROXIES"},
+    SettingKey{"http.forwardedHeader", "CODEPAYLOAD_FORWARDED_HEADER"},
     SettingKey{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS"},
     SettingKey{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE"},
     SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},

@@ -126,20 +126,20 @@ HttpExchange::HttpExchange(ConnectionStream& stream, const Poco::Net::IPAddress&
       clientAddress_(peerAddressText_),
       sendAllowance_(settings.ioTimeout) {}
 
-void HttpExchange::identifyRequest(const TrustedProxies& proxies) {
+void HttpExchange::identifyRequest(const TrustedProxies& proxies, ForwardedHeader forwardedHeader) {
   if (proxies.empty() || !proxies.contains(peerHost_)) return;
-  // Every field line (the head's field count is bounded): the proxy's own hop
-  // is in the last one, after any number a client sent.
+  // Every field line of the header the proxy writes (the head's field count
+  // is bounded): the proxy's own hop is in the last one, after any number a
+  // client sent. The other header is not read: the proxy passes a client's
+  // copy of it through untouched.
+  const std::string_view forwardedName = forwardedHeaderName(forwardedHeader);
   std::vector<std::string_view> forwarded;
-  std::vector<std::string_view> xForwardedFor;
   std::optional<std::string_view> requestId;  // the last one: what the proxy added
   for (const HeaderField& headerField : head_.fields) {
     if (common::equalsIgnoringAsciiCase(headerField.name, "X-Request-Id")) requestId = headerField.value;
-    if (common::equalsIgnoringAsciiCase(headerField.name, "Forwarded")) forwarded.push_back(headerField.value);
-    if (common::equalsIgnoringAsciiCase(headerField.name, "X-Forwarded-For"))
-      xForwardedFor.push_back(headerField.value);
+    if (common::equalsIgnoringAsciiCase(headerField.name, forwardedName)) forwarded.push_back(headerField.value);
   }
-  clientHost_ = forwardedClient(proxies, peerHost_, forwarded, xForwardedFor);
+  clientHost_ = forwardedClient(proxies, peerHost_, forwardedHeader, forwarded);
   clientAddress_ = clientHost_;
   if (requestId && acceptableRequestId(*requestId)) requestId_ = std::string(*requestId);
 }
@@ -551,7 +551,7 @@ std::optional<HttpConnection::Next> HttpConnection::readHead(Clock::time_point n
     refuse(*error);
     return std::nullopt;
   }
-  exchange_.identifyRequest(settings_.trustedProxies);
+  exchange_.identifyRequest(settings_.trustedProxies, settings_.forwardedHeader);
   if (exchange_.requestId_.empty()) exchange_.requestId_ = generateRequestId();
   const bool last = settings_.maxKeepAliveRequests != 0 && served_ + 1 == settings_.maxKeepAliveRequests;
   if (!exchange_.head_.keepAlive || last || stopping) exchange_.closeAfterAnswer();

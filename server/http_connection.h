@@ -57,8 +57,10 @@ struct HttpSettings {
   // it takes gives 1/minSendRate s back to the time it may make the server
   // wait (at most ioTimeout). 0: only ioTimeout without progress ends it.
   std::size_t minSendRate = 16 * 1024;
-  // Peers whose Forwarded / X-Forwarded-For and X-Request-Id are believed.
+  // Peers whose X-Request-Id and client address are believed, and the one
+  // header they write that address into (server/trusted_proxies.h).
   TrustedProxies trustedProxies;
+  ForwardedHeader forwardedHeader = ForwardedHeader::XForwardedFor;
 };
 
 // Bodies up to this size are read and dropped when a request is answered
@@ -192,7 +194,7 @@ class HttpExchange {
   // The memory of a request that was large goes back (buffers over a few MiB).
   void releaseLargeBuffers();
   // After the head is parsed: the client and the request id it names.
-  void identifyRequest(const TrustedProxies& proxies);
+  void identifyRequest(const TrustedProxies& proxies, ForwardedHeader forwardedHeader);
   bool unreadBodyCanBeDropped() const;
 
   void writeHead(int status, std::string_view contentType, std::optional<std::uint64_t> contentLength, bool chunked);

@@ -192,6 +192,17 @@ void applyTrustedProxies(ServerConfig& config, std::string_view value) {
   }
 }
 
+void applyForwardedHeader(ServerConfig& config, std::string_view value) {
+  const std::optional<ForwardedHeader> header = forwardedHeaderNamed(value);
+  if (!header) {
+    throw ServerConfigError(
+        "must be X-Forwarded-For or Forwarded (the one header the trusted proxies write the client's address into), "
+        "got " +
+        quoted(value));
+  }
+  config.forwardedHeader = *header;
+}
+
 void applyAccessLog(ServerConfig& config, std::string_view value) {
   if (value.empty()) throw ServerConfigError("must be '-' (stdout), 'off' or a file path, got ''");
   config.accessLog = std::string(value);
@@ -231,6 +242,7 @@ constexpr std::array kSettings{
     ServerSetting{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT", applyFirstBytesTimeout},
     ServerSetting{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT", applyTlsHandshakeTimeout},
     ServerSetting{"http.trustedProxies", "CODEPAYLOAD_TRUSTED_PROXIES", applyTrustedProxies},
+    ServerSetting{"http.forwardedHeader", "CODEPAYLOAD_FORWARDED_HEADER", applyForwardedHeader},
     ServerSetting{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS",
                   applyMaxConnectionsPerAddress},
     ServerSetting{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE", applyShutdownGrace},

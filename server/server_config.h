@@ -103,9 +103,12 @@ struct ServerConfig {
   // Connections one client address (an IPv6 /64) may hold at once, waiting
   // ones included; 0: no limit. Unless set, half of maxThreads.
   int maxConnectionsPerAddress = 32;
-  // Reverse proxies whose Forwarded / X-Forwarded-For and X-Request-Id are
-  // believed (server/trusted_proxies.h); empty: none.
+  // Reverse proxies whose client address and X-Request-Id are believed
+  // (server/trusted_proxies.h); empty: none.
   TrustedProxies trustedProxies;
+  // The one header those proxies write the client's address into; the other
+  // one is ignored, whoever sent it.
+  ForwardedHeader forwardedHeader = ForwardedHeader::XForwardedFor;
   std::chrono::seconds shutdownGrace{10};
   std::chrono::milliseconds reloadInterval{250};
   // How often the API clients' usage counted in memory is added to the

@@ -38,6 +38,7 @@ HttpSettings httpSettings(const ServerConfig& config) {
   settings.tlsHandshakeTimeout = config.tlsHandshakeTimeout;
   settings.minSendRate = config.minSendRate;
   settings.trustedProxies = config.trustedProxies;
+  settings.forwardedHeader = config.forwardedHeader;
   return settings;
 }
 

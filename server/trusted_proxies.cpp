@@ -95,19 +95,18 @@ std::string forParameter(std::string_view element) {
   return {};
 }
 
-// The hops the headers name, left (the original client) to right (the hop the
-// peer added). Forwarded wins when the request has it at all.
-std::vector<std::string> hops(std::span<const std::string_view> forwarded,
-                              std::span<const std::string_view> xForwardedFor) {
+// The hops `header`'s field lines name, left (the original client) to right
+// (the hop the peer added).
+std::vector<std::string> hops(ForwardedHeader header, std::span<const std::string_view> values) {
   std::vector<std::string> result;
-  if (!forwarded.empty()) {
-    for (const std::string_view line : forwarded) {
-      for (const std::string_view element : splitOutsideQuotes(line, ',')) result.push_back(forParameter(element));
+  for (const std::string_view line : values) {
+    for (const std::string_view element : splitOutsideQuotes(line, ',')) {
+      if (header == ForwardedHeader::Forwarded) {
+        result.push_back(forParameter(element));
+      } else {
+        result.emplace_back(trim(element));
+      }
     }
-    return result;
-  }
-  for (const std::string_view line : xForwardedFor) {
-    for (const std::string_view element : splitOutsideQuotes(line, ',')) result.emplace_back(trim(element));
   }
   return result;
 }
@@ -165,12 +164,22 @@ std::vector<std::string> TrustedProxies::text() const {
   return result;
 }
 
-std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer,
-                            std::span<const std::string_view> forwarded,
-                            std::span<const std::string_view> xForwardedFor) {
+std::string_view forwardedHeaderName(ForwardedHeader header) {
+  return header == ForwardedHeader::Forwarded ? "Forwarded" : "X-Forwarded-For";
+}
+
+std::optional<ForwardedHeader> forwardedHeaderNamed(std::string_view name) {
+  for (const ForwardedHeader header : {ForwardedHeader::XForwardedFor, ForwardedHeader::Forwarded}) {
+    if (common::equalsIgnoringAsciiCase(name, forwardedHeaderName(header))) return header;
+  }
+  return std::nullopt;
+}
+
+std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer, ForwardedHeader header,
+                            std::span<const std::string_view> values) {
   if (!proxies.contains(peer)) return peer.toString();
   Poco::Net::IPAddress current = unmapped(peer);
-  const std::vector<std::string> chain = hops(forwarded, xForwardedFor);
+  const std::vector<std::string> chain = hops(header, values);
   for (auto hop = chain.rbegin(); hop != chain.rend(); ++hop) {
     const auto address = parseHop(*hop);
     if (!address) break;

@@ -1,14 +1,18 @@
-// Behind a reverse proxy (setting http.trustedProxies): which peers may tell
-// the service who their client is, and who the client of a request then is.
-// From a trusted peer only, the client address comes from the Forwarded header
-// (RFC 7239) or, when a request has none, from X-Forwarded-For; the chain is
-// walked from its right end (the hop the peer itself added) past every trusted
-// proxy, and the first address not trusted is the client (D-P12). From any
-// other peer both headers are ignored. PROXY protocol is not read (D-P14).
+// Behind a reverse proxy (settings http.trustedProxies, http.forwardedHeader):
+// which peers may tell the service who their client is, and who the client of
+// a request then is. From a trusted peer only, the client address comes from
+// the one header the proxy writes: X-Forwarded-For (the default) or Forwarded
+// (RFC 7239). The other one is never read: a proxy passes a client's copy of
+// a header it does not write through untouched, so its every entry may be
+// made up (D-SB1). The chain is walked from its right end (the hop the peer
+// itself added) past every trusted proxy, and the first address not trusted
+// is the client (D-P12). From any other peer both headers are ignored. PROXY
+// protocol is not read (D-P14).
 #pragma once
 
 #include <Poco/Net/IPAddress.h>
 
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -42,15 +46,23 @@ class TrustedProxies {
   std::vector<AddressBlock> blocks_;
 };
 
+// The header a trusted proxy writes the client's address into.
+enum class ForwardedHeader { XForwardedFor, Forwarded };
+
+// "X-Forwarded-For" or "Forwarded".
+std::string_view forwardedHeaderName(ForwardedHeader header);
+// The header `name` names, in any letter case ("x-forwarded-for"); nullopt
+// for any other text.
+std::optional<ForwardedHeader> forwardedHeaderNamed(std::string_view name);
+
 // The request's client address (as text, e.g. "203.0.113.9", "2001:db8::1")
-// when the connection's peer is `peer`, from the values of the request's
-// Forwarded and X-Forwarded-For headers (every field line, in order). Returns
-// the peer's address when it is not trusted, and the peer's or the last
-// trusted hop's address when a hop's address cannot be read ("unknown", an
-// obfuscated identifier, garbage): nothing is taken from a hop nobody trusted
-// reported.
-std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer,
-                            std::span<const std::string_view> forwarded,
-                            std::span<const std::string_view> xForwardedFor);
+// when the connection's peer is `peer`, from `values`: every field line of the
+// request's `header`, in order (the caller leaves the other header out).
+// Returns the peer's address when it is not trusted, and the peer's or the
+// last trusted hop's address when a hop's address cannot be read ("unknown",
+// an obfuscated identifier, garbage): nothing is taken from a hop nobody
+// trusted reported.
+std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer, ForwardedHeader header,
+                            std::span<const std::string_view> values);
 
 }  // namespace codepayload::server

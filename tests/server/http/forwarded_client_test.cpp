@@ -1,4 +1,5 @@
-// Behind a reverse proxy (http.trustedProxies, D-P12) and request ids
+// Behind a reverse proxy (http.trustedProxies, http.forwardedHeader, D-P12,
+// D-SB1) and request ids
 // (X-Request-Id, D-P10, D-P11): the in-process service, real HTTPS clients
 // from 127.0.0.1, trusted as a proxy or not.
 #include <Poco/JSON/Object.h>
@@ -13,6 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "accounts/account_store.h"
+#include "auth/auth_service.h"
 #include "server/request_id.h"
 #include "service_harness.h"
 
@@ -25,8 +28,12 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 // through from one address in its window; the next request gets 429.
 constexpr int kFailuresPerAddress = 20;
 
-std::function<void(ServerConfig&)> trusting(const std::string& proxies) {
-  return [proxies](ServerConfig& config) { config.trustedProxies = TrustedProxies::parse(proxies); };
+std::function<void(ServerConfig&)> trusting(const std::string& proxies,
+                                            ForwardedHeader header = ForwardedHeader::XForwardedFor) {
+  return [proxies, header](ServerConfig& config) {
+    config.trustedProxies = TrustedProxies::parse(proxies);
+    config.forwardedHeader = header;
+  };
 }
 
 HttpResult tokenRequest(ServiceHarness& harness, const ApiClient& client, const std::string& secret, Headers extra) {
@@ -63,10 +70,16 @@ TEST(TrustedProxy, TheTokenThrottleCountsTheForwardedClientSoOneBruteForcerLocks
     ASSERT_EQ(tokenRequest(harness, victim, "guess", {{"X-Forwarded-For", "198.51.100.7"}}).status, 401) << attempt;
   }
   EXPECT_EQ(tokenRequest(harness, victim, "guess", {{"X-Forwarded-For", "198.51.100.7"}}).status, 429);
-  EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {{"Forwarded", "for=198.51.100.7"}}).status, 429);
+  EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {{"X-Forwarded-For", "198.51.100.7"}}).status, 429);
+  // A Forwarded header the client sent (the proxy passes it through) does not
+  // get it out either: only X-Forwarded-For is read.
+  EXPECT_EQ(tokenRequest(harness, victim, victim.secret,
+                         {{"Forwarded", "for=198.51.100.8"}, {"X-Forwarded-For", "198.51.100.7"}})
+                .status,
+            429);
   // Another client behind the same proxy is not locked out.
   EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {{"X-Forwarded-For", "198.51.100.8"}}).status, 200);
-  EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {{"Forwarded", "for=\"[2001:db8::8]\""}}).status, 200);
+  EXPECT_EQ(tokenRequest(harness, victim, victim.secret, {{"X-Forwarded-For", "2001:db8::8"}}).status, 200);
   // A spoofed left-most entry does not get the brute-forcer out: the proxy's
   // own (right-most) hop names it.
   EXPECT_EQ(tokenRequest(harness, victim, "guess", {{"X-Forwarded-For", "203.0.113.1, 198.51.100.7"}}).status, 429);
@@ -85,6 +98,86 @@ TEST(TrustedProxy, TheTokenThrottleCountsTheForwardedClientSoOneBruteForcerLocks
   ASSERT_TRUE(line);
   EXPECT_EQ(line->getValue<std::string>("client"), "198.51.100.9");
   EXPECT_EQ(line->getValue<std::string>("clientId"), victim.clientId);
+}
+
+// Wrong secrets through a proxy that writes header `written` with `value`
+// (naming 198.51.100.7), each request also carrying the other header,
+// `spoofed`, made up anew (`spoofedPrefix` + 203.0.113.N) as a client sends it
+// and the proxy passes it through. The throttle must count 198.51.100.7 and
+// the access log name it on every line. Returns the number of 401s before the
+// first 429 (at most 2 * kFailuresPerAddress requests are sent).
+int failuresBeforeThrottled(ServiceHarness& harness, const ApiClient& victim, const std::string& written,
+                            const std::string& value, const std::string& spoofed, const std::string& spoofedPrefix) {
+  int unauthorized = 0;
+  for (int attempt = 0; attempt < 2 * kFailuresPerAddress; ++attempt) {
+    const std::string id = "spray-" + std::to_string(attempt);
+    const HttpResult answer = tokenRequest(harness, victim, "guess",
+                                           {{spoofed, spoofedPrefix + "203.0.113." + std::to_string(attempt + 1)},
+                                            {written, value},
+                                            {"X-Request-Id", id}});
+    const auto line = accessLine(harness, id);
+    EXPECT_TRUE(line) << id;
+    EXPECT_EQ(line ? line->getValue<std::string>("client") : "<no line>", "198.51.100.7") << id;
+    if (answer.status != 401) {
+      EXPECT_EQ(answer.status, 429) << id;
+      break;
+    }
+    ++unauthorized;
+  }
+  return unauthorized;
+}
+
+TEST(TrustedProxy, WritingXForwardedForAClientsForwardedHeaderIsIgnored) {
+  ServiceHarness harness(trusting("127.0.0.1", ForwardedHeader::XForwardedFor));
+  const ApiClient victim = harness.createClient({"write:codes"});
+  EXPECT_EQ(failuresBeforeThrottled(harness, victim, "X-Forwarded-For", "198.51.100.7", "Forwarded", "for="),
+            kFailuresPerAddress);
+  // A request with only a client's Forwarded is the proxy's own.
+  const HttpResult own =
+      tokenRequest(harness, victim, victim.secret, {{"Forwarded", "for=198.51.100.7"}, {"X-Request-Id", "own-xff"}});
+  EXPECT_EQ(own.status, 200);
+  const auto line = accessLine(harness, "own-xff");
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->getValue<std::string>("client"), "127.0.0.1");
+}
+
+TEST(TrustedProxy, WritingForwardedAClientsXForwardedForIsIgnored) {
+  ServiceHarness harness(trusting("127.0.0.1", ForwardedHeader::Forwarded));
+  const ApiClient victim = harness.createClient({"write:codes"});
+  EXPECT_EQ(failuresBeforeThrottled(harness, victim, "Forwarded", "for=198.51.100.7", "X-Forwarded-For", ""),
+            kFailuresPerAddress);
+  const HttpResult own = tokenRequest(harness, victim, victim.secret,
+                                      {{"X-Forwarded-For", "198.51.100.7"}, {"X-Request-Id", "own-forwarded"}});
+  EXPECT_EQ(own.status, 200);
+  const auto line = accessLine(harness, "own-forwarded");
+  ASSERT_TRUE(line);
+  EXPECT_EQ(line->getValue<std::string>("client"), "127.0.0.1");
+}
+
+// A failed dashboard sign-in through the proxy: the audit names the address
+// the proxy wrote, never the one in the header it does not write.
+TEST(TrustedProxy, TheSignInAuditRecordsTheAddressInTheHeaderTheProxyWrites) {
+  const std::vector<std::pair<ForwardedHeader, Headers>> cases{
+      {ForwardedHeader::XForwardedFor, {{"Forwarded", "for=203.0.113.1"}, {"X-Forwarded-For", "198.51.100.7"}}},
+      {ForwardedHeader::Forwarded, {{"X-Forwarded-For", "203.0.113.1"}, {"Forwarded", "for=198.51.100.7"}}}};
+  for (const auto& [header, forwarding] : cases) {
+    SCOPED_TRACE(std::string(forwardedHeaderName(header)));
+    ServiceHarness harness(trusting("127.0.0.1", header));
+    Headers headers{{"Content-Type", "application/json"},
+                    {"Sec-Fetch-Site", "same-origin"},
+                    {"Origin", "https://127.0.0.1:" + std::to_string(harness.port())}};
+    headers.insert(headers.end(), forwarding.begin(), forwarding.end());
+    const HttpResult refused = harness.request(HttpCall{
+        "POST", "/dashboard/data/sign-in", headers, R"({"email":"nobody@example.org","password":"not the password"})"});
+    EXPECT_EQ(refused.status, 401) << refused.body;
+    accounts::AccountStore store(harness.dataDir() / auth::kRegistryDatabaseFile,
+                                 auth::registryMigrationsDir(harness.service().config().schemaDir));
+    const std::vector<accounts::AuditRecord> records =
+        store.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 10});
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0].address, "198.51.100.7");
+    EXPECT_EQ(records[0].detail, "unknown email");
+  }
 }
 
 TEST(UntrustedPeer, SpoofedForwardingHeadersChangeNothing) {

@@ -205,6 +205,30 @@ TEST_F(ServerConfigFile, TrustedProxiesAreNoneUnlessListed) {
                 "block: proxy.example");
 }
 
+TEST_F(ServerConfigFile, ForwardedHeaderIsXForwardedForUnlessSetToForwarded) {
+  EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).forwardedHeader, ForwardedHeader::XForwardedFor);
+  EXPECT_EQ(loadServerConfig(write("http.forwardedHeader = Forwarded\n"), environmentOf({})).forwardedHeader,
+            ForwardedHeader::Forwarded);
+  EXPECT_EQ(loadServerConfig(write("http.forwardedHeader = forwarded\n"), environmentOf({})).forwardedHeader,
+            ForwardedHeader::Forwarded);
+  EXPECT_EQ(loadServerConfig(write("http.forwardedHeader = Forwarded\n"),
+                             environmentOf({{"CODEPAYLOAD_FORWARDED_HEADER", "x-forwarded-for"}}))
+                .forwardedHeader,
+            ForwardedHeader::XForwardedFor);
+  EXPECT_EQ(errorOf("http.forwardedHeader = X-Real-IP\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key http.forwardedHeader: must be X-Forwarded-For or Forwarded (the one header the trusted proxies "
+                "write the client's address into), got 'X-Real-IP'");
+  EXPECT_EQ(errorOf("", {{"CODEPAYLOAD_FORWARDED_HEADER", "Forwarded, X-Forwarded-For"}}),
+            "environment variable CODEPAYLOAD_FORWARDED_HEADER (key http.forwardedHeader): must be X-Forwarded-For or "
+            "Forwarded (the one header the trusted proxies write the client's address into), got 'Forwarded, "
+            "X-Forwarded-For'");
+  EXPECT_EQ(errorOf("http.forwardedHeader =\n"),
+            "configuration file " + (directory_ / "codepayload.properties").string() +
+                ", key http.forwardedHeader: must be X-Forwarded-For or Forwarded (the one header the trusted proxies "
+                "write the client's address into), got ''");
+}
+
 TEST_F(ServerConfigFile, RequestTimeoutMustOutlastTheKeepAliveWait) {
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({})).requestTimeout, std::chrono::seconds(30));
   EXPECT_EQ(loadServerConfig(std::nullopt, environmentOf({{"CODEPAYLOAD_REQUEST_TIMEOUT", "6"}})).requestTimeout,
