@@ -56,9 +56,6 @@ enum class BodyRead {
 // target has neither form.
 std::string_view requestPath(std::string_view target);
 
-// The standard reason phrase of the statuses the service answers.
-std::string_view reasonPhrase(int status);
-
 class HttpService;
 struct HttpConnectionHooks;
 

@@ -180,7 +180,7 @@ TEST_F(CodesEndpoint, TooManyItemsIs413) {
   const HttpResult result =
       harness_->codes(*writerToken_, R"({"codes":[)" + item + "," + item + "," + item + "," + item + "]}");
   EXPECT_EQ(result.status, 413);
-  EXPECT_EQ(result.reason, "Request Entity Too Large");
+  EXPECT_EQ(result.reason, "Content Too Large");
   EXPECT_EQ(result.body, kTooManyItemsEnvelope);
 }
 

@@ -225,6 +225,7 @@ TEST_F(DashboardTest, PagesNeedASessionAndSendEachKindHome) {
                                    "/dashboard/organizations", "/dashboard/account"}) {
     const HttpResult result = get(target);
     EXPECT_EQ(result.status, 303) << target;
+    EXPECT_EQ(result.reason, "See Other") << target;
     EXPECT_EQ(result.header("location"), "/dashboard/sign-in") << target;
     expectDashboardHeaders(result);
   }
@@ -299,6 +300,7 @@ TEST_F(DashboardTest, SessionDescribesTheUserAndSignOutEndsIt) {
 
   const HttpResult signedOut = post("/dashboard/data/sign-out", "", &browser);
   EXPECT_EQ(signedOut.status, 204);
+  EXPECT_EQ(signedOut.reason, "No Content");
   EXPECT_EQ(signedOut.body, "");
   EXPECT_FALSE(signedOut.has("content-length"));
   EXPECT_EQ(signedOut.header("set-cookie"), expiredSessionCookie());
@@ -350,6 +352,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   const Browser browser = signIn("dev@acme.example");
   const HttpResult created = post("/dashboard/data/clients", R"({"name":"line 1","scopes":["write:codes"]})", &browser);
   ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.reason, "Created");
   const Poco::JSON::Object::Ptr answer = parseObject(created.body);
   const Poco::JSON::Object::Ptr client = answer->getObject("client");
   const std::string clientId = client->getValue<std::string>("id");
@@ -466,6 +469,7 @@ TEST_F(DashboardTest, ThePlanGateRefusesClients) {
                        R"(higher.","clients":[]})");
   const HttpResult created = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);
   EXPECT_EQ(created.status, 409);
+  EXPECT_EQ(created.reason, "Conflict");
   EXPECT_EQ(created.body,
             envelope("PlanExcludesClients", "",
                      "The organization's plan (free) does not include API clients; they need the Starter plan or "
