@@ -268,16 +268,20 @@ TEST_F(CodesEndpoint, UnknownPathIs404AndWrongMethodIs405) {
     std::string allow;
   };
   const Row rows[] = {{"GET", "/codes", "POST"},
+                      {"HEAD", "/codes", "POST"},
                       {"PUT", "/codes", "POST"},
                       {"DELETE", "/codes", "POST"},
-                      {"POST", "/healthz", "GET"},
-                      {"POST", "/.well-known/jwks.json", "GET"}};
+                      {"POST", "/healthz", "GET, HEAD"},
+                      {"OPTIONS", "/healthz/live", "GET, HEAD"},
+                      {"POST", "/.well-known/jwks.json", "GET, HEAD"}};
   for (const Row& row : rows) {
     const HttpResult result = harness_->request(HttpCall{row.method, row.target, {}, ""});
     EXPECT_EQ(result.status, 405) << row.method << " " << row.target;
     EXPECT_EQ(result.reason, "Method Not Allowed");
     EXPECT_EQ(result.header("allow"), row.allow);
-    EXPECT_EQ(result.body, envelope("MethodNotAllowed", "", "This resource only allows " + row.allow + "."));
+    EXPECT_EQ(result.body, row.method == "HEAD"
+                               ? ""
+                               : envelope("MethodNotAllowed", "", "This resource only allows " + row.allow + "."));
   }
 }
 

@@ -199,7 +199,36 @@ TEST_F(DashboardTest, SignInPageIsServedWithTheSecurityHeaders) {
   }
   const HttpResult posted = post("/dashboard/sign-in", "{}", nullptr);
   EXPECT_EQ(posted.status, 405);
-  EXPECT_EQ(posted.header("allow"), "GET");
+  EXPECT_EQ(posted.header("allow"), "GET, HEAD");
+  EXPECT_EQ(posted.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD."));
+}
+
+// RFC 9110 §9.3.2: every GET of the dashboard answers HEAD with the GET's
+// status and headers, Content-Length included, and no body.
+TEST_F(DashboardTest, HeadAnswersEveryGet) {
+  const Browser browser = signIn("owner@acme.example");
+  for (const std::string target : {"/dashboard/sign-in", "/dashboard/api", "/dashboard/assets/dashboard.css",
+                                   "/dashboard/data/session", "/dashboard/data/clients", "/dashboard/"}) {
+    const HttpResult got = get(target, &browser);
+    HttpCall head{"HEAD", target, {{"Cookie", std::string(kSessionCookieName) + "=" + browser.sessionId}}, ""};
+    const HttpResult headed = harness_.request(head);
+    EXPECT_EQ(headed.status, got.status) << target;
+    EXPECT_EQ(headed.reason, got.reason) << target;
+    EXPECT_EQ(headed.body, "") << target;
+    EXPECT_EQ(headed.header("content-length"), std::to_string(got.body.size())) << target;
+    EXPECT_EQ(headed.header("content-type"), got.header("content-type")) << target;
+    EXPECT_EQ(headed.header("location"), got.header("location")) << target;
+    expectDashboardHeaders(headed);
+  }
+  EXPECT_EQ(harness_.request(HttpCall{"HEAD", "/dashboard/api", {}, ""}).header("location"), "/dashboard/sign-in");
+
+  const HttpResult headChange = harness_.request(HttpCall{"HEAD", "/dashboard/data/clients/x/block", {}, ""});
+  EXPECT_EQ(headChange.status, 405);
+  EXPECT_EQ(headChange.header("allow"), "POST");
+  const HttpResult put = harness_.request(HttpCall{"PUT", "/dashboard/data/clients", {}, ""});
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD, POST");
+  EXPECT_EQ(put.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD, POST."));
 }
 
 TEST_F(DashboardTest, AnAccessTokenIsRefusedEverywhere) {
