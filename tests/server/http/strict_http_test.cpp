@@ -1,5 +1,7 @@
 // HTTP semantics on the wire, against the real service: HEAD on the GET
-// routes (RFC 9110 §9.3.2).
+// routes (RFC 9110 §9.3.2), and the request targets and Host values the
+// head parser refuses (server/http_head.cpp,
+// tests/server/http/http_head_test.cpp).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -12,6 +14,10 @@ namespace {
 
 const char* const kGetRoutes[] = {"/healthz", "/healthz/live", "/healthz/ready", "/.well-known/jwks.json",
                                   "/openapi.json"};
+
+std::string envelope(const std::string& code, const std::string& message) {
+  return R"({"errors":[{"code":")" + code + R"(","path":null,"message":")" + message + R"("}]})";
+}
 
 TEST(StrictHttp, HeadOnEveryGetRouteIsTheGetWithoutItsBody) {
   ServiceHarness harness;
@@ -46,6 +52,66 @@ TEST(StrictHttp, HeadOnEveryGetRouteIsTheGetWithoutItsBody) {
     }
   }
   EXPECT_TRUE(logged);
+}
+
+// The findings of the black-box test, on the wire: each is refused before
+// routing with a 400 (CONNECT: 501) and its reason phrase, and the
+// connection closes.
+TEST(StrictHttp, RefusedTargetsAndHostsOnTheWire) {
+  ServiceHarness harness;
+  struct Row {
+    std::string request;
+    int status;
+    std::string reason;
+    std::string body;
+  };
+  const std::string host = "Host: 127.0.0.1\r\n";
+  const Row rows[] = {
+      {"GET /healthz#top HTTP/1.1\r\n" + host + "\r\n", 400, "Bad Request",
+       envelope("InvalidRequestLine", "The request target must not hold a fragment ('#'; RFC 9112 §3.2).")},
+      {"GET https://user@127.0.0.1/healthz HTTP/1.1\r\n" + host + "\r\n", 400, "Bad Request",
+       envelope("InvalidRequestLine", "The request target must not hold userinfo (user@host; RFC 9110 §4.2.4).")},
+      {"GET ftp://127.0.0.1/healthz HTTP/1.1\r\n" + host + "\r\n", 400, "Bad Request",
+       envelope("InvalidRequestLine", "An absolute-form target must be an http or https URI.")},
+      {"GET * HTTP/1.1\r\n" + host + "\r\n", 400, "Bad Request",
+       envelope("InvalidRequestLine", "The target '*' (asterisk-form) is only for OPTIONS (RFC 9112 §3.2.4).")},
+      {"GET 127.0.0.1:443 HTTP/1.1\r\n" + host + "\r\n", 400, "Bad Request",
+       envelope("InvalidRequestLine", "The target host:port (authority-form) is only for CONNECT (RFC 9112 §3.2.3).")},
+      {"CONNECT 127.0.0.1:443 HTTP/1.1\r\n" + host + "\r\n", 501, "Not Implemented",
+       envelope("NotImplemented", "This server does not implement CONNECT: it is not a proxy.")},
+      {"GET /healthz HTTP/1.1\r\nHost: x:abc\r\n\r\n", 400, "Bad Request",
+       envelope("InvalidHeader", "The Host port must be 1 to 5 digits, at most 65535.")},
+      {"GET /healthz HTTP/1.1\r\nHost: 127.1\r\n\r\n", 400, "Bad Request",
+       envelope(
+           "InvalidHeader",
+           "The Host name is not a registered name, an IPv4 address or a bracketed IP address (RFC 3986 §3.2.2).")},
+      {"POST /codes HTTP/1.1\r\n" + host +
+           "Content-Type: application/json\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}",
+       400, "Bad Request", envelope("InvalidHeader", "Send one Content-Type header, not several.")},
+      {"POST /oauth/token HTTP/1.1\r\n" + host +
+           "Authorization: Basic eDp5\r\nAuthorization: Basic eTp6\r\nContent-Length: 0\r\n\r\n",
+       400, "Bad Request", envelope("InvalidHeader", "Send one Authorization header, not several.")},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.request.substr(0, row.request.find('\r')));
+    RawConnection connection(harness);
+    connection.send(row.request);
+    const HttpResult result = connection.readResponse();
+    EXPECT_EQ(result.status, row.status);
+    EXPECT_EQ(result.reason, row.reason);
+    EXPECT_EQ(result.body, row.body);
+    EXPECT_EQ(result.header("connection"), "Close");
+    EXPECT_TRUE(connection.closedByServer());
+  }
+  // The accepted forms still reach their routes.
+  for (const std::string requestLine :
+       {"GET https://127.0.0.1/healthz HTTP/1.1", "GET HTTP://[::1]:8443/healthz?x HTTP/1.1"}) {
+    RawConnection connection(harness);
+    connection.send(requestLine + "\r\n" + host + "\r\n");
+    const HttpResult result = connection.readResponse();
+    EXPECT_EQ(result.status, 200) << requestLine;
+    EXPECT_EQ(result.reason, "OK") << requestLine;
+  }
 }
 
 }  // namespace
