@@ -66,6 +66,15 @@ RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
 RequestRouter::~RequestRouter() = default;
 
 void RequestRouter::serve(HttpExchange& exchange) noexcept {
+  try {
+    exchange.addHeader("Strict-Transport-Security", kStrictTransportSecurity);
+  } catch (...) {
+    // Out of memory for one header: the handler's answer, or its 500, follows.
+  }
+  route(exchange);
+}
+
+void RequestRouter::route(HttpExchange& exchange) noexcept {
   const std::string_view path = exchange.path();
   if (dashboard_ && path.starts_with(kDashboardPrefix)) {
     dashboard_->serve(exchange, *dashboardMetrics_);

@@ -19,6 +19,11 @@
 
 namespace codepayload::server {
 
+// Strict-Transport-Security of every answer sent over TLS: a year, for this
+// host only (no includeSubDomains, no preload: both speak for names the
+// service does not own).
+inline constexpr std::string_view kStrictTransportSecurity = "max-age=31536000";
+
 class RequestRouter final : public HttpService {
  public:
   // What one listener serves: the API, the API and the dashboard, or (the
@@ -29,9 +34,27 @@ class RequestRouter final : public HttpService {
   RequestRouter(const ServiceContext& context, Scope scope);
   ~RequestRouter() override;
 
+  // Serves a request of an HTTPS listener: every answer carries
+  // Strict-Transport-Security.
   void serve(HttpExchange& exchange) noexcept override;
 
+  // The same routes for the plain listener (plain.listen), which only a
+  // TLS-terminating proxy talks to: its answers carry no
+  // Strict-Transport-Security, the proxy owns that header.
+  HttpService& plainListener() { return plainListener_; }
+
  private:
+  class PlainListener final : public HttpService {
+   public:
+    explicit PlainListener(RequestRouter& router) : router_(router) {}
+    void serve(HttpExchange& exchange) noexcept override { router_.route(exchange); }
+
+   private:
+    RequestRouter& router_;
+  };
+
+  void route(HttpExchange& exchange) noexcept;
+
   struct Route {
     std::string_view path;
     std::string_view method;  // "" = every method
@@ -45,6 +68,7 @@ class RequestRouter final : public HttpService {
   RouteMetrics* dashboardMetrics_ = nullptr;
   std::unique_ptr<ServiceHandler> notFound_;
   RouteMetrics* notFoundMetrics_;
+  PlainListener plainListener_{*this};
 };
 
 }  // namespace codepayload::server

@@ -268,7 +268,7 @@ void CodePayloadService::start() {
     running->dashboardRouter = std::make_unique<RequestRouter>(*running->context, RequestRouter::Scope::Dashboard);
   }
   running->http = httpSettings(config_);
-  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket, RequestRouter& router) {
+  const auto serve = [&running, this](const Poco::Net::ServerSocket& socket, HttpService& router) {
     // A connection that sends nothing never reaches a worker (D-T1).
     if (config_.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config_.firstBytesTimeout);
     auto server = std::make_unique<Poco::Net::TCPServer>(running->guard->httpConnectionFactory(running->http, router),
@@ -284,7 +284,7 @@ void CodePayloadService::start() {
     Poco::Net::ServerSocket plainSocket;
     bindExclusively(plainSocket, *config_.plainListen, config_.listenBacklog);
     running->plainPort = plainSocket.address().port();
-    running->plainServer = serve(plainSocket, *running->router);
+    running->plainServer = serve(plainSocket, running->router->plainListener());
   }
   if (dashboardApart) {
     Poco::Net::SecureServerSocket dashboardSocket(tls);

@@ -1,22 +1,53 @@
 // HTTP semantics on the wire, against the real service: HEAD on the GET
-// routes (RFC 9110 §9.3.2), and the request targets and Host values the
-// head parser refuses (server/http_head.cpp,
-// tests/server/http/http_head_test.cpp).
+// routes (RFC 9110 §9.3.2), Strict-Transport-Security on every answer of a
+// TLS listener and on none of the plain listener's, the reason phrases of the
+// status line, and the request targets and Host values the head parser
+// refuses (server/http_head.cpp, tests/server/http/http_head_test.cpp).
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <chrono>
+#include <sstream>
 #include <string>
 
+#include "server/request_router.h"
 #include "service_harness.h"
 
 namespace codepayload::server::testing {
 namespace {
 
+constexpr const char* kHsts = "max-age=31536000";
 const char* const kGetRoutes[] = {"/healthz", "/healthz/live", "/healthz/ready", "/.well-known/jwks.json",
                                   "/openapi.json"};
 
 std::string envelope(const std::string& code, const std::string& message) {
   return R"({"errors":[{"code":")" + code + R"(","path":null,"message":")" + message + R"("}]})";
+}
+
+// One request on `session` (plain or TLS), without recording it.
+HttpResult exchange(Poco::Net::HTTPClientSession& session, const std::string& method, const std::string& target) {
+  session.setTimeout(Poco::Timespan(10, 0));
+  Poco::Net::HTTPRequest request(method, target, Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::istream& in = session.receiveResponse(response);
+  HttpResult result;
+  result.status = static_cast<int>(response.getStatus());
+  result.reason = response.getReason();
+  for (const auto& [name, value] : response) {
+    std::string lower = name;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    result.headers.emplace(lower, value);
+  }
+  std::ostringstream body;
+  Poco::StreamCopier::copyStream(in, body);
+  result.body = body.str();
+  return result;
 }
 
 TEST(StrictHttp, HeadOnEveryGetRouteIsTheGetWithoutItsBody) {
@@ -52,6 +83,48 @@ TEST(StrictHttp, HeadOnEveryGetRouteIsTheGetWithoutItsBody) {
     }
   }
   EXPECT_TRUE(logged);
+}
+
+TEST(StrictHttp, EveryAnswerOfTheTlsListenerCarriesHstsAndNoneOfThePlainListener) {
+  ServiceHarness harness([](ServerConfig& config) { config.plainListen = ListenAddress{"127.0.0.1", 0}; });
+  ASSERT_TRUE(harness.service().plainPort());
+  struct Row {
+    std::string method;
+    std::string target;
+    int status;
+  };
+  const Row rows[] = {{"GET", "/healthz", 200},
+                      {"HEAD", "/.well-known/jwks.json", 200},
+                      {"GET", "/nowhere", 404},
+                      {"GET", "/codes", 405},
+                      {"POST", "/codes", 401},
+                      {"GET", "/oauth/token", 405},
+                      {"GET", "/dashboard/sign-in", 200},
+                      {"GET", "/dashboard/", 303},
+                      {"GET", "/dashboard/data/session", 401}};
+  for (const Row& row : rows) {
+    const HttpResult overTls = harness.request(HttpCall{row.method, row.target, {}, ""});
+    EXPECT_EQ(overTls.status, row.status) << row.method << " " << row.target;
+    EXPECT_EQ(overTls.header("strict-transport-security"), kHsts) << row.method << " " << row.target;
+    EXPECT_EQ(overTls.headers.count("strict-transport-security"), 1u) << row.method << " " << row.target;
+
+    Poco::Net::HTTPClientSession plain("127.0.0.1", *harness.service().plainPort());
+    const HttpResult overPlain = exchange(plain, row.method, row.target);
+    EXPECT_EQ(overPlain.status, row.status) << row.method << " " << row.target;
+    EXPECT_FALSE(overPlain.has("strict-transport-security")) << row.method << " " << row.target;
+  }
+  EXPECT_EQ(kStrictTransportSecurity, kHsts);
+}
+
+TEST(StrictHttp, TheDashboardsOwnListenerCarriesHsts) {
+  ServiceHarness harness([](ServerConfig& config) { config.dashboardListen = ListenAddress{"127.0.0.1", 0}; });
+  ASSERT_TRUE(harness.service().dashboardPort());
+  for (const std::string target : {"/dashboard/sign-in", "/dashboard/nothing-here", "/healthz"}) {
+    Poco::Net::HTTPSClientSession session("127.0.0.1", *harness.service().dashboardPort(), harness.clientContext());
+    const HttpResult result = exchange(session, "GET", target);
+    EXPECT_EQ(result.status, target == "/dashboard/sign-in" ? 200 : 404) << target;
+    EXPECT_EQ(result.header("strict-transport-security"), kHsts) << target;
+  }
 }
 
 // The findings of the black-box test, on the wire: each is refused before
