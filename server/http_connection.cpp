@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "common/ascii.h"
+#include "server/http_status.h"
 #include "server/json_text.h"
 #include "server/memory_release.h"
 #include "server/request_id.h"
@@ -86,31 +87,6 @@ std::string_view requestPath(std::string_view target) {
   }
   const auto end = target.find_first_of("?#");
   return end == std::string_view::npos ? target : target.substr(0, end);
-}
-
-std::string_view reasonPhrase(int status) {
-  switch (status) {
-    case 100: return "Continue";
-    case 200: return "OK";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 411: return "Length Required";
-    case 413: return "Request Entity Too Large";
-    case 414: return "URI Too Long";
-    case 415: return "Unsupported Media Type";
-    case 417: return "Expectation Failed";
-    case 429: return "Too Many Requests";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
-    default: return "Unknown";
-  }
 }
 
 // --- HttpExchange ------------------------------------------------------------
@@ -251,6 +227,11 @@ void HttpExchange::writeHead(int status, std::string_view contentType, std::opti
   out_.append("X-Request-Id: ");
   out_.append(requestId_);
   out_.append("\r\n");
+  if (stream_.isTls()) {
+    out_.append("Strict-Transport-Security: ");
+    out_.append(kStrictTransportSecurity);
+    out_.append("\r\n");
+  }
   for (const auto& [name, value] : headers_) {
     out_.append(name);
     out_.append(": ");

@@ -63,6 +63,12 @@ struct HttpSettings {
   ForwardedHeader forwardedHeader = ForwardedHeader::XForwardedFor;
 };
 
+// Strict-Transport-Security of every answer sent over TLS: a year, for this
+// host only (no includeSubDomains, no preload: both speak for names the
+// service does not own). Never on plain HTTP: behind plain.listen the
+// TLS-terminating proxy owns that header.
+inline constexpr std::string_view kStrictTransportSecurity = "max-age=31536000";
+
 // Bodies up to this size are read and dropped when a request is answered
 // without reading its body; larger or unknown ones close the connection.
 inline constexpr std::size_t kDrainLimit = 64 * 1024;
@@ -79,9 +85,6 @@ enum class BodyRead {
 // absolute-form target ("https://host/codes?x") the path part; "" when the
 // target has neither form.
 std::string_view requestPath(std::string_view target);
-
-// The standard reason phrase of the statuses the service answers.
-std::string_view reasonPhrase(int status);
 
 // Thrown out of a handler's answer when the connection can no longer take
 // it (the client went away, or read too slowly). The connection ends; the

@@ -42,9 +42,10 @@ RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
     : notFound_(std::make_unique<RouteErrorHandler>(context, std::string_view())),
       notFoundMetrics_(&context.metrics.route({})) {
   const auto route = [&](std::string_view path, std::string_view method, std::unique_ptr<ServiceHandler> handler) {
-    routes_.push_back(Route{path, method, std::move(handler),
-                            method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, method),
-                            &context.metrics.route(path)});
+    routes_.push_back(
+        Route{path, method, std::move(handler),
+              method.empty() ? nullptr : std::make_unique<RouteErrorHandler>(context, allowedMethods(method)),
+              &context.metrics.route(path)});
   };
   if (scope != Scope::Dashboard) {
     route("/codes", "POST", std::make_unique<CodesHandler>(context));
@@ -69,7 +70,7 @@ std::size_t RequestRouter::admit(HttpExchange& exchange) noexcept {
   if (dashboard_ && path.starts_with(kDashboardPrefix)) return dashboard_->admit(exchange, *dashboardMetrics_);
   for (const Route& route : routes_) {
     if (route.path != path) continue;
-    const bool methodMatches = route.method.empty() || route.method == exchange.method();
+    const bool methodMatches = route.method.empty() || routeTakes(route.method, exchange.method());
     return (methodMatches ? *route.handler : *route.wrongMethod).admit(exchange, *route.metrics);
   }
   return notFound_->admit(exchange, *notFoundMetrics_);

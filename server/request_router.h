@@ -1,6 +1,7 @@
 // Routes a request to its handler: one table row per endpoint (path, method,
-// handler). Unknown path -> 404, known path with another method -> 405 with
-// Allow, both as ErrorEnvelopes. /oauth/token takes every method: the token
+// handler). A GET route also takes HEAD (RFC 9110 §9.3.2). Unknown path ->
+// 404, known path with another method -> 405 with Allow ("GET, HEAD" on a GET
+// route), both as ErrorEnvelopes. /oauth/token takes every method: the token
 // endpoint itself answers non-POST requests (405, flat {"error"} body). Every
 // route is described in docs/openapi.json (tests/openapi compares the two).
 // Every path under /dashboard/ goes to the dashboard's own handler (when the

@@ -81,7 +81,7 @@ void sendBody(HttpExchange& exchange, int status, std::string_view contentType, 
               RequestTrace& trace) {
   exchange.addHeader("X-Content-Type-Options", "nosniff");
   trace.status = status;
-  trace.responseBytes = body.size();
+  trace.responseBytes = exchange.method() == "HEAD" ? 0 : body.size();
   exchange.send(status, contentType, body);
 }
 

@@ -71,8 +71,22 @@ class ServiceHandler {
   std::size_t bodyLimit_;
 };
 
+// Whether a route of `routeMethod` takes a request of `requestMethod`: the
+// same method, or HEAD on a GET route (RFC 9110 §9.3.2: HEAD is GET without
+// the body, which HttpExchange::send leaves out while keeping the GET's
+// Content-Length).
+constexpr bool routeTakes(std::string_view routeMethod, std::string_view requestMethod) {
+  return routeMethod == requestMethod || (routeMethod == "GET" && requestMethod == "HEAD");
+}
+
+// The methods a route of `routeMethod` allows, as the Allow header of a 405
+// lists them: "GET, HEAD" for a GET route.
+constexpr std::string_view allowedMethods(std::string_view routeMethod) {
+  return routeMethod == "GET" ? std::string_view("GET, HEAD") : routeMethod;
+}
+
 // Sends a complete response: status, Content-Type, nosniff, Content-Length,
-// and the body.
+// and the body (left out for HEAD).
 void sendBody(HttpExchange& exchange, int status, std::string_view contentType, std::string_view body,
               RequestTrace& trace);
 // The same, keeping `body` without a copy.

@@ -126,8 +126,9 @@ void answerData(Call& call) {
   std::string allow;
   for (const Endpoint& candidate : endpoints()) {
     if (!matches(candidate.pattern, call.segments)) continue;
-    if (candidate.method == method) endpoint = &candidate;
-    allow += allow.empty() ? std::string(candidate.method) : ", " + std::string(candidate.method);
+    if (routeTakes(candidate.method, method)) endpoint = &candidate;
+    allow += allow.empty() ? std::string(allowedMethods(candidate.method))
+                           : ", " + std::string(allowedMethods(candidate.method));
   }
   if (endpoint == nullptr) {
     if (allow.empty()) throw notFound("There is no dashboard resource at this path.");
@@ -221,9 +222,9 @@ void sendFile(HttpExchange& exchange, const DashboardFile& file, RequestTrace& t
 
 void answerPage(Call& call) {
   HttpExchange& exchange = call.exchange;
-  if (exchange.method() != "GET") {
-    exchange.addHeader("Allow", "GET");
-    throw Refusal{405, "MethodNotAllowed", std::nullopt, "This resource only allows GET."};
+  if (!routeTakes("GET", exchange.method())) {
+    exchange.addHeader("Allow", allowedMethods("GET"));
+    throw Refusal{405, "MethodNotAllowed", std::nullopt, "This resource only allows GET, HEAD."};
   }
   const std::string_view rest = exchange.path().substr(std::string_view("/dashboard/").size());
   if (rest.starts_with("assets/")) {

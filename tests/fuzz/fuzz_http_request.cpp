@@ -9,11 +9,19 @@
 //  - an accepted head has a token method, a visible-ASCII target, token names,
 //    values without CR, LF or NUL, one Host on HTTP/1.1, never both a length
 //    and chunked;
+//  - an accepted head is no CONNECT; its target has no '#' and is a path
+//    ("/..."), "*" on OPTIONS, or an http(s) URI whose authority is not
+//    empty, has no userinfo and, with a port, has 1 to 5 digits up to 65535;
+//    a Host value's port is such a port too; Content-Type, Authorization,
+//    Origin, Sec-Fetch-Site and X-CSRF-Token come at most once; a close
+//    option on any Connection line means no keep-alive;
 //  - the body after an accepted chunked head decodes to the same state, bytes
 //    and end whether fed at once or one byte at a time, and never passes its
 //    limit.
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +48,45 @@ bool isToken(std::string_view text) {
     if (!isTcharOracle(c)) return false;
   }
   return true;
+}
+
+// 1 to 5 digits, at most 65535.
+bool isPortOracle(std::string_view text) {
+  if (text.empty() || text.size() > 5) return false;
+  unsigned long value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + static_cast<unsigned long>(c - '0');
+  }
+  return value <= 65535;
+}
+
+// The port of a host[:port] (after an IP literal's ']', else after the first
+// ':'), when it has one.
+std::optional<std::string_view> portOf(std::string_view authority) {
+  const std::size_t hostEnd = authority.starts_with('[') ? authority.find(']') : 0;
+  const std::size_t colon = authority.find(':', hostEnd == std::string_view::npos ? authority.size() : hostEnd);
+  if (colon == std::string_view::npos) return std::nullopt;
+  return authority.substr(colon + 1);
+}
+
+void checkTarget(std::string_view method, std::string_view target) {
+  require(method != "CONNECT", "an accepted CONNECT", target);
+  require(target.find('#') == std::string_view::npos, "an accepted target with a fragment", target);
+  if (target.starts_with('/')) return;
+  if (target == "*") {
+    require(method == "OPTIONS", "an accepted '*' on another method than OPTIONS", method);
+    return;
+  }
+  std::string lower(target.substr(0, 8));
+  for (char& c : lower) c = codepayload::common::toAsciiLower(c);
+  const std::size_t schemeEnd = lower.starts_with("http://") ? 7 : lower.starts_with("https://") ? 8 : 0;
+  require(schemeEnd != 0, "an accepted target that is no path, '*' or http(s) URI", target);
+  const std::string_view rest = target.substr(schemeEnd);
+  const std::string_view authority = rest.substr(0, rest.find_first_of("/?"));
+  require(!authority.empty() && authority.find('@') == std::string_view::npos,
+          "an accepted absolute-form target without a host or with userinfo", target);
+  if (const auto port = portOf(authority)) require(isPortOracle(*port), "an accepted target's port", target);
 }
 
 void checkLineEnds(std::string_view head) {
@@ -106,14 +153,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   require(isToken(parsed.method), "an accepted method is a token", parsed.method);
   for (const char c : parsed.target) require(c > 0x20 && c < 0x7f, "an accepted target is visible ASCII");
+  checkTarget(parsed.method, parsed.target);
+  using codepayload::common::equalsIgnoringAsciiCase;
   std::size_t hosts = 0;
+  std::map<std::string, std::size_t> singleValueCounts;
+  bool close = false;
   for (const HeaderField& field : parsed.fields) {
     require(isToken(field.name), "an accepted name is a token", field.name);
     require(field.value.find_first_of(std::string_view("\r\n\0", 3)) == std::string_view::npos,
             "an accepted value holds CR, LF or NUL", field.value);
-    if (codepayload::common::equalsIgnoringAsciiCase(field.name, "Host")) ++hosts;
+    if (equalsIgnoringAsciiCase(field.name, "Host")) {
+      ++hosts;
+      if (const auto port = portOf(field.value)) require(isPortOracle(*port), "an accepted Host's port", field.value);
+    }
+    for (const char* name : {"Content-Type", "Authorization", "Origin", "Sec-Fetch-Site", "X-CSRF-Token"}) {
+      if (equalsIgnoringAsciiCase(field.name, name)) {
+        require(++singleValueCounts[name] == 1, "an accepted second line of a single-value field", field.name);
+      }
+    }
+    if (equalsIgnoringAsciiCase(field.name, "Connection")) {
+      for (std::string_view list = field.value; !list.empty();) {
+        const std::size_t comma = list.find(',');
+        close = close || equalsIgnoringAsciiCase(codepayload::common::trimSpaceAndTab(list.substr(0, comma)), "close");
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+      }
+    }
   }
   require(parsed.version == HttpVersion::Http10 ? hosts <= 1 : hosts == 1, "Host count");
+  require(!(close && parsed.keepAlive), "keep-alive despite Connection: close", head);
   require(!(parsed.chunked && parsed.contentLength), "both a length and chunked");
   if (parsed.chunked) checkChunkedBody(bytes.substr(whole.consumed()));
   return 0;

@@ -9,7 +9,9 @@
 3. Every exchange the HTTP tests recorded (RECORDED_RESPONSES_DIR, see
    tests/server/http/service_harness.h): its status is documented for its path and method, its
    Content-Type is one the document lists for that status, the headers the document requires are
-   there and match, and its body is valid against the schema.
+   there and match, and its body is valid against the schema. A HEAD is checked against the path's
+   GET operation (RFC 9110 section 9.3.2) and has no body; the Allow of a 405 on a documented path
+   lists the path's operations, HEAD after GET.
 
 usage: openapi_conformance.py SOURCE_DIR SERVER_EXECUTABLE ADMIN_EXECUTABLE RESPONSES_DIR
 Needs Debian's python3-jsonschema.
@@ -121,7 +123,10 @@ class Conformance:
         path = target.split("?", 1)[0]
         where = f"{origin}: {method} {target} -> {status}"
         item = self.document["paths"].get(path)
-        operation = item.get(method.lower()) if item else None
+        # HEAD is GET without the body (RFC 9110 section 9.3.2): a GET operation answers both.
+        operation = item.get("get" if method == "HEAD" else method.lower()) if item else None
+        if item is not None and status == 405:
+            self.check_allow(item, headers.get("allow"), where)
         if item is None:
             response = self.document["components"]["responses"]["NotFound"] if status == 404 else None
         elif operation is None and path == "/oauth/token":
@@ -146,14 +151,17 @@ class Conformance:
                 self.problem(f"{where}: header {name}: {error.message}")
         content = response.get("content", {})
         media_type = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if method == "HEAD" and body:
+            self.problem(f"{where}: a body in the answer to HEAD")
+            return
         if not content:
             if body:
                 self.problem(f"{where}: a body where the document has none")
             return
-        if method == "HEAD":
-            return
         if media_type not in content:
             self.problem(f"{where}: Content-Type {media_type!r} is not one of {sorted(content)}")
+            return
+        if method == "HEAD":
             return
         try:
             value = json.loads(body)
@@ -163,6 +171,18 @@ class Conformance:
         for error in self.schema_errors(content[media_type]["schema"], value):
             location = "/".join(str(part) for part in error.absolute_path)
             self.problem(f"{where}: body at /{location}: {error.message}")
+
+
+    def check_allow(self, item, allow, where):
+        """The Allow of a 405 names the path's operations, with HEAD after GET."""
+        expected = []
+        for method in HTTP_METHODS:
+            if method in item:
+                expected.append(method.upper())
+                if method == "get":
+                    expected.append("HEAD")
+        if allow != ", ".join(expected):
+            self.problem(f"{where}: Allow is {allow!r}, not {', '.join(expected)!r} (the path's operations)")
 
 
 # The dashboard's pages and JSON endpoints are the pages' private interface,

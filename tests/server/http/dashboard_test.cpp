@@ -199,7 +199,36 @@ TEST_F(DashboardTest, SignInPageIsServedWithTheSecurityHeaders) {
   }
   const HttpResult posted = post("/dashboard/sign-in", "{}", nullptr);
   EXPECT_EQ(posted.status, 405);
-  EXPECT_EQ(posted.header("allow"), "GET");
+  EXPECT_EQ(posted.header("allow"), "GET, HEAD");
+  EXPECT_EQ(posted.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD."));
+}
+
+// RFC 9110 §9.3.2: every GET of the dashboard answers HEAD with the GET's
+// status and headers, Content-Length included, and no body.
+TEST_F(DashboardTest, HeadAnswersEveryGet) {
+  const Browser browser = signIn("owner@acme.example");
+  for (const std::string target : {"/dashboard/sign-in", "/dashboard/api", "/dashboard/assets/dashboard.css",
+                                   "/dashboard/data/session", "/dashboard/data/clients", "/dashboard/"}) {
+    const HttpResult got = get(target, &browser);
+    HttpCall head{"HEAD", target, {{"Cookie", std::string(kSessionCookieName) + "=" + browser.sessionId}}, ""};
+    const HttpResult headed = harness_.request(head);
+    EXPECT_EQ(headed.status, got.status) << target;
+    EXPECT_EQ(headed.reason, got.reason) << target;
+    EXPECT_EQ(headed.body, "") << target;
+    EXPECT_EQ(headed.header("content-length"), std::to_string(got.body.size())) << target;
+    EXPECT_EQ(headed.header("content-type"), got.header("content-type")) << target;
+    EXPECT_EQ(headed.header("location"), got.header("location")) << target;
+    expectDashboardHeaders(headed);
+  }
+  EXPECT_EQ(harness_.request(HttpCall{"HEAD", "/dashboard/api", {}, ""}).header("location"), "/dashboard/sign-in");
+
+  const HttpResult headChange = harness_.request(HttpCall{"HEAD", "/dashboard/data/clients/x/block", {}, ""});
+  EXPECT_EQ(headChange.status, 405);
+  EXPECT_EQ(headChange.header("allow"), "POST");
+  const HttpResult put = harness_.request(HttpCall{"PUT", "/dashboard/data/clients", {}, ""});
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD, POST");
+  EXPECT_EQ(put.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD, POST."));
 }
 
 TEST_F(DashboardTest, AnAccessTokenIsRefusedEverywhere) {
@@ -225,6 +254,7 @@ TEST_F(DashboardTest, PagesNeedASessionAndSendEachKindHome) {
                                    "/dashboard/organizations", "/dashboard/account"}) {
     const HttpResult result = get(target);
     EXPECT_EQ(result.status, 303) << target;
+    EXPECT_EQ(result.reason, "See Other") << target;
     EXPECT_EQ(result.header("location"), "/dashboard/sign-in") << target;
     expectDashboardHeaders(result);
   }
@@ -299,6 +329,7 @@ TEST_F(DashboardTest, SessionDescribesTheUserAndSignOutEndsIt) {
 
   const HttpResult signedOut = post("/dashboard/data/sign-out", "", &browser);
   EXPECT_EQ(signedOut.status, 204);
+  EXPECT_EQ(signedOut.reason, "No Content");
   EXPECT_EQ(signedOut.body, "");
   EXPECT_FALSE(signedOut.has("content-length"));
   EXPECT_EQ(signedOut.header("set-cookie"), expiredSessionCookie());
@@ -350,6 +381,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   const Browser browser = signIn("dev@acme.example");
   const HttpResult created = post("/dashboard/data/clients", R"({"name":"line 1","scopes":["write:codes"]})", &browser);
   ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.reason, "Created");
   const Poco::JSON::Object::Ptr answer = parseObject(created.body);
   const Poco::JSON::Object::Ptr client = answer->getObject("client");
   const std::string clientId = client->getValue<std::string>("id");
@@ -466,6 +498,7 @@ TEST_F(DashboardTest, ThePlanGateRefusesClients) {
                        R"(higher.","clients":[]})");
   const HttpResult created = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);
   EXPECT_EQ(created.status, 409);
+  EXPECT_EQ(created.reason, "Conflict");
   EXPECT_EQ(created.body,
             envelope("PlanExcludesClients", "",
                      "The organization's plan (free) does not include API clients; they need the Starter plan or "

@@ -82,6 +82,11 @@ TEST(HttpHead, KeepAliveFollowsTheVersionAndConnection) {
   EXPECT_FALSE(keepAlive("GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive, Close\r\n\r\n"));
   EXPECT_FALSE(keepAlive("GET / HTTP/1.0\r\n\r\n"));
   EXPECT_TRUE(keepAlive("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n"));
+  // Connection is a list: every line counts, and close wins (RFC 9112 §9.6).
+  EXPECT_FALSE(keepAlive("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\nConnection: keep-alive\r\n\r\n"));
+  EXPECT_FALSE(keepAlive("GET / HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nConnection: close\r\n\r\n"));
+  EXPECT_FALSE(keepAlive("GET / HTTP/1.0\r\nConnection: close, keep-alive\r\n\r\n"));
+  EXPECT_TRUE(keepAlive("GET / HTTP/1.0\r\nConnection: x-option\r\nConnection: keep-alive\r\n\r\n"));
 }
 
 TEST(HttpHead, AnIncompleteHeadNeedsMore) {
@@ -173,6 +178,120 @@ TEST(HttpHead, HostIsRequiredOnceOnHttp11) {
   EXPECT_EQ(refusalOf("GET / HTTP/1.0\r\n\r\n").status, 0);
   EXPECT_EQ(refusalOf("GET / HTTP/1.1\r\nHost: [::1]:8443\r\n\r\n").status, 0);
   EXPECT_EQ(refusalOf("GET / HTTP/1.1\r\nHost:\r\n\r\n").status, 0);
+}
+
+// RFC 9110 §7.2 and RFC 3986 §3.2.2-§3.2.3: host [ ":" port ].
+TEST(HttpHead, HostIsAHostAndAPort) {
+  const auto host = [](const std::string& value) { return "GET / HTTP/1.1\r\nHost: " + value + "\r\n\r\n"; };
+  for (const std::string value : {"x:abc", "x:", "x:99999", "x:65536", "x:123456", "x:-1", "x:+80", "x:1:2",
+                                  "[::1]:", "[::1]:abc", "[::1]:70000"}) {
+    expectRefused(host(value), 400, "InvalidHeader", "The Host port must be 1 to 5 digits, at most 65535.");
+  }
+  const std::string notAHost =
+      "The Host name is not a registered name, an IPv4 address or a bracketed IP address (RFC 3986 §3.2.2).";
+  for (const std::string value : {":8443",        "[::1",      "::1",        "[::g]",
+                                  "[::1]x",       "[]",        "[1.2.3.4]",  "[fe80::1%25eth0]",
+                                  "[v1.]",        "[v.x]",     "[vg.x]",     "x]",
+                                  "a[b",          "999.1.1.1", "127.1",      "1.2.3.4.5",
+                                  "01.2.3.4",     "1.2.3.256", "0x7f.0.0.1", "2130706433",
+                                  "example.0x7f", "a%2",       "a%zz",       "%"}) {
+    expectRefused(host(value), 400, "InvalidHeader", notAHost);
+  }
+  for (const std::string value : {"x",
+                                  "x:0",
+                                  "x:1",
+                                  "x:08443",
+                                  "x:65535",
+                                  "127.0.0.1:8443",
+                                  "0.0.0.0",
+                                  "255.255.255.255",
+                                  "[::1]",
+                                  "[::1]:8443",
+                                  "[::ffff:1.2.3.4]:1",
+                                  "[2001:DB8::A]",
+                                  "[v7.a:b]",
+                                  "example.com.",
+                                  "EXAMPLE.com:443",
+                                  "a%41b",
+                                  "a_b~c",
+                                  "xn--bcher-kva.example",
+                                  "example.123abc",
+                                  "!$&'()*+,;="}) {
+    EXPECT_EQ(refusalOf(host(value)).status, 0) << value;
+  }
+}
+
+// RFC 9112 §3.2: origin-form without a fragment; absolute-form only as an
+// http(s) URI without userinfo; asterisk-form only for OPTIONS; no CONNECT.
+TEST(HttpHead, TheTargetFormFitsTheMethod) {
+  const auto line = [](const std::string& requestLine) { return requestLine + "\r\nHost: x\r\n\r\n"; };
+  const std::string fragment = "The request target must not hold a fragment ('#'; RFC 9112 §3.2).";
+  for (const std::string target : {"/codes#f", "/#", "/codes?x=1#", "https://x/codes#top", "*#"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine", fragment);
+  }
+  const std::string userinfo = "The request target must not hold userinfo (user@host; RFC 9110 §4.2.4).";
+  for (const std::string target : {"https://user@x/codes", "http://user:secret@x/", "https://@x", "https://a@b@x/"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine", userinfo);
+  }
+  const std::string scheme = "An absolute-form target must be an http or https URI.";
+  for (const std::string target : {"ftp://x/codes", "file:///etc/passwd", "httpx://x/", "mailto:a@b", "urn:isbn:1"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine", scheme);
+  }
+  expectRefused(line("GET http:/codes HTTP/1.1"), 400, "InvalidRequestLine",
+                "An http or https target must name its host: https://host/path (RFC 9110 §4.2).");
+  const std::string targetHost =
+      "The host of the request target is not a registered name, an IPv4 address or a bracketed IP address "
+      "(RFC 3986 §3.2.2).";
+  for (const std::string target :
+       {"http:///codes", "https://:8443/", "https://127.1/", "https://[::1/", "https://x%/"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine", targetHost);
+  }
+  for (const std::string target : {"https://x:abc/", "https://x:/", "https://x:99999/codes", "https://[::1]:/"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine",
+                  "The port of the request target must be 1 to 5 digits, at most 65535.");
+  }
+  for (const std::string method : {"GET", "POST", "HEAD"}) {
+    expectRefused(line(method + " * HTTP/1.1"), 400, "InvalidRequestLine",
+                  "The target '*' (asterisk-form) is only for OPTIONS (RFC 9112 §3.2.4).");
+  }
+  for (const std::string target : {"x.example:443", "localhost:8443", "[::1]:8443"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine",
+                  "The target host:port (authority-form) is only for CONNECT (RFC 9112 §3.2.3).");
+  }
+  for (const std::string target : {"codes", "..", "%2Fcodes", "x.example", "1http://x/"}) {
+    expectRefused(line("GET " + target + " HTTP/1.1"), 400, "InvalidRequestLine",
+                  "The request target must be a path such as /codes, an http or https URI, or * for OPTIONS.");
+  }
+  for (const std::string target : {"x.example:443", "/", "*"}) {
+    expectRefused(line("CONNECT " + target + " HTTP/1.1"), 501, "NotImplemented",
+                  "This server does not implement CONNECT: it is not a proxy.");
+  }
+
+  for (const std::string requestLine :
+       {"GET /codes?x=1&y=/? HTTP/1.1", "OPTIONS * HTTP/1.1", "GET /a@b HTTP/1.1", "GET //x/y HTTP/1.1",
+        "GET https://localhost:8443/oauth/token?grant_type=x HTTP/1.1", "GET HTTPS://X/codes HTTP/1.1",
+        "GET http://[::1]:8443/healthz HTTP/1.1", "GET https://x HTTP/1.1", "GET https://x?y HTTP/1.1",
+        "GET https://x/a@b HTTP/1.0"}) {
+    EXPECT_EQ(refusalOf(line(requestLine)).status, 0) << requestLine;
+  }
+  const std::string absolute = line("GET https://x.example:8443/healthz?a HTTP/1.1");
+  RequestHead head;
+  ASSERT_FALSE(parseRequestHead(absolute, kLimits, head));
+  EXPECT_EQ(head.target, "https://x.example:8443/healthz?a");
+}
+
+// Fields the server reads one value of come once; lists may come in several lines.
+TEST(HttpHead, SingleValueFieldsComeOnce) {
+  for (const std::string name : {"Content-Type", "Authorization", "Origin", "Sec-Fetch-Site", "X-CSRF-Token"}) {
+    expectRefused(kLine + name + ": a\r\nX-Other: b\r\n" + name + ": a\r\n\r\n", 400, "InvalidHeader",
+                  "Send one " + name + " header, not several.");
+  }
+  expectRefused(kLine + "Content-Type: application/json\r\ncontent-TYPE: text/plain\r\n\r\n", 400, "InvalidHeader",
+                "Send one Content-Type header, not several.");
+  EXPECT_EQ(refusalOf(kLine + "Accept: a/b\r\nAccept: c/d\r\nCookie: a=1\r\nCookie: b=2\r\nX-Forwarded-For: 1.2.3.4\r\n"
+                              "X-Forwarded-For: 5.6.7.8\r\nContent-Type: a/b\r\nAuthorization: Bearer x\r\n\r\n")
+                .status,
+            0);
 }
 
 TEST(HttpHead, TheRequestLineIsExact) {

@@ -267,7 +267,7 @@ bool RawConnection::fill() {
   return true;
 }
 
-HttpResult RawConnection::readResponse() {
+HttpResult RawConnection::readResponse(bool bodyExpected) {
   HttpResult result;
   std::size_t headerEnd;
   while ((headerEnd = buffer_.find("\r\n\r\n")) == std::string::npos) {
@@ -291,7 +291,8 @@ HttpResult RawConnection::readResponse() {
     result.headers.emplace(lowerCase(line.substr(0, colon)), value);
   }
   buffer_.erase(0, headerEnd + 4);
-  const std::size_t length = result.has("content-length") ? std::stoul(result.header("content-length")) : 0;
+  const std::size_t length =
+      bodyExpected && result.has("content-length") ? std::stoul(result.header("content-length")) : 0;
   while (buffer_.size() < length) {
     if (!fill()) break;
   }

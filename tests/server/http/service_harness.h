@@ -103,7 +103,9 @@ class RawConnection {
   void send(const std::string& bytes);
   // Reads one response (status line, headers, Content-Length body). Returns a
   // result with status 0 when the server closed the connection first.
-  HttpResult readResponse();
+  // `bodyExpected` false: the answer to a HEAD, whose Content-Length is the
+  // GET's and which has no body (RFC 9110 §9.3.2).
+  HttpResult readResponse(bool bodyExpected = true);
   // True when the server closed the connection (reads EOF within `within`).
   bool closedByServer(std::chrono::seconds within = std::chrono::seconds(2));
 
