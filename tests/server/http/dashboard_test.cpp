@@ -500,6 +500,28 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
   EXPECT_EQ(badName.status, 400);
   EXPECT_EQ(parseObject(badName.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
             "Validation.Invalid.name");
+  // A name that a bidirectional control would show as another ("invoice" + RLO + "fdp.exe" shows as
+  // "invoiceexe.pdf"), as a JSON escape and as raw UTF-8.
+  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE" "fdp.exe")}) {
+    const HttpResult reordered =
+        post("/dashboard/data/clients", R"({"name":")" + name + R"(","scopes":["write:codes"]})", &browser);
+    EXPECT_EQ(reordered.status, 400) << name;
+    EXPECT_EQ(reordered.body,
+              envelope("Validation.Invalid.name", "name",
+                       "a client name must not contain a bidirectional control character (U+202E at byte offset 7)"));
+  }
+  const HttpResult isolated =
+      post("/dashboard/data/clients", R"({"name":"line \u2067A\u2069","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(isolated.body,
+            envelope("Validation.Invalid.name", "name",
+                     "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)"));
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organisationId_).empty());
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("client.create"), 1});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail,
+            "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)");
 }
 
 TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
@@ -718,6 +740,12 @@ TEST_F(DashboardTest, OperatorsManageOrganisations) {
             envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
   EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
             envelope("NotFound", "", "There is no organization with this id."));
+  const HttpResult reordered =
+      post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
+                                     "an organisation name must not contain a bidirectional control character "
+                                     "(U+200F at byte offset 0)"));
   const HttpResult list = get("/dashboard/data/organizations", &browser);
   EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);
 
