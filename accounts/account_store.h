@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "accounts/audit_log.h"
+#include "accounts/credential_source.h"
 #include "accounts/session_manager.h"
-#include "accounts/sign_in.h"
 #include "auth/unix_clock.h"
 
 namespace codepayload::accounts {

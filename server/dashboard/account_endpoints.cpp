@@ -1,9 +1,9 @@
 // The account's second factor (/dashboard/data/account/totp/...): start and confirm the TOTP
-// enrolment (which issues recovery codes), and turn TOTP off.
+// enrolment (which issues recovery codes), and turn TOTP off (with the password, under the
+// sign-in's throttle: requireCurrentPassword).
 #include <openssl/crypto.h>
 
 #include "accounts/base32.h"
-#include "accounts/email_address.h"
 #include "accounts/recovery_codes.h"
 #include "accounts/totp.h"
 #include "auth/unix_clock.h"
@@ -56,15 +56,7 @@ void confirmTotp(Call& call) {
 }
 
 void disableTotp(Call& call) {
-  std::string password = stringField(call, "password");
-  const std::optional<accounts::Credentials> credentials =
-      call.accounts.accounts().findCredentials(accounts::emailKey(call.who->email));
-  const bool right = credentials && call.accounts.passwords().verify(password, credentials->passwordHash);
-  OPENSSL_cleanse(password.data(), password.size());
-  if (!right) {
-    auditRefusal(call, "account.totp-disable", call.who->id, "wrong password");
-    throw invalid("password", "The password is not right.");
-  }
+  requireCurrentPassword(call, "account.totp-disable");
   if (call.who->user && call.accounts.accounts().requiresTotp(call.organisationId())) {
     auditRefusal(call, "account.totp-disable", call.who->id, "the organization requires TOTP");
     throw Refusal{409, "Conflict", std::nullopt, "Your organization requires TOTP; it cannot be turned off."};

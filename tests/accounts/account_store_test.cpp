@@ -201,7 +201,8 @@ TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
   const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
                                            hasher.hash("correct horse battery staple"), kCli);
   SessionManager sessions(store_, SessionSettings{}, clock_.clock());
-  SignInService signIn(store_, hasher, sessions, SignInSettings{}, clock_.clock());
+  PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
+  SignInService signIn(store_, passwords, sessions, SignInSettings{}, clock_.clock());
   const SignInResult result =
       signIn.signIn(SignInAttempt{"ANA@example.com", "correct horse battery staple", {}, "192.0.2.1", {}});
   ASSERT_EQ(result.outcome, SignInResult::Outcome::SignedIn);

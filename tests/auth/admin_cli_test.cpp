@@ -420,7 +420,8 @@ TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
   EXPECT_TRUE(hasher.verify(kPassword, ana->passwordHash));
   EXPECT_TRUE(hasher.verify("an operator's passphrase", store.findCredentials("ops@example.net")->passwordHash));
   accounts::SessionManager sessions(store);
-  accounts::SignInService signIn(store, hasher, sessions);
+  accounts::PasswordCheck passwords(store, hasher);
+  accounts::SignInService signIn(store, passwords, sessions);
   EXPECT_EQ(signIn.signIn({"ana@example.com", kPassword, {}, "192.0.2.1", {}}).outcome,
             accounts::SignInResult::Outcome::SignedIn);
 }

@@ -128,6 +128,18 @@ class DashboardTest : public ::testing::Test {
     return browser;
   }
 
+  // Turns TOTP on for the browser's account as the Account page does: the
+  // secret (raw bytes) and the code that confirmed it.
+  std::pair<std::string, std::string> enrolTotp(const Browser& browser) {
+    const HttpResult started = post("/dashboard/data/account/totp/start", "", &browser);
+    EXPECT_EQ(started.status, 200) << started.body;
+    const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
+    const std::string code = accounts::totpCode(secret, std::time(nullptr));
+    const HttpResult confirmed = post("/dashboard/data/account/totp/confirm", R"({"code":")" + code + "\"}", &browser);
+    EXPECT_EQ(confirmed.status, 200) << confirmed.body;
+    return {secret, code};
+  }
+
   HttpResult tokenRequest(const std::string& clientId, const std::string& secret) {
     return harness_.request(HttpCall{"POST",
                                      "/oauth/token",
@@ -662,12 +674,7 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
 
 TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
   const Browser developer = signIn("dev@acme.example");
-  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
-  const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
-  ASSERT_EQ(post("/dashboard/data/account/totp/confirm",
-                 R"({"code":")" + accounts::totpCode(secret, std::time(nullptr)) + "\"}", &developer)
-                .status,
-            200);
+  enrolTotp(developer);
   EXPECT_EQ(post("/dashboard/data/account/totp/start", "", &developer).status, 409);
   // Signing in now asks for the code.
   const HttpResult asked =
@@ -683,6 +690,52 @@ TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
           .status,
       204);
   EXPECT_FALSE(store_.findUser(developer_.id)->totpEnabled);
+}
+
+TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  enrolTotp(developer);
+  const auto disable = [&](const std::string& password) {
+    return post("/dashboard/data/account/totp/disable", R"({"password":")" + password + "\"}", &developer);
+  };
+  const auto firstFailure = std::chrono::steady_clock::now();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(disable("guess " + std::to_string(attempt)).body,
+              envelope("Validation.Invalid.password", "password", "The password is not right."))
+        << attempt;
+  }
+  // Then every attempt, the right password included, is refused before any check.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const HttpResult throttled = disable(kPassword);
+    EXPECT_EQ(throttled.status, 429);
+    const std::string retryAfter = throttled.header("retry-after");
+    EXPECT_EQ(throttled.body,
+              envelope("TooManyAttempts", "", "Too many wrong passwords; try again in " + retryAfter + " seconds."));
+    const auto spent = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - firstFailure);
+    EXPECT_GE(std::stoi(retryAfter), 900 - spent.count() - 1);
+    EXPECT_LE(std::stoi(retryAfter), 900);
+  }
+  EXPECT_TRUE(store_.findUser(developer_.id)->totpEnabled);
+  // Ten records of wrong passwords and one of the throttling, not one per throttled attempt.
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.totp-disable"), 100})) {
+    EXPECT_EQ(record.result, accounts::AuditResult::Refused);
+    EXPECT_EQ(record.actor, "dev@acme.example");
+    details.push_back(record.detail);
+  }
+  std::vector<std::string> expected{"throttled"};
+  expected.insert(expected.end(), 10, "wrong password");
+  EXPECT_EQ(details, expected);
+  // The counts are the sign-in's: this address is throttled there for this account too.
+  const HttpResult signInThrottled = post(
+      "/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr);
+  EXPECT_EQ(signInThrottled.status, 429);
+  // Another account from the same address is not.
+  EXPECT_EQ(post("/dashboard/data/sign-in",
+                 R"({"email":"viewer@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr)
+                .status,
+            200);
 }
 
 TEST_F(DashboardTest, AuditShowsTheOwnOrganisationToUsersAndEveryOneToOperators) {
@@ -844,6 +897,16 @@ TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
   EXPECT_EQ(records[0].detail, "throttled");
   // A throttled attempt is refused before the account is looked up.
   EXPECT_EQ(records[0].actor, "anonymous");
+  // Further throttled attempts are answered alike and recorded no more: the lock's first refusal says it.
+  const std::size_t recorded =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size();
+  EXPECT_EQ(recorded, 11u);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 429);
+  }
+  EXPECT_EQ(store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size(), recorded);
+  // The viewer, from an address that has not failed, is not locked out: that takes another address,
+  // which tests/robustness/dashboard_guessing_test.cpp gives it.
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
