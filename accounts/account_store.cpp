@@ -247,19 +247,31 @@ std::optional<OperatorRecord> AccountStore::findOperator(std::string_view operat
   });
 }
 
-void AccountStore::setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret,
-                                 const AuditContext& audit) {
+void AccountStore::enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                              const AuditContext& audit) {
+  changeTotp(principalId, encodeBase32(secret), confirmedStep, audit);
+}
+
+void AccountStore::disableTotp(std::string_view principalId, const AuditContext& audit) {
+  changeTotp(principalId, std::nullopt, std::nullopt, audit);
+}
+
+void AccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                              std::optional<std::int64_t> lastStep, const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "changing a second factor", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     connection_->requireAccount(principalId, where);
     const std::int64_t changedAt = clock_();
-    Poco::Nullable<std::string> stored;
-    if (secret) stored = encodeBase32(*secret);
-    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = NULL, updated_at = ? WHERE id = ?",
-        bind(stored), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
-    if (!secret) {
+    Poco::Nullable<std::string> storedSecret;
+    if (encodedSecret) storedSecret = *encodedSecret;
+    Poco::Nullable<Poco::Int64> storedStep;
+    if (lastStep) storedStep = Poco::Int64{*lastStep};
+    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = ?, updated_at = ? WHERE id = ?",
+        bind(storedSecret), bind(storedStep), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
+    const bool enabled = encodedSecret.has_value();
+    if (!enabled) {
       session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
     }
     std::string organisation;
@@ -268,7 +280,7 @@ void AccountStore::setTotpSecret(std::string_view principalId, const std::option
           now;
     }
     appendAuditRecord(session,
-                      AuditRecord{0, changedAt, audit.actor, secret ? "account.totp-enable" : "account.totp-disable",
+                      AuditRecord{0, changedAt, audit.actor, enabled ? "account.totp-enable" : "account.totp-disable",
                                   std::string(principalId), organisation, audit.address, AuditResult::Success, ""});
     transaction.commit();
   });

@@ -103,11 +103,15 @@ class AccountStore final : public CredentialSource, public SessionStore {
   // absolute end at `now` (the background sweep); returns how many.
   std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds);
 
-  // Turns TOTP on with `secret` (raw bytes; the last accepted step is
-  // forgotten) or off (nullopt, which also removes the recovery codes).
-  // Audited as "account.totp-enable" / "account.totp-disable". Throws
-  // AccountError(UnknownAccount).
-  void setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret, const AuditContext& audit);
+  // Turns TOTP on with `secret` (raw bytes); `confirmedStep` is the step of
+  // the code that confirmed the enrolment, kept as the last accepted step, so
+  // that code is not accepted again (RFC 6238 section 5.2), nor any older one.
+  // Audited as "account.totp-enable". Throws AccountError(UnknownAccount).
+  void enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                  const AuditContext& audit);
+  // Turns TOTP off, removing the secret, its last step and the recovery
+  // codes. Audited as "account.totp-disable". Throws AccountError(UnknownAccount).
+  void disableTotp(std::string_view principalId, const AuditContext& audit);
   // Replaces the account's recovery codes by `digests`
   // (recoveryCodeDigest); audited as "account.recovery-codes".
   void replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
@@ -132,6 +136,11 @@ class AccountStore final : public CredentialSource, public SessionStore {
   std::size_t removeSessionsOf(std::string_view principalId) override;
 
  private:
+  // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
+  // off, in one audited transaction.
+  void changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                  std::optional<std::int64_t> lastStep, const AuditContext& audit);
+
   struct Connection;
   std::unique_ptr<Connection> connection_;
   auth::UnixClock clock_;

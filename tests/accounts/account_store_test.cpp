@@ -6,6 +6,7 @@
 #include "accounts/recovery_codes.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
+#include "accounts/totp.h"
 #include "memory_stores.h"
 #include "scratch_registry.h"
 
@@ -127,10 +128,13 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
   EXPECT_EQ(store_.findCredentials("nobody@example.com"), std::nullopt);
 
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 5));  // TOTP off
-  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  // The step of the code that confirmed the enrolment is the last one used.
+  store_.enableTotp(ana.id, "12345678901234567890", 99, kCli);
   EXPECT_EQ(rawColumn(database(), "SELECT totp_secret FROM users"), "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");
   EXPECT_TRUE(store_.findUser(ana.id)->totpEnabled);
   EXPECT_EQ(store_.findCredentials("ana@example.com")->totpSecret, "12345678901234567890");
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->lastTotpStep, 99);
+  EXPECT_FALSE(store_.recordTotpStep(ana.id, 99));
   EXPECT_TRUE(store_.recordTotpStep(ana.id, 100));
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 100));
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 99));
@@ -140,7 +144,10 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
   store_.replacePasswordHash(ana.id, "$argon2id$v=19$other");
   EXPECT_EQ(store_.findCredentials("ana@example.com")->passwordHash, "$argon2id$v=19$other");
   std::string message;
-  EXPECT_EQ(errorOf([&] { store_.setTotpSecret("usr_0000000000000000", std::nullopt, kCli); }, message),
+  EXPECT_EQ(errorOf([&] { store_.disableTotp("usr_0000000000000000", kCli); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no account with id \"usr_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.enableTotp("usr_0000000000000000", "12345678901234567890", 1, kCli); }, message),
             AccountError::Kind::UnknownAccount);
   EXPECT_EQ(message, "no account with id \"usr_0000000000000000\"");
   EXPECT_EQ(errorOf([&] { store_.recordTotpStep("svc_client_x", 1); }, message), AccountError::Kind::UnknownAccount);
@@ -148,7 +155,7 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
 
 TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
   const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
-  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  store_.enableTotp(ana.id, "12345678901234567890", 1, kCli);
   const RecoveryCodes codes = newRecoveryCodes(3);
   store_.replaceRecoveryCodes(ana.id, codes.digests, kCli);
   EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 3u);
@@ -161,9 +168,11 @@ TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM recovery_codes WHERE code_digest = '" +
                                       *recoveryCodeDigest(codes.codes[0]) + "'"),
             "1");
-  store_.setTotpSecret(ana.id, std::nullopt, kCli);
+  store_.disableTotp(ana.id, kCli);
   EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 0u);
   EXPECT_FALSE(store_.findUser(ana.id)->totpEnabled);
+  EXPECT_EQ(store_.findCredentials("ana@example.com"),
+            (Credentials{ana.id, std::string(kHash), std::nullopt, std::nullopt}));
   EXPECT_EQ(rawColumn(database(),
                       "SELECT group_concat(action || ' ' || target || ' ' || detail, ', ') FROM audit_log"
                       " WHERE action LIKE 'account.%'"),
@@ -209,6 +218,30 @@ TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
   EXPECT_EQ(sessions.resume(result.session->id)->principalId, ana.id);
   EXPECT_EQ(signIn.signIn(SignInAttempt{"ana@example.com", "wrong password!!", {}, "192.0.2.1", {}}).outcome,
             SignInResult::Outcome::Refused);
+}
+
+TEST_F(AccountStoreTest, TheCodeThatConfirmedTheEnrolmentIsRefusedAtSignIn) {
+  const PasswordHasher hasher;
+  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
+                                           hasher.hash("correct horse battery staple"), kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
+  SignInService signIn(store_, passwords, sessions, SignInSettings{}, clock_.clock());
+  const std::string secret = "12345678901234567890";
+  const std::string confirming = totpCode(secret, clock_.now());
+  // What the enrolment's confirmation does: the code's step goes in with the secret.
+  const std::optional<std::int64_t> step = acceptTotp(secret, confirming, clock_.now(), std::nullopt);
+  ASSERT_TRUE(step);
+  store_.enableTotp(ana.id, secret, *step, kCli);
+  const auto attempt = [&](const std::string& code) {
+    return signIn.signIn(SignInAttempt{"ana@example.com", "correct horse battery staple", code, "192.0.2.1", {}});
+  };
+  EXPECT_EQ(attempt(confirming).outcome, SignInResult::Outcome::Refused);
+  // Nor the code of the step before it, still inside the window.
+  EXPECT_EQ(attempt(totpCode(secret, clock_.now() - 30)).outcome, SignInResult::Outcome::Refused);
+  clock_.advance(30);
+  EXPECT_EQ(attempt(totpCode(secret, clock_.now())).outcome, SignInResult::Outcome::SignedIn);
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->lastTotpStep, *step + 1);
 }
 
 TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {

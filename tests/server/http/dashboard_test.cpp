@@ -692,6 +692,29 @@ TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
   EXPECT_FALSE(store_.findUser(developer_.id)->totpEnabled);
 }
 
+TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto [secret, confirming] = enrolTotp(developer);
+  const auto signInWith = [&](const std::string& code) {
+    return post("/dashboard/data/sign-in",
+                R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + R"(","code":")" + code + "\"}",
+                nullptr);
+  };
+  const HttpResult replayed = signInWith(confirming);
+  EXPECT_EQ(replayed.status, 401);
+  EXPECT_EQ(replayed.body, envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_FALSE(replayed.has("set-cookie"));
+  // The app's next code (one step ahead is inside the window) is taken at once.
+  const HttpResult next = signInWith(accounts::totpCode(secret, std::time(nullptr) + 30));
+  EXPECT_EQ(next.status, 200) << next.body;
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.sign-in"), 2});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(records[1].detail, "wrong password or code");
+}
+
 TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
   const Browser developer = signIn("dev@acme.example");
   enrolTotp(developer);
