@@ -75,22 +75,34 @@ class AccountStore final : public CredentialSource, public SessionStore {
   AccountStore& operator=(const AccountStore&) = delete;
 
   // A new user of `organisationId`; `passwordHash` is a PHC string from
-  // PasswordHasher (the caller checked the password policy). Audited as
-  // "user.create". Throws AccountError: InvalidValue (email, hash),
+  // PasswordHasher (the caller checked the password policy). It takes the
+  // place of the organisation's user placeholder with that email, if any.
+  // Audited as "user.create". Throws AccountError: InvalidValue (email, hash),
   // EmailTaken (by a user or an operator), UnknownOrganisation, Storage.
   UserRecord createUser(std::string_view organisationId, std::string_view email, Role role,
                         std::string_view passwordHash, const AuditContext& audit);
+  // A new user of `organisationId` added by one of its owners, who must not
+  // learn whether the email has an account elsewhere in the installation: an
+  // email that a user of another organisation or an operator has is not
+  // refused but kept as a user placeholder (db/registry/0008), listed like a
+  // user who has not signed in yet and audited alike; it is no account.
+  // Throws AccountError: InvalidValue, EmailTaken (only when the organisation
+  // lists the email already), UnknownOrganisation, Storage.
+  UserRecord createUserWithoutDisclosure(std::string_view organisationId, std::string_view email, Role role,
+                                         std::string_view passwordHash, const AuditContext& audit);
   // A new operator; audited as "operator.create". Same errors but UnknownOrganisation.
   OperatorRecord createOperator(std::string_view email, std::string_view passwordHash, const AuditContext& audit);
 
   std::optional<UserRecord> findUser(std::string_view userId);
-  // The organisation's users, oldest first.
+  // A user or a user placeholder, as listUsers shows it.
+  std::optional<UserRecord> findListedUser(std::string_view userId);
+  // The organisation's users and user placeholders, oldest first.
   std::vector<UserRecord> listUsers(std::string_view organisationId);
   std::optional<OperatorRecord> findOperator(std::string_view operatorId);
 
-  // Removes a user; its sessions and recovery codes go with it. Audited as
-  // "user.delete". Throws AccountError: UnknownAccount, InvalidValue (the
-  // organisation's last owner), Storage.
+  // Removes a user (its sessions and recovery codes go with it) or a user
+  // placeholder. Audited as "user.delete". Throws AccountError:
+  // UnknownAccount, InvalidValue (the organisation's last owner), Storage.
   void deleteUser(std::string_view userId, const AuditContext& audit);
 
   // Whether the organisation requires its users to sign in with TOTP (false
@@ -136,6 +148,10 @@ class AccountStore final : public CredentialSource, public SessionStore {
   std::size_t removeSessionsOf(std::string_view principalId) override;
 
  private:
+  // What becomes of an email that already has an account elsewhere.
+  enum class EmailElsewhere { Refuse, Placeholder };
+  UserRecord addUser(std::string_view organisationId, std::string_view email, Role role, std::string_view passwordHash,
+                     const AuditContext& audit, EmailElsewhere elsewhere);
   // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
   // off, in one audited transaction.
   void changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,

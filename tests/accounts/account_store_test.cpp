@@ -101,6 +101,77 @@ TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators
             "UNIQUE constraint failed: users.email_key");
 }
 
+TEST_F(AccountStoreTest, AnOwnersNewUserWithAnAccountElsewhereIsAPlaceholderListedAlike) {
+  const std::string other = registry_.createOrganisation("Other", auth::Plan::Pro).id;
+  const UserRecord bob = store_.createUser(other, "bob@example.com", Role::Owner, kHash, kCli);
+  store_.createOperator("olga@example.net", kHash, kCli);
+  const AuditContext owner{"owner@acme.example", "192.0.2.1"};
+  clock_.advance(1);
+  const UserRecord created =
+      store_.createUserWithoutDisclosure(organisation_, "carl@example.com", Role::Viewer, kHash, owner);
+  clock_.advance(1);
+  const UserRecord elsewhere =
+      store_.createUserWithoutDisclosure(organisation_, "Bob@Example.com", Role::Developer, kHash, owner);
+  clock_.advance(1);
+  const UserRecord anOperator =
+      store_.createUserWithoutDisclosure(organisation_, "olga@example.net", Role::Owner, kHash, owner);
+  // The answer, the listing and the organisation's audit log are alike for all three.
+  EXPECT_EQ(elsewhere,
+            (UserRecord{elsewhere.id, organisation_, "Bob@Example.com", Role::Developer, false, kTestEpoch + 2}));
+  EXPECT_EQ(elsewhere.id.substr(0, 4), "usr_");
+  EXPECT_EQ(elsewhere.id.size(), 20u);
+  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{created, elsewhere, anOperator}));
+  EXPECT_EQ(store_.findListedUser(elsewhere.id), elsewhere);
+  EXPECT_EQ(store_.findListedUser(created.id), created);
+  std::vector<std::string> records;
+  for (const AuditRecord& record : store_.readAudit(AuditQuery{organisation_, std::nullopt, 10})) {
+    records.push_back(record.actor + " " + record.action + " " + record.target + " " +
+                      std::string(auditResultName(record.result)) + " " + record.detail);
+  }
+  EXPECT_EQ(records,
+            (std::vector<std::string>{
+                "owner@acme.example user.create " + anOperator.id + " success email=olga@example.net role=owner",
+                "owner@acme.example user.create " + elsewhere.id + " success email=Bob@Example.com role=developer",
+                "owner@acme.example user.create " + created.id + " success email=carl@example.com role=viewer"}));
+  // Only the first is an account; the others leave the accounts they name as they were.
+  EXPECT_EQ(store_.findUser(created.id), created);
+  EXPECT_EQ(store_.findUser(elsewhere.id), std::nullopt);
+  EXPECT_EQ(store_.findCredentials("bob@example.com")->principalId, bob.id);
+  EXPECT_EQ(store_.findCredentials("olga@example.net")->principalId.substr(0, 4), "opr_");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "2");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users"), "2");
+
+  // What the organisation lists already is refused, in the same words whatever it is.
+  std::string message;
+  for (const std::string email : {"CARL@example.com", "bob@example.COM"}) {
+    EXPECT_EQ(
+        errorOf([&] { store_.createUserWithoutDisclosure(organisation_, email, Role::Viewer, kHash, owner); }, message),
+        AccountError::Kind::EmailTaken);
+    EXPECT_EQ(message, "the email address " + email + " is already a user of this organization");
+  }
+  // The operator's tool still says what is true.
+  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "bob@example.com", Role::Viewer, kHash, kCli); }, message),
+            AccountError::Kind::EmailTaken);
+  EXPECT_EQ(message, "the email address bob@example.com already has an account");
+
+  // A placeholder is removed like a user, and recorded alike.
+  store_.deleteUser(elsewhere.id, owner);
+  EXPECT_EQ(store_.findListedUser(elsewhere.id), std::nullopt);
+  EXPECT_EQ(store_.readAudit(AuditQuery{organisation_, std::string("user.delete"), 1}).at(0).detail,
+            "email=Bob@Example.com role=developer");
+  EXPECT_EQ(errorOf([&] { store_.deleteUser(elsewhere.id, owner); }, message), AccountError::Kind::UnknownAccount);
+
+  // Once the email is free, a real account in the organisation takes the placeholder's place.
+  const UserRecord dave = store_.createUser(other, "dave@example.com", Role::Viewer, kHash, kCli);
+  const UserRecord daveHere =
+      store_.createUserWithoutDisclosure(organisation_, "dave@example.com", Role::Viewer, kHash, owner);
+  EXPECT_EQ(store_.findUser(daveHere.id), std::nullopt);
+  store_.deleteUser(dave.id, kCli);
+  const UserRecord daveAccount = store_.createUser(organisation_, "dave@example.com", Role::Viewer, kHash, kCli);
+  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{created, anOperator, daveAccount}));
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "1");
+}
+
 TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganisations) {
   std::string message;
   EXPECT_EQ(errorOf([&] { store_.createUser("org_0000000000000000", "a@b.co", Role::Owner, kHash, kCli); }, message),

@@ -562,7 +562,7 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
             "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql,4:0004_client_usage.sql,"
             "5:0005_organisation_settings.sql,6:0006_client_standing_version.sql,"
-            "7:0007_standing_version_covers_secrets_and_scopes.sql");
+            "7:0007_standing_version_covers_secrets_and_scopes.sql,8:0008_user_placeholders.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   // (The columns named: the table has gained some since, and a count

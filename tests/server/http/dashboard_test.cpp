@@ -574,7 +574,16 @@ TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
       post("/dashboard/data/organization/users",
            R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address NEW@acme.example already has an account"));
+  EXPECT_EQ(taken.body,
+            envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
+  const HttpResult reordered =
+      post("/dashboard/data/organization/users",
+           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}",
+           &owner);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
+                                     "the email address must not contain a bidirectional control character (U+202E "
+                                     "at byte offset 12)"));
   const HttpResult weak = post("/dashboard/data/organization/users",
                                R"({"email":"w@acme.example","role":"viewer","password":"short"})", &owner);
   EXPECT_EQ(weak.status, 400);
@@ -602,6 +611,68 @@ TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
   EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
   EXPECT_EQ(records[0].detail, "email=new@acme.example role=developer");
   EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+}
+
+TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere) {
+  const Browser owner = signIn("owner@acme.example");
+  const auto add = [&](const std::string& email) {
+    return post("/dashboard/data/organization/users",
+                R"({"email":")" + email + R"(","role":"developer","password":"an owner's chosen password"})", &owner);
+  };
+  // A new email, another organization's user and an operator: one answer's shape for all three.
+  std::vector<std::string> ids;
+  for (const std::string email : {"fresh@acme.example", "owner@thrifty.example", "ops@installation.example"}) {
+    const HttpResult added = add(email);
+    ASSERT_EQ(added.status, 201) << email << ": " << added.body;
+    const Poco::JSON::Object::Ptr user = parseObject(added.body);
+    const std::string id = user->getValue<std::string>("id");
+    EXPECT_TRUE(std::regex_match(id, std::regex("usr_[A-Za-z0-9]{16}"))) << id;
+    EXPECT_EQ(added.body, R"({"id":")" + id + R"(","email":")" + email +
+                              R"(","role":"developer","totpEnabled":false,"createdAt":")" +
+                              user->getValue<std::string>("createdAt") + R"("})");
+    ids.push_back(id);
+  }
+  // The organization lists them alike, and refuses each a second time in the same words.
+  const Poco::JSON::Array::Ptr users = parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users");
+  ASSERT_EQ(users->size(), 6u);
+  std::vector<std::string> listed;
+  for (unsigned i = 0; i < users->size(); ++i) {
+    const Poco::JSON::Object::Ptr user = users->getObject(i);
+    if (user->getValue<std::string>("role") != "developer" || user->getValue<std::string>("email") == "dev@acme.example")
+      continue;
+    EXPECT_FALSE(user->getValue<bool>("totpEnabled"));
+    listed.push_back(user->getValue<std::string>("id"));
+  }
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::string> expected = ids;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(listed, expected);
+  for (const std::string email : {"FRESH@acme.example", "Owner@Thrifty.example"}) {
+    EXPECT_EQ(add(email).body,
+              envelope("Conflict", "email", "the email address " + email + " is already a user of this organization"));
+  }
+  // The other organization's account is untouched: its own password still signs it in, to its own organization.
+  const Browser thrifty = signIn("owner@thrifty.example");
+  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
+            freeOrganisationId_);
+  // Each is removed alike.
+  for (const std::string& id : ids) {
+    EXPECT_EQ(post("/dashboard/data/organization/users/" + id + "/delete", "", &owner).status, 204) << id;
+  }
+  EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organisationId_, std::nullopt, 6})) {
+    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
+  }
+  EXPECT_EQ(details, (std::vector<std::string>{
+                         "user.delete success email=ops@installation.example role=developer",
+                         "user.delete success email=owner@thrifty.example role=developer",
+                         "user.delete success email=fresh@acme.example role=developer",
+                         "user.create refused the email address Owner@Thrifty.example is already a user of this "
+                         "organization",
+                         "user.create refused the email address FRESH@acme.example is already a user of this "
+                         "organization",
+                         "user.create success email=ops@installation.example role=developer"}));
 }
 
 TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
