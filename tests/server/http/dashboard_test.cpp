@@ -704,6 +704,21 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
   const Browser owner = signIn("owner@acme.example");
   EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":"yes"})", &owner).body,
             envelope("Validation.Invalid.required", "required", "\\\"required\\\" must be true or false."));
+  // An owner without TOTP would shut themself out of the organization's pages: refused.
+  const HttpResult withoutTotp = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
+  EXPECT_EQ(withoutTotp.status, 409);
+  EXPECT_EQ(withoutTotp.body, envelope("Conflict", "",
+                                       "Turn on TOTP for your own account first (on the Account page); requiring it "
+                                       "without it would lock you out of the organization's pages."));
+  EXPECT_FALSE(store_.requiresTotp(organisationId_));
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("org.require-totp"), 10});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail, "the owner has no TOTP");
+  // Not requiring it locks no one out.
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 200);
+  enrolTotp(owner);
   const HttpResult required = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
   ASSERT_EQ(required.status, 200) << required.body;
   EXPECT_TRUE(parseObject(required.body)->getValue<bool>("requireTotp"));
@@ -739,8 +754,10 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
       post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer);
   EXPECT_EQ(disable.status, 409);
   EXPECT_EQ(disable.body, envelope("Conflict", "", "Your organization requires TOTP; it cannot be turned off."));
-  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 403)
-      << "the owner has no TOTP yet either";
+  // The owner, enrolled, still reaches the organization's pages and lifts the rule.
+  const HttpResult lifted = post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner);
+  EXPECT_EQ(lifted.status, 200) << lifted.body;
+  EXPECT_FALSE(parseObject(lifted.body)->getValue<bool>("requireTotp"));
 }
 
 TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
