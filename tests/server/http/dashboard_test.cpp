@@ -1016,8 +1016,8 @@ TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
     EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 429);
   }
   EXPECT_EQ(store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size(), recorded);
-  // The viewer, from an address that has not failed, is not locked out: that takes another address,
-  // which tests/robustness/dashboard_guessing_test.cpp gives it.
+  // That the viewer still signs in from another address needs a second client address:
+  // tests/robustness/dashboard_guessing_test.cpp.
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
