@@ -5,7 +5,9 @@
 #include <Poco/Exception.h>
 #include <Poco/Nullable.h>
 
+#include <initializer_list>
 #include <mutex>
+#include <string>
 #include <utility>
 
 #include "accounts/base32.h"
@@ -95,12 +97,40 @@ struct AccountStore::Connection {
     }
   }
 
-  // A fresh id with `prefix` that `table` does not hold.
-  std::string newId(std::string_view prefix, const std::string& table) {
+  // Whether a user of any organisation or an operator has `emailKey`.
+  bool emailHasAccount(const std::string& emailKey) {
+    Poco::Int64 users = 0;
+    Poco::Int64 operators = 0;
+    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    return users + operators > 0;
+  }
+
+  // Refuses `emailKey` when the organisation lists it already, as a user or a
+  // user placeholder (what its owners see; nothing about other organisations).
+  void checkNotListed(const std::string& organisationId, const std::string& emailKey, std::string_view email) {
+    Poco::Int64 users = 0;
+    Poco::Int64 placeholders = 0;
+    session << "SELECT count(*) FROM users WHERE organisation_id = ? AND email_key = ?", bind(organisationId),
+        bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM user_placeholders WHERE organisation_id = ? AND email_key = ?",
+        bind(organisationId), bind(emailKey), into(placeholders), now;
+    if (users + placeholders > 0) {
+      throw AccountError(AccountError::Kind::EmailTaken,
+                         "the email address " + std::string(email) + " is already a user of this organization");
+    }
+  }
+
+  // A fresh id with `prefix` that none of `tables` holds.
+  std::string newId(std::string_view prefix, std::initializer_list<std::string_view> tables) {
     for (;;) {
       std::string id = std::string(prefix) + auth::randomBase62(kAccountIdRandomLength);
       Poco::Int64 taken = 0;
-      session << "SELECT count(*) FROM " + table + " WHERE id = ?", bind(id), into(taken), now;
+      for (const std::string_view table : tables) {
+        Poco::Int64 count = 0;
+        session << "SELECT count(*) FROM " + std::string(table) + " WHERE id = ?", bind(id), into(count), now;
+        taken += count;
+      }
       if (taken == 0) return id;
     }
   }
@@ -139,6 +169,16 @@ AccountStore::~AccountStore() = default;
 
 UserRecord AccountStore::createUser(std::string_view organisationId, std::string_view email, Role role,
                                     std::string_view passwordHash, const AuditContext& audit) {
+  return addUser(organisationId, email, role, passwordHash, audit, EmailElsewhere::Refuse);
+}
+
+UserRecord AccountStore::createUserWithoutDisclosure(std::string_view organisationId, std::string_view email, Role role,
+                                                     std::string_view passwordHash, const AuditContext& audit) {
+  return addUser(organisationId, email, role, passwordHash, audit, EmailElsewhere::Placeholder);
+}
+
+UserRecord AccountStore::addUser(std::string_view organisationId, std::string_view email, Role role,
+                                 std::string_view passwordHash, const AuditContext& audit, EmailElsewhere elsewhere) {
   checkNewAccount(email, passwordHash);
   return guarded(connection_->mutex, "creating a user", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -151,17 +191,34 @@ UserRecord AccountStore::createUser(std::string_view organisationId, std::string
                          "no organisation with id \"" + std::string(organisationId) + "\"");
     }
     const std::string key = emailKey(email);
-    connection_->checkEmailFree(key, email);
-    UserRecord user{connection_->newId(kUserIdPrefix, "users"),
+    UserRecord user{connection_->newId(kUserIdPrefix, {"users", "user_placeholders"}),
                     std::string(organisationId),
                     std::string(email),
                     role,
                     false,
                     clock_()};
-    session << "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at, updated_at)"
-               " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
-        bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
+    bool placeholder = false;
+    if (elsewhere == EmailElsewhere::Placeholder) {
+      connection_->checkNotListed(user.organisationId, key, email);
+      placeholder = connection_->emailHasAccount(key);
+    } else {
+      connection_->checkEmailFree(key, email);
+    }
+    if (placeholder) {
+      session << "INSERT INTO user_placeholders (id, organisation_id, email, email_key, role, created_at)"
+                 " VALUES (?, ?, ?, ?, ?, ?)",
+          bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(Poco::Int64{user.createdAt}), now;
+    } else {
+      session << "DELETE FROM user_placeholders WHERE organisation_id = ? AND email_key = ?", bind(user.organisationId),
+          bind(key), now;
+      session
+          << "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at, updated_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
+    }
+    // One record for both: the organisation's log must not tell them apart.
     appendAuditRecord(
         session, AuditRecord{0, user.createdAt, audit.actor, "user.create", user.id, user.organisationId, audit.address,
                              AuditResult::Success, "email=" + user.email + " role=" + std::string(roleName(role))});
@@ -178,7 +235,7 @@ OperatorRecord AccountStore::createOperator(std::string_view email, std::string_
     auth::WriteTransaction transaction(session);
     const std::string key = emailKey(email);
     connection_->checkEmailFree(key, email);
-    OperatorRecord created{connection_->newId(kOperatorIdPrefix, "operators"), std::string(email), false, clock_()};
+    OperatorRecord created{connection_->newId(kOperatorIdPrefix, {"operators"}), std::string(email), false, clock_()};
     session << "INSERT INTO operators (id, email, email_key, password_hash, created_at, updated_at)"
                " VALUES (?, ?, ?, ?, ?, ?)",
         bind(created.id), bind(created.email), bind(key), bind(std::string(passwordHash)),
@@ -207,6 +264,20 @@ std::vector<UserRecord> usersFromRows(const std::vector<std::string>& ids,
 }
 
 constexpr const char* kUserColumns = "SELECT id, organisation_id, email, role, totp_secret, created_at FROM users";
+// The users and the user placeholders as an organisation's owners see them; a
+// placeholder has no TOTP.
+constexpr const char* kListedUsers =
+    "SELECT id, organisation_id, email, role, totp_secret, created_at FROM users WHERE {where}"
+    " UNION ALL SELECT id, organisation_id, email, role, NULL, created_at FROM user_placeholders WHERE {where}"
+    " ORDER BY created_at, id";
+
+std::string listedUsersWhere(std::string_view condition) {
+  std::string sql = kListedUsers;
+  for (std::size_t at = sql.find("{where}"); at != std::string::npos; at = sql.find("{where}", at)) {
+    sql.replace(at, 7, condition);
+  }
+  return sql;
+}
 
 }  // namespace
 
@@ -223,14 +294,28 @@ std::optional<UserRecord> AccountStore::findUser(std::string_view userId) {
   });
 }
 
+std::optional<UserRecord> AccountStore::findListedUser(std::string_view userId) {
+  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    const std::string id(userId);
+    connection_->session << listedUsersWhere("id = ?"), bind(id), bind(id), into(ids), into(organisations),
+        into(emails), into(roles), into(secrets), into(created), now;
+    std::vector<UserRecord> users = usersFromRows(ids, organisations, emails, roles, secrets, created);
+    if (users.empty()) return std::nullopt;
+    return std::move(users.front());
+  });
+}
+
 std::vector<UserRecord> AccountStore::listUsers(std::string_view organisationId) {
   return guarded(connection_->mutex, "listing users", [&] {
     std::vector<std::string> ids, organisations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
-    connection_->session << std::string(kUserColumns) + " WHERE organisation_id = ? ORDER BY created_at, id",
-        bind(std::string(organisationId)), into(ids), into(organisations), into(emails), into(roles), into(secrets),
-        into(created), now;
+    const std::string organisation(organisationId);
+    connection_->session << listedUsersWhere("organisation_id = ?"), bind(organisation), bind(organisation), into(ids),
+        into(organisations), into(emails), into(roles), into(secrets), into(created), now;
     return usersFromRows(ids, organisations, emails, roles, secrets, created);
   });
 }
@@ -247,19 +332,31 @@ std::optional<OperatorRecord> AccountStore::findOperator(std::string_view operat
   });
 }
 
-void AccountStore::setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret,
-                                 const AuditContext& audit) {
+void AccountStore::enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                              const AuditContext& audit) {
+  changeTotp(principalId, encodeBase32(secret), confirmedStep, audit);
+}
+
+void AccountStore::disableTotp(std::string_view principalId, const AuditContext& audit) {
+  changeTotp(principalId, std::nullopt, std::nullopt, audit);
+}
+
+void AccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                              std::optional<std::int64_t> lastStep, const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "changing a second factor", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     connection_->requireAccount(principalId, where);
     const std::int64_t changedAt = clock_();
-    Poco::Nullable<std::string> stored;
-    if (secret) stored = encodeBase32(*secret);
-    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = NULL, updated_at = ? WHERE id = ?",
-        bind(stored), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
-    if (!secret) {
+    Poco::Nullable<std::string> storedSecret;
+    if (encodedSecret) storedSecret = *encodedSecret;
+    Poco::Nullable<Poco::Int64> storedStep;
+    if (lastStep) storedStep = Poco::Int64{*lastStep};
+    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = ?, updated_at = ? WHERE id = ?",
+        bind(storedSecret), bind(storedStep), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
+    const bool enabled = encodedSecret.has_value();
+    if (!enabled) {
       session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
     }
     std::string organisation;
@@ -268,7 +365,7 @@ void AccountStore::setTotpSecret(std::string_view principalId, const std::option
           now;
     }
     appendAuditRecord(session,
-                      AuditRecord{0, changedAt, audit.actor, secret ? "account.totp-enable" : "account.totp-disable",
+                      AuditRecord{0, changedAt, audit.actor, enabled ? "account.totp-enable" : "account.totp-disable",
                                   std::string(principalId), organisation, audit.address, AuditResult::Success, ""});
     transaction.commit();
   });
@@ -435,7 +532,18 @@ void AccountStore::deleteUser(std::string_view userId, const AuditContext& audit
     find << "SELECT organisation_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
         into(organisation), into(email), into(role);
     if (find.execute() == 0) {
-      throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+      Poco::Data::Statement findPlaceholder(session);
+      findPlaceholder << "SELECT organisation_id, email, role FROM user_placeholders WHERE id = ?",
+          bind(std::string(userId)), into(organisation), into(email), into(role);
+      if (findPlaceholder.execute() == 0) {
+        throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+      }
+      // Removed like a user, and recorded alike; it never counts as an owner.
+      session << "DELETE FROM user_placeholders WHERE id = ?", bind(std::string(userId)), now;
+      appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organisation,
+                                             audit.address, AuditResult::Success, "email=" + email + " role=" + role});
+      transaction.commit();
+      return;
     }
     if (role == roleName(Role::Owner)) {
       Poco::Int64 owners = 0;

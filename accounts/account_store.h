@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "accounts/audit_log.h"
+#include "accounts/credential_source.h"
 #include "accounts/session_manager.h"
-#include "accounts/sign_in.h"
 #include "auth/unix_clock.h"
 
 namespace codepayload::accounts {
@@ -75,22 +75,34 @@ class AccountStore final : public CredentialSource, public SessionStore {
   AccountStore& operator=(const AccountStore&) = delete;
 
   // A new user of `organisationId`; `passwordHash` is a PHC string from
-  // PasswordHasher (the caller checked the password policy). Audited as
-  // "user.create". Throws AccountError: InvalidValue (email, hash),
+  // PasswordHasher (the caller checked the password policy). It takes the
+  // place of the organisation's user placeholder with that email, if any.
+  // Audited as "user.create". Throws AccountError: InvalidValue (email, hash),
   // EmailTaken (by a user or an operator), UnknownOrganisation, Storage.
   UserRecord createUser(std::string_view organisationId, std::string_view email, Role role,
                         std::string_view passwordHash, const AuditContext& audit);
+  // A new user of `organisationId` added by one of its owners, who must not
+  // learn whether the email has an account elsewhere in the installation: an
+  // email that a user of another organisation or an operator has is not
+  // refused but kept as a user placeholder (db/registry/0008), listed like a
+  // user who has not signed in yet and audited alike; it is no account.
+  // Throws AccountError: InvalidValue, EmailTaken (only when the organisation
+  // lists the email already), UnknownOrganisation, Storage.
+  UserRecord createUserWithoutDisclosure(std::string_view organisationId, std::string_view email, Role role,
+                                         std::string_view passwordHash, const AuditContext& audit);
   // A new operator; audited as "operator.create". Same errors but UnknownOrganisation.
   OperatorRecord createOperator(std::string_view email, std::string_view passwordHash, const AuditContext& audit);
 
   std::optional<UserRecord> findUser(std::string_view userId);
-  // The organisation's users, oldest first.
+  // A user or a user placeholder, as listUsers shows it.
+  std::optional<UserRecord> findListedUser(std::string_view userId);
+  // The organisation's users and user placeholders, oldest first.
   std::vector<UserRecord> listUsers(std::string_view organisationId);
   std::optional<OperatorRecord> findOperator(std::string_view operatorId);
 
-  // Removes a user; its sessions and recovery codes go with it. Audited as
-  // "user.delete". Throws AccountError: UnknownAccount, InvalidValue (the
-  // organisation's last owner), Storage.
+  // Removes a user (its sessions and recovery codes go with it) or a user
+  // placeholder. Audited as "user.delete". Throws AccountError:
+  // UnknownAccount, InvalidValue (the organisation's last owner), Storage.
   void deleteUser(std::string_view userId, const AuditContext& audit);
 
   // Whether the organisation requires its users to sign in with TOTP (false
@@ -103,11 +115,15 @@ class AccountStore final : public CredentialSource, public SessionStore {
   // absolute end at `now` (the background sweep); returns how many.
   std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds);
 
-  // Turns TOTP on with `secret` (raw bytes; the last accepted step is
-  // forgotten) or off (nullopt, which also removes the recovery codes).
-  // Audited as "account.totp-enable" / "account.totp-disable". Throws
-  // AccountError(UnknownAccount).
-  void setTotpSecret(std::string_view principalId, const std::optional<std::string>& secret, const AuditContext& audit);
+  // Turns TOTP on with `secret` (raw bytes); `confirmedStep` is the step of
+  // the code that confirmed the enrolment, kept as the last accepted step, so
+  // that code is not accepted again (RFC 6238 section 5.2), nor any older one.
+  // Audited as "account.totp-enable". Throws AccountError(UnknownAccount).
+  void enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                  const AuditContext& audit);
+  // Turns TOTP off, removing the secret, its last step and the recovery
+  // codes. Audited as "account.totp-disable". Throws AccountError(UnknownAccount).
+  void disableTotp(std::string_view principalId, const AuditContext& audit);
   // Replaces the account's recovery codes by `digests`
   // (recoveryCodeDigest); audited as "account.recovery-codes".
   void replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
@@ -132,6 +148,15 @@ class AccountStore final : public CredentialSource, public SessionStore {
   std::size_t removeSessionsOf(std::string_view principalId) override;
 
  private:
+  // What becomes of an email that already has an account elsewhere.
+  enum class EmailElsewhere { Refuse, Placeholder };
+  UserRecord addUser(std::string_view organisationId, std::string_view email, Role role, std::string_view passwordHash,
+                     const AuditContext& audit, EmailElsewhere elsewhere);
+  // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
+  // off, in one audited transaction.
+  void changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                  std::optional<std::int64_t> lastStep, const AuditContext& audit);
+
   struct Connection;
   std::unique_ptr<Connection> connection_;
   auth::UnixClock clock_;

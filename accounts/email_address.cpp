@@ -1,6 +1,7 @@
 #include "accounts/email_address.h"
 
 #include "common/ascii.h"
+#include "common/bidi_controls.h"
 #include "common/utf8.h"
 
 namespace codepayload::accounts {
@@ -17,6 +18,9 @@ std::optional<std::string> emailProblem(std::string_view email) {
     if (codePoint <= 0x20 || (codePoint >= 0x7F && codePoint <= 0x9F)) {
       return "the email address contains a space or a control character";
     }
+  }
+  if (const std::optional<common::BidiControlAt> found = common::findBidiControl(email)) {
+    return common::bidiControlProblem("the email address", *found);
   }
   const std::size_t at = email.find('@');
   if (at == std::string_view::npos || email.find('@', at + 1) != std::string_view::npos) {

@@ -11,8 +11,9 @@ namespace codepayload::accounts {
 inline constexpr std::size_t kMaxEmailBytes = 254;
 
 // Why `email` cannot name an account, or nullopt: valid UTF-8, at most 254
-// bytes, no space or control character, exactly one '@' with text on both
-// sides and a dot in the domain but not at its ends.
+// bytes, no space, control character or bidirectional control
+// (common/bidi_controls.h), exactly one '@' with text on both sides and a dot
+// in the domain but not at its ends.
 std::optional<std::string> emailProblem(std::string_view email);
 
 // The lookup key: ASCII letters in lower case, every other byte as given.

@@ -1,64 +1,54 @@
 #include "accounts/sign_in.h"
 
-#include <algorithm>
+#include <utility>
 
-#include "accounts/email_address.h"
 #include "accounts/recovery_codes.h"
 
 namespace codepayload::accounts {
 
-SignInService::SignInService(CredentialSource& credentials, const PasswordHasher& hasher, SessionManager& sessions,
+SignInService::SignInService(CredentialSource& credentials, PasswordCheck& passwords, SessionManager& sessions,
                              SignInSettings settings, auth::UnixClock clock)
     : credentials_(credentials),
-      hasher_(hasher),
+      passwords_(passwords),
       sessions_(sessions),
       settings_(settings),
-      clock_(clock),
-      throttle_(settings.throttle, clock) {}
+      clock_(std::move(clock)) {}
 
 SignInResult SignInService::signIn(const SignInAttempt& attempt) {
-  const std::string key = emailKey(attempt.email);
   SignInResult result;
-  const std::int64_t wait =
-      std::max(throttle_.addressRetryAfter(attempt.address), throttle_.clientFailureRetryAfter(key));
-  if (wait > 0) {
-    result.outcome = SignInResult::Outcome::Throttled;
-    result.retryAfterSeconds = wait;
-    return result;
+  PasswordCheckResult password =
+      passwords_.checkSignInPassword(PasswordAttempt{attempt.email, attempt.password, attempt.address});
+  switch (password.outcome) {
+    case PasswordCheckResult::Outcome::Throttled:
+      result.outcome = SignInResult::Outcome::Throttled;
+      result.retryAfterSeconds = password.retryAfterSeconds;
+      result.firstRefusal = password.firstRefusal;
+      return result;
+    case PasswordCheckResult::Outcome::Wrong:
+      result.outcome = SignInResult::Outcome::Refused;
+      if (password.credentials) result.principalId = password.credentials->principalId;
+      return result;
+    case PasswordCheckResult::Outcome::Right: break;
   }
-  const std::optional<Credentials> credentials = credentials_.findCredentials(key);
-  ++passwordVerifications_;
-  if (!credentials) {
-    hasher_.verifyNothing(attempt.password);
-    return refuse(attempt, key, "");
-  }
-  if (!hasher_.verify(attempt.password, credentials->passwordHash)) {
-    return refuse(attempt, key, credentials->principalId);
-  }
-  if (credentials->totpSecret) {
+  const Credentials& credentials = *password.credentials;
+  result.principalId = credentials.principalId;
+  if (credentials.totpSecret) {
     if (attempt.secondFactor.empty()) {
       result.outcome = SignInResult::Outcome::SecondFactorNeeded;
-      result.principalId = credentials->principalId;
       return result;
     }
-    if (!secondFactorAccepted(*credentials, attempt.secondFactor, result.usedRecoveryCode)) {
-      return refuse(attempt, key, credentials->principalId);
+    if (!secondFactorAccepted(credentials, attempt.secondFactor, result.usedRecoveryCode)) {
+      passwords_.recordFailure(attempt.email, attempt.address);
+      result.outcome = SignInResult::Outcome::Refused;
+      return result;
     }
   }
-  if (hasher_.needsRehash(credentials->passwordHash)) {
-    credentials_.replacePasswordHash(credentials->principalId, hasher_.hash(attempt.password));
+  if (passwords_.hasher().needsRehash(credentials.passwordHash)) {
+    credentials_.replacePasswordHash(credentials.principalId, passwords_.hasher().hash(attempt.password));
   }
+  passwords_.recordSuccess(attempt.email, attempt.address);
   result.outcome = SignInResult::Outcome::SignedIn;
-  result.principalId = credentials->principalId;
-  result.session = sessions_.start(credentials->principalId, attempt.previousSessionId);
-  return result;
-}
-
-SignInResult SignInService::refuse(const SignInAttempt& attempt, std::string_view key, std::string principalId) {
-  throttle_.recordFailure(attempt.address, key);
-  SignInResult result;
-  result.outcome = SignInResult::Outcome::Refused;
-  result.principalId = std::move(principalId);
+  result.session = sessions_.start(credentials.principalId, attempt.previousSessionId);
   return result;
 }
 

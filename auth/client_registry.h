@@ -137,7 +137,7 @@ class ClientRegistry {
   virtual ~ClientRegistry() = default;
 
   // A new organisation with an active subscription on `plan`. `name`: 1 to 200
-  // bytes, no control characters.
+  // bytes, no control characters, no bidirectional controls (common/bidi_controls.h).
   virtual Organisation createOrganisation(std::string_view name, Plan plan) = 0;
   virtual void setPlan(std::string_view organisationId, Plan plan) = 0;
   virtual void setSubscription(std::string_view organisationId, Subscription subscription) = 0;
@@ -146,7 +146,8 @@ class ClientRegistry {
 
   // Creates an active client with a fresh id and secret. Refused
   // (PlanExcludesClients) unless the organisation has an active Starter-or-higher
-  // plan. `name`: 0 to 200 bytes, no control characters. `scopes`: one or more
+  // plan. `name`: 0 to 200 bytes, no control characters, no bidirectional
+  // controls (common/bidi_controls.h). `scopes`: one or more
   // distinct scopes the server knows (auth/known_scopes.h; at most 32), else
   // InvalidValue with newClientScopesProblem's message (D-U9). Clients stored
   // before that rule keep the scopes they have. `createdBy`: who creates it

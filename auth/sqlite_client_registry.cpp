@@ -16,6 +16,7 @@
 #include "auth/registry_session.h"
 #include "auth/sqlite_authentication_connections.h"
 #include "auth/sqlite_authentication_query.h"
+#include "common/bidi_controls.h"
 #include "common/utf8.h"
 #include "db/file_modes.h"
 #include "db/poco_migrations.h"
@@ -68,6 +69,10 @@ void checkName(std::string_view name, bool mayBeEmpty, std::string_view what) {
   if (!isDisplayable(name)) {
     throw RegistryError(RegistryError::Kind::InvalidValue,
                         std::string(what) + " name must be UTF-8 text without control characters");
+  }
+  if (const std::optional<common::BidiControlAt> found = common::findBidiControl(name)) {
+    throw RegistryError(RegistryError::Kind::InvalidValue,
+                        common::bidiControlProblem(std::string(what) + " name", *found));
   }
 }
 

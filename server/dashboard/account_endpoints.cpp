@@ -1,9 +1,9 @@
 // The account's second factor (/dashboard/data/account/totp/...): start and confirm the TOTP
-// enrolment (which issues recovery codes), and turn TOTP off.
+// enrolment (which issues recovery codes), and turn TOTP off (with the password, under the
+// sign-in's throttle: requireCurrentPassword).
 #include <openssl/crypto.h>
 
 #include "accounts/base32.h"
-#include "accounts/email_address.h"
 #include "accounts/recovery_codes.h"
 #include "accounts/totp.h"
 #include "auth/unix_clock.h"
@@ -36,13 +36,14 @@ void confirmTotp(Call& call) {
   const std::string digest = accounts::sessionIdDigest(call.sessionId);
   std::optional<std::string> secret = call.accounts.pendingTotp(digest);
   if (!secret) throw Refusal{409, "Conflict", std::nullopt, "Start the TOTP enrolment first."};
-  const bool accepted = accounts::acceptTotp(*secret, code, auth::systemUnixSeconds(), std::nullopt).has_value();
-  if (!accepted) {
+  const std::optional<std::int64_t> step = accounts::acceptTotp(*secret, code, auth::systemUnixSeconds(), std::nullopt);
+  if (!step) {
     OPENSSL_cleanse(secret->data(), secret->size());
     throw invalid("code", "This code is not the one your app shows now; check the device's clock and try again.");
   }
   const accounts::RecoveryCodes codes = accounts::newRecoveryCodes();
-  call.accounts.accounts().setTotpSecret(call.who->id, *secret, call.audit());
+  // The confirming code's step becomes the last one used: sign-in refuses that code.
+  call.accounts.accounts().enableTotp(call.who->id, *secret, *step, call.audit());
   call.accounts.accounts().replaceRecoveryCodes(call.who->id, codes.digests, call.audit());
   OPENSSL_cleanse(secret->data(), secret->size());
   call.accounts.forgetPendingTotp(digest);
@@ -56,20 +57,12 @@ void confirmTotp(Call& call) {
 }
 
 void disableTotp(Call& call) {
-  std::string password = stringField(call, "password");
-  const std::optional<accounts::Credentials> credentials =
-      call.accounts.accounts().findCredentials(accounts::emailKey(call.who->email));
-  const bool right = credentials && call.accounts.passwords().verify(password, credentials->passwordHash);
-  OPENSSL_cleanse(password.data(), password.size());
-  if (!right) {
-    auditRefusal(call, "account.totp-disable", call.who->id, "wrong password");
-    throw invalid("password", "The password is not right.");
-  }
+  requireCurrentPassword(call, "account.totp-disable");
   if (call.who->user && call.accounts.accounts().requiresTotp(call.organisationId())) {
     auditRefusal(call, "account.totp-disable", call.who->id, "the organization requires TOTP");
     throw Refusal{409, "Conflict", std::nullopt, "Your organization requires TOTP; it cannot be turned off."};
   }
-  call.accounts.accounts().setTotpSecret(call.who->id, std::nullopt, call.audit());
+  call.accounts.accounts().disableTotp(call.who->id, call.audit());
   sendNoContent(call);
 }
 

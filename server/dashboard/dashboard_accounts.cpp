@@ -27,8 +27,9 @@ DashboardAccounts::DashboardAccounts(const std::filesystem::path& dataDir, const
     : hasher_(auth::SecretHasher::loadOrCreate(dataDir / auth::kPepperFile)),
       registry_(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher_),
       accounts_(dataDir / auth::kRegistryDatabaseFile, migrationsDir),
+      passwordCheck_(accounts_, passwords_),
       sessions_(accounts_),
-      signIn_(accounts_, passwords_, sessions_) {
+      signIn_(accounts_, passwordCheck_, sessions_) {
   registry_.setChangeRecorder([](Poco::Data::Session& session, const auth::RegistryChange& change) {
     if (currentChangeAudit == nullptr) throw std::logic_error("a dashboard registry change without its audit context");
     accounts::appendAuditRecord(

@@ -2,8 +2,9 @@
 // its own connection to the client registry (changes reach the token
 // endpoint and the bearer check through the registry's version, like a change
 // made with codepayload-admin, and at once through standingChanged), the people's accounts
-// and the audit log, the password hasher, sessions and sign-in, and the TOTP
-// secrets being enrolled. Every change of the registry made through it is
+// and the audit log, the password hasher, the one throttled password check
+// every endpoint asking for a password uses, sessions and sign-in, and the
+// TOTP secrets being enrolled. Every change of the registry made through it is
 // audited in the change's transaction with the actor and address of the
 // request making it (ChangeAudit), as the admin CLI does (D-D8).
 #pragma once
@@ -19,6 +20,7 @@
 
 #include "accounts/account_store.h"
 #include "accounts/audit_log.h"
+#include "accounts/password_check.h"
 #include "accounts/password_hasher.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
@@ -39,6 +41,9 @@ class DashboardAccounts {
   auth::ClientRegistry& registry() { return registry_; }
   accounts::AccountStore& accounts() { return accounts_; }
   const accounts::PasswordHasher& passwords() const { return passwords_; }
+  // Every check of a password (sign-in, and the password asked again before
+  // a change) goes through this one, so all share its throttle.
+  accounts::PasswordCheck& passwordCheck() { return passwordCheck_; }
   accounts::SessionManager& sessions() { return sessions_; }
   accounts::SignInService& signIn() { return signIn_; }
 
@@ -80,6 +85,7 @@ class DashboardAccounts {
   auth::SqliteClientRegistry registry_;
   accounts::AccountStore accounts_;
   accounts::PasswordHasher passwords_;
+  accounts::PasswordCheck passwordCheck_;
   accounts::SessionManager sessions_;
   accounts::SignInService signIn_;
   std::function<void()> standingListener_;

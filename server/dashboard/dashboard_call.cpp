@@ -1,6 +1,9 @@
 #include "server/dashboard/dashboard_call.h"
 
 #include <Poco/JSON/Array.h>
+#include <openssl/crypto.h>
+
+#include <stdexcept>
 
 #include "auth/unix_clock.h"
 #include "common/json_escape.h"
@@ -139,6 +142,25 @@ void auditRefusal(Call& call, std::string_view action, std::string_view target, 
       accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
                             call.who && call.who->user ? call.organisationId() : std::string(), context.address,
                             accounts::AuditResult::Refused, std::string(detail)});
+}
+
+void requireCurrentPassword(Call& call, std::string_view action) {
+  std::string password = stringField(call, "password");
+  const accounts::PasswordCheckResult result = call.accounts.passwordCheck().confirmPassword(
+      accounts::PasswordAttempt{call.who->email, password, call.exchange.clientHost()});
+  OPENSSL_cleanse(password.data(), password.size());
+  switch (result.outcome) {
+    case accounts::PasswordCheckResult::Outcome::Right: return;
+    case accounts::PasswordCheckResult::Outcome::Wrong:
+      auditRefusal(call, action, call.who->id, "wrong password");
+      throw invalid("password", "The password is not right.");
+    case accounts::PasswordCheckResult::Outcome::Throttled:
+      if (result.firstRefusal) auditRefusal(call, action, call.who->id, "throttled");
+      call.exchange.addHeader("Retry-After", std::to_string(result.retryAfterSeconds));
+      throw Refusal{429, "TooManyAttempts", std::nullopt,
+                    "Too many wrong passwords; try again in " + std::to_string(result.retryAfterSeconds) + " seconds."};
+  }
+  throw std::logic_error("a password check without an outcome");
 }
 
 }  // namespace codepayload::server::dashboard

@@ -114,4 +114,13 @@ std::string userOrganisationJson(Call& call, const auth::Organisation& organisat
 // Records a refused change on its own (D-D8: no change to share a transaction with).
 void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail);
 
+// The signed-in account's password, asked again before a change that needs
+// it: reads the body's "password" and returns when the one throttled
+// PasswordCheck (DashboardAccounts::passwordCheck) finds it right. A wrong
+// password is recorded as `action` refused ("wrong password") and answered
+// 400 Validation.Invalid.password; a throttled one, which runs no Argon2, is
+// answered 429 TooManyAttempts with Retry-After and recorded ("throttled")
+// only when it is the first refusal of its lock or delay.
+void requireCurrentPassword(Call& call, std::string_view action);
+
 }  // namespace codepayload::server::dashboard

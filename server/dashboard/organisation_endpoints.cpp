@@ -1,5 +1,7 @@
 // A user's organisation and its users (/dashboard/data/organization...): the organisation,
-// adding and removing users, and whether the organisation requires TOTP.
+// adding and removing users (an email with an account elsewhere in the installation becomes a
+// user placeholder, not a refusal that would tell the owner so), and whether the organisation
+// requires TOTP (only an owner who has it may require it).
 #include <openssl/crypto.h>
 
 #include "accounts/email_address.h"
@@ -69,7 +71,7 @@ void createUser(Call& call) {
   OPENSSL_cleanse(password.data(), password.size());
   try {
     const accounts::UserRecord user =
-        call.accounts.accounts().createUser(call.organisationId(), email, *role, hash, call.audit());
+        call.accounts.accounts().createUserWithoutDisclosure(call.organisationId(), email, *role, hash, call.audit());
     sendJson(call, 201, userJson(user));
   } catch (const accounts::AccountError& error) {
     refuseAccountChange(call, "user.create", "", error, "email");
@@ -78,7 +80,7 @@ void createUser(Call& call) {
 
 void deleteUser(Call& call) {
   const std::string_view id = call.segments.at(2);
-  const std::optional<accounts::UserRecord> user = call.accounts.accounts().findUser(id);
+  const std::optional<accounts::UserRecord> user = call.accounts.accounts().findListedUser(id);
   if (!user || user->organisationId != call.organisationId())
     throw notFound("Your organization has no user with this id.");
   if (user->id == call.who->id) {
@@ -95,6 +97,14 @@ void deleteUser(Call& call) {
 
 void requireTotp(Call& call) {
   const bool required = boolField(call, "required");
+  // The rule holds for the owner too (D-D24): without TOTP they would be shut
+  // out of the organization's pages by their own change.
+  if (required && !call.who->totpEnabled) {
+    auditRefusal(call, "org.require-totp", call.organisationId(), "the owner has no TOTP");
+    throw Refusal{409, "Conflict", std::nullopt,
+                  "Turn on TOTP for your own account first (on the Account page); requiring it without it would "
+                  "lock you out of the organization's pages."};
+  }
   call.accounts.accounts().setRequireTotp(call.organisationId(), required, call.audit());
   organisation(call);
 }

@@ -25,7 +25,10 @@ void signIn(Call& call) {
   OPENSSL_cleanse(code.data(), code.size());
 
   // The record names the account when there is one, never the text typed (a
-  // password typed into the email field must not reach the log).
+  // password typed into the email field must not reach the log). Of the
+  // throttled attempts only the first of each lock or delay is recorded: the
+  // others run no check, and recording each would let anyone fill the log.
+  const bool recorded = result.outcome != accounts::SignInResult::Outcome::Throttled || result.firstRefusal;
   const std::optional<Principal> who =
       result.principalId.empty() ? std::nullopt : principalOf(call.accounts, result.principalId);
   accounts::AuditRecord record;
@@ -47,7 +50,7 @@ void signIn(Call& call) {
     case accounts::SignInResult::Outcome::SecondFactorNeeded: record.detail = "second factor asked"; break;
     case accounts::SignInResult::Outcome::Throttled: record.detail = "throttled"; break;
   }
-  call.accounts.accounts().appendAudit(record);
+  if (recorded) call.accounts.accounts().appendAudit(record);
 
   switch (result.outcome) {
     case accounts::SignInResult::Outcome::SignedIn: {

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <tuple>
+
 #include "accounts/password_hasher.h"
 #include "accounts/recovery_codes.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
+#include "accounts/totp.h"
 #include "memory_stores.h"
 #include "scratch_registry.h"
 
@@ -100,6 +104,82 @@ TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators
             "UNIQUE constraint failed: users.email_key");
 }
 
+TEST_F(AccountStoreTest, AnOwnersNewUserWithAnAccountElsewhereIsAPlaceholderListedAlike) {
+  const std::string other = registry_.createOrganisation("Other", auth::Plan::Pro).id;
+  const UserRecord bob = store_.createUser(other, "bob@example.com", Role::Owner, kHash, kCli);
+  store_.createOperator("olga@example.net", kHash, kCli);
+  const AuditContext owner{"owner@acme.example", "192.0.2.1"};
+  clock_.advance(1);
+  const UserRecord created =
+      store_.createUserWithoutDisclosure(organisation_, "carl@example.com", Role::Viewer, kHash, owner);
+  clock_.advance(1);
+  const UserRecord elsewhere =
+      store_.createUserWithoutDisclosure(organisation_, "Bob@Example.com", Role::Developer, kHash, owner);
+  clock_.advance(1);
+  const UserRecord anOperator =
+      store_.createUserWithoutDisclosure(organisation_, "olga@example.net", Role::Owner, kHash, owner);
+  // The answer, the listing and the organisation's audit log are alike for all three.
+  EXPECT_EQ(elsewhere,
+            (UserRecord{elsewhere.id, organisation_, "Bob@Example.com", Role::Developer, false, kTestEpoch + 2}));
+  EXPECT_EQ(elsewhere.id.substr(0, 4), "usr_");
+  EXPECT_EQ(elsewhere.id.size(), 20u);
+  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{created, elsewhere, anOperator}));
+  EXPECT_EQ(store_.findListedUser(elsewhere.id), elsewhere);
+  EXPECT_EQ(store_.findListedUser(created.id), created);
+  std::vector<std::string> records;
+  for (const AuditRecord& record : store_.readAudit(AuditQuery{organisation_, std::nullopt, 10})) {
+    records.push_back(record.actor + " " + record.action + " " + record.target + " " +
+                      std::string(auditResultName(record.result)) + " " + record.detail);
+  }
+  EXPECT_EQ(records,
+            (std::vector<std::string>{
+                "owner@acme.example user.create " + anOperator.id + " success email=olga@example.net role=owner",
+                "owner@acme.example user.create " + elsewhere.id + " success email=Bob@Example.com role=developer",
+                "owner@acme.example user.create " + created.id + " success email=carl@example.com role=viewer"}));
+  // Only the first is an account; the others leave the accounts they name as they were.
+  EXPECT_EQ(store_.findUser(created.id), created);
+  EXPECT_EQ(store_.findUser(elsewhere.id), std::nullopt);
+  EXPECT_EQ(store_.findCredentials("bob@example.com")->principalId, bob.id);
+  EXPECT_EQ(store_.findCredentials("olga@example.net")->principalId.substr(0, 4), "opr_");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "2");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users"), "2");
+
+  // What the organisation lists already is refused, in the same words whatever it is.
+  std::string message;
+  for (const std::string email : {"CARL@example.com", "bob@example.COM"}) {
+    EXPECT_EQ(
+        errorOf([&] { store_.createUserWithoutDisclosure(organisation_, email, Role::Viewer, kHash, owner); }, message),
+        AccountError::Kind::EmailTaken);
+    EXPECT_EQ(message, "the email address " + email + " is already a user of this organization");
+  }
+  // The operator's tool still says what is true.
+  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "bob@example.com", Role::Viewer, kHash, kCli); }, message),
+            AccountError::Kind::EmailTaken);
+  EXPECT_EQ(message, "the email address bob@example.com already has an account");
+
+  // A placeholder is removed like a user, and recorded alike.
+  store_.deleteUser(elsewhere.id, owner);
+  EXPECT_EQ(store_.findListedUser(elsewhere.id), std::nullopt);
+  EXPECT_EQ(store_.readAudit(AuditQuery{organisation_, std::string("user.delete"), 1}).at(0).detail,
+            "email=Bob@Example.com role=developer");
+  EXPECT_EQ(errorOf([&] { store_.deleteUser(elsewhere.id, owner); }, message), AccountError::Kind::UnknownAccount);
+
+  // Once the email is free, a real account in the organisation takes the placeholder's place.
+  const UserRecord dave = store_.createUser(other, "dave@example.com", Role::Viewer, kHash, kCli);
+  const UserRecord daveHere =
+      store_.createUserWithoutDisclosure(organisation_, "dave@example.com", Role::Viewer, kHash, owner);
+  EXPECT_EQ(store_.findUser(daveHere.id), std::nullopt);
+  store_.deleteUser(dave.id, kCli);
+  const UserRecord daveAccount = store_.createUser(organisation_, "dave@example.com", Role::Viewer, kHash, kCli);
+  // Listed by creation second, then by id (these may share a second).
+  std::vector<UserRecord> expected{created, anOperator, daveAccount};
+  std::sort(expected.begin(), expected.end(), [](const UserRecord& left, const UserRecord& right) {
+    return std::tie(left.createdAt, left.id) < std::tie(right.createdAt, right.id);
+  });
+  EXPECT_EQ(store_.listUsers(organisation_), expected);
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "1");
+}
+
 TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganisations) {
   std::string message;
   EXPECT_EQ(errorOf([&] { store_.createUser("org_0000000000000000", "a@b.co", Role::Owner, kHash, kCli); }, message),
@@ -127,10 +207,13 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
   EXPECT_EQ(store_.findCredentials("nobody@example.com"), std::nullopt);
 
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 5));  // TOTP off
-  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  // The step of the code that confirmed the enrolment is the last one used.
+  store_.enableTotp(ana.id, "12345678901234567890", 99, kCli);
   EXPECT_EQ(rawColumn(database(), "SELECT totp_secret FROM users"), "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ");
   EXPECT_TRUE(store_.findUser(ana.id)->totpEnabled);
   EXPECT_EQ(store_.findCredentials("ana@example.com")->totpSecret, "12345678901234567890");
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->lastTotpStep, 99);
+  EXPECT_FALSE(store_.recordTotpStep(ana.id, 99));
   EXPECT_TRUE(store_.recordTotpStep(ana.id, 100));
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 100));
   EXPECT_FALSE(store_.recordTotpStep(ana.id, 99));
@@ -140,7 +223,10 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
   store_.replacePasswordHash(ana.id, "$argon2id$v=19$other");
   EXPECT_EQ(store_.findCredentials("ana@example.com")->passwordHash, "$argon2id$v=19$other");
   std::string message;
-  EXPECT_EQ(errorOf([&] { store_.setTotpSecret("usr_0000000000000000", std::nullopt, kCli); }, message),
+  EXPECT_EQ(errorOf([&] { store_.disableTotp("usr_0000000000000000", kCli); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no account with id \"usr_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.enableTotp("usr_0000000000000000", "12345678901234567890", 1, kCli); }, message),
             AccountError::Kind::UnknownAccount);
   EXPECT_EQ(message, "no account with id \"usr_0000000000000000\"");
   EXPECT_EQ(errorOf([&] { store_.recordTotpStep("svc_client_x", 1); }, message), AccountError::Kind::UnknownAccount);
@@ -148,7 +234,7 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
 
 TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
   const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
-  store_.setTotpSecret(ana.id, std::string("12345678901234567890"), kCli);
+  store_.enableTotp(ana.id, "12345678901234567890", 1, kCli);
   const RecoveryCodes codes = newRecoveryCodes(3);
   store_.replaceRecoveryCodes(ana.id, codes.digests, kCli);
   EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 3u);
@@ -161,9 +247,11 @@ TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM recovery_codes WHERE code_digest = '" +
                                       *recoveryCodeDigest(codes.codes[0]) + "'"),
             "1");
-  store_.setTotpSecret(ana.id, std::nullopt, kCli);
+  store_.disableTotp(ana.id, kCli);
   EXPECT_EQ(store_.recoveryCodesLeft(ana.id), 0u);
   EXPECT_FALSE(store_.findUser(ana.id)->totpEnabled);
+  EXPECT_EQ(store_.findCredentials("ana@example.com"),
+            (Credentials{ana.id, std::string(kHash), std::nullopt, std::nullopt}));
   EXPECT_EQ(rawColumn(database(),
                       "SELECT group_concat(action || ' ' || target || ' ' || detail, ', ') FROM audit_log"
                       " WHERE action LIKE 'account.%'"),
@@ -201,13 +289,38 @@ TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
   const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
                                            hasher.hash("correct horse battery staple"), kCli);
   SessionManager sessions(store_, SessionSettings{}, clock_.clock());
-  SignInService signIn(store_, hasher, sessions, SignInSettings{}, clock_.clock());
+  PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
+  SignInService signIn(store_, passwords, sessions, SignInSettings{}, clock_.clock());
   const SignInResult result =
       signIn.signIn(SignInAttempt{"ANA@example.com", "correct horse battery staple", {}, "192.0.2.1", {}});
   ASSERT_EQ(result.outcome, SignInResult::Outcome::SignedIn);
   EXPECT_EQ(sessions.resume(result.session->id)->principalId, ana.id);
   EXPECT_EQ(signIn.signIn(SignInAttempt{"ana@example.com", "wrong password!!", {}, "192.0.2.1", {}}).outcome,
             SignInResult::Outcome::Refused);
+}
+
+TEST_F(AccountStoreTest, TheCodeThatConfirmedTheEnrolmentIsRefusedAtSignIn) {
+  const PasswordHasher hasher;
+  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
+                                           hasher.hash("correct horse battery staple"), kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
+  SignInService signIn(store_, passwords, sessions, SignInSettings{}, clock_.clock());
+  const std::string secret = "12345678901234567890";
+  const std::string confirming = totpCode(secret, clock_.now());
+  // What the enrolment's confirmation does: the code's step goes in with the secret.
+  const std::optional<std::int64_t> step = acceptTotp(secret, confirming, clock_.now(), std::nullopt);
+  ASSERT_TRUE(step);
+  store_.enableTotp(ana.id, secret, *step, kCli);
+  const auto attempt = [&](const std::string& code) {
+    return signIn.signIn(SignInAttempt{"ana@example.com", "correct horse battery staple", code, "192.0.2.1", {}});
+  };
+  EXPECT_EQ(attempt(confirming).outcome, SignInResult::Outcome::Refused);
+  // Nor the code of the step before it, still inside the window.
+  EXPECT_EQ(attempt(totpCode(secret, clock_.now() - 30)).outcome, SignInResult::Outcome::Refused);
+  clock_.advance(30);
+  EXPECT_EQ(attempt(totpCode(secret, clock_.now())).outcome, SignInResult::Outcome::SignedIn);
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->lastTotpStep, *step + 1);
 }
 
 TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {

@@ -20,6 +20,11 @@ TEST(EmailAddress, NamesEachProblem) {
   EXPECT_EQ(emailProblem("ana@exa\xffmple.com"), "the email address is not valid UTF-8 text");
   EXPECT_EQ(emailProblem("ana @example.com"), "the email address contains a space or a control character");
   EXPECT_EQ(emailProblem("ana@example.com\n"), "the email address contains a space or a control character");
+  EXPECT_EQ(emailProblem("moc.elpmaxe@\xE2\x80\xAE"
+                         "ana"),
+            "the email address must not contain a bidirectional control character (U+202E at byte offset 12)");
+  EXPECT_EQ(emailProblem("ana\xE2\x80\x8F@example.com"),
+            "the email address must not contain a bidirectional control character (U+200F at byte offset 3)");
   EXPECT_EQ(emailProblem("ana.example.com"), "the email address must contain exactly one '@'");
   EXPECT_EQ(emailProblem("ana@b@example.com"), "the email address must contain exactly one '@'");
   EXPECT_EQ(emailProblem("@example.com"), "the email address needs text before and after the '@'");

@@ -8,8 +8,8 @@
 #include <set>
 #include <string>
 
+#include "accounts/credential_source.h"
 #include "accounts/session_manager.h"
-#include "accounts/sign_in.h"
 #include "auth/unix_clock.h"
 
 namespace codepayload::accounts::testing {
@@ -50,6 +50,7 @@ class MemorySessionStore final : public SessionStore {
 class MemoryCredentialSource final : public CredentialSource {
  public:
   std::optional<Credentials> findCredentials(std::string_view emailKey) override {
+    ++lookups;
     const auto found = accounts.find(std::string(emailKey));
     if (found == accounts.end()) return std::nullopt;
     return found->second;
@@ -74,6 +75,7 @@ class MemoryCredentialSource final : public CredentialSource {
 
   std::map<std::string, Credentials> accounts;  // by email key
   std::set<std::string> recoveryCodes;          // "<principal> <digest>"
+  std::size_t lookups = 0;                      // findCredentials calls
 };
 
 }  // namespace codepayload::accounts::testing

@@ -40,7 +40,8 @@ class SignInTest : public ::testing::Test {
   MemorySessionStore sessionStore_;
   MemoryCredentialSource accounts_;
   SessionManager sessions_{sessionStore_, SessionSettings{}, clock_.clock()};
-  SignInService service_{accounts_, hasher(), sessions_, SignInSettings{}, clock_.clock()};
+  PasswordCheck passwords_{accounts_, hasher(), PasswordThrottleSettings{}, clock_.clock()};
+  SignInService service_{accounts_, passwords_, sessions_, SignInSettings{}, clock_.clock()};
 };
 
 TEST_F(SignInTest, SignsInWithTheRightPasswordAndAnyCaseOfTheEmail) {
@@ -49,14 +50,14 @@ TEST_F(SignInTest, SignsInWithTheRightPasswordAndAnyCaseOfTheEmail) {
   EXPECT_EQ(result.principalId, "usr_ana");
   ASSERT_TRUE(result.session);
   EXPECT_EQ(sessions_.resume(result.session->id)->principalId, "usr_ana");
-  EXPECT_EQ(service_.passwordVerifications(), 1u);
+  EXPECT_EQ(passwords_.argon2Runs(), 1u);
 }
 
 TEST_F(SignInTest, UnknownEmailAndWrongPasswordGetTheSameAnswerAndCost) {
   const SignInResult wrong = signIn("ana@example.com", "not the password");
-  EXPECT_EQ(service_.passwordVerifications(), 1u);
+  EXPECT_EQ(passwords_.argon2Runs(), 1u);
   const SignInResult unknown = signIn("bob@example.com", kPassword);
-  EXPECT_EQ(service_.passwordVerifications(), 2u);  // the dummy verification
+  EXPECT_EQ(passwords_.argon2Runs(), 2u);  // the dummy verification
   EXPECT_EQ(wrong.outcome, Outcome::Refused);
   EXPECT_EQ(unknown.outcome, Outcome::Refused);
   EXPECT_EQ(wrong.session, std::nullopt);
@@ -67,24 +68,54 @@ TEST_F(SignInTest, UnknownEmailAndWrongPasswordGetTheSameAnswerAndCost) {
   EXPECT_TRUE(sessionStore_.sessions.empty());
 }
 
-TEST_F(SignInTest, ThrottlesAnAccountAfterTenFailuresKnownOrNot) {
+TEST_F(SignInTest, TenFailuresFromOneAddressDoNotLockTheOwnerOut) {
   for (int attempt = 0; attempt < 10; ++attempt) {
-    // Each from another address, so only the account's count is reached.
-    const std::string address = "192.0.2." + std::to_string(10 + attempt);
-    EXPECT_EQ(signIn("ana@example.com", "wrong password", {}, address).outcome, Outcome::Refused);
-    EXPECT_EQ(signIn("nobody@example.com", "wrong password", {}, address).outcome, Outcome::Refused);
+    EXPECT_EQ(signIn("ana@example.com", "wrong password", {}, "192.0.2.66").outcome, Outcome::Refused);
+    EXPECT_EQ(signIn("nobody@example.com", "wrong password", {}, "192.0.2.66").outcome, Outcome::Refused);
   }
-  const std::uint64_t verifications = service_.passwordVerifications();
+  const std::uint64_t verifications = passwords_.argon2Runs();
   clock_.advance(60);
-  const SignInResult known = signIn("ANA@example.com", kPassword, {}, "198.51.100.7");
-  const SignInResult unknown = signIn("nobody@example.com", kPassword, {}, "198.51.100.7");
+  // The stranger's address is refused for both emails alike, before any password check ...
+  const SignInResult known = signIn("ANA@example.com", kPassword, {}, "192.0.2.66");
+  const SignInResult unknown = signIn("nobody@example.com", kPassword, {}, "192.0.2.66");
   EXPECT_EQ(known.outcome, Outcome::Throttled);
   EXPECT_EQ(known.retryAfterSeconds, 900 - 60);
+  EXPECT_TRUE(known.firstRefusal);
+  EXPECT_EQ(known.principalId, "");
   EXPECT_EQ(unknown.outcome, Outcome::Throttled);
   EXPECT_EQ(unknown.retryAfterSeconds, 900 - 60);
-  EXPECT_EQ(service_.passwordVerifications(), verifications);  // refused before any password check
-  clock_.advance(840);
-  EXPECT_EQ(signIn("ana@example.com", kPassword, {}, "198.51.100.7").outcome, Outcome::SignedIn);
+  EXPECT_EQ(passwords_.argon2Runs(), verifications);
+  EXPECT_FALSE(signIn("ana@example.com", kPassword, {}, "192.0.2.66").firstRefusal);
+  // ... and the owner, from another address, signs in at once; again and again.
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(signIn("ana@example.com", kPassword, {}, "198.51.100.7").outcome, Outcome::SignedIn);
+    for (int attempt = 0; attempt < 10; ++attempt) signIn("ana@example.com", "wrong", {}, "192.0.2.67");
+    clock_.advance(900);
+  }
+}
+
+TEST_F(SignInTest, ADistributedGuessSlowsTheGuessersNotTheOwner) {
+  // Thirteen addresses, one wrong password each.
+  for (int address = 1; address <= 13; ++address) {
+    EXPECT_EQ(signIn("ana@example.com", "guess", {}, "203.0.113." + std::to_string(address)).outcome, Outcome::Refused);
+  }
+  // Each of them now waits 2^(13 - 10 - 1) = 4 s before its next guess, unknown emails alike.
+  const SignInResult slowed = signIn("ana@example.com", kPassword, {}, "203.0.113.1");
+  EXPECT_EQ(slowed.outcome, Outcome::Throttled);
+  EXPECT_EQ(slowed.retryAfterSeconds, 4);
+  for (int address = 1; address <= 13; ++address) {
+    signIn("nobody@example.com", "guess", {}, "203.0.113." + std::to_string(address));
+  }
+  EXPECT_EQ(signIn("nobody@example.com", kPassword, {}, "203.0.113.1").retryAfterSeconds, 4);
+  // The owner from an address that has not failed is checked at once.
+  EXPECT_EQ(signIn("ana@example.com", kPassword, {}, "192.0.2.44").outcome, Outcome::SignedIn);
+  // The owner who mistypes from there waits like the others, then gets in.
+  EXPECT_EQ(signIn("ana@example.com", "typo", {}, "192.0.2.45").outcome, Outcome::Refused);
+  const SignInResult waiting = signIn("ana@example.com", kPassword, {}, "192.0.2.45");
+  EXPECT_EQ(waiting.outcome, Outcome::Throttled);
+  EXPECT_EQ(waiting.retryAfterSeconds, 8);
+  clock_.advance(8);
+  EXPECT_EQ(signIn("ana@example.com", kPassword, {}, "192.0.2.45").outcome, Outcome::SignedIn);
 }
 
 TEST_F(SignInTest, ThrottlesAnAddressAfterFiftyFailures) {
@@ -145,7 +176,8 @@ TEST_F(SignInTest, ARecoveryCodeWorksOnce) {
 
 TEST_F(SignInTest, RehashesAPasswordMadeWithWeakerParameters) {
   const PasswordHasher stronger(Argon2Parameters{19456, 3, 1});
-  SignInService strongerService(accounts_, stronger, sessions_, SignInSettings{}, clock_.clock());
+  PasswordCheck strongerPasswords(accounts_, stronger, PasswordThrottleSettings{}, clock_.clock());
+  SignInService strongerService(accounts_, strongerPasswords, sessions_, SignInSettings{}, clock_.clock());
   const std::string before = accounts_.accounts["ana@example.com"].passwordHash;
   EXPECT_EQ(strongerService.signIn(SignInAttempt{"ana@example.com", kPassword, {}, "192.0.2.1", {}}).outcome,
             Outcome::SignedIn);

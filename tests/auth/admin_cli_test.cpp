@@ -222,6 +222,15 @@ TEST_F(AdminCliTest, ManagesOrganisations) {
   const AdminRun badName = admin({"org", "create", "--name", "", "--plan", "pro"});
   EXPECT_EQ(badName.status, 1);
   EXPECT_EQ(badName.err, registryLine() + "codepayload-admin: an organisation name must not be empty\n");
+  const AdminRun reordered = admin({"org", "create", "--name",
+                                    "Acme \xE2\x80\xAE"
+                                    "dtL",
+                                    "--plan", "pro"});
+  EXPECT_EQ(reordered.status, 1);
+  EXPECT_EQ(reordered.out, "");
+  EXPECT_EQ(reordered.err, registryLine() +
+                               "codepayload-admin: an organisation name must not contain a bidirectional control "
+                               "character (U+202E at byte offset 5)\n");
 }
 
 TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
@@ -411,7 +420,8 @@ TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
   EXPECT_TRUE(hasher.verify(kPassword, ana->passwordHash));
   EXPECT_TRUE(hasher.verify("an operator's passphrase", store.findCredentials("ops@example.net")->passwordHash));
   accounts::SessionManager sessions(store);
-  accounts::SignInService signIn(store, hasher, sessions);
+  accounts::PasswordCheck passwords(store, hasher);
+  accounts::SignInService signIn(store, passwords, sessions);
   EXPECT_EQ(signIn.signIn({"ana@example.com", kPassword, {}, "192.0.2.1", {}}).outcome,
             accounts::SignInResult::Outcome::SignedIn);
 }
@@ -447,6 +457,12 @@ TEST_F(AdminCliTest, RefusesWeakPasswordsAndNamesEachProblem) {
             1},
            {{"user", "create", "--org", org, "--email", "no-at-sign", "--role", "viewer", "--password-stdin"},
             "the email address must contain exactly one '@'",
+            1},
+           {{"operator", "create", "--email",
+             "\xE2\x81\xA7"
+             "ops@example.com",
+             "--password-stdin"},
+            "the email address must not contain a bidirectional control character (U+2067 at byte offset 0)",
             1}}) {
     const AdminRun refused = admin(arguments, std::string(kPassword) + "\n");
     EXPECT_EQ(refused.status, status) << message;

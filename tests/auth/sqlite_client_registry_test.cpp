@@ -6,6 +6,9 @@
 
 #include <fstream>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "auth/base64.h"
 #include "auth_test_support.h"
@@ -86,7 +89,36 @@ TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
   }
   EXPECT_NO_THROW(registry_.createOrganisation(std::string(200, 'n'), Plan::Pro));
   EXPECT_THROW(registry_.createOrganisation(std::string(201, 'n'), Plan::Pro), RegistryError);
-  EXPECT_EQ(registry_.listOrganisations().size(), 1u);
+  // Every bidirectional control, each named with its offset.
+  for (const auto& [name, problem] :
+       std::vector<std::pair<std::string, std::string>>{{"Acme\xD8\x9C", "U+061C at byte offset 4"},
+                                                        {"\xE2\x80\x8E"
+                                                         "Acme",
+                                                         "U+200E at byte offset 0"},
+                                                        {"A\xE2\x80\x8F", "U+200F at byte offset 1"},
+                                                        {"A\xE2\x80\xAA", "U+202A at byte offset 1"},
+                                                        {"A\xE2\x80\xAB", "U+202B at byte offset 1"},
+                                                        {"A\xE2\x80\xAC", "U+202C at byte offset 1"},
+                                                        {"A\xE2\x80\xAD", "U+202D at byte offset 1"},
+                                                        {"Acme \xE2\x80\xAE"
+                                                         "dtL",
+                                                         "U+202E at byte offset 5"},
+                                                        {"A\xE2\x81\xA6", "U+2066 at byte offset 1"},
+                                                        {"A\xE2\x81\xA7", "U+2067 at byte offset 1"},
+                                                        {"A\xE2\x81\xA8", "U+2068 at byte offset 1"},
+                                                        {"A\xE2\x81\xA9", "U+2069 at byte offset 1"}}) {
+    try {
+      registry_.createOrganisation(name, Plan::Pro);
+      ADD_FAILURE() << name;
+    } catch (const RegistryError& error) {
+      EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue);
+      EXPECT_EQ(std::string(error.what()),
+                "an organisation name must not contain a bidirectional control character (" + problem + ")");
+    }
+  }
+  // Right-to-left letters themselves are a name like any other.
+  EXPECT_NO_THROW(registry_.createOrganisation("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D Acme", Plan::Pro));
+  EXPECT_EQ(registry_.listOrganisations().size(), 2u);
 }
 
 TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
@@ -164,6 +196,12 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
   EXPECT_EQ(kindOf(std::vector<std::string>(33, "x"), ""), "a client has at most 32 scopes");
   EXPECT_EQ(kindOf({"write:codes"}, "line\nbreak"), "a client name must be UTF-8 text without control characters");
   EXPECT_EQ(kindOf({"write:codes"}, std::string(201, 'n')), "a client name is longer than 200 bytes");
+  EXPECT_EQ(kindOf({"write:codes"},
+                   "invoice\xE2\x80\xAE"
+                   "fdp.exe"),
+            "a client name must not contain a bidirectional control character (U+202E at byte offset 7)");
+  EXPECT_EQ(kindOf({"write:codes"}, "\xE2\x81\xA6line\xE2\x81\xA9"),
+            "a client name must not contain a bidirectional control character (U+2066 at byte offset 0)");
   EXPECT_TRUE(registry_.listClients(acme.id).empty());
 }
 
@@ -524,7 +562,7 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
             "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql,4:0004_client_usage.sql,"
             "5:0005_organisation_settings.sql,6:0006_client_standing_version.sql,"
-            "7:0007_standing_version_covers_secrets_and_scopes.sql");
+            "7:0007_standing_version_covers_secrets_and_scopes.sql,8:0008_user_placeholders.sql");
   // The schema refuses a client of an organisation that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   // (The columns named: the table has gained some since, and a count

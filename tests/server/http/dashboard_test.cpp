@@ -128,6 +128,18 @@ class DashboardTest : public ::testing::Test {
     return browser;
   }
 
+  // Turns TOTP on for the browser's account as the Account page does: the
+  // secret (raw bytes) and the code that confirmed it.
+  std::pair<std::string, std::string> enrolTotp(const Browser& browser) {
+    const HttpResult started = post("/dashboard/data/account/totp/start", "", &browser);
+    EXPECT_EQ(started.status, 200) << started.body;
+    const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
+    const std::string code = accounts::totpCode(secret, std::time(nullptr));
+    const HttpResult confirmed = post("/dashboard/data/account/totp/confirm", R"({"code":")" + code + "\"}", &browser);
+    EXPECT_EQ(confirmed.status, 200) << confirmed.body;
+    return {secret, code};
+  }
+
   HttpResult tokenRequest(const std::string& clientId, const std::string& secret) {
     return harness_.request(HttpCall{"POST",
                                      "/oauth/token",
@@ -533,6 +545,28 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
   EXPECT_EQ(badName.status, 400);
   EXPECT_EQ(parseObject(badName.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
             "Validation.Invalid.name");
+  // A name that a bidirectional control would show as another ("invoice" + RLO + "fdp.exe" shows as
+  // "invoiceexe.pdf"), as a JSON escape and as raw UTF-8.
+  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE" "fdp.exe")}) {
+    const HttpResult reordered =
+        post("/dashboard/data/clients", R"({"name":")" + name + R"(","scopes":["write:codes"]})", &browser);
+    EXPECT_EQ(reordered.status, 400) << name;
+    EXPECT_EQ(reordered.body,
+              envelope("Validation.Invalid.name", "name",
+                       "a client name must not contain a bidirectional control character (U+202E at byte offset 7)"));
+  }
+  const HttpResult isolated =
+      post("/dashboard/data/clients", R"({"name":"line \u2067A\u2069","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(isolated.body,
+            envelope("Validation.Invalid.name", "name",
+                     "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)"));
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organisationId_).empty());
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("client.create"), 1});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail,
+            "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)");
 }
 
 TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
@@ -573,7 +607,16 @@ TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
       post("/dashboard/data/organization/users",
            R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address NEW@acme.example already has an account"));
+  EXPECT_EQ(taken.body,
+            envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
+  const HttpResult reordered =
+      post("/dashboard/data/organization/users",
+           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}",
+           &owner);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
+                                     "the email address must not contain a bidirectional control character (U+202E "
+                                     "at byte offset 12)"));
   const HttpResult weak = post("/dashboard/data/organization/users",
                                R"({"email":"w@acme.example","role":"viewer","password":"short"})", &owner);
   EXPECT_EQ(weak.status, 400);
@@ -601,6 +644,68 @@ TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
   EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
   EXPECT_EQ(records[0].detail, "email=new@acme.example role=developer");
   EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+}
+
+TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere) {
+  const Browser owner = signIn("owner@acme.example");
+  const auto add = [&](const std::string& email) {
+    return post("/dashboard/data/organization/users",
+                R"({"email":")" + email + R"(","role":"developer","password":"an owner's chosen password"})", &owner);
+  };
+  // A new email, another organization's user and an operator: one answer's shape for all three.
+  std::vector<std::string> ids;
+  for (const std::string email : {"fresh@acme.example", "owner@thrifty.example", "ops@installation.example"}) {
+    const HttpResult added = add(email);
+    ASSERT_EQ(added.status, 201) << email << ": " << added.body;
+    const Poco::JSON::Object::Ptr user = parseObject(added.body);
+    const std::string id = user->getValue<std::string>("id");
+    EXPECT_TRUE(std::regex_match(id, std::regex("usr_[A-Za-z0-9]{16}"))) << id;
+    EXPECT_EQ(added.body, R"({"id":")" + id + R"(","email":")" + email +
+                              R"(","role":"developer","totpEnabled":false,"createdAt":")" +
+                              user->getValue<std::string>("createdAt") + R"("})");
+    ids.push_back(id);
+  }
+  // The organization lists them alike, and refuses each a second time in the same words.
+  const Poco::JSON::Array::Ptr users = parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users");
+  ASSERT_EQ(users->size(), 6u);
+  std::vector<std::string> listed;
+  for (unsigned i = 0; i < users->size(); ++i) {
+    const Poco::JSON::Object::Ptr user = users->getObject(i);
+    if (user->getValue<std::string>("role") != "developer" || user->getValue<std::string>("email") == "dev@acme.example")
+      continue;
+    EXPECT_FALSE(user->getValue<bool>("totpEnabled"));
+    listed.push_back(user->getValue<std::string>("id"));
+  }
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::string> expected = ids;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(listed, expected);
+  for (const std::string email : {"FRESH@acme.example", "Owner@Thrifty.example"}) {
+    EXPECT_EQ(add(email).body,
+              envelope("Conflict", "email", "the email address " + email + " is already a user of this organization"));
+  }
+  // The other organization's account is untouched: its own password still signs it in, to its own organization.
+  const Browser thrifty = signIn("owner@thrifty.example");
+  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
+            freeOrganisationId_);
+  // Each is removed alike.
+  for (const std::string& id : ids) {
+    EXPECT_EQ(post("/dashboard/data/organization/users/" + id + "/delete", "", &owner).status, 204) << id;
+  }
+  EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organisationId_, std::nullopt, 6})) {
+    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
+  }
+  EXPECT_EQ(details, (std::vector<std::string>{
+                         "user.delete success email=ops@installation.example role=developer",
+                         "user.delete success email=owner@thrifty.example role=developer",
+                         "user.delete success email=fresh@acme.example role=developer",
+                         "user.create refused the email address Owner@Thrifty.example is already a user of this "
+                         "organization",
+                         "user.create refused the email address FRESH@acme.example is already a user of this "
+                         "organization",
+                         "user.create success email=ops@installation.example role=developer"}));
 }
 
 TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
@@ -632,6 +737,21 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
   const Browser owner = signIn("owner@acme.example");
   EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":"yes"})", &owner).body,
             envelope("Validation.Invalid.required", "required", "\\\"required\\\" must be true or false."));
+  // An owner without TOTP would shut themself out of the organization's pages: refused.
+  const HttpResult withoutTotp = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
+  EXPECT_EQ(withoutTotp.status, 409);
+  EXPECT_EQ(withoutTotp.body, envelope("Conflict", "",
+                                       "Turn on TOTP for your own account first (on the Account page); requiring it "
+                                       "without it would lock you out of the organization's pages."));
+  EXPECT_FALSE(store_.requiresTotp(organisationId_));
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("org.require-totp"), 10});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail, "the owner has no TOTP");
+  // Not requiring it locks no one out.
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 200);
+  enrolTotp(owner);
   const HttpResult required = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
   ASSERT_EQ(required.status, 200) << required.body;
   EXPECT_TRUE(parseObject(required.body)->getValue<bool>("requireTotp"));
@@ -667,18 +787,15 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
       post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer);
   EXPECT_EQ(disable.status, 409);
   EXPECT_EQ(disable.body, envelope("Conflict", "", "Your organization requires TOTP; it cannot be turned off."));
-  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 403)
-      << "the owner has no TOTP yet either";
+  // The owner, enrolled, still reaches the organization's pages and lifts the rule.
+  const HttpResult lifted = post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner);
+  EXPECT_EQ(lifted.status, 200) << lifted.body;
+  EXPECT_FALSE(parseObject(lifted.body)->getValue<bool>("requireTotp"));
 }
 
 TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
   const Browser developer = signIn("dev@acme.example");
-  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
-  const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
-  ASSERT_EQ(post("/dashboard/data/account/totp/confirm",
-                 R"({"code":")" + accounts::totpCode(secret, std::time(nullptr)) + "\"}", &developer)
-                .status,
-            200);
+  enrolTotp(developer);
   EXPECT_EQ(post("/dashboard/data/account/totp/start", "", &developer).status, 409);
   // Signing in now asks for the code.
   const HttpResult asked =
@@ -694,6 +811,75 @@ TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
           .status,
       204);
   EXPECT_FALSE(store_.findUser(developer_.id)->totpEnabled);
+}
+
+TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto [secret, confirming] = enrolTotp(developer);
+  const auto signInWith = [&](const std::string& code) {
+    return post("/dashboard/data/sign-in",
+                R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + R"(","code":")" + code + "\"}",
+                nullptr);
+  };
+  const HttpResult replayed = signInWith(confirming);
+  EXPECT_EQ(replayed.status, 401);
+  EXPECT_EQ(replayed.body, envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_FALSE(replayed.has("set-cookie"));
+  // The app's next code (one step ahead is inside the window) is taken at once.
+  const HttpResult next = signInWith(accounts::totpCode(secret, std::time(nullptr) + 30));
+  EXPECT_EQ(next.status, 200) << next.body;
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.sign-in"), 2});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(records[1].detail, "wrong password or code");
+}
+
+TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  enrolTotp(developer);
+  const auto disable = [&](const std::string& password) {
+    return post("/dashboard/data/account/totp/disable", R"({"password":")" + password + "\"}", &developer);
+  };
+  const auto firstFailure = std::chrono::steady_clock::now();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(disable("guess " + std::to_string(attempt)).body,
+              envelope("Validation.Invalid.password", "password", "The password is not right."))
+        << attempt;
+  }
+  // Then every attempt, the right password included, is refused before any check.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const HttpResult throttled = disable(kPassword);
+    EXPECT_EQ(throttled.status, 429);
+    const std::string retryAfter = throttled.header("retry-after");
+    EXPECT_EQ(throttled.body,
+              envelope("TooManyAttempts", "", "Too many wrong passwords; try again in " + retryAfter + " seconds."));
+    const auto spent = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - firstFailure);
+    EXPECT_GE(std::stoi(retryAfter), 900 - spent.count() - 1);
+    EXPECT_LE(std::stoi(retryAfter), 900);
+  }
+  EXPECT_TRUE(store_.findUser(developer_.id)->totpEnabled);
+  // Ten records of wrong passwords and one of the throttling, not one per throttled attempt.
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.totp-disable"), 100})) {
+    EXPECT_EQ(record.result, accounts::AuditResult::Refused);
+    EXPECT_EQ(record.actor, "dev@acme.example");
+    details.push_back(record.detail);
+  }
+  std::vector<std::string> expected{"throttled"};
+  expected.insert(expected.end(), 10, "wrong password");
+  EXPECT_EQ(details, expected);
+  // The counts are the sign-in's: this address is throttled there for this account too.
+  const HttpResult signInThrottled = post(
+      "/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr);
+  EXPECT_EQ(signInThrottled.status, 429);
+  // Another account from the same address is not.
+  EXPECT_EQ(post("/dashboard/data/sign-in",
+                 R"({"email":"viewer@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr)
+                .status,
+            200);
 }
 
 TEST_F(DashboardTest, AuditShowsTheOwnOrganisationToUsersAndEveryOneToOperators) {
@@ -751,6 +937,12 @@ TEST_F(DashboardTest, OperatorsManageOrganisations) {
             envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
   EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
             envelope("NotFound", "", "There is no organization with this id."));
+  const HttpResult reordered =
+      post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
+                                     "an organisation name must not contain a bidirectional control character "
+                                     "(U+200F at byte offset 0)"));
   const HttpResult list = get("/dashboard/data/organizations", &browser);
   EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);
 
@@ -849,6 +1041,16 @@ TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
   EXPECT_EQ(records[0].detail, "throttled");
   // A throttled attempt is refused before the account is looked up.
   EXPECT_EQ(records[0].actor, "anonymous");
+  // Further throttled attempts are answered alike and recorded no more: the lock's first refusal says it.
+  const std::size_t recorded =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size();
+  EXPECT_EQ(recorded, 11u);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 429);
+  }
+  EXPECT_EQ(store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size(), recorded);
+  // That the viewer still signs in from another address needs a second client address:
+  // tests/robustness/dashboard_guessing_test.cpp.
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
