@@ -7,27 +7,34 @@ namespace codepayload::server {
 
 WorkerPool::WorkerPool(int minThreads, int maxThreads) : maxThreads_(std::max(1, maxThreads)) {
   const std::lock_guard lock(mutex_);
-  for (int index = 0; index < std::clamp(minThreads, 1, maxThreads_); ++index) startThreadLocked();
+  for (int index = 0; index < std::clamp(minThreads, 1, maxThreads_); ++index) startThreadLocked(nullptr);
 }
 
 WorkerPool::~WorkerPool() { stop(); }
 
-void WorkerPool::startThreadLocked() {
-  threads_.emplace_back([this] { work(); });
-  ++idle_;
+void WorkerPool::startThreadLocked(Job* first) {
+  Worker& worker = workers_.emplace_back();
+  worker.job = first;
+  if (first != nullptr) ++busy_;
+  threads_.emplace_back([this, &worker] { work(worker); });
 }
 
 void WorkerPool::submit(Job& job) {
-  {
-    const std::lock_guard lock(mutex_);
-    if (stopping_) throw std::logic_error("a job was submitted to a stopped worker pool");
-    queue_.push_back(&job);
-    // A new thread only when the idle ones already have a job each.
-    if (static_cast<std::size_t>(idle_) < queue_.size() && static_cast<int>(threads_.size()) < maxThreads_) {
-      startThreadLocked();
-    }
+  const std::lock_guard lock(mutex_);
+  if (stopping_) throw std::logic_error("a job was submitted to a stopped worker pool");
+  if (!idle_.empty()) {
+    Worker& worker = *idle_.back();
+    idle_.pop_back();
+    worker.job = &job;
+    ++busy_;
+    worker.wake.notify_one();
+    return;
   }
-  wake_.notify_one();
+  if (static_cast<int>(workers_.size()) < maxThreads_) {
+    startThreadLocked(&job);
+    return;
+  }
+  queue_.push_back(&job);
 }
 
 void WorkerPool::stop() {
@@ -36,8 +43,8 @@ void WorkerPool::stop() {
     const std::lock_guard lock(mutex_);
     stopping_ = true;
     threads.swap(threads_);
+    for (Worker* worker : idle_) worker->wake.notify_one();
   }
-  wake_.notify_all();
   for (std::thread& thread : threads) thread.join();
 }
 
@@ -53,26 +60,35 @@ int WorkerPool::busy() const {
 
 int WorkerPool::threads() const {
   const std::lock_guard lock(mutex_);
-  return idle_ + busy_;
+  return static_cast<int>(workers_.size());
 }
 
-void WorkerPool::work() {
+void WorkerPool::work(Worker& worker) {
   std::unique_lock lock(mutex_);
   while (true) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-    if (queue_.empty()) {
-      --idle_;
-      return;  // stopping, and nothing left to run
+    if (worker.job == nullptr) {
+      if (!queue_.empty()) {
+        worker.job = queue_.front();
+        queue_.pop_front();
+        ++busy_;
+      } else if (stopping_) {
+        return;
+      } else {
+        idle_.push_back(&worker);
+        worker.wake.wait(lock, [&] { return worker.job != nullptr || stopping_; });
+        if (worker.job == nullptr) {
+          // Stopping: taken off the idle stack, it runs what is still queued.
+          std::erase(idle_, &worker);
+          continue;
+        }
+      }
     }
-    Job* const job = queue_.front();
-    queue_.pop_front();
-    --idle_;
-    ++busy_;
+    Job* const job = worker.job;
     lock.unlock();
     job->run();
     lock.lock();
+    worker.job = nullptr;
     --busy_;
-    ++idle_;
   }
 }
 

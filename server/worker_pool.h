@@ -3,6 +3,9 @@
 // the waiting room, not here) or ends; so a worker is only ever busy with
 // work the server does itself. The pool starts `minThreads` threads and adds
 // one, up to `maxThreads`, whenever a job is queued while none is idle.
+// A job goes to the worker that became idle last: the work stays on as few
+// threads as the load needs, warm in their caches, and the memory each thread
+// keeps for its next request (the engine's scratch) is kept by few threads.
 #pragma once
 
 #include <condition_variable>
@@ -45,15 +48,21 @@ class WorkerPool {
   int threads() const;
 
  private:
-  void work();
+  // One thread's place in the pool: the job handed to it while it waits.
+  struct Worker {
+    std::condition_variable wake;
+    Job* job = nullptr;
+  };
+
+  void work(Worker& worker);
   // With mutex_ held.
-  void startThreadLocked();
+  void startThreadLocked(Job* first);
 
   const int maxThreads_;
   mutable std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<Job*> queue_;
-  int idle_ = 0;
+  std::deque<Job*> queue_;           // jobs no idle worker could take
+  std::vector<Worker*> idle_;        // the last one became idle last
+  std::deque<Worker> workers_;       // a deque: each keeps its address
   int busy_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;

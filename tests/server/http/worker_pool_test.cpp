@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -93,6 +94,39 @@ TEST(WorkerPool, RunsEveryJobInOrderAndAJobMaySubmitItselfAgain) {
   for (int wait = 0; wait < 300 && again > 0; ++wait) std::this_thread::sleep_for(10ms);
   pool.stop();
   EXPECT_EQ(order, (std::vector<int>{1, 2, 0, 0, 0}));
+}
+
+TEST(WorkerPool, JobsOneAtATimeAllRunOnTheWorkerThatWasIdleLast) {
+  WorkerPool pool(4, 4);
+  // All four threads busy at once, then all idle: each has reached the pool.
+  Gate gate;
+  std::vector<std::unique_ptr<FunctionJob>> blocking;
+  for (int index = 0; index < 4; ++index) blocking.push_back(std::make_unique<FunctionJob>([&] { gate.pass(); }));
+  for (auto& job : blocking) pool.submit(*job);
+  ASSERT_TRUE(gate.awaitWaiting(4));
+  gate.open();
+  for (int wait = 0; wait < 300 && pool.busy() != 0; ++wait) std::this_thread::sleep_for(1ms);
+  ASSERT_EQ(pool.busy(), 0);
+
+  std::mutex mutex;
+  std::vector<std::thread::id> threads;
+  FunctionJob job([&] {
+    const std::lock_guard lock(mutex);
+    threads.push_back(std::this_thread::get_id());
+  });
+  const auto ran = [&] {
+    const std::lock_guard lock(mutex);
+    return threads.size();
+  };
+  for (std::size_t round = 0; round < 20; ++round) {
+    pool.submit(job);
+    // Until the worker is idle again (then it is on the pool's idle stack).
+    for (int wait = 0; wait < 300 && (pool.busy() != 0 || ran() <= round); ++wait) std::this_thread::sleep_for(1ms);
+  }
+  pool.stop();
+  ASSERT_EQ(threads.size(), 20u);
+  EXPECT_EQ(std::count(threads.begin(), threads.end(), threads.front()), 20);
+  EXPECT_EQ(pool.threads(), 4);
 }
 
 TEST(WorkerPool, NothingMayBeSubmittedOnceStopped) {
