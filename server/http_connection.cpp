@@ -25,12 +25,13 @@ constexpr std::size_t kCoalescedAnswerBytes = 16 * 1024;
 constexpr std::size_t kStreamChunkBytes = 64 * 1024;
 // A receive buffer that grew past this (a pipelined burst) is given back.
 constexpr std::size_t kRetainedBufferBytes = 256 * 1024;
-// A request's buffers over this are given back when the request ends, and
-// the freed memory returned to the system: one large batch must not stay
-// resident in a connection or in the allocator's free lists.
-constexpr std::size_t kRetainedRequestBytes = 4 * 1024 * 1024;
-// Buffers an idle connection keeps between requests.
+// Buffers an idle connection keeps between requests; larger ones are freed
+// once the request no longer needs them.
 constexpr std::size_t kRetainedIdleBytes = 64 * 1024;
+// When a freed buffer was over this, the freed memory goes back to the
+// system at the request's end: one large batch must not stay resident in the
+// allocator's free lists.
+constexpr std::size_t kRetainedRequestBytes = 4 * 1024 * 1024;
 // A Content-Length body's buffer starts at this size and doubles as bytes
 // arrive: an announced size costs nothing until it is sent.
 constexpr std::size_t kFirstBodyBytes = 16 * 1024;
@@ -69,10 +70,12 @@ void appendHex(std::string& out, std::size_t value) {
   while (count > 0) out.push_back(digits[--count]);
 }
 
-void releaseIfOver(std::string& buffer, std::size_t retained, bool& released) {
+// Frees `buffer` when it holds more than `retained`; `large` is set when it
+// held more than kRetainedRequestBytes (freed memory is then worth returning).
+void releaseIfOver(std::string& buffer, std::size_t retained, bool& large) {
   if (buffer.capacity() <= retained) return;
+  if (buffer.capacity() > kRetainedRequestBytes) large = true;
   std::string().swap(buffer);
-  released = true;
 }
 
 }  // namespace
@@ -188,16 +191,12 @@ void HttpExchange::startRequest() {
 }
 
 void HttpExchange::releaseLargeBuffers() {
-  bool released = false;
-  releaseIfOver(body_, kRetainedRequestBytes, released);
-  releaseIfOver(outBody_, kRetainedRequestBytes, released);
-  releaseIfOver(out_, kRetainedRequestBytes, released);
+  releaseIfOver(body_, kRetainedIdleBytes, largeBufferFreed_);
+  releaseIfOver(outBody_, kRetainedIdleBytes, largeBufferFreed_);
+  releaseIfOver(out_, kRetainedIdleBytes, largeBufferFreed_);
   // The engine frees its own scratch after a large batch; both go back now.
-  if (released) returnFreedMemoryToSystem();
-  bool kept = false;
-  releaseIfOver(body_, kRetainedIdleBytes, kept);
-  releaseIfOver(outBody_, kRetainedIdleBytes, kept);
-  releaseIfOver(out_, kRetainedIdleBytes, kept);
+  if (largeBufferFreed_) returnFreedMemoryToSystem();
+  largeBufferFreed_ = false;
 }
 
 bool HttpExchange::unreadBodyCanBeDropped() const {
@@ -663,6 +662,8 @@ std::optional<HttpConnection::Next> HttpConnection::readBody(Clock::time_point n
 
 void HttpConnection::serve() {
   service_.serve(exchange_);
+  // The answer is made: a large body need not wait with it for a slow reader.
+  releaseIfOver(exchange_.body_, kRetainedIdleBytes, exchange_.largeBufferFreed_);
   if (!exchange_.answered()) {
     // The service broke its contract: a plain 500, and the connection ends.
     exchange_.closeAfterAnswer();

@@ -194,7 +194,8 @@ class HttpExchange {
   std::string_view pending() const { return std::string_view(in_).substr(inBegin_); }
   void compact();
   void startRequest();
-  // The memory of a request that was large goes back (buffers over a few MiB).
+  // The request's buffers over what an idle connection keeps are freed, and
+  // when one was large (over a few MiB), freed memory goes back to the system.
   void releaseLargeBuffers();
   // After the head is parsed: the client and the request id it names.
   void identifyRequest(const TrustedProxies& proxies, ForwardedHeader forwardedHeader);
@@ -247,6 +248,7 @@ class HttpExchange {
   std::string interim_;        // "100 Continue", when one is due
   std::string chunk_;          // a streamed answer's bytes not framed yet
   std::size_t bodyFilled_ = 0;  // bytes of body_ read, while a Content-Length body is read
+  bool largeBufferFreed_ = false;  // a buffer over a few MiB was freed: return memory at the request's end
   std::chrono::steady_clock::duration sendAllowance_;
   bool lost_ = false;  // a write failed or the client read too slowly
   bool slowReader_ = false;
