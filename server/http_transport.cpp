@@ -55,7 +55,16 @@ class HttpTransport::Connection final : public WaitingRoom::Guest, public Worker
         http_(std::move(stream), peer.host(), peer.toString(), transport.settings_, service, transport.hooks_) {}
 
   void run() noexcept override {
-    const HttpConnection::Next next = http_.advance(wake_);
+    HttpConnection::Next next;
+    try {
+      next = http_.advance(wake_);
+    } catch (const std::exception& error) {
+      // Out of memory, in the middle of a step: this connection cannot go
+      // on; the others do.
+      transport_.log_({app::LogLevel::Error,
+                       "closed the connection from " + http_.peerAddress() + ": " + error.what()});
+      next.ending = HttpConnection::Ending::Stopped;
+    }
     if (next.ending) {
       transport_.end(*this, *next.ending);  // deletes this
     } else {
