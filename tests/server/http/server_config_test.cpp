@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -74,6 +75,33 @@ TEST_F(ServerConfigFile, ShippedFileDocumentsEveryKeyAndLoads) {
     EXPECT_NE(text.find("\n" + std::string(setting.key) + " ="), std::string::npos) << setting.key;
     EXPECT_NE(text.find(std::string(setting.environmentVariable)), std::string::npos) << setting.environmentVariable;
   }
+}
+
+// The systemd unit's MemoryMax covers the most the default settings let the
+// server hold (docs/robustness.md: 64 MiB to run, each large request 8 times
+// the body limit + 24 MiB, every other worker 8 times the large-body
+// threshold + 24 MiB, every connection one buffered answer + 100 KiB), by at
+// most 10 %: when a default changes, the unit follows.
+TEST_F(ServerConfigFile, TheUnitsMemoryMaxCoversTheDefaultSettingsWorstCase) {
+  const ServerConfig defaults;
+  constexpr std::uint64_t kMiB = 1024 * 1024;
+  const auto large = static_cast<std::uint64_t>(defaults.maxLargeRequests);
+  const std::uint64_t worstCase =
+      64 * kMiB + large * (8 * defaults.maxBodyBytes + 24 * kMiB) +
+      (static_cast<std::uint64_t>(defaults.maxThreads) - large) * (8 * defaults.largeBodyBytes + 24 * kMiB) +
+      static_cast<std::uint64_t>(defaults.maxConnections) * (defaults.largeBodyBytes + 100 * 1024);
+  EXPECT_EQ(worstCase / kMiB, 4228u);
+  std::ifstream unit(app::defaultConfigDir().parent_path() / "deploy" / "codepayload.service");
+  std::string line;
+  std::optional<std::uint64_t> memoryMax;
+  while (std::getline(unit, line)) {
+    if (line.starts_with("MemoryMax=") && line.ends_with("M")) {
+      memoryMax = std::stoull(line.substr(10, line.size() - 11)) * kMiB;
+    }
+  }
+  ASSERT_TRUE(memoryMax.has_value());
+  EXPECT_GE(*memoryMax, worstCase);
+  EXPECT_LE(*memoryMax, worstCase + worstCase / 10);
 }
 
 TEST_F(ServerConfigFile, TheServerTableCoversExactlyTheSharedKeys) {
