@@ -1,10 +1,10 @@
-// How many connections each client address holds, so that one address cannot
-// take every worker (the server is thread-per-connection). A connection takes
-// a slot when it is accepted and gives it back when it ends. A connection is
-// known by an identity unique among live connections (the address of its
-// socket object), so a connection that ended without giving its slot back
-// (dropped between accept and its worker) is released as soon as its identity
-// is reused by a new connection. Thread-safe.
+// How many connections each client address holds, so that one address
+// cannot take every connection the server accepts (and the memory and
+// descriptors they hold). A connection takes a slot when it is accepted and
+// gives it back when it ends. A connection is known by an identity unique
+// among live connections (its socket's descriptor, given back before the
+// socket closes); a slot left by an identity that ended without giving it
+// back is released as soon as the identity is reused. Thread-safe.
 #pragma once
 
 #include <cstddef>

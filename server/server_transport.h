@@ -16,9 +16,8 @@
 
 namespace codepayload::server {
 
-// Threads, queue, timeouts and keep-alive from the configuration; no Server
-// header. The service's TCPServers take their thread and queue limits from
-// here; the ceiling server (Poco's own HTTP) all of it.
+// Threads, queue, timeouts and keep-alive from the configuration, as Poco's
+// HTTPServer takes them, for the benchmark's ceiling server; no Server header.
 Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config);
 
 // The service's HTTP connection settings from the configuration.

@@ -4,7 +4,7 @@
 // the one header the proxy writes: X-Forwarded-For (the default) or Forwarded
 // (RFC 7239). The other one is never read: a proxy passes a client's copy of
 // a header it does not write through untouched, so its every entry may be
-// made up (D-SB1). The chain is walked from its right end (the hop the peer
+// made up (D-S14). The chain is walked from its right end (the hop the peer
 // itself added) past every trusted proxy, and the first address not trusted
 // is the client (D-P12). From any other peer both headers are ignored. PROXY
 // protocol is not read (D-P14).

@@ -1,5 +1,5 @@
 // Forwarding headers spoofed through a usual reverse proxy, against the real
-// codepayload-server (D-P12, D-SB1). The proxy, on 127.0.0.5
+// codepayload-server (D-P12, D-S14). The proxy, on 127.0.0.5
 // (http.trustedProxies), writes one header with its client's address,
 // 198.51.100.7, and passes the client's own copy of the other header through
 // untouched, as nginx and HAProxy do; that copy names a new made-up address

@@ -1,5 +1,5 @@
 // Behind a reverse proxy (http.trustedProxies, http.forwardedHeader, D-P12,
-// D-SB1) and request ids
+// D-S14) and request ids
 // (X-Request-Id, D-P10, D-P11): the in-process service, real HTTPS clients
 // from 127.0.0.1, trusted as a proxy or not.
 #include <Poco/JSON/Object.h>
