@@ -103,7 +103,7 @@ HttpTransport::HttpTransport(const ConnectionLimits& limits, const HttpSettings&
     : limits_(limits),
       settings_(settings),
       log_(std::move(log)),
-      hooks_{&stopping_, log_},
+      hooks_{&stopping_, log_, nullptr},
       acceptWakeup_(newEventFd()),
       slots_(limits.perAddress),
       workers_(limits.minThreads, limits.maxThreads),
@@ -112,7 +112,9 @@ HttpTransport::HttpTransport(const ConnectionLimits& limits, const HttpSettings&
         connection.wakeWith(wake);
         workers_.submit(connection);
       }),
-      reporter_([this] { reportRefusals(); }) {}
+      reporter_([this] { reportRefusals(); }) {
+  hooks_.workerFree = &workers_.workerFree();
+}
 
 HttpTransport::~HttpTransport() {
   stopAccepting();
@@ -211,8 +213,9 @@ void HttpTransport::admit(Listener& listener, int fd, const Poco::Net::SocketAdd
     refusal = Refusal::OverAddressLimit;
   }
   if (refusal) {
-    ::close(fd);
+    // Counted before the close, so a peer that sees it closed finds it counted.
     recordRefusal(*refusal, host);
+    ::close(fd);
     return;
   }
   Connection* connection = nullptr;

@@ -25,6 +25,7 @@ void WorkerPool::submit(Job& job) {
   if (!idle_.empty()) {
     Worker& worker = *idle_.back();
     idle_.pop_back();
+    workerFree_.store(!idle_.empty(), std::memory_order_relaxed);
     worker.job = &job;
     ++busy_;
     worker.wake.notify_one();
@@ -75,10 +76,12 @@ void WorkerPool::work(Worker& worker) {
         return;
       } else {
         idle_.push_back(&worker);
+        workerFree_.store(true, std::memory_order_relaxed);
         worker.wake.wait(lock, [&] { return worker.job != nullptr || stopping_; });
         if (worker.job == nullptr) {
           // Stopping: taken off the idle stack, it runs what is still queued.
           std::erase(idle_, &worker);
+          workerFree_.store(!idle_.empty(), std::memory_order_relaxed);
           continue;
         }
       }

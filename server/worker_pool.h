@@ -8,6 +8,7 @@
 // keeps for its next request (the engine's scratch) is kept by few threads.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -43,6 +44,9 @@ class WorkerPool {
 
   // Jobs waiting for a worker.
   std::size_t queued() const;
+  // True when a job submitted now would find an idle worker, read without a
+  // lock (a moment old).
+  const std::atomic<bool>& workerFree() const { return workerFree_; }
   // Workers running a job.
   int busy() const;
   int threads() const;
@@ -61,6 +65,7 @@ class WorkerPool {
   const int maxThreads_;
   mutable std::mutex mutex_;
   std::deque<Job*> queue_;           // jobs no idle worker could take
+  std::atomic<bool> workerFree_{false};  // !idle_.empty(), for readers without the lock
   std::vector<Worker*> idle_;        // the last one became idle last
   std::deque<Worker> workers_;       // a deque: each keeps its address
   int busy_ = 0;
