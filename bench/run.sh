@@ -287,17 +287,17 @@ batch_response_bytes=$(check_codes "$work/batch.json" 1000)
 batch_request_bytes=$(stat -c %s "$work/batch.json")
 codes_type=application/vnd.codepayload.public.v1+json
 
-# The ceiling is Poco's thread-per-connection server: for the runs at
-# BENCH_MANY_CONNECTIONS it gets a worker per connection, so that it answers
-# every connection at once, as the server does (with fewer, the connections
-# over its workers wait in its queue, unanswered, and wrk's percentiles only
-# see the ones it serves).
+# The ceiling is Poco's thread-per-connection server: it gets at least a
+# worker per connection, so that it answers every connection at once, as the
+# server does (with fewer, the connections over its workers wait in its
+# queue, unanswered, and wrk's percentiles only see the ones it serves).
+ceiling_workers=$(( connections > workers ? connections : workers ))
 many_workers=$(( many_connections > workers ? many_connections : workers ))
-echo "== ceilings ($workers workers; $many_workers for $many_connections connections): answers of $health_response_bytes, $single_response_bytes and $batch_response_bytes bytes, and issued tokens"
-start_ceiling healthz "$workers" --response-bytes "$health_response_bytes" --content-type application/json
-start_ceiling single "$workers" --response-bytes "$single_response_bytes" --content-type "$codes_type"
-start_ceiling batch "$workers" --response-bytes "$batch_response_bytes" --content-type "$codes_type"
-start_ceiling token "$workers" --issue-tokens
+echo "== ceilings ($ceiling_workers workers; $many_workers for $many_connections connections): answers of $health_response_bytes, $single_response_bytes and $batch_response_bytes bytes, and issued tokens"
+start_ceiling healthz "$ceiling_workers" --response-bytes "$health_response_bytes" --content-type application/json
+start_ceiling single "$ceiling_workers" --response-bytes "$single_response_bytes" --content-type "$codes_type"
+start_ceiling batch "$ceiling_workers" --response-bytes "$batch_response_bytes" --content-type "$codes_type"
+start_ceiling token "$ceiling_workers" --issue-tokens
 start_ceiling healthz-many "$many_workers" --response-bytes "$health_response_bytes" --content-type application/json
 start_ceiling single-many "$many_workers" --response-bytes "$single_response_bytes" --content-type "$codes_type"
 start_ceiling token-many "$many_workers" --issue-tokens
@@ -542,12 +542,12 @@ keeps for its next request count as extra.
 
 ## Transport against the ceiling (issue 10)
 
-Both servers run $workers workers (\`http.maxThreads\`, \`CODEPAYLOAD_THREADS=$workers\` for each); the server has no
-per-address limit. The server holds no worker for a connection that waits for its client, so it answers every
-connection at once. The ceiling is Poco's thread-per-connection server: at $many_connections connections it runs
-$many_workers workers, one per connection, so that it too answers every connection at once (with $workers, the
-connections beyond its workers wait in its queue unanswered until a served one closes, and wrk's percentiles only
-see the answered ones). With every
+The server runs $workers workers (\`http.maxThreads\`) and has no per-address limit; it holds no worker for a
+connection that waits for its client, so it answers every connection at once. The ceiling is Poco's
+thread-per-connection server: it runs a worker per connection ($ceiling_workers at $connections connections,
+$many_workers at $many_connections), so that it too answers every connection at once (with fewer, the connections
+beyond its workers wait in its queue unanswered until a served one closes, and wrk's percentiles only see the
+answered ones). With every
 connection answered, a request's latency is about the connections over the throughput (Little's law).
 Latencies are the medians over the runs of each wrk run's p50 and p99, wall-clock; ratios are the medians of the
 per-run ratios, server over ceiling.

@@ -42,11 +42,6 @@ constexpr std::size_t kFirstBodyBytes = 16 * 1024;
 constexpr std::chrono::seconds kLingerTotal{5};
 constexpr std::chrono::seconds kLingerQuiet{2};
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
-// How long a worker waits for a request's next bytes before it parks the
-// connection in the waiting room, when another worker is free:
-// about the round trip of a client on the same network that sends its next
-// request as soon as it has its answer.
-constexpr std::chrono::microseconds kBriefWait{1000};
 
 // "Date: Mon, 23 Nov 2026 19:44:00 GMT\r\n", formatted once a second per thread.
 std::string_view dateLine() {
@@ -77,17 +72,6 @@ void appendHex(std::string& out, std::size_t value) {
 
 // Frees `buffer` when it holds more than `retained`; `large` is set when it
 // held more than kRetainedRequestBytes (freed memory is then worth returning).
-// True when `fd` becomes readable within `wait`.
-bool readableWithin(int fd, std::chrono::microseconds wait) {
-  pollfd watched{fd, POLLIN, 0};
-  const timespec timeout{0, static_cast<long>(std::chrono::nanoseconds(wait).count())};
-  int ready = 0;
-  do {
-    ready = ::ppoll(&watched, 1, &timeout, nullptr);
-  } while (ready < 0 && errno == EINTR);
-  return ready > 0;
-}
-
 void releaseIfOver(std::string& buffer, std::size_t retained, bool& large) {
   if (buffer.capacity() <= retained) return;
   if (buffer.capacity() > kRetainedRequestBytes) large = true;
@@ -431,10 +415,6 @@ void HttpConnection::readyForRequest(Clock::time_point now) {
   scanner_.reset();
 }
 
-bool HttpConnection::anotherWorkerIsFree() const {
-  return hooks_.workerFree != nullptr && hooks_.workerFree->load(std::memory_order_relaxed);
-}
-
 HttpConnection::Clock::time_point HttpConnection::receiveDeadline() const {
   return std::min(requestDeadline_, lastReceived_ + settings_.ioTimeout);
 }
@@ -527,7 +507,6 @@ std::optional<HttpConnection::Next> HttpConnection::readHead(Clock::time_point n
   if (!exchange_.pending().empty()) requestBegun_ = true;
   if (!requestBegun_ && stopping && !stream_->hasBufferedBytes()) return end(Ending::Closed);
   HeadScanner::State state = scanner_.scan(exchange_.pending());
-  bool waitedBriefly = false;
   while (state == HeadScanner::State::NeedMore) {
     const IoResult result = exchange_.receiveMore();
     if (result.status == IoStatus::Done) {
@@ -535,14 +514,6 @@ std::optional<HttpConnection::Next> HttpConnection::readHead(Clock::time_point n
       lastReceived_ = Clock::now();
       state = scanner_.scan(exchange_.pending());
       continue;
-    }
-    if (result.status == IoStatus::WantRead && !waitedBriefly && anotherWorkerIsFree()) {
-      // A client that sends at once (the next request of a busy one) keeps
-      // its worker without a trip through the waiting room; a slower one
-      // costs the worker this one wait, and only while another worker is
-      // free for whatever else comes.
-      waitedBriefly = true;
-      if (readableWithin(stream_->fd(), kBriefWait)) continue;
     }
     if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
       const bool idle = !requestBegun_ && served_ > 0;

@@ -267,12 +267,10 @@ class HttpService {
 };
 
 // What a connection needs from its server beyond the socket: whether the
-// server is stopping, where to log refused requests, and whether another
-// worker is free (then this one may wait a moment for a fast client).
+// server is stopping, and where to log refused requests.
 struct HttpConnectionHooks {
   const std::atomic<bool>* stopping = nullptr;
   std::function<void(const app::LogLine&)> log;
-  const std::atomic<bool>* workerFree = nullptr;
 };
 
 class HttpConnection {
@@ -344,8 +342,6 @@ class HttpConnection {
   // The deadline of a wait for request bytes: the request's, or the end of
   // the allowed silence.
   Clock::time_point receiveDeadline() const;
-  // Another worker is free to take new work.
-  bool anotherWorkerIsFree() const;
 
   std::unique_ptr<ConnectionStream> stream_;
   const std::string peerAddress_;

@@ -55,15 +55,17 @@ class HttpTransport::Connection final : public WaitingRoom::Guest, public Worker
         http_(std::move(stream), peer.host(), peer.toString(), transport.settings_, service, transport.hooks_) {}
 
   void run() noexcept override {
-    HttpConnection::Next next;
-    try {
-      next = http_.advance(wake_);
-    } catch (const std::exception& error) {
-      // Out of memory, in the middle of a step: this connection cannot go
-      // on; the others do.
-      transport_.log_({app::LogLevel::Error,
-                       "closed the connection from " + http_.peerAddress() + ": " + error.what()});
-      next.ending = HttpConnection::Ending::Stopped;
+    HttpConnection::Next next = step(wake_);
+    // While the server is not oversubscribed (fewer connections wait in the
+    // waiting room than workers wait for work, none of which is queued), this
+    // worker stays with the connection and waits on its socket itself: a
+    // client that sends its next request at once (a busy one) costs no trip
+    // through the waiting room. Work queued for a worker ends that wait at
+    // once (the pool's lending interrupt), and the connection is parked.
+    while (!next.ending && transport_.mayLend()) {
+      const std::optional<HttpConnection::Wake> woken = waitWithWorker(next);
+      if (!woken) break;
+      next = step(*woken);
     }
     if (next.ending) {
       transport_.end(*this, *next.ending);  // deletes this
@@ -86,6 +88,37 @@ class HttpTransport::Connection final : public WaitingRoom::Guest, public Worker
   AddressSlots::Connection identity() { return static_cast<AddressSlots::Connection>(http_.stream().fd()); }
 
  private:
+  HttpConnection::Next step(HttpConnection::Wake wake) {
+    try {
+      return http_.advance(wake);
+    } catch (const std::exception& error) {
+      // Out of memory, in the middle of a step: this connection cannot go
+      // on; the others do.
+      transport_.log_({app::LogLevel::Error,
+                       "closed the connection from " + http_.peerAddress() + ": " + error.what()});
+      HttpConnection::Next ended;
+      ended.ending = HttpConnection::Ending::Stopped;
+      return ended;
+    }
+  }
+
+  // Waits on the socket for what `next` waits for, until its deadline;
+  // nullopt when work was queued for a worker first.
+  std::optional<HttpConnection::Wake> waitWithWorker(const HttpConnection::Next& next) {
+    std::array<pollfd, 2> watched{
+        pollfd{http_.stream().fd(), static_cast<short>(next.readable ? POLLIN : POLLOUT), 0},
+        pollfd{transport_.workers_.lendingInterrupt(), POLLIN, 0}};
+    while (true) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(next.deadline - HttpConnection::Clock::now());
+      if (left.count() <= 0) return HttpConnection::Wake::Expired;
+      const int ready = ::poll(watched.data(), watched.size(),
+                               static_cast<int>(std::min<std::chrono::milliseconds::rep>(left.count(), 60'000)));
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready < 0 || watched[1].revents != 0) return std::nullopt;
+      if (watched[0].revents != 0) return HttpConnection::Wake::Ready;
+    }
+  }
+
   HttpTransport& transport_;
   HttpConnection http_;
   HttpConnection::Wake wake_ = HttpConnection::Wake::Start;
@@ -103,7 +136,7 @@ HttpTransport::HttpTransport(const ConnectionLimits& limits, const HttpSettings&
     : limits_(limits),
       settings_(settings),
       log_(std::move(log)),
-      hooks_{&stopping_, log_, nullptr},
+      hooks_{&stopping_, log_},
       acceptWakeup_(newEventFd()),
       slots_(limits.perAddress),
       workers_(limits.minThreads, limits.maxThreads),
@@ -112,9 +145,7 @@ HttpTransport::HttpTransport(const ConnectionLimits& limits, const HttpSettings&
         connection.wakeWith(wake);
         workers_.submit(connection);
       }),
-      reporter_([this] { reportRefusals(); }) {
-  hooks_.workerFree = &workers_.workerFree();
-}
+      reporter_([this] { reportRefusals(); }) {}
 
 HttpTransport::~HttpTransport() {
   stopAccepting();
@@ -157,8 +188,16 @@ void HttpTransport::stopAccepting() {
   }
 }
 
+bool HttpTransport::mayLend() const {
+  return !workers_.workWaiting() &&
+         waitingRoom_.parkedNow() < static_cast<std::size_t>(std::max(workers_.idleWorkers(), 0));
+}
+
 void HttpTransport::stopConnections(bool abortCurrent) {
   stopping_.store(true);
+  // A worker waiting with its connection goes back to the pool, the
+  // connection to the waiting room, which ends it when it is idle.
+  workers_.stopLending();
   if (!abortCurrent) {
     waitingRoom_.wakeIdle();
     return;

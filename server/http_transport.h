@@ -104,6 +104,8 @@ class HttpTransport {
   void acceptLoop(Listener& listener);
   void admit(Listener& listener, int fd, const Poco::Net::SocketAddress& peer);
   void park(Connection& connection, const HttpConnection::Next& next);
+  // Whether a worker may stay with its connection to wait (Connection::run).
+  bool mayLend() const;
   void end(Connection& connection, HttpConnection::Ending ending);
   void recordRefusal(Refusal refusal, std::string_view address);
   void reportRefusals();

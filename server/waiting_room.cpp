@@ -83,11 +83,13 @@ void WaitingRoom::park(Guest& guest, int fd, Interest interest, Clock::time_poin
   event.data.ptr = &guest;
   guest.parked_ = true;
   guest.deadlineEntry_ = deadlines_.emplace(deadline, &guest);
+  parkedCount_.store(deadlines_.size(), std::memory_order_relaxed);
   // Armed last: its readiness may be reported at once, and finds it parked.
   if (::epoll_ctl(epoll_, guest.registered_ ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event) != 0) {
     const int error = errno;
     guest.parked_ = false;
     deadlines_.erase(guest.deadlineEntry_);
+    parkedCount_.store(deadlines_.size(), std::memory_order_relaxed);
     throw std::system_error(error, std::generic_category(), "cannot watch a connection");
   }
   guest.registered_ = true;
@@ -121,6 +123,7 @@ std::size_t WaitingRoom::parked() const {
 void WaitingRoom::unparkLocked(Guest& guest, bool unregister) {
   guest.parked_ = false;
   deadlines_.erase(guest.deadlineEntry_);
+  parkedCount_.store(deadlines_.size(), std::memory_order_relaxed);
   if (unregister && guest.registered_) {
     ::epoll_ctl(epoll_, EPOLL_CTL_DEL, guest.fd_, nullptr);
     guest.registered_ = false;

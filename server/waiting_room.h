@@ -12,6 +12,7 @@
 // is handed back, so no later readiness report can name it.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -73,6 +74,8 @@ class WaitingRoom {
   void wakeAll();
 
   std::size_t parked() const;
+  // The same, read without a lock (a moment old).
+  std::size_t parkedNow() const { return parkedCount_.load(std::memory_order_relaxed); }
 
  private:
   void run();
@@ -86,6 +89,7 @@ class WaitingRoom {
   mutable std::mutex mutex_;  // guards the guests' fields while parked, and below
   std::multimap<Clock::time_point, Guest*> deadlines_;  // every parked guest
   std::vector<Guest*> stoppedOnArrival_;  // parked after a stop that ends them
+  std::atomic<std::size_t> parkedCount_{0};  // deadlines_.size()
   Clock::time_point waitingUntil_ = Clock::time_point::max();
   bool stopIdle_ = false;
   bool stopAll_ = false;

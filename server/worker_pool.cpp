@@ -1,16 +1,56 @@
 #include "server/worker_pool.h"
 
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdint>
 #include <stdexcept>
+#include <system_error>
 
 namespace codepayload::server {
 
-WorkerPool::WorkerPool(int minThreads, int maxThreads) : maxThreads_(std::max(1, maxThreads)) {
+namespace {
+
+int newEventFd() {
+  const int fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (fd < 0) throw std::system_error(errno, std::generic_category(), "cannot create the worker pool's eventfd");
+  return fd;
+}
+
+}  // namespace
+
+WorkerPool::WorkerPool(int minThreads, int maxThreads)
+    : maxThreads_(std::max(1, maxThreads)), interrupt_(newEventFd()) {
   const std::lock_guard lock(mutex_);
   for (int index = 0; index < std::clamp(minThreads, 1, maxThreads_); ++index) startThreadLocked(nullptr);
 }
 
-WorkerPool::~WorkerPool() { stop(); }
+WorkerPool::~WorkerPool() {
+  stop();
+  ::close(interrupt_);
+}
+
+void WorkerPool::updateLendingLocked() {
+  idleCount_.store(static_cast<int>(idle_.size()), std::memory_order_relaxed);
+  const bool interrupt = lendingStopped_ || !queue_.empty();
+  if (interrupt == interrupted_.load(std::memory_order_relaxed)) return;
+  if (interrupt) {
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const auto written = ::write(interrupt_, &one, sizeof one);
+  } else {
+    std::uint64_t drained = 0;
+    [[maybe_unused]] const auto read = ::read(interrupt_, &drained, sizeof drained);
+  }
+  interrupted_.store(interrupt, std::memory_order_relaxed);
+}
+
+void WorkerPool::stopLending() {
+  const std::lock_guard lock(mutex_);
+  lendingStopped_ = true;
+  updateLendingLocked();
+}
 
 void WorkerPool::startThreadLocked(Job* first) {
   Worker& worker = workers_.emplace_back();
@@ -25,7 +65,7 @@ void WorkerPool::submit(Job& job) {
   if (!idle_.empty()) {
     Worker& worker = *idle_.back();
     idle_.pop_back();
-    workerFree_.store(!idle_.empty(), std::memory_order_relaxed);
+    updateLendingLocked();
     worker.job = &job;
     ++busy_;
     worker.wake.notify_one();
@@ -36,6 +76,7 @@ void WorkerPool::submit(Job& job) {
     return;
   }
   queue_.push_back(&job);
+  updateLendingLocked();
 }
 
 void WorkerPool::stop() {
@@ -71,17 +112,18 @@ void WorkerPool::work(Worker& worker) {
       if (!queue_.empty()) {
         worker.job = queue_.front();
         queue_.pop_front();
+        updateLendingLocked();
         ++busy_;
       } else if (stopping_) {
         return;
       } else {
         idle_.push_back(&worker);
-        workerFree_.store(true, std::memory_order_relaxed);
+        updateLendingLocked();
         worker.wake.wait(lock, [&] { return worker.job != nullptr || stopping_; });
         if (worker.job == nullptr) {
           // Stopping: taken off the idle stack, it runs what is still queued.
           std::erase(idle_, &worker);
-          workerFree_.store(!idle_.empty(), std::memory_order_relaxed);
+          updateLendingLocked();
           continue;
         }
       }

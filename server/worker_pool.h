@@ -6,6 +6,11 @@
 // A job goes to the worker that became idle last: the work stays on as few
 // threads as the load needs, warm in their caches, and the memory each thread
 // keeps for its next request (the engine's scratch) is kept by few threads.
+//
+// A running job may keep its worker to wait for its own socket (lending)
+// while no job waits for a worker: it polls lendingInterrupt() beside its
+// socket, which becomes readable as soon as a job is queued (or lending
+// stops), and then gives the worker back.
 #pragma once
 
 #include <atomic>
@@ -44,9 +49,14 @@ class WorkerPool {
 
   // Jobs waiting for a worker.
   std::size_t queued() const;
-  // True when a job submitted now would find an idle worker, read without a
-  // lock (a moment old).
-  const std::atomic<bool>& workerFree() const { return workerFree_; }
+  // Workers waiting for a job, and whether a job waits for a worker, read
+  // without a lock (a moment old): whether a job may keep its worker.
+  int idleWorkers() const { return idleCount_.load(std::memory_order_relaxed); }
+  bool workWaiting() const { return interrupted_.load(std::memory_order_relaxed); }
+  // Readable while a job waits for a worker, or after stopLending().
+  int lendingInterrupt() const { return interrupt_; }
+  // From now on no job keeps its worker to wait (the server stops).
+  void stopLending();
   // Workers running a job.
   int busy() const;
   int threads() const;
@@ -61,11 +71,17 @@ class WorkerPool {
   void work(Worker& worker);
   // With mutex_ held.
   void startThreadLocked(Job* first);
+  // With mutex_ held: the interrupt and the counts follow the queue and the
+  // idle stack.
+  void updateLendingLocked();
 
   const int maxThreads_;
   mutable std::mutex mutex_;
   std::deque<Job*> queue_;           // jobs no idle worker could take
-  std::atomic<bool> workerFree_{false};  // !idle_.empty(), for readers without the lock
+  const int interrupt_;  // an eventfd, readable while interrupted_
+  std::atomic<bool> interrupted_{false};
+  std::atomic<int> idleCount_{0};  // idle_.size()
+  bool lendingStopped_ = false;
   std::vector<Worker*> idle_;        // the last one became idle last
   std::deque<Worker> workers_;       // a deque: each keeps its address
   int busy_ = 0;

@@ -75,6 +75,7 @@ TEST(WaitingRoom, AReadableSocketIsHandedBackReadyAndNotBefore) {
   Guest guest;
   room.park(guest, sockets.watched(), Interest::Readable, Clock::now() + 10s, false);
   EXPECT_EQ(room.parked(), 1u);
+  EXPECT_EQ(room.parkedNow(), 1u);
   EXPECT_TRUE(handBacks.awaitCount(1, 200ms).empty());
   sockets.send();
   const auto events = handBacks.awaitCount(1);
@@ -82,6 +83,7 @@ TEST(WaitingRoom, AReadableSocketIsHandedBackReadyAndNotBefore) {
   EXPECT_EQ(events[0].guest, &guest);
   EXPECT_EQ(events[0].wake, Wake::Ready);
   EXPECT_EQ(room.parked(), 0u);
+  EXPECT_EQ(room.parkedNow(), 0u);
 }
 
 TEST(WaitingRoom, APassedDeadlineHandsBackOnceAndNoLaterReadinessDoes) {

@@ -1,6 +1,7 @@
 #include "server/worker_pool.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <atomic>
@@ -127,6 +128,36 @@ TEST(WorkerPool, JobsOneAtATimeAllRunOnTheWorkerThatWasIdleLast) {
   ASSERT_EQ(threads.size(), 20u);
   EXPECT_EQ(std::count(threads.begin(), threads.end(), threads.front()), 20);
   EXPECT_EQ(pool.threads(), 4);
+}
+
+// True when `fd` is readable now.
+bool readableNow(int fd) {
+  pollfd watched{fd, POLLIN, 0};
+  return ::poll(&watched, 1, 0) == 1;
+}
+
+TEST(WorkerPool, TheLendingInterruptIsUpWhileAJobWaitsForAWorkerAndAfterLendingStops) {
+  WorkerPool pool(1, 1);
+  Gate gate;
+  FunctionJob blocking([&] { gate.pass(); });
+  FunctionJob waiting([] {});
+  EXPECT_FALSE(readableNow(pool.lendingInterrupt()));
+  EXPECT_FALSE(pool.workWaiting());
+  pool.submit(blocking);
+  ASSERT_TRUE(gate.awaitWaiting(1));
+  EXPECT_EQ(pool.idleWorkers(), 0);
+  EXPECT_FALSE(readableNow(pool.lendingInterrupt()));
+  pool.submit(waiting);  // no worker for it: queued
+  EXPECT_TRUE(readableNow(pool.lendingInterrupt()));
+  EXPECT_TRUE(pool.workWaiting());
+  gate.open();
+  for (int wait = 0; wait < 300 && (pool.queued() != 0 || pool.busy() != 0); ++wait) std::this_thread::sleep_for(1ms);
+  EXPECT_FALSE(readableNow(pool.lendingInterrupt()));
+  EXPECT_FALSE(pool.workWaiting());
+  EXPECT_EQ(pool.idleWorkers(), 1);
+  pool.stopLending();
+  EXPECT_TRUE(readableNow(pool.lendingInterrupt()));
+  EXPECT_TRUE(pool.workWaiting());
 }
 
 TEST(WorkerPool, NothingMayBeSubmittedOnceStopped) {
