@@ -1,5 +1,6 @@
 #include "server/codes_handler.h"
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -51,7 +52,11 @@ class CodesResponseSink final : public OutputSink {
  public:
   CodesResponseSink(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots& slots,
                     std::string_view contentType)
-      : exchange_(exchange), trace_(trace), slots_(slots), contentType_(contentType) {}
+      : exchange_(exchange), trace_(trace), slots_(slots), contentType_(contentType) {
+    // About the answer's size (an answer runs to about the body's), so that
+    // it is not copied as it grows.
+    buffer_.reserve(std::min(kBufferedResponseBytes, std::max<std::size_t>(16 * 1024, exchange.body().size())));
+  }
 
   void write(std::string_view piece) override {
     if (!exchange_.streamOpen() && buffer_.size() + piece.size() <= kBufferedResponseBytes) {

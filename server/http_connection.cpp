@@ -577,6 +577,9 @@ void HttpConnection::admit(Clock::time_point now) {
       exchange.bodyState_ = HttpExchange::BodyState::Reading;
       if (head.contentLength) {
         exchange.bodyLeft_ = *head.contentLength;
+        // Address space only: the pages are written, and so become
+        // resident, as the bytes arrive (the buffer grows by doubling).
+        exchange.body_.reserve(static_cast<std::size_t>(*head.contentLength));
       } else {
         exchange.chunks_.emplace();
       }
