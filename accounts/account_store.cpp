@@ -97,7 +97,7 @@ struct AccountStore::Connection {
     }
   }
 
-  // Whether a user of any organisation or an operator has `emailKey`.
+  // Whether a user of any organization or an operator has `emailKey`.
   bool emailHasAccount(const std::string& emailKey) {
     Poco::Int64 users = 0;
     Poco::Int64 operators = 0;
@@ -106,15 +106,15 @@ struct AccountStore::Connection {
     return users + operators > 0;
   }
 
-  // Refuses `emailKey` when the organisation lists it already, as a user or a
-  // user placeholder (what its owners see; nothing about other organisations).
-  void checkNotListed(const std::string& organisationId, const std::string& emailKey, std::string_view email) {
+  // Refuses `emailKey` when the organization lists it already, as a user or a
+  // user placeholder (what its owners see; nothing about other organizations).
+  void checkNotListed(const std::string& organizationId, const std::string& emailKey, std::string_view email) {
     Poco::Int64 users = 0;
     Poco::Int64 placeholders = 0;
-    session << "SELECT count(*) FROM users WHERE organisation_id = ? AND email_key = ?", bind(organisationId),
+    session << "SELECT count(*) FROM users WHERE organization_id = ? AND email_key = ?", bind(organizationId),
         bind(emailKey), into(users), now;
-    session << "SELECT count(*) FROM user_placeholders WHERE organisation_id = ? AND email_key = ?",
-        bind(organisationId), bind(emailKey), into(placeholders), now;
+    session << "SELECT count(*) FROM user_placeholders WHERE organization_id = ? AND email_key = ?",
+        bind(organizationId), bind(emailKey), into(placeholders), now;
     if (users + placeholders > 0) {
       throw AccountError(AccountError::Kind::EmailTaken,
                          "the email address " + std::string(email) + " is already a user of this organization");
@@ -167,60 +167,60 @@ AccountStore::AccountStore(const std::filesystem::path& databaseFile, const std:
 
 AccountStore::~AccountStore() = default;
 
-UserRecord AccountStore::createUser(std::string_view organisationId, std::string_view email, Role role,
+UserRecord AccountStore::createUser(std::string_view organizationId, std::string_view email, Role role,
                                     std::string_view passwordHash, const AuditContext& audit) {
-  return addUser(organisationId, email, role, passwordHash, audit, EmailElsewhere::Refuse);
+  return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Refuse);
 }
 
-UserRecord AccountStore::createUserWithoutDisclosure(std::string_view organisationId, std::string_view email, Role role,
+UserRecord AccountStore::createUserWithoutDisclosure(std::string_view organizationId, std::string_view email, Role role,
                                                      std::string_view passwordHash, const AuditContext& audit) {
-  return addUser(organisationId, email, role, passwordHash, audit, EmailElsewhere::Placeholder);
+  return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Placeholder);
 }
 
-UserRecord AccountStore::addUser(std::string_view organisationId, std::string_view email, Role role,
+UserRecord AccountStore::addUser(std::string_view organizationId, std::string_view email, Role role,
                                  std::string_view passwordHash, const AuditContext& audit, EmailElsewhere elsewhere) {
   checkNewAccount(email, passwordHash);
   return guarded(connection_->mutex, "creating a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
-    Poco::Int64 organisations = 0;
-    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)),
-        into(organisations), now;
-    if (organisations == 0) {
-      throw AccountError(AccountError::Kind::UnknownOrganisation,
-                         "no organisation with id \"" + std::string(organisationId) + "\"");
+    Poco::Int64 organizations = 0;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)),
+        into(organizations), now;
+    if (organizations == 0) {
+      throw AccountError(AccountError::Kind::UnknownOrganization,
+                         "no organization with id \"" + std::string(organizationId) + "\"");
     }
     const std::string key = emailKey(email);
     UserRecord user{connection_->newId(kUserIdPrefix, {"users", "user_placeholders"}),
-                    std::string(organisationId),
+                    std::string(organizationId),
                     std::string(email),
                     role,
                     false,
                     clock_()};
     bool placeholder = false;
     if (elsewhere == EmailElsewhere::Placeholder) {
-      connection_->checkNotListed(user.organisationId, key, email);
+      connection_->checkNotListed(user.organizationId, key, email);
       placeholder = connection_->emailHasAccount(key);
     } else {
       connection_->checkEmailFree(key, email);
     }
     if (placeholder) {
-      session << "INSERT INTO user_placeholders (id, organisation_id, email, email_key, role, created_at)"
+      session << "INSERT INTO user_placeholders (id, organization_id, email, email_key, role, created_at)"
                  " VALUES (?, ?, ?, ?, ?, ?)",
-          bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
           bind(Poco::Int64{user.createdAt}), now;
     } else {
-      session << "DELETE FROM user_placeholders WHERE organisation_id = ? AND email_key = ?", bind(user.organisationId),
+      session << "DELETE FROM user_placeholders WHERE organization_id = ? AND email_key = ?", bind(user.organizationId),
           bind(key), now;
       session
-          << "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at, updated_at)"
+          << "INSERT INTO users (id, organization_id, email, email_key, role, password_hash, created_at, updated_at)"
              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          bind(user.id), bind(user.organisationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
           bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
     }
-    // One record for both: the organisation's log must not tell them apart.
+    // One record for both: the organization's log must not tell them apart.
     appendAuditRecord(
-        session, AuditRecord{0, user.createdAt, audit.actor, "user.create", user.id, user.organisationId, audit.address,
+        session, AuditRecord{0, user.createdAt, audit.actor, "user.create", user.id, user.organizationId, audit.address,
                              AuditResult::Success, "email=" + user.email + " role=" + std::string(roleName(role))});
     transaction.commit();
     return user;
@@ -250,25 +250,25 @@ OperatorRecord AccountStore::createOperator(std::string_view email, std::string_
 namespace {
 
 std::vector<UserRecord> usersFromRows(const std::vector<std::string>& ids,
-                                      const std::vector<std::string>& organisations,
+                                      const std::vector<std::string>& organizations,
                                       const std::vector<std::string>& emails, const std::vector<std::string>& roles,
                                       const std::vector<Poco::Nullable<std::string>>& secrets,
                                       const std::vector<Poco::Int64>& created) {
   std::vector<UserRecord> users;
   users.reserve(ids.size());
   for (std::size_t row = 0; row < ids.size(); ++row) {
-    users.push_back(UserRecord{ids[row], organisations[row], emails[row], roleFromColumn(roles[row]),
+    users.push_back(UserRecord{ids[row], organizations[row], emails[row], roleFromColumn(roles[row]),
                                !secrets[row].isNull(), created[row]});
   }
   return users;
 }
 
-constexpr const char* kUserColumns = "SELECT id, organisation_id, email, role, totp_secret, created_at FROM users";
-// The users and the user placeholders as an organisation's owners see them; a
+constexpr const char* kUserColumns = "SELECT id, organization_id, email, role, totp_secret, created_at FROM users";
+// The users and the user placeholders as an organization's owners see them; a
 // placeholder has no TOTP.
 constexpr const char* kListedUsers =
-    "SELECT id, organisation_id, email, role, totp_secret, created_at FROM users WHERE {where}"
-    " UNION ALL SELECT id, organisation_id, email, role, NULL, created_at FROM user_placeholders WHERE {where}"
+    "SELECT id, organization_id, email, role, totp_secret, created_at FROM users WHERE {where}"
+    " UNION ALL SELECT id, organization_id, email, role, NULL, created_at FROM user_placeholders WHERE {where}"
     " ORDER BY created_at, id";
 
 std::string listedUsersWhere(std::string_view condition) {
@@ -283,12 +283,12 @@ std::string listedUsersWhere(std::string_view condition) {
 
 std::optional<UserRecord> AccountStore::findUser(std::string_view userId) {
   return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
-    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
     connection_->session << std::string(kUserColumns) + " WHERE id = ?", bind(std::string(userId)), into(ids),
-        into(organisations), into(emails), into(roles), into(secrets), into(created), now;
-    std::vector<UserRecord> users = usersFromRows(ids, organisations, emails, roles, secrets, created);
+        into(organizations), into(emails), into(roles), into(secrets), into(created), now;
+    std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
     if (users.empty()) return std::nullopt;
     return std::move(users.front());
   });
@@ -296,27 +296,27 @@ std::optional<UserRecord> AccountStore::findUser(std::string_view userId) {
 
 std::optional<UserRecord> AccountStore::findListedUser(std::string_view userId) {
   return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
-    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
     const std::string id(userId);
-    connection_->session << listedUsersWhere("id = ?"), bind(id), bind(id), into(ids), into(organisations),
+    connection_->session << listedUsersWhere("id = ?"), bind(id), bind(id), into(ids), into(organizations),
         into(emails), into(roles), into(secrets), into(created), now;
-    std::vector<UserRecord> users = usersFromRows(ids, organisations, emails, roles, secrets, created);
+    std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
     if (users.empty()) return std::nullopt;
     return std::move(users.front());
   });
 }
 
-std::vector<UserRecord> AccountStore::listUsers(std::string_view organisationId) {
+std::vector<UserRecord> AccountStore::listUsers(std::string_view organizationId) {
   return guarded(connection_->mutex, "listing users", [&] {
-    std::vector<std::string> ids, organisations, emails, roles;
+    std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
-    const std::string organisation(organisationId);
-    connection_->session << listedUsersWhere("organisation_id = ?"), bind(organisation), bind(organisation), into(ids),
-        into(organisations), into(emails), into(roles), into(secrets), into(created), now;
-    return usersFromRows(ids, organisations, emails, roles, secrets, created);
+    const std::string organization(organizationId);
+    connection_->session << listedUsersWhere("organization_id = ?"), bind(organization), bind(organization), into(ids),
+        into(organizations), into(emails), into(roles), into(secrets), into(created), now;
+    return usersFromRows(ids, organizations, emails, roles, secrets, created);
   });
 }
 
@@ -359,14 +359,14 @@ void AccountStore::changeTotp(std::string_view principalId, const std::optional<
     if (!enabled) {
       session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
     }
-    std::string organisation;
+    std::string organization;
     if (where.table == "users") {
-      session << "SELECT organisation_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organisation),
+      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
           now;
     }
     appendAuditRecord(session,
                       AuditRecord{0, changedAt, audit.actor, enabled ? "account.totp-enable" : "account.totp-disable",
-                                  std::string(principalId), organisation, audit.address, AuditResult::Success, ""});
+                                  std::string(principalId), organization, audit.address, AuditResult::Success, ""});
     transaction.commit();
   });
 }
@@ -384,13 +384,13 @@ void AccountStore::replaceRecoveryCodes(std::string_view principalId, const std:
       session << "INSERT INTO recovery_codes (code_digest, " + where.column + ", created_at) VALUES (?, ?, ?)",
           bind(digest), bind(std::string(principalId)), bind(Poco::Int64{changedAt}), now;
     }
-    std::string organisation;
+    std::string organization;
     if (where.table == "users") {
-      session << "SELECT organisation_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organisation),
+      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
           now;
     }
     appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "account.recovery-codes",
-                                           std::string(principalId), organisation, audit.address, AuditResult::Success,
+                                           std::string(principalId), organization, audit.address, AuditResult::Success,
                                            "count=" + std::to_string(digests.size())});
     transaction.commit();
   });
@@ -525,29 +525,29 @@ void AccountStore::deleteUser(std::string_view userId, const AuditContext& audit
   guarded(connection_->mutex, "removing a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
-    std::string organisation;
+    std::string organization;
     std::string email;
     std::string role;
     Poco::Data::Statement find(session);
-    find << "SELECT organisation_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
-        into(organisation), into(email), into(role);
+    find << "SELECT organization_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
+        into(organization), into(email), into(role);
     if (find.execute() == 0) {
       Poco::Data::Statement findPlaceholder(session);
-      findPlaceholder << "SELECT organisation_id, email, role FROM user_placeholders WHERE id = ?",
-          bind(std::string(userId)), into(organisation), into(email), into(role);
+      findPlaceholder << "SELECT organization_id, email, role FROM user_placeholders WHERE id = ?",
+          bind(std::string(userId)), into(organization), into(email), into(role);
       if (findPlaceholder.execute() == 0) {
         throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
       }
       // Removed like a user, and recorded alike; it never counts as an owner.
       session << "DELETE FROM user_placeholders WHERE id = ?", bind(std::string(userId)), now;
-      appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organisation,
+      appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
                                              audit.address, AuditResult::Success, "email=" + email + " role=" + role});
       transaction.commit();
       return;
     }
     if (role == roleName(Role::Owner)) {
       Poco::Int64 owners = 0;
-      session << "SELECT count(*) FROM users WHERE organisation_id = ? AND role = 'owner'", bind(organisation),
+      session << "SELECT count(*) FROM users WHERE organization_id = ? AND role = 'owner'", bind(organization),
           into(owners), now;
       if (owners <= 1) {
         throw AccountError(AccountError::Kind::InvalidValue,
@@ -555,41 +555,41 @@ void AccountStore::deleteUser(std::string_view userId, const AuditContext& audit
       }
     }
     session << "DELETE FROM users WHERE id = ?", bind(std::string(userId)), now;
-    appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organisation,
+    appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
                                            audit.address, AuditResult::Success, "email=" + email + " role=" + role});
     transaction.commit();
   });
 }
 
-bool AccountStore::requiresTotp(std::string_view organisationId) {
+bool AccountStore::requiresTotp(std::string_view organizationId) {
   return guarded(connection_->mutex, "reading an organization's settings", [&] {
     Poco::Int64 required = 0;
-    connection_->session << "SELECT count(*) FROM organisation_settings WHERE organisation_id = ? AND require_totp = 1",
-        bind(std::string(organisationId)), into(required), now;
+    connection_->session << "SELECT count(*) FROM organization_settings WHERE organization_id = ? AND require_totp = 1",
+        bind(std::string(organizationId)), into(required), now;
     return required > 0;
   });
 }
 
-void AccountStore::setRequireTotp(std::string_view organisationId, bool required, const AuditContext& audit) {
+void AccountStore::setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) {
   guarded(connection_->mutex, "changing an organization's settings", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     Poco::Int64 known = 0;
-    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(known), now;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(known), now;
     if (known == 0) {
-      throw AccountError(AccountError::Kind::UnknownOrganisation,
-                         "no organisation with id \"" + std::string(organisationId) + "\"");
+      throw AccountError(AccountError::Kind::UnknownOrganization,
+                         "no organization with id \"" + std::string(organizationId) + "\"");
     }
     const std::int64_t changedAt = clock_();
     Poco::Data::Statement update(session);
-    update << "UPDATE organisation_settings SET require_totp = ?, updated_at = ? WHERE organisation_id = ?",
-        bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), bind(std::string(organisationId));
+    update << "UPDATE organization_settings SET require_totp = ?, updated_at = ? WHERE organization_id = ?",
+        bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), bind(std::string(organizationId));
     if (update.execute() == 0) {
-      session << "INSERT INTO organisation_settings (organisation_id, require_totp, updated_at) VALUES (?, ?, ?)",
-          bind(std::string(organisationId)), bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), now;
+      session << "INSERT INTO organization_settings (organization_id, require_totp, updated_at) VALUES (?, ?, ?)",
+          bind(std::string(organizationId)), bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), now;
     }
-    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "org.require-totp", std::string(organisationId),
-                                           std::string(organisationId), audit.address, AuditResult::Success,
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "org.require-totp", std::string(organizationId),
+                                           std::string(organizationId), audit.address, AuditResult::Success,
                                            required ? "required=true" : "required=false"});
     transaction.commit();
   });

@@ -1,4 +1,4 @@
-// The registry's people: organisation users (owner, developer, viewer) and
+// The registry's people: organization users (owner, developer, viewer) and
 // the installation's operators, their TOTP secrets and recovery codes, their
 // sessions, and the audit log; on Poco::Data over SQLite (the same
 // registry.db as auth::SqliteClientRegistry, with its own connection; schema
@@ -35,7 +35,7 @@ inline constexpr std::size_t kAccountIdRandomLength = 16;  // base62 characters
 
 struct UserRecord {
   std::string id;
-  std::string organisationId;
+  std::string organizationId;
   std::string email;  // as given
   Role role = Role::Viewer;
   bool totpEnabled = false;
@@ -55,7 +55,7 @@ struct OperatorRecord {
 
 class AccountError : public std::runtime_error {
  public:
-  enum class Kind { InvalidValue, EmailTaken, UnknownOrganisation, UnknownAccount, Storage };
+  enum class Kind { InvalidValue, EmailTaken, UnknownOrganization, UnknownAccount, Storage };
   AccountError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -74,42 +74,42 @@ class AccountStore final : public CredentialSource, public SessionStore {
   AccountStore(const AccountStore&) = delete;
   AccountStore& operator=(const AccountStore&) = delete;
 
-  // A new user of `organisationId`; `passwordHash` is a PHC string from
+  // A new user of `organizationId`; `passwordHash` is a PHC string from
   // PasswordHasher (the caller checked the password policy). It takes the
-  // place of the organisation's user placeholder with that email, if any.
+  // place of the organization's user placeholder with that email, if any.
   // Audited as "user.create". Throws AccountError: InvalidValue (email, hash),
-  // EmailTaken (by a user or an operator), UnknownOrganisation, Storage.
-  UserRecord createUser(std::string_view organisationId, std::string_view email, Role role,
+  // EmailTaken (by a user or an operator), UnknownOrganization, Storage.
+  UserRecord createUser(std::string_view organizationId, std::string_view email, Role role,
                         std::string_view passwordHash, const AuditContext& audit);
-  // A new user of `organisationId` added by one of its owners, who must not
+  // A new user of `organizationId` added by one of its owners, who must not
   // learn whether the email has an account elsewhere in the installation: an
-  // email that a user of another organisation or an operator has is not
+  // email that a user of another organization or an operator has is not
   // refused but kept as a user placeholder (db/registry/0008), listed like a
   // user who has not signed in yet and audited alike; it is no account.
-  // Throws AccountError: InvalidValue, EmailTaken (only when the organisation
-  // lists the email already), UnknownOrganisation, Storage.
-  UserRecord createUserWithoutDisclosure(std::string_view organisationId, std::string_view email, Role role,
+  // Throws AccountError: InvalidValue, EmailTaken (only when the organization
+  // lists the email already), UnknownOrganization, Storage.
+  UserRecord createUserWithoutDisclosure(std::string_view organizationId, std::string_view email, Role role,
                                          std::string_view passwordHash, const AuditContext& audit);
-  // A new operator; audited as "operator.create". Same errors but UnknownOrganisation.
+  // A new operator; audited as "operator.create". Same errors but UnknownOrganization.
   OperatorRecord createOperator(std::string_view email, std::string_view passwordHash, const AuditContext& audit);
 
   std::optional<UserRecord> findUser(std::string_view userId);
   // A user or a user placeholder, as listUsers shows it.
   std::optional<UserRecord> findListedUser(std::string_view userId);
-  // The organisation's users and user placeholders, oldest first.
-  std::vector<UserRecord> listUsers(std::string_view organisationId);
+  // The organization's users and user placeholders, oldest first.
+  std::vector<UserRecord> listUsers(std::string_view organizationId);
   std::optional<OperatorRecord> findOperator(std::string_view operatorId);
 
   // Removes a user (its sessions and recovery codes go with it) or a user
   // placeholder. Audited as "user.delete". Throws AccountError:
-  // UnknownAccount, InvalidValue (the organisation's last owner), Storage.
+  // UnknownAccount, InvalidValue (the organization's last owner), Storage.
   void deleteUser(std::string_view userId, const AuditContext& audit);
 
-  // Whether the organisation requires its users to sign in with TOTP (false
+  // Whether the organization requires its users to sign in with TOTP (false
   // until set). Audited as "org.require-totp" ("required=true|false").
-  // Throws AccountError: UnknownOrganisation, Storage.
-  bool requiresTotp(std::string_view organisationId);
-  void setRequireTotp(std::string_view organisationId, bool required, const AuditContext& audit);
+  // Throws AccountError: UnknownOrganization, Storage.
+  bool requiresTotp(std::string_view organizationId);
+  void setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit);
 
   // Removes the sessions idle for more than `idleSeconds` or past their
   // absolute end at `now` (the background sweep); returns how many.
@@ -150,7 +150,7 @@ class AccountStore final : public CredentialSource, public SessionStore {
  private:
   // What becomes of an email that already has an account elsewhere.
   enum class EmailElsewhere { Refuse, Placeholder };
-  UserRecord addUser(std::string_view organisationId, std::string_view email, Role role, std::string_view passwordHash,
+  UserRecord addUser(std::string_view organizationId, std::string_view email, Role role, std::string_view passwordHash,
                      const AuditContext& audit, EmailElsewhere elsewhere);
   // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
   // off, in one audited transaction.

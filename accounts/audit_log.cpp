@@ -34,38 +34,38 @@ std::string_view auditResultName(AuditResult result) {
 }
 
 void appendAuditRecord(Poco::Data::Session& session, const AuditRecord& record) {
-  Poco::Nullable<std::string> organisation;
-  if (!record.organisationId.empty()) organisation = record.organisationId;
-  session << "INSERT INTO audit_log (at, actor, action, target, organisation_id, address, result, detail)"
+  Poco::Nullable<std::string> organization;
+  if (!record.organizationId.empty()) organization = record.organizationId;
+  session << "INSERT INTO audit_log (at, actor, action, target, organization_id, address, result, detail)"
              " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      bind(Poco::Int64{record.at}), bind(record.actor), bind(record.action), bind(record.target), bind(organisation),
+      bind(Poco::Int64{record.at}), bind(record.actor), bind(record.action), bind(record.target), bind(organization),
       bind(record.address), bind(std::string(auditResultName(record.result))), bind(record.detail), now;
 }
 
 std::vector<AuditRecord> readAuditRecords(Poco::Data::Session& session, const AuditQuery& query) {
   std::string sql =
-      "SELECT id, at, actor, action, target, organisation_id, address, result, detail FROM audit_log WHERE 1 = 1";
+      "SELECT id, at, actor, action, target, organization_id, address, result, detail FROM audit_log WHERE 1 = 1";
   Poco::Data::Statement statement(session);
-  std::string organisation = query.organisationId.value_or("");
+  std::string organization = query.organizationId.value_or("");
   std::string action = query.action.value_or("");
   Poco::Int64 limit = static_cast<Poco::Int64>(query.limit);
-  if (query.organisationId) sql += " AND organisation_id = ?";
+  if (query.organizationId) sql += " AND organization_id = ?";
   if (query.action) sql += " AND action = ?";
   sql += " ORDER BY id DESC LIMIT ?";
   std::vector<Poco::Int64> ids, ats;
   std::vector<std::string> actors, actions, targets, addresses, results, details;
-  std::vector<Poco::Nullable<std::string>> organisations;
+  std::vector<Poco::Nullable<std::string>> organizations;
   statement << sql;
-  if (query.organisationId) statement, use(organisation);
+  if (query.organizationId) statement, use(organization);
   if (query.action) statement, use(action);
-  statement, use(limit), into(ids), into(ats), into(actors), into(actions), into(targets), into(organisations),
+  statement, use(limit), into(ids), into(ats), into(actors), into(actions), into(targets), into(organizations),
       into(addresses), into(results), into(details);
   statement.execute();
   std::vector<AuditRecord> records;
   records.reserve(ids.size());
   for (std::size_t row = 0; row < ids.size(); ++row) {
     records.push_back(AuditRecord{ids[row], ats[row], actors[row], actions[row], targets[row],
-                                  organisations[row].isNull() ? "" : organisations[row].value(), addresses[row],
+                                  organizations[row].isNull() ? "" : organizations[row].value(), addresses[row],
                                   resultFromColumn(results[row]), details[row]});
   }
   return records;

@@ -1,6 +1,6 @@
 // The registry's append-only audit log (table audit_log, migration 0003):
 // who (actor) did what (action) to which object (target) of which
-// organisation, when, from which address, and how it ended. Written in the
+// organization, when, from which address, and how it ended. Written in the
 // transaction of the change it records (appendAuditRecord on the change's
 // session), or on its own for a refused or failed change. A record never
 // holds a secret, password, token or hash: the fields are set by the code,
@@ -32,7 +32,7 @@ struct AuditRecord {
   std::string actor;           // "cli:<unix user>", "user:<id>", "operator:<id>"
   std::string action;          // "user.create", "client.block", ...
   std::string target;          // the object's id, "" when none
-  std::string organisationId;  // "" for none
+  std::string organizationId;  // "" for none
   std::string address;         // the client's address, kLocalAddress for the CLI
   AuditResult result = AuditResult::Success;
   std::string detail;  // short, never a secret
@@ -51,7 +51,7 @@ struct AuditContext {
 void appendAuditRecord(Poco::Data::Session& session, const AuditRecord& record);
 
 struct AuditQuery {
-  std::optional<std::string> organisationId;  // nullopt: every organisation's and none
+  std::optional<std::string> organizationId;  // nullopt: every organization's and none
   std::optional<std::string> action;          // exact action, or every one
   std::size_t limit = 100;
 };

@@ -246,14 +246,14 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
   }
   if (issuer != settings_.issuer) return TokenRejection::WrongIssuer;
   if (!audienceOk) return TokenRejection::WrongAudience;
-  if (!isWellFormedOrganisationId(subject) || !isWellFormedClientId(clientId) || expiresAt <= issuedAt) {
+  if (!isWellFormedOrganizationId(subject) || !isWellFormedClientId(clientId) || expiresAt <= issuedAt) {
     return TokenRejection::Malformed;
   }
   const std::int64_t leeway = settings_.leewaySeconds;
   if (now > expiresAt + leeway) return TokenRejection::Expired;
   if (notBefore > now + leeway || issuedAt > now + leeway) return TokenRejection::NotYetValid;
 
-  claims.organisationId.assign(subject);
+  claims.organizationId.assign(subject);
   claims.clientId.assign(clientId);
   claims.scope.assign(scope);
   claims.jwtId.assign(jwtId);

@@ -20,7 +20,7 @@
 //     array of strings; iat, exp integers (JSON integers, not strings or
 //     fractions), nbf absent or an integer, all in [0, 2^53);
 //  5. iss == settings.issuer exactly; aud equal to / containing settings.audience;
-//     sub a well-formed organisation id; client_id a well-formed client id;
+//     sub a well-formed organization id; client_id a well-formed client id;
 //  6. time, with L = settings.leewaySeconds: exp > iat; now <= exp + L
 //     (else Expired); nbf <= now + L and iat <= now + L (else NotYetValid).
 #pragma once
@@ -38,7 +38,7 @@ namespace codepayload::auth {
 inline constexpr std::size_t kMaxAccessTokenLength = 4096;
 
 struct AccessTokenClaims {
-  std::string organisationId;  // sub
+  std::string organizationId;  // sub
   std::string clientId;        // client_id
   std::string scope;           // space-delimited; "" when absent
   std::string jwtId;           // jti

@@ -110,14 +110,14 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
     cache_.insert(token, claims, validUntil, now);
   }
 
-  ClientStanding standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
+  ClientStanding standing = view_.standing(claims->clientId, claims->organizationId, claims->issuedAt);
   if (standing == ClientStanding::Unknown) {
     // A token we signed for a client the view has not seen: the client was
     // created since the last background refresh. Refresh now (cheap when
     // nothing changed) so a fresh client's first request is not refused.
     try {
       view_.refreshIfChanged();
-      standing = view_.standing(claims->clientId, claims->organisationId, claims->issuedAt);
+      standing = view_.standing(claims->clientId, claims->organizationId, claims->issuedAt);
     } catch (const RegistryError& error) {
       return registryFault(error.what());
     }
@@ -126,7 +126,7 @@ BearerOutcome BearerAuthenticator::authenticate(std::span<const std::string_view
     case ClientStanding::Revoked:
     case ClientStanding::Unknown: return invalidToken("revoked");
     case ClientStanding::Lapsed:
-      return forbidden(std::string(kLapsedChallenge), "The organisation's subscription no longer covers API clients.",
+      return forbidden(std::string(kLapsedChallenge), "The organization's subscription no longer covers API clients.",
                        "lapsed");
     case ClientStanding::Active: break;
   }

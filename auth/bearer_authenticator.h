@@ -6,10 +6,10 @@
 //    WWW-Authenticate: Bearer realm="codepayload" (no error code, RFC 6750 §3.1)
 //  - more than one value; "Bearer" without a token; a token outside the
 //    b64token charset or over 4 KiB; any AccessTokenVerifier rejection; a
-//    client that is blocked, deleted or no longer the organisation's, or a
+//    client that is blocked, deleted or no longer the organization's, or a
 //    token issued before the client was last blocked -> 401,
 //    Bearer realm="codepayload", error="invalid_token"
-//  - the organisation's plan/subscription no longer covers API clients -> 403,
+//  - the organization's plan/subscription no longer covers API clients -> 403,
 //    Bearer realm="codepayload", error="insufficient_scope",
 //    error_description="subscription does not cover API clients"
 //  - scope lacks `requiredScope` (scopeContains) -> 403,

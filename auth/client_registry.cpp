@@ -61,8 +61,8 @@ bool coversApiClients(Plan plan, Subscription subscription) {
 
 bool isWellFormedClientId(std::string_view id) { return hasShape(id, kClientIdPrefix, kClientIdRandomLength); }
 
-bool isWellFormedOrganisationId(std::string_view id) {
-  return hasShape(id, kOrganisationIdPrefix, kOrganisationIdRandomLength);
+bool isWellFormedOrganizationId(std::string_view id) {
+  return hasShape(id, kOrganizationIdPrefix, kOrganizationIdRandomLength);
 }
 
 bool isValidScope(std::string_view scope) {

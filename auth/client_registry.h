@@ -1,4 +1,4 @@
-// The one interface the rest of the service uses for organisations, their
+// The one interface the rest of the service uses for organizations, their
 // plans and subscriptions, and API clients. SqliteClientRegistry implements it;
 // a PostgreSQL registry can be added without touching handlers or token logic.
 //
@@ -31,20 +31,20 @@ std::string_view subscriptionName(Subscription subscription);
 std::optional<Subscription> parseSubscription(std::string_view name);
 std::string_view clientStateName(ClientState state);
 
-// True when an organisation may create and use API clients: an active
+// True when an organization may create and use API clients: an active
 // subscription on Starter or a higher plan.
 bool coversApiClients(Plan plan, Subscription subscription);
 
 inline constexpr std::string_view kClientIdPrefix = "svc_client_";
 inline constexpr std::size_t kClientIdRandomLength = 24;  // base62 characters
-inline constexpr std::string_view kOrganisationIdPrefix = "org_";
-inline constexpr std::size_t kOrganisationIdRandomLength = 16;  // base62 characters
+inline constexpr std::string_view kOrganizationIdPrefix = "org_";
+inline constexpr std::size_t kOrganizationIdRandomLength = 16;  // base62 characters
 
 // True when `id` has the exact shape of an id this registry issues
 // (prefix + the right number of [0-9A-Za-z]). Cheap; lets callers refuse
 // garbage before it reaches the database.
 bool isWellFormedClientId(std::string_view id);
-bool isWellFormedOrganisationId(std::string_view id);
+bool isWellFormedOrganizationId(std::string_view id);
 
 // True for a valid scope token (RFC 6749 §3.3: 1*( %x21 / %x23-5B / %x5D-7E )),
 // at most 64 characters.
@@ -60,19 +60,19 @@ std::string joinScopes(const std::vector<std::string>& scopes);
 // space makes an empty entry, so the empty list is not a scope list either.
 bool forEachScopeInList(std::string_view list, const std::function<void(std::string_view scope)>& onScope);
 
-struct Organisation {
+struct Organization {
   std::string id;
   std::string name;
   Plan plan = Plan::Free;
   Subscription subscription = Subscription::Active;
   std::int64_t createdAt = 0;  // Unix seconds
 
-  bool operator==(const Organisation&) const = default;
+  bool operator==(const Organization&) const = default;
 };
 
 struct ClientRecord {
   std::string id;
-  std::string organisationId;
+  std::string organizationId;
   std::string name;
   std::vector<std::string> scopes;  // in the order given at creation
   ClientState state = ClientState::Active;
@@ -101,11 +101,11 @@ struct CreatedClient {
 // that the bearer check and the token endpoint answer from.
 struct ClientAuthRecord {
   std::string clientId;
-  std::string organisationId;
+  std::string organizationId;
   ClientState state = ClientState::Active;
   std::vector<std::string> scopes;
   SecretDigest secretDigest{};  // all zero for a deleted client
-  bool organisationCoversApiClients = false;
+  bool organizationCoversApiClients = false;
   // Tokens of this client issued (iat) before this time are revoked: blocking
   // sets it to the second after the block, and unblocking leaves it. 0 when
   // the client was never blocked. Unix seconds.
@@ -117,10 +117,10 @@ struct ClientAuthRecord {
 class RegistryError : public std::runtime_error {
  public:
   enum class Kind {
-    UnknownOrganisation,  // no organisation with that id
+    UnknownOrganization,  // no organization with that id
     UnknownClient,        // no client with that id
     ClientDeleted,        // the client is deleted; nothing can change it any more
-    PlanExcludesClients,  // createClient on an organisation whose plan/subscription does not cover API clients
+    PlanExcludesClients,  // createClient on an organization whose plan/subscription does not cover API clients
     InvalidValue,         // a name, scope or id with a bad shape
     Storage,              // the database failed (I/O, corruption, lock timeout)
   };
@@ -136,27 +136,27 @@ class ClientRegistry {
  public:
   virtual ~ClientRegistry() = default;
 
-  // A new organisation with an active subscription on `plan`. `name`: 1 to 200
+  // A new organization with an active subscription on `plan`. `name`: 1 to 200
   // bytes, no control characters, no bidirectional controls (common/bidi_controls.h).
-  virtual Organisation createOrganisation(std::string_view name, Plan plan) = 0;
-  virtual void setPlan(std::string_view organisationId, Plan plan) = 0;
-  virtual void setSubscription(std::string_view organisationId, Subscription subscription) = 0;
-  virtual std::optional<Organisation> findOrganisation(std::string_view organisationId) = 0;
-  virtual std::vector<Organisation> listOrganisations() = 0;  // in creation order
+  virtual Organization createOrganization(std::string_view name, Plan plan) = 0;
+  virtual void setPlan(std::string_view organizationId, Plan plan) = 0;
+  virtual void setSubscription(std::string_view organizationId, Subscription subscription) = 0;
+  virtual std::optional<Organization> findOrganization(std::string_view organizationId) = 0;
+  virtual std::vector<Organization> listOrganizations() = 0;  // in creation order
 
   // Creates an active client with a fresh id and secret. Refused
-  // (PlanExcludesClients) unless the organisation has an active Starter-or-higher
+  // (PlanExcludesClients) unless the organization has an active Starter-or-higher
   // plan. `name`: 0 to 200 bytes, no control characters, no bidirectional
   // controls (common/bidi_controls.h). `scopes`: one or more
   // distinct scopes the server knows (auth/known_scopes.h; at most 32), else
   // InvalidValue with newClientScopesProblem's message (D-U9). Clients stored
   // before that rule keep the scopes they have. `createdBy`: who creates it
   // (kept in ClientRecord::createdBy), 0 to 300 bytes, no control characters.
-  virtual CreatedClient createClient(std::string_view organisationId, std::string_view name,
+  virtual CreatedClient createClient(std::string_view organizationId, std::string_view name,
                                      const std::vector<std::string>& scopes, std::string_view createdBy) = 0;
-  // Clients of one organisation, deleted ones included, in creation order.
-  // Throws UnknownOrganisation.
-  virtual std::vector<ClientRecord> listClients(std::string_view organisationId) = 0;
+  // Clients of one organization, deleted ones included, in creation order.
+  // Throws UnknownOrganization.
+  virtual std::vector<ClientRecord> listClients(std::string_view organizationId) = 0;
   virtual std::optional<ClientRecord> findClient(std::string_view clientId) = 0;
 
   // block: active|blocked -> blocked; unblock: active|blocked -> active;
@@ -176,7 +176,7 @@ class ClientRegistry {
 
   // Changes whenever a row of listClientsForAuthentication may have changed (a
   // client created, blocked, unblocked or deleted, its scopes or secret digest
-  // rewritten, an organisation's plan or subscription), through this object or
+  // rewritten, an organization's plan or subscription), through this object or
   // any other process; other writes (usage and last use, names, accounts,
   // sessions, the audit log) leave it. Cheap enough to poll several times a
   // second. Compare for equality only.

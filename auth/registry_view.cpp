@@ -51,17 +51,17 @@ bool RegistryView::refreshIfChanged() {
   return changed;
 }
 
-ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organisationId,
+ClientStanding RegistryView::standing(std::string_view clientId, std::string_view organizationId,
                                       std::int64_t issuedAt) const {
   const std::shared_ptr<const Snapshot> snapshot = snapshot_.current();
   const auto found = snapshot->clients.find(clientId);
   if (found == snapshot->clients.end()) return ClientStanding::Unknown;
   const ClientAuthRecord& client = found->second;
-  if (client.state != ClientState::Active || client.organisationId != organisationId ||
+  if (client.state != ClientState::Active || client.organizationId != organizationId ||
       issuedAt < client.tokensNotBefore) {
     return ClientStanding::Revoked;
   }
-  return client.organisationCoversApiClients ? ClientStanding::Active : ClientStanding::Lapsed;
+  return client.organizationCoversApiClients ? ClientStanding::Active : ClientStanding::Lapsed;
 }
 
 ViewAuthentication RegistryView::authenticated(std::string_view clientId, const SecretDigest& presentedDigest) const {

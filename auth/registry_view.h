@@ -1,5 +1,5 @@
 // An in-memory view of every client that is not deleted (ClientAuthRecord:
-// its state, organisation, standing, scopes and secret digest), so the bearer
+// its state, organization, standing, scopes and secret digest), so the bearer
 // path never touches the database and the token endpoint only does to refuse.
 // refreshIfChanged() reloads the whole view when ClientRegistry::version()
 // moved; AuthService calls it from a background thread every 250 ms, so a
@@ -21,11 +21,11 @@
 namespace codepayload::auth {
 
 enum class ClientStanding {
-  Active,   // client active, and owned by the organisation named in the token
-  Revoked,  // client blocked, deleted, or owned by another organisation, or the
+  Active,   // client active, and owned by the organization named in the token
+  Revoked,  // client blocked, deleted, or owned by another organization, or the
             // token issued before the client's tokensNotBefore (an earlier block)
   Unknown,  // no such client in the view (yet: it may have been created since the last refresh)
-  Lapsed,   // client active, but its organisation's plan/subscription no longer covers API clients
+  Lapsed,   // client active, but its organization's plan/subscription no longer covers API clients
 };
 
 // What RegistryView::authenticated vouches for.
@@ -53,9 +53,9 @@ class RegistryView {
   // view never goes back to an older load.
   bool refreshIfChanged();
 
-  // The standing of a token of `clientId` for `organisationId` issued at
+  // The standing of a token of `clientId` for `organizationId` issued at
   // `issuedAt` (its iat, Unix seconds).
-  ClientStanding standing(std::string_view clientId, std::string_view organisationId, std::int64_t issuedAt) const;
+  ClientStanding standing(std::string_view clientId, std::string_view organizationId, std::int64_t issuedAt) const;
 
   // The record of `clientId` when the client is active and `presentedDigest`
   // is its secret's digest (compared in constant time), and the view's last

@@ -69,7 +69,7 @@ bool SqliteAuthenticationQuery::run(std::string_view clientId, std::string_view 
   if (stepped == SQLITE_DONE) return false;
   if (stepped != SQLITE_ROW) throwSqliteError(database);
   readText(statement, 0, row.clientId);
-  readText(statement, 1, row.organisationId);
+  readText(statement, 1, row.organizationId);
   readText(statement, 2, row.state);
   readText(statement, 3, row.scopes);
   if (sqlite3_column_type(statement, 4) == SQLITE_NULL) {

@@ -24,7 +24,7 @@ namespace codepayload::auth {
 // The columns of the authentication query, in its order.
 struct AuthenticationRow {
   std::string clientId;
-  std::string organisationId;
+  std::string organizationId;
   std::string state;
   std::string scopes;
   SecretDigest secretDigest{};  // NULL (a tombstone) reads as 32 zero bytes

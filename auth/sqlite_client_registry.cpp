@@ -136,8 +136,8 @@ ClientState stateFromColumn(const std::string& text) {
 // same columns read and turned into a record. The first column tells which
 // row it is. Positional parameters only: portable SQL.
 constexpr const char* kAuthenticationQuery =
-    "SELECT c.id, c.organisation_id, c.state, c.scopes, c.secret_digest, o.plan, o.subscription,"
-    " c.tokens_not_before FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+    "SELECT c.id, c.organization_id, c.state, c.scopes, c.secret_digest, o.plan, o.subscription,"
+    " c.tokens_not_before FROM api_clients c JOIN organizations o ON o.id = c.organization_id"
     " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
 
 }  // namespace
@@ -191,93 +191,93 @@ SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& database
 
 SqliteClientRegistry::~SqliteClientRegistry() = default;
 
-Organisation SqliteClientRegistry::createOrganisation(std::string_view name, Plan plan) {
-  checkName(name, false, "an organisation");
-  return guarded(connection_->mutex, "creating an organisation", [&] {
+Organization SqliteClientRegistry::createOrganization(std::string_view name, Plan plan) {
+  checkName(name, false, "an organization");
+  return guarded(connection_->mutex, "creating an organization", [&] {
     Poco::Data::Session& session = connection_->session;
-    Organisation organisation;
-    organisation.name = name;
-    organisation.plan = plan;
-    organisation.subscription = Subscription::Active;
-    organisation.createdAt = clock_();
+    Organization organization;
+    organization.name = name;
+    organization.plan = plan;
+    organization.subscription = Subscription::Active;
+    organization.createdAt = clock_();
     WriteTransaction transaction(session);
     for (;;) {
-      organisation.id = std::string(kOrganisationIdPrefix) + randomBase62(kOrganisationIdRandomLength);
+      organization.id = std::string(kOrganizationIdPrefix) + randomBase62(kOrganizationIdRandomLength);
       Poco::Int64 taken = 0;
-      session << "SELECT count(*) FROM organisations WHERE id = ?", bind(organisation.id), into(taken), now;
+      session << "SELECT count(*) FROM organizations WHERE id = ?", bind(organization.id), into(taken), now;
       if (taken == 0) break;
     }
-    session << "INSERT INTO organisations (id, name, plan, subscription, created_at, updated_at)"
+    session << "INSERT INTO organizations (id, name, plan, subscription, created_at, updated_at)"
                " VALUES (?, ?, ?, 'active', ?, ?)",
-        bind(organisation.id), bind(organisation.name), bind(std::string(planName(plan))),
-        bind(Poco::Int64{organisation.createdAt}), bind(Poco::Int64{organisation.createdAt}), now;
-    connection_->record(RegistryChange{"org.create", organisation.id, organisation.id,
-                                       "plan=" + std::string(planName(plan)) + " name=" + organisation.name});
+        bind(organization.id), bind(organization.name), bind(std::string(planName(plan))),
+        bind(Poco::Int64{organization.createdAt}), bind(Poco::Int64{organization.createdAt}), now;
+    connection_->record(RegistryChange{"org.create", organization.id, organization.id,
+                                       "plan=" + std::string(planName(plan)) + " name=" + organization.name});
     transaction.commit();
-    return organisation;
+    return organization;
   });
 }
 
-void SqliteClientRegistry::setPlan(std::string_view organisationId, Plan plan) {
-  updateOrganisation(organisationId, "plan", planName(plan), "changing a plan", "org.set-plan");
+void SqliteClientRegistry::setPlan(std::string_view organizationId, Plan plan) {
+  updateOrganization(organizationId, "plan", planName(plan), "changing a plan", "org.set-plan");
 }
 
-void SqliteClientRegistry::setSubscription(std::string_view organisationId, Subscription subscription) {
-  updateOrganisation(organisationId, "subscription", subscriptionName(subscription), "changing a subscription",
+void SqliteClientRegistry::setSubscription(std::string_view organizationId, Subscription subscription) {
+  updateOrganization(organizationId, "subscription", subscriptionName(subscription), "changing a subscription",
                      "org.set-subscription");
 }
 
-// Sets one column of an existing organisation (`column` is one of our own
+// Sets one column of an existing organization (`column` is one of our own
 // names, never input) in one transaction.
-void SqliteClientRegistry::updateOrganisation(std::string_view organisationId, std::string_view column,
+void SqliteClientRegistry::updateOrganization(std::string_view organizationId, std::string_view column,
                                               std::string_view value, std::string_view what, std::string_view action) {
   guarded(connection_->mutex, what, [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(found), now;
     if (found == 0) {
-      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
-                          "no organisation with id \"" + std::string(organisationId) + "\"");
+      throw RegistryError(RegistryError::Kind::UnknownOrganization,
+                          "no organization with id \"" + std::string(organizationId) + "\"");
     }
-    session << "UPDATE organisations SET " + std::string(column) + " = ?, updated_at = ? WHERE id = ?",
-        bind(std::string(value)), bind(Poco::Int64{clock_()}), bind(std::string(organisationId)), now;
-    connection_->record(RegistryChange{std::string(action), std::string(organisationId), std::string(organisationId),
+    session << "UPDATE organizations SET " + std::string(column) + " = ?, updated_at = ? WHERE id = ?",
+        bind(std::string(value)), bind(Poco::Int64{clock_()}), bind(std::string(organizationId)), now;
+    connection_->record(RegistryChange{std::string(action), std::string(organizationId), std::string(organizationId),
                                        std::string(column) + "=" + std::string(value)});
     transaction.commit();
   });
 }
 
-std::optional<Organisation> SqliteClientRegistry::findOrganisation(std::string_view organisationId) {
-  return guarded(connection_->mutex, "reading an organisation", [&]() -> std::optional<Organisation> {
+std::optional<Organization> SqliteClientRegistry::findOrganization(std::string_view organizationId) {
+  return guarded(connection_->mutex, "reading an organization", [&]() -> std::optional<Organization> {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
-    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations WHERE id = ?",
-        bind(std::string(organisationId)), into(ids), into(names), into(plans), into(subscriptions), into(created), now;
+    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations WHERE id = ?",
+        bind(std::string(organizationId)), into(ids), into(names), into(plans), into(subscriptions), into(created), now;
     if (ids.empty()) return std::nullopt;
-    return Organisation{ids[0], names[0], planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]),
+    return Organization{ids[0], names[0], planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]),
                         created[0]};
   });
 }
 
-std::vector<Organisation> SqliteClientRegistry::listOrganisations() {
-  return guarded(connection_->mutex, "listing organisations", [&] {
+std::vector<Organization> SqliteClientRegistry::listOrganizations() {
+  return guarded(connection_->mutex, "listing organizations", [&] {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
-    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organisations"
+    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations"
                             " ORDER BY created_at, rowid",
         into(ids), into(names), into(plans), into(subscriptions), into(created), now;
-    std::vector<Organisation> organisations;
-    organisations.reserve(ids.size());
+    std::vector<Organization> organizations;
+    organizations.reserve(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
-      organisations.push_back(Organisation{ids[row], names[row], planFromColumn(plans[row]),
+      organizations.push_back(Organization{ids[row], names[row], planFromColumn(plans[row]),
                                            subscriptionFromColumn(subscriptions[row]), created[row]});
     }
-    return organisations;
+    return organizations;
   });
 }
 
-CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId, std::string_view name,
+CreatedClient SqliteClientRegistry::createClient(std::string_view organizationId, std::string_view name,
                                                  const std::vector<std::string>& scopes, std::string_view createdBy) {
   checkName(name, true, "a client");
   checkScopes(scopes);
@@ -290,17 +290,17 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     std::vector<std::string> plans, subscriptions;
-    session << "SELECT plan, subscription FROM organisations WHERE id = ?", bind(std::string(organisationId)),
+    session << "SELECT plan, subscription FROM organizations WHERE id = ?", bind(std::string(organizationId)),
         into(plans), into(subscriptions), now;
     if (plans.empty()) {
-      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
-                          "no organisation with id \"" + std::string(organisationId) + "\"");
+      throw RegistryError(RegistryError::Kind::UnknownOrganization,
+                          "no organization with id \"" + std::string(organizationId) + "\"");
     }
     const Plan plan = planFromColumn(plans[0]);
     const Subscription subscription = subscriptionFromColumn(subscriptions[0]);
     if (!coversApiClients(plan, subscription)) {
       throw RegistryError(RegistryError::Kind::PlanExcludesClients,
-                          "organisation \"" + std::string(organisationId) + "\" is on the " +
+                          "organization \"" + std::string(organizationId) + "\" is on the " +
                               std::string(planName(plan)) + " plan with an " +
                               std::string(subscriptionName(subscription)) +
                               " subscription; API clients need an active subscription on Starter or a higher plan");
@@ -308,7 +308,7 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
 
     CreatedClient created;
     ClientRecord& client = created.client;
-    client.organisationId = organisationId;
+    client.organizationId = organizationId;
     client.name = name;
     client.scopes = scopes;
     client.state = ClientState::Active;
@@ -323,12 +323,12 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organisationId
     created.secret = randomBase64Url(kSecretBytes);
     const SecretDigest digest = hasher_.digest(created.secret);
     const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
-    session << "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest, created_at,"
+    session << "INSERT INTO api_clients (id, organization_id, name, scopes, state, secret_digest, created_at,"
                " updated_at, created_by) VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)",
-        bind(client.id), bind(client.organisationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
+        bind(client.id), bind(client.organizationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
         bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), bind(client.createdBy), now;
     connection_->record(
-        RegistryChange{"client.create", client.organisationId, client.id, "scopes=" + joinScopes(scopes)});
+        RegistryChange{"client.create", client.organizationId, client.id, "scopes=" + joinScopes(scopes)});
     transaction.commit();
     return created;
   });
@@ -338,16 +338,16 @@ namespace {
 
 // The columns of kClientColumns, one vector each.
 struct ClientRows {
-  std::vector<std::string> ids, organisationIds, names, scopes, states, createdBy;
+  std::vector<std::string> ids, organizationIds, names, scopes, states, createdBy;
   std::vector<Poco::Int64> created;
   std::vector<Poco::Nullable<Poco::Int64>> lastUsed;
 };
 
 constexpr const char* kClientColumns =
-    "SELECT id, organisation_id, name, scopes, state, created_at, created_by, last_used_at FROM api_clients";
+    "SELECT id, organization_id, name, scopes, state, created_at, created_by, last_used_at FROM api_clients";
 
 void readClientRows(Poco::Data::Session& session, const std::string& sql, const std::string& key, ClientRows& rows) {
-  session << sql, bind(key), into(rows.ids), into(rows.organisationIds), into(rows.names), into(rows.scopes),
+  session << sql, bind(key), into(rows.ids), into(rows.organizationIds), into(rows.names), into(rows.scopes),
       into(rows.states), into(rows.created), into(rows.createdBy), into(rows.lastUsed), now;
 }
 
@@ -356,7 +356,7 @@ std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
   clients.reserve(rows.ids.size());
   for (std::size_t row = 0; row < rows.ids.size(); ++row) {
     ClientRecord client{rows.ids[row],
-                        rows.organisationIds[row],
+                        rows.organizationIds[row],
                         rows.names[row],
                         splitScopes(rows.scopes[row]),
                         stateFromColumn(rows.states[row]),
@@ -371,18 +371,18 @@ std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
 
 }  // namespace
 
-std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view organisationId) {
+std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view organizationId) {
   return guarded(connection_->mutex, "listing clients", [&] {
     Poco::Data::Session& session = connection_->session;
     Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM organisations WHERE id = ?", bind(std::string(organisationId)), into(found), now;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(found), now;
     if (found == 0) {
-      throw RegistryError(RegistryError::Kind::UnknownOrganisation,
-                          "no organisation with id \"" + std::string(organisationId) + "\"");
+      throw RegistryError(RegistryError::Kind::UnknownOrganization,
+                          "no organization with id \"" + std::string(organizationId) + "\"");
     }
     ClientRows rows;
-    readClientRows(session, std::string(kClientColumns) + " WHERE organisation_id = ? ORDER BY created_at, rowid",
-                   std::string(organisationId), rows);
+    readClientRows(session, std::string(kClientColumns) + " WHERE organization_id = ? ORDER BY created_at, rowid",
+                   std::string(organizationId), rows);
     return clientsFromRows(rows);
   });
 }
@@ -401,10 +401,10 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
   guarded(connection_->mutex, "changing a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
-    std::vector<std::string> states, organisationIds;
+    std::vector<std::string> states, organizationIds;
     std::vector<Poco::Int64> notBefore;
-    session << "SELECT state, tokens_not_before, organisation_id FROM api_clients WHERE id = ?",
-        bind(std::string(clientId)), into(states), into(notBefore), into(organisationIds), now;
+    session << "SELECT state, tokens_not_before, organization_id FROM api_clients WHERE id = ?",
+        bind(std::string(clientId)), into(states), into(notBefore), into(organizationIds), now;
     if (states.empty()) {
       throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
     }
@@ -420,7 +420,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       // Blocking a blocked client (or unblocking an active one) changes
       // nothing; the request is still recorded.
       if (connection_->changeRecorder) {
-        connection_->record(RegistryChange{action, organisationIds[0], std::string(clientId), "unchanged"});
+        connection_->record(RegistryChange{action, organizationIds[0], std::string(clientId), "unchanged"});
         transaction.commit();
       }
       return;
@@ -444,7 +444,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
     }
-    connection_->record(RegistryChange{action, organisationIds[0], std::string(clientId), ""});
+    connection_->record(RegistryChange{action, organizationIds[0], std::string(clientId), ""});
     transaction.commit();
   });
 }
@@ -474,11 +474,11 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
         const bool found = row.clientId == clientId;
         ClientAuthRecord record;
         record.clientId = clientId;
-        record.organisationId = row.organisationId;
+        record.organizationId = row.organizationId;
         record.state = stateFromColumn(row.state);
         record.scopes = splitScopes(row.scopes);
         record.secretDigest = row.secretDigest;
-        record.organisationCoversApiClients =
+        record.organizationCoversApiClients =
             coversApiClients(planFromColumn(row.plan), subscriptionFromColumn(row.subscription));
         record.tokensNotBefore = row.tokensNotBefore;
         if (!found) return std::nullopt;
@@ -491,22 +491,22 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
 // findClientForAuthentication, which reports the fault for that client alone.
 std::vector<ClientAuthRecord> SqliteClientRegistry::listClientsForAuthentication() {
   return guarded(connection_->mutex, "listing clients", [&] {
-    std::vector<std::string> ids, organisationIds, states, scopes, plans, subscriptions;
+    std::vector<std::string> ids, organizationIds, states, scopes, plans, subscriptions;
     std::vector<Poco::Data::BLOB> digests;
     std::vector<Poco::Int64> notBefore;
-    connection_->session << "SELECT c.id, c.organisation_id, c.state, c.scopes, c.secret_digest, o.plan,"
+    connection_->session << "SELECT c.id, c.organization_id, c.state, c.scopes, c.secret_digest, o.plan,"
                             " o.subscription, c.tokens_not_before"
-                            " FROM api_clients c JOIN organisations o ON o.id = c.organisation_id"
+                            " FROM api_clients c JOIN organizations o ON o.id = c.organization_id"
                             " WHERE c.state <> 'deleted'",
-        into(ids), into(organisationIds), into(states), into(scopes), into(digests), into(plans), into(subscriptions),
+        into(ids), into(organizationIds), into(states), into(scopes), into(digests), into(plans), into(subscriptions),
         into(notBefore), now;
     std::vector<ClientAuthRecord> records(ids.size());
     for (std::size_t row = 0; row < ids.size(); ++row) {
       ClientAuthRecord& record = records[row];
       record.clientId = std::move(ids[row]);
-      record.organisationId = std::move(organisationIds[row]);
+      record.organizationId = std::move(organizationIds[row]);
       record.state = stateFromColumn(states[row]);
-      record.organisationCoversApiClients =
+      record.organizationCoversApiClients =
           coversApiClients(planFromColumn(plans[row]), subscriptionFromColumn(subscriptions[row]));
       record.tokensNotBefore = notBefore[row];
       const bool scopesReadable =

@@ -24,13 +24,13 @@ class SqliteAuthenticationConnections;
 
 // A change the registry made, as the audit log records it: the action
 // ("org.create", "org.set-plan", "org.set-subscription", "client.create",
-// "client.block", "client.unblock", "client.delete"), the organisation, the
-// object changed (an organisation or client id) and a short detail ("plan=pro",
+// "client.block", "client.unblock", "client.delete"), the organization, the
+// object changed (an organization or client id) and a short detail ("plan=pro",
 // "scopes=read:codes", "unchanged" for a block of a blocked client); never a
 // secret or digest.
 struct RegistryChange {
   std::string action;
-  std::string organisationId;
+  std::string organizationId;
   std::string target;
   std::string detail;
 
@@ -54,15 +54,15 @@ class SqliteClientRegistry final : public ClientRegistry {
   SqliteClientRegistry(const SqliteClientRegistry&) = delete;
   SqliteClientRegistry& operator=(const SqliteClientRegistry&) = delete;
 
-  Organisation createOrganisation(std::string_view name, Plan plan) override;
-  void setPlan(std::string_view organisationId, Plan plan) override;
-  void setSubscription(std::string_view organisationId, Subscription subscription) override;
-  std::optional<Organisation> findOrganisation(std::string_view organisationId) override;
-  std::vector<Organisation> listOrganisations() override;
+  Organization createOrganization(std::string_view name, Plan plan) override;
+  void setPlan(std::string_view organizationId, Plan plan) override;
+  void setSubscription(std::string_view organizationId, Subscription subscription) override;
+  std::optional<Organization> findOrganization(std::string_view organizationId) override;
+  std::vector<Organization> listOrganizations() override;
 
-  CreatedClient createClient(std::string_view organisationId, std::string_view name,
+  CreatedClient createClient(std::string_view organizationId, std::string_view name,
                              const std::vector<std::string>& scopes, std::string_view createdBy) override;
-  std::vector<ClientRecord> listClients(std::string_view organisationId) override;
+  std::vector<ClientRecord> listClients(std::string_view organizationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;
 
@@ -75,7 +75,7 @@ class SqliteClientRegistry final : public ClientRegistry {
   void setChangeRecorder(ChangeRecorder recorder);
 
  private:
-  void updateOrganisation(std::string_view organisationId, std::string_view column, std::string_view value,
+  void updateOrganization(std::string_view organizationId, std::string_view column, std::string_view value,
                           std::string_view what, std::string_view action);
 
   struct Connection;

@@ -177,7 +177,7 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     }
     const ClientAuthRecord* const record = vouched.client ? vouched.client.get() : &*looked;
 
-    if (!record->organisationCoversApiClients) {
+    if (!record->organizationCoversApiClients) {
       TokenOutcome outcome = failure(400, "Bad Request", "unauthorized_client",
                                      token_error_descriptions::kUnauthorizedClient, tokenCause("unauthorizedClient"));
       outcome.clientId = record->clientId;
@@ -191,11 +191,11 @@ TokenOutcome TokenEndpoint::handle(const TokenRequest& request) const noexcept {
     std::optional<std::int64_t> now;
     if (vouched.client) now = vouched.checkedAt;  // the second the view vouched for (D-T6)
     const IssuedToken token =
-        issuer_.issue({record->organisationId, record->clientId, record->scopes, record->tokensNotBefore, now});
+        issuer_.issue({record->organizationId, record->clientId, record->scopes, record->tokensNotBefore, now});
     TokenOutcome outcome;
     outcome.answer = jsonAnswer(200, "OK", TokenIssuer::responseJson(token));
     outcome.clientId = record->clientId;
-    outcome.organisationId = record->organisationId;
+    outcome.organizationId = record->organizationId;
     outcome.cause = tokenCause("issued");
     return outcome;
   } catch (const std::exception& fault) {

@@ -37,7 +37,7 @@
 //     wrong secret, blocked or deleted client -> 401 invalid_client with
 //     WWW-Authenticate: Basic realm="codepayload", byte-identical; or 429 when
 //     the presented client id is over its failure budget.
-//  5. organisation no longer covers API clients -> 400 unauthorized_client
+//  5. organization no longer covers API clients -> 400 unauthorized_client
 //  6. client over its issuance budget    -> 429, Retry-After, rate_limited
 //  7. issue the token                    -> 200 TokenResponse
 // Any registry or signing fault -> 500 server_error (never 401); the fault's
@@ -94,7 +94,7 @@ inline constexpr std::string_view kUnsupportedGrantType = "the only grant_type i
 // credentials sent as client_id/client_secret parameters without Basic (D12).
 inline constexpr std::string_view kInvalidClient =
     "client authentication failed: send the client id and secret with HTTP Basic authentication";
-inline constexpr std::string_view kUnauthorizedClient = "the organisation's subscription does not cover API clients";
+inline constexpr std::string_view kUnauthorizedClient = "the organization's subscription does not cover API clients";
 inline constexpr std::string_view kRateLimited = "too many requests: wait the number of seconds in Retry-After";
 inline constexpr std::string_view kServerError = "the server could not answer this request; it is safe to retry";
 }  // namespace token_error_descriptions
@@ -137,7 +137,7 @@ struct TokenEndpointLimits {
 struct TokenOutcome {
   HttpAnswer answer;
   std::string clientId;        // set when a client authenticated (safe to log)
-  std::string organisationId;  // the client's organisation, set when a token is issued
+  std::string organizationId;  // the client's organization, set when a token is issued
   std::string_view cause;      // stable short name, one of kTokenOutcomeCauses (never sent to the client)
   std::string fault;           // for "serverError": what failed (an exception's message), for the log
 };

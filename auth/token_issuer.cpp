@@ -56,7 +56,7 @@ IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
   appendMember(claims, R"(,"jti":)", randomBase64Url(kJwtIdBytes));
   appendMember(claims, R"(,"nbf":)", now);
   if (!subject.scopes.empty()) appendMember(claims, R"(,"scope":)", joinScopes(subject.scopes));
-  appendMember(claims, R"(,"sub":)", subject.organisationId);
+  appendMember(claims, R"(,"sub":)", subject.organizationId);
   claims += '}';
 
   IssuedToken issued;

@@ -2,8 +2,8 @@
 // for an EC P-256 key, RS256 for an RSA key.
 //
 // Header: {"alg":<the active key's algorithm>,"typ":"at+jwt","kid":<thumbprint>}.
-// Claims: iss, sub (the organisation id: the token represents the
-// organisation), aud, client_id, scope (space-delimited, the client's scopes in
+// Claims: iss, sub (the organization id: the token represents the
+// organization), aud, client_id, scope (space-delimited, the client's scopes in
 // creation order; omitted when the client has none), iat, nbf (= iat), exp
 // (= iat + lifetime), jti (16 random bytes, base64url). NumericDates are
 // integers. ES256 signatures are written in their low-S spelling (ecdsa_low_s.h).
@@ -24,7 +24,7 @@
 namespace codepayload::auth {
 
 struct TokenSubject {
-  std::string_view organisationId;
+  std::string_view organizationId;
   std::string_view clientId;
   const std::vector<std::string>& scopes;
   // The client's tokensNotBefore: a token is dated (iat, nbf) no earlier than

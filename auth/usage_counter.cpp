@@ -59,31 +59,31 @@ UsageCounter::Stripe& UsageCounter::callingThreadsStripe() const {
 }
 
 UsageCounter::Pending& UsageCounter::pendingOf(Stripe& stripe, std::string_view clientId,
-                                               std::string_view organisationId) {
+                                               std::string_view organizationId) {
   auto found = stripe.clients.find(clientId);
   if (found == stripe.clients.end()) {
-    found = stripe.clients.emplace(std::string(clientId), Pending{std::string(organisationId), {}, std::nullopt}).first;
+    found = stripe.clients.emplace(std::string(clientId), Pending{std::string(organizationId), {}, std::nullopt}).first;
   }
   return found->second;
 }
 
-void UsageCounter::add(std::string_view clientId, std::string_view organisationId, const UsageCounts& counts,
+void UsageCounter::add(std::string_view clientId, std::string_view organizationId, const UsageCounts& counts,
                        std::int64_t unixSeconds) {
   const std::int64_t day = utcDayNumber(unixSeconds);
   Stripe& stripe = callingThreadsStripe();
   std::lock_guard lock(stripe.mutex);
-  Pending& pending = pendingOf(stripe, clientId, organisationId);
+  Pending& pending = pendingOf(stripe, clientId, organizationId);
   pending.days[day] += counts;
   keepLatest(pending.lastUsedAt, truncateToMinute(unixSeconds));
 }
 
-void UsageCounter::tokenIssued(std::string_view clientId, std::string_view organisationId, std::int64_t unixSeconds) {
-  add(clientId, organisationId, UsageCounts{1, 0, 0}, unixSeconds);
+void UsageCounter::tokenIssued(std::string_view clientId, std::string_view organizationId, std::int64_t unixSeconds) {
+  add(clientId, organizationId, UsageCounts{1, 0, 0}, unixSeconds);
 }
 
-void UsageCounter::codesAnswered(std::string_view clientId, std::string_view organisationId, std::uint64_t accepted,
+void UsageCounter::codesAnswered(std::string_view clientId, std::string_view organizationId, std::uint64_t accepted,
                                  std::uint64_t rejected, std::int64_t unixSeconds) {
-  add(clientId, organisationId, UsageCounts{0, accepted, rejected}, unixSeconds);
+  add(clientId, organizationId, UsageCounts{0, accepted, rejected}, unixSeconds);
 }
 
 std::vector<ClientUsageDelta> UsageCounter::take() {
@@ -99,7 +99,7 @@ std::vector<ClientUsageDelta> UsageCounter::take() {
       ClientUsageDelta& delta = merged[clientId];
       if (delta.clientId.empty()) {
         delta.clientId = clientId;
-        delta.organisationId = std::move(pending.organisationId);
+        delta.organizationId = std::move(pending.organizationId);
       }
       addUsage(delta.days, delta.lastUsedAt, pending.days, pending.lastUsedAt);
     }
@@ -114,7 +114,7 @@ void UsageCounter::putBack(std::vector<ClientUsageDelta> deltas) {
   Stripe& stripe = callingThreadsStripe();
   std::lock_guard lock(stripe.mutex);
   for (const ClientUsageDelta& delta : deltas) {
-    Pending& pending = pendingOf(stripe, delta.clientId, delta.organisationId);
+    Pending& pending = pendingOf(stripe, delta.clientId, delta.organizationId);
     addUsage(pending.days, pending.lastUsedAt, delta.days, delta.lastUsedAt);
   }
 }
@@ -130,12 +130,12 @@ std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfClient(std::string_vi
   return days;
 }
 
-std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfOrganisation(std::string_view organisationId) const {
+std::map<std::int64_t, UsageCounts> UsageCounter::pendingOfOrganization(std::string_view organizationId) const {
   std::map<std::int64_t, UsageCounts> days;
   for (const Stripe& stripe : stripes_) {
     std::lock_guard lock(stripe.mutex);
     for (const auto& [clientId, pending] : stripe.clients) {
-      if (pending.organisationId != organisationId) continue;
+      if (pending.organizationId != organizationId) continue;
       for (const auto& [day, counts] : pending.days) days[day] += counts;
     }
   }

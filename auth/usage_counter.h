@@ -42,7 +42,7 @@ std::int64_t truncateToMinute(std::int64_t unixSeconds);
 // Everything counted for one client since the last take.
 struct ClientUsageDelta {
   std::string clientId;
-  std::string organisationId;
+  std::string organizationId;
   std::map<std::int64_t, UsageCounts> days;  // by day number
   std::optional<std::int64_t> lastUsedAt;    // the latest use, truncated to the minute
 
@@ -52,10 +52,10 @@ struct ClientUsageDelta {
 class UsageCounter {
  public:
   // A token was issued to the client at `unixSeconds`.
-  void tokenIssued(std::string_view clientId, std::string_view organisationId, std::int64_t unixSeconds);
+  void tokenIssued(std::string_view clientId, std::string_view organizationId, std::int64_t unixSeconds);
   // A /codes request of the client was answered at `unixSeconds` with
   // `accepted` codes and `rejected` failed items.
-  void codesAnswered(std::string_view clientId, std::string_view organisationId, std::uint64_t accepted,
+  void codesAnswered(std::string_view clientId, std::string_view organizationId, std::uint64_t accepted,
                      std::uint64_t rejected, std::int64_t unixSeconds);
 
   // Moves everything counted so far out (the counter is then empty): one delta
@@ -66,15 +66,15 @@ class UsageCounter {
   void putBack(std::vector<ClientUsageDelta> deltas);
 
   // What is counted and not yet taken, per day number: of one client, and
-  // summed over the clients of one organisation.
+  // summed over the clients of one organization.
   std::map<std::int64_t, UsageCounts> pendingOfClient(std::string_view clientId) const;
-  std::map<std::int64_t, UsageCounts> pendingOfOrganisation(std::string_view organisationId) const;
+  std::map<std::int64_t, UsageCounts> pendingOfOrganization(std::string_view organizationId) const;
   // The client's latest use not yet taken.
   std::optional<std::int64_t> pendingLastUse(std::string_view clientId) const;
 
  private:
   struct Pending {
-    std::string organisationId;
+    std::string organizationId;
     std::map<std::int64_t, UsageCounts> days;
     std::optional<std::int64_t> lastUsedAt;
   };
@@ -85,10 +85,10 @@ class UsageCounter {
   };
   static constexpr std::size_t kStripes = 16;
 
-  void add(std::string_view clientId, std::string_view organisationId, const UsageCounts& counts,
+  void add(std::string_view clientId, std::string_view organizationId, const UsageCounts& counts,
            std::int64_t unixSeconds);
   // The client's entry in `stripe` (whose lock the caller holds), made when missing.
-  static Pending& pendingOf(Stripe& stripe, std::string_view clientId, std::string_view organisationId);
+  static Pending& pendingOf(Stripe& stripe, std::string_view clientId, std::string_view organizationId);
   Stripe& callingThreadsStripe() const;
 
   mutable std::array<Stripe, kStripes> stripes_;

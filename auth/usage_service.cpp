@@ -12,13 +12,13 @@ UsageService::UsageService(const std::filesystem::path& registryFile, std::chron
 
 UsageService::~UsageService() { stop(); }
 
-void UsageService::tokenIssued(std::string_view clientId, std::string_view organisationId) {
-  counter_.tokenIssued(clientId, organisationId, clock_());
+void UsageService::tokenIssued(std::string_view clientId, std::string_view organizationId) {
+  counter_.tokenIssued(clientId, organizationId, clock_());
 }
 
-void UsageService::codesAnswered(std::string_view clientId, std::string_view organisationId, std::uint64_t accepted,
+void UsageService::codesAnswered(std::string_view clientId, std::string_view organizationId, std::uint64_t accepted,
                                  std::uint64_t rejected) {
-  counter_.codesAnswered(clientId, organisationId, accepted, rejected, clock_());
+  counter_.codesAnswered(clientId, organizationId, accepted, rejected, clock_());
 }
 
 bool UsageService::flush() {
@@ -105,15 +105,15 @@ std::vector<DailyUsage> UsageService::clientUsage(std::string_view clientId, int
       counter_.pendingOfClient(clientId));
 }
 
-std::vector<DailyUsage> UsageService::organisationUsage(std::string_view organisationId, int days) {
+std::vector<DailyUsage> UsageService::organizationUsage(std::string_view organizationId, int days) {
   checkDays(days);
   std::lock_guard lock(flushMutex_);
   return usage(
       days,
       [&](std::int64_t firstDay, std::int64_t lastDay) {
-        return store_.organisationDays(organisationId, firstDay, lastDay);
+        return store_.organizationDays(organizationId, firstDay, lastDay);
       },
-      counter_.pendingOfOrganisation(organisationId));
+      counter_.pendingOfOrganization(organizationId));
 }
 
 std::optional<std::int64_t> UsageService::lastUsedAt(const ClientRecord& client) const {

@@ -57,8 +57,8 @@ class UsageService {
 
   // The request path's hooks, dated by the clock: a token issued; a /codes
   // request answered with `accepted` codes and `rejected` failed items.
-  void tokenIssued(std::string_view clientId, std::string_view organisationId);
-  void codesAnswered(std::string_view clientId, std::string_view organisationId, std::uint64_t accepted,
+  void tokenIssued(std::string_view clientId, std::string_view organizationId);
+  void codesAnswered(std::string_view clientId, std::string_view organizationId, std::uint64_t accepted,
                      std::uint64_t rejected);
 
   // Writes what is counted now (the writer thread does this on its own).
@@ -70,10 +70,10 @@ class UsageService {
 
   // Exactly `days` (1..kMaxDays, else std::invalid_argument) entries, oldest
   // first, ending today (UTC), zero-filled: stored counts plus those not yet
-  // written. Of one client, and summed over the clients of one organisation
+  // written. Of one client, and summed over the clients of one organization
   // (deleted clients included). Throws RegistryError(Storage).
   std::vector<DailyUsage> clientUsage(std::string_view clientId, int days);
-  std::vector<DailyUsage> organisationUsage(std::string_view organisationId, int days);
+  std::vector<DailyUsage> organizationUsage(std::string_view organizationId, int days);
 
   // The client's last use (minute resolution): the registry's lastUsedAt or a
   // later use not yet written.

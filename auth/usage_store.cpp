@@ -28,7 +28,7 @@ constexpr const char* kAddToDay =
     "UPDATE client_usage_daily SET tokens_issued = tokens_issued + ?, codes_accepted = codes_accepted + ?,"
     " codes_rejected = codes_rejected + ? WHERE client_id = ? AND day = ?";
 constexpr const char* kInsertDay =
-    "INSERT INTO client_usage_daily (client_id, organisation_id, day, tokens_issued, codes_accepted, codes_rejected)"
+    "INSERT INTO client_usage_daily (client_id, organization_id, day, tokens_issued, codes_accepted, codes_rejected)"
     " VALUES (?, ?, ?, ?, ?, ?)";
 constexpr const char* kMoveLastUse =
     "UPDATE api_clients SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)";
@@ -99,7 +99,7 @@ void SqliteUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
         update << kAddToDay, bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)),
             bind(column(counts.codesRejected)), bind(delta.clientId), bind(day);
         if (update.execute() != 0) continue;
-        session << kInsertDay, bind(delta.clientId), bind(delta.organisationId), bind(day),
+        session << kInsertDay, bind(delta.clientId), bind(delta.organizationId), bind(day),
             bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)), bind(column(counts.codesRejected)),
             now;
       }
@@ -125,15 +125,15 @@ std::map<std::int64_t, UsageCounts> SqliteUsageStore::clientDays(std::string_vie
   });
 }
 
-std::map<std::int64_t, UsageCounts> SqliteUsageStore::organisationDays(std::string_view organisationId,
+std::map<std::int64_t, UsageCounts> SqliteUsageStore::organizationDays(std::string_view organizationId,
                                                                        std::int64_t firstDay, std::int64_t lastDay) {
-  return guarded(connection_->mutex, "reading an organisation's usage", [&] {
+  return guarded(connection_->mutex, "reading an organization's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
     connection_->session << "SELECT day, sum(tokens_issued), sum(codes_accepted), sum(codes_rejected)"
-                            " FROM client_usage_daily WHERE organisation_id = ? AND day >= ? AND day <= ?"
+                            " FROM client_usage_daily WHERE organization_id = ? AND day >= ? AND day <= ?"
                             " GROUP BY day",
-        bind(std::string(organisationId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days),
+        bind(std::string(organizationId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days),
         into(tokens), into(accepted), into(rejected), now;
     return daysFromRows(days, tokens, accepted, rejected, firstDay, lastDay);
   });

@@ -32,11 +32,11 @@ class SqliteUsageStore {
   void add(const std::vector<ClientUsageDelta>& deltas);
 
   // Stored counts by day number, for days firstDay..lastDay (inclusive): of one
-  // client, and summed over one organisation's clients. Days without a row are
+  // client, and summed over one organization's clients. Days without a row are
   // absent. Throws RegistryError(Storage).
   std::map<std::int64_t, UsageCounts> clientDays(std::string_view clientId, std::int64_t firstDay,
                                                  std::int64_t lastDay);
-  std::map<std::int64_t, UsageCounts> organisationDays(std::string_view organisationId, std::int64_t firstDay,
+  std::map<std::int64_t, UsageCounts> organizationDays(std::string_view organizationId, std::int64_t firstDay,
                                                        std::int64_t lastDay);
 
  private:

@@ -70,7 +70,7 @@ struct FixedAnswer {
   const codepayload::auth::TokenIssuer* tokenIssuer = nullptr;
 };
 
-// The subject of every token the ceiling issues: an organisation and a client
+// The subject of every token the ceiling issues: an organization and a client
 // of the shapes the service issues for, with the bench clients' scope.
 const std::vector<std::string> kCeilingScopes{"write:codes"};
 const codepayload::auth::TokenSubject kCeilingSubject{"org_0123456789abcdef", "svc_client_AbCdEfGhIjKlMnOpQrStUvWx",

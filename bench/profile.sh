@@ -110,7 +110,7 @@ wait_for_file() {
   done
 }
 
-# The data dir: rules database, an organisation, a client, a token and the
+# The data dir: rules database, an organization, a client, a token and the
 # request bodies, prepared by a server run without valgrind.
 "$server" >"$work/server.log" 2>&1 &
 plain_pid=$!

@@ -39,9 +39,9 @@ class Fixture {
     dir_ = pattern;
     registry_ = std::make_unique<SqliteClientRegistry>(
         dir_ / "registry.db", std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry", hasher_);
-    const Organisation organisation = registry_->createOrganisation("Bench", Plan::Pro);
+    const Organization organization = registry_->createOrganization("Bench", Plan::Pro);
     for (std::size_t index = 0; index < kClients; ++index) {
-      ids_.push_back(registry_->createClient(organisation.id, "client", {"write:codes"}, "bench").client.id);
+      ids_.push_back(registry_->createClient(organization.id, "client", {"write:codes"}, "bench").client.id);
     }
   }
   ~Fixture() {

@@ -153,10 +153,10 @@ int run(std::size_t rounds, const std::filesystem::path& migrations) {
   budgets.failuresPerAddress = std::numeric_limits<std::uint32_t>::max();
   budgets.failuresPerClient = std::numeric_limits<std::uint32_t>::max();
   AuthThrottle throttle(budgets);
-  const Organisation organisation = registry.createOrganisation("Timing", Plan::Pro);
+  const Organization organization = registry.createOrganization("Timing", Plan::Pro);
   std::array<Kind, 3> kinds{Kind{"unknownId", {}, {}}, Kind{"wrongSecret", {}, {}}, Kind{"malformedBasic", {}, {}}};
   for (std::size_t index = 0; index < kIdsPerKind; ++index) {
-    const CreatedClient client = registry.createClient(organisation.id, "client", {"write:codes"}, "bench");
+    const CreatedClient client = registry.createClient(organization.id, "client", {"write:codes"}, "bench");
     const std::string wrongSecret = randomBase64Url(32);
     const std::string unknownId = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
     if (registry.findClient(unknownId).has_value()) continue;  // 62^-24: never, but be sure

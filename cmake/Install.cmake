@@ -45,7 +45,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/deploy/codepayload.service DESTINATION /lib/
 find_program(CODEPAYLOAD_HELP2MAN help2man REQUIRED)
 find_program(CODEPAYLOAD_GZIP gzip REQUIRED)
 set(CODEPAYLOAD_MAN_SUMMARY_codepayload-server "the GS1 code-payload HTTPS service")
-set(CODEPAYLOAD_MAN_SUMMARY_codepayload-admin "manage the organisations and API clients of the GS1 code-payload service")
+set(CODEPAYLOAD_MAN_SUMMARY_codepayload-admin "manage the organizations and API clients of the GS1 code-payload service")
 set(CODEPAYLOAD_MAN_SUMMARY_codepayload-import "import a GS1 Barcode Syntax Dictionary release into the rules database")
 set(CODEPAYLOAD_MAN_SUMMARY_codepayload "generate GS1 code payloads from a batch file, offline")
 set(CODEPAYLOAD_MAN_PAGES "")

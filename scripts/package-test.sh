@@ -9,7 +9,7 @@
 #     creates the codepayload user and /var/lib/codepayload;
 #  4. the installed codepayload-server is started in that root as the
 #     codepayload user, from the installed files and /etc/codepayload only;
-#     codepayload-admin makes an organisation and a client; a token from
+#     codepayload-admin makes an organization and a client; a token from
 #     POST /oauth/token and a code from POST /codes, checked exactly.
 # Needs root (debootstrap, chroot). usage: scripts/package-test.sh [BUILD_DIR]
 set -euo pipefail

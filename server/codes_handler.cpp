@@ -65,7 +65,7 @@ class CodesResponseSink final : public OutputSink {
     }
     if (!exchange_.streamOpen()) {
       if (!trace_.largeSlot) {
-        trace_.largeSlot = slots_.tryTake(trace_.claims->clientId, trace_.claims->organisationId);
+        trace_.largeSlot = slots_.tryTake(trace_.claims->clientId, trace_.claims->organizationId);
         if (!trace_.largeSlot) throw NoSlotForTheAnswer{*trace_.largeSlot.refusal()};
       }
       exchange_.addHeader("X-Content-Type-Options", "nosniff");
@@ -98,7 +98,7 @@ class CodesResponseSink final : public OutputSink {
 }  // namespace
 
 void CodesHandler::countUsage(const RequestTrace& trace, std::uint64_t accepted, std::uint64_t rejected) const {
-  context_.usage.codesAnswered(trace.claims->clientId, trace.claims->organisationId, accepted, rejected);
+  context_.usage.codesAnswered(trace.claims->clientId, trace.claims->organizationId, accepted, rejected);
 }
 
 void CodesHandler::refuseLarge(HttpExchange& exchange, RequestTrace& trace,
@@ -166,7 +166,7 @@ std::size_t CodesHandler::admitRequest(HttpExchange& exchange, RequestTrace& tra
   const std::optional<std::size_t> announced =
       head.chunked ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(head.contentLength.value_or(0)));
   if (withinLimit && context_.largeRequests.isLarge(announced)) {
-    trace.largeSlot = context_.largeRequests.tryTake(trace.claims->clientId, trace.claims->organisationId);
+    trace.largeSlot = context_.largeRequests.tryTake(trace.claims->clientId, trace.claims->organizationId);
     if (!trace.largeSlot) {
       // The body is read and dropped (never kept), so the client reads the
       // answer instead of a reset.

@@ -70,7 +70,7 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
 
   auth::TokenOutcome outcome = context_.auth.tokenEndpoint().handle(tokenRequest);
   context_.metrics.countTokenOutcome(outcome.cause);
-  if (outcome.cause == auth::tokenCause("issued")) context_.usage.tokenIssued(outcome.clientId, outcome.organisationId);
+  if (outcome.cause == auth::tokenCause("issued")) context_.usage.tokenIssued(outcome.clientId, outcome.organizationId);
   // The endpoint's own fault (registry, randomness, signing): one line, like
   // every other handler's failure; the fault's message names no secret.
   if (!outcome.fault.empty() && context_.log) {

@@ -1,4 +1,4 @@
-// Organization -> API: the organisation's API clients (create, block, unblock, delete, create a
+// Organization -> API: the organization's API clients (create, block, unblock, delete, create a
 // replacement) and their usage. Owners and developers change clients; viewers only read (the
 // server refuses their changes anyway).
 import { button, callData, cell, fillBody, formatTime, guarded, showError, startPage } from './dashboard.js';

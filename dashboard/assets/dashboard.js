@@ -68,7 +68,7 @@ export function pageAlert() {
 }
 
 // Runs an action of the page; its failure goes to the region (the page's alert by default).
-// A session that ended sends the browser to the sign-in page; an organisation that requires
+// A session that ended sends the browser to the sign-in page; an organization that requires
 // a second factor the user has not set up sends it to the account page.
 export async function guarded(action, region = pageAlert()) {
   showError(region, null);

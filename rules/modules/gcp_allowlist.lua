@@ -1,5 +1,5 @@
 -- gcp_allowlist: refuse codes whose GS1 Company Prefix is not one of the
--- organisation's own. The template for operators' Lua rule modules.
+-- organization's own. The template for operators' Lua rule modules.
 --
 -- A rule module is a file in rules/modules/ that returns a table:
 --   describe  one line saying what the module checks (shown in the module list)
@@ -58,7 +58,7 @@ local function allowed(value, offset)
 end
 
 return {
-  describe = "GS1 Company Prefixes of identifying AIs are on the organisation's allow-list",
+  describe = "GS1 Company Prefixes of identifying AIs are on the organization's allow-list",
 
   init = function(settings)
     prefixes = {}
@@ -81,7 +81,7 @@ return {
       if offset and #ai.value > offset and not allowed(ai.value, offset) then
         report(code, path, { ai.key, "gcpNotAllowed" },
           "AI " .. ai.key .. ": the GS1 Company Prefix of " .. ai.value ..
-          " is not one of this organisation's prefixes.")
+          " is not one of this organization's prefixes.")
       end
     end
     inspect(item.primaryKey, "primaryKey", "Validation.Invalid.primaryKey")

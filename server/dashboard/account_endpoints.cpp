@@ -58,7 +58,7 @@ void confirmTotp(Call& call) {
 
 void disableTotp(Call& call) {
   requireCurrentPassword(call, "account.totp-disable");
-  if (call.who->user && call.accounts.accounts().requiresTotp(call.organisationId())) {
+  if (call.who->user && call.accounts.accounts().requiresTotp(call.organizationId())) {
     auditRefusal(call, "account.totp-disable", call.who->id, "the organization requires TOTP");
     throw Refusal{409, "Conflict", std::nullopt, "Your organization requires TOTP; it cannot be turned off."};
   }

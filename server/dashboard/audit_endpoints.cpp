@@ -1,5 +1,5 @@
-// The audit log (/dashboard/data/audit): an organisation's records for its users, any
-// organisation's for operators.
+// The audit log (/dashboard/data/audit): an organization's records for its users, any
+// organization's for operators.
 #include "common/utc_time.h"
 #include "server/dashboard/dashboard_endpoints.h"
 
@@ -13,7 +13,7 @@ std::string auditRecordJson(const accounts::AuditRecord& record) {
   stringMember(out, "actor", record.actor);
   stringMember(out, "action", record.action);
   stringMember(out, "target", record.target);
-  stringMember(out, "organization", record.organisationId);
+  stringMember(out, "organization", record.organizationId);
   stringMember(out, "address", record.address);
   stringMember(out, "result", accounts::auditResultName(record.result));
   stringMember(out, "detail", record.detail);
@@ -36,12 +36,12 @@ void audit(Call& call) {
     query.limit = static_cast<std::size_t>(value);
   }
   if (call.who->isOperator) {
-    if (const std::optional<std::string> organisationId = call.parameter("organization");
-        organisationId && !organisationId->empty()) {
-      query.organisationId = *organisationId;
+    if (const std::optional<std::string> organizationId = call.parameter("organization");
+        organizationId && !organizationId->empty()) {
+      query.organizationId = *organizationId;
     }
   } else {
-    query.organisationId = call.organisationId();
+    query.organizationId = call.organizationId();
   }
   std::string out = "{\"records\":[";
   bool first = true;

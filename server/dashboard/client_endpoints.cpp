@@ -1,4 +1,4 @@
-// The organisation's API clients (/dashboard/data/clients...): list, create, block, unblock,
+// The organization's API clients (/dashboard/data/clients...): list, create, block, unblock,
 // delete, and replacement (a new client with the same name and scopes).
 #include "auth/known_scopes.h"
 #include "common/json_escape.h"
@@ -43,21 +43,21 @@ std::string createdClientJson(const auth::CreatedClient& created) {
   return out;
 }
 
-std::string planGateSentence(const auth::Organisation& organisation) {
-  if (organisation.subscription != auth::Subscription::Active) {
+std::string planGateSentence(const auth::Organization& organization) {
+  if (organization.subscription != auth::Subscription::Active) {
     return "The organization's subscription is inactive; API clients need an active subscription on the Starter plan "
            "or higher.";
   }
-  return "The organization's plan (" + std::string(auth::planName(organisation.plan)) +
+  return "The organization's plan (" + std::string(auth::planName(organization.plan)) +
          ") does not include API clients; they need the Starter plan or higher.";
 }
 
-// The organisation's client `segments[1]`, not deleted.
+// The organization's client `segments[1]`, not deleted.
 auth::ClientRecord ownClient(Call& call) {
   const std::string_view id = call.segments.at(1);
   std::optional<auth::ClientRecord> client =
       auth::isWellFormedClientId(id) ? call.accounts.registry().findClient(id) : std::nullopt;
-  if (!client || client->organisationId != call.organisationId() || client->state == auth::ClientState::Deleted) {
+  if (!client || client->organizationId != call.organizationId() || client->state == auth::ClientState::Deleted) {
     throw notFound("Your organization has no API client with this id.");
   }
   return *client;
@@ -66,9 +66,9 @@ auth::ClientRecord ownClient(Call& call) {
 // Creates a client, answering 201 {"client","secret"}; the plan gate refuses
 // with 409 PlanExcludesClients.
 void createClientAnswer(Call& call, std::string_view name, const std::vector<std::string>& scopes) {
-  const auth::Organisation organisation = currentOrganisation(call);
-  if (!auth::coversApiClients(organisation.plan, organisation.subscription)) {
-    const std::string why = planGateSentence(organisation);
+  const auth::Organization organization = currentOrganization(call);
+  if (!auth::coversApiClients(organization.plan, organization.subscription)) {
+    const std::string why = planGateSentence(organization);
     auditRefusal(call, "client.create", "", why);
     throw Refusal{409, "PlanExcludesClients", std::nullopt, why};
   }
@@ -76,7 +76,7 @@ void createClientAnswer(Call& call, std::string_view name, const std::vector<std
   const DashboardAccounts::ChangeAudit audit(context);
   try {
     const auth::CreatedClient created =
-        call.accounts.registry().createClient(organisation.id, name, scopes, call.who->email);
+        call.accounts.registry().createClient(organization.id, name, scopes, call.who->email);
     sendJson(call, 201, createdClientJson(created));
   } catch (const auth::RegistryError& error) {
     if (error.kind() == auth::RegistryError::Kind::InvalidValue) {
@@ -87,7 +87,7 @@ void createClientAnswer(Call& call, std::string_view name, const std::vector<std
     }
     if (error.kind() == auth::RegistryError::Kind::PlanExcludesClients) {
       auditRefusal(call, "client.create", "", error.what());
-      throw Refusal{409, "PlanExcludesClients", std::nullopt, planGateSentence(currentOrganisation(call))};
+      throw Refusal{409, "PlanExcludesClients", std::nullopt, planGateSentence(currentOrganization(call))};
     }
     throw;
   }
@@ -96,8 +96,8 @@ void createClientAnswer(Call& call, std::string_view name, const std::vector<std
 }  // namespace
 
 void listClients(Call& call) {
-  const auth::Organisation organisation = currentOrganisation(call);
-  const bool covers = auth::coversApiClients(organisation.plan, organisation.subscription);
+  const auth::Organization organization = currentOrganization(call);
+  const bool covers = auth::coversApiClients(organization.plan, organization.subscription);
   const bool mayCreate = roleAllows(call.who->user->role, Permission::Clients);
   std::string out = "{";
   member(out, "knownScopes");
@@ -110,7 +110,7 @@ void listClients(Call& call) {
   boolMember(out, "canCreate", covers && mayCreate);
   member(out, "cannotCreateReason");
   if (!covers) {
-    common::appendJsonString(out, planGateSentence(organisation));
+    common::appendJsonString(out, planGateSentence(organization));
   } else if (!mayCreate) {
     common::appendJsonString(out, permissionSentence(Permission::Clients));
   } else {
@@ -119,7 +119,7 @@ void listClients(Call& call) {
   member(out, "clients");
   out.push_back('[');
   bool first = true;
-  for (const auth::ClientRecord& client : call.accounts.registry().listClients(organisation.id)) {
+  for (const auth::ClientRecord& client : call.accounts.registry().listClients(organization.id)) {
     if (client.state == auth::ClientState::Deleted) continue;
     if (!first) out.push_back(',');
     first = false;

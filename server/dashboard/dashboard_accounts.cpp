@@ -34,7 +34,7 @@ DashboardAccounts::DashboardAccounts(const std::filesystem::path& dataDir, const
     if (currentChangeAudit == nullptr) throw std::logic_error("a dashboard registry change without its audit context");
     accounts::appendAuditRecord(
         session, accounts::AuditRecord{0, auth::systemUnixSeconds(), currentChangeAudit->actor, change.action,
-                                       change.target, change.organisationId, currentChangeAudit->address,
+                                       change.target, change.organizationId, currentChangeAudit->address,
                                        accounts::AuditResult::Success, change.detail});
   });
 }

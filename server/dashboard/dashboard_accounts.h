@@ -64,7 +64,7 @@ class DashboardAccounts {
   // Called once at start: what standingChanged runs (the server refreshes its
   // registry view).
   void onStandingChange(std::function<void()> listener);
-  // Called by an endpoint after it changed a client's or an organisation's
+  // Called by an endpoint after it changed a client's or an organization's
   // standing, before it answers, so the change holds for the very next token
   // or API request to this server (D-T6). Never throws: a listener that fails
   // leaves the change to the view's own refresher (within 250 ms), which

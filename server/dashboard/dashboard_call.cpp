@@ -37,14 +37,14 @@ void boolMember(std::string& out, std::string_view name, bool value) {
   out += value ? "true" : "false";
 }
 
-std::string organisationMembers(const auth::Organisation& organisation) {
+std::string organizationMembers(const auth::Organization& organization) {
   std::string out = "{";
-  stringMember(out, "id", organisation.id);
-  stringMember(out, "name", organisation.name);
-  stringMember(out, "plan", auth::planName(organisation.plan));
-  stringMember(out, "subscription", auth::subscriptionName(organisation.subscription));
-  boolMember(out, "coversApiClients", auth::coversApiClients(organisation.plan, organisation.subscription));
-  stringMember(out, "createdAt", common::utcSecondsText(organisation.createdAt));
+  stringMember(out, "id", organization.id);
+  stringMember(out, "name", organization.name);
+  stringMember(out, "plan", auth::planName(organization.plan));
+  stringMember(out, "subscription", auth::subscriptionName(organization.subscription));
+  boolMember(out, "coversApiClients", auth::coversApiClients(organization.plan, organization.subscription));
+  stringMember(out, "createdAt", common::utcSecondsText(organization.createdAt));
   return out;
 }
 
@@ -123,15 +123,15 @@ std::string_view permissionSentence(Permission permission) {
 
 // --- Shared by the endpoints.
 
-auth::Organisation currentOrganisation(Call& call) {
-  std::optional<auth::Organisation> organisation = call.accounts.registry().findOrganisation(call.organisationId());
-  if (!organisation) throw notFound("Your organization no longer exists.");
-  return *organisation;
+auth::Organization currentOrganization(Call& call) {
+  std::optional<auth::Organization> organization = call.accounts.registry().findOrganization(call.organizationId());
+  if (!organization) throw notFound("Your organization no longer exists.");
+  return *organization;
 }
 
-std::string userOrganisationJson(Call& call, const auth::Organisation& organisation) {
-  std::string out = organisationMembers(organisation);
-  boolMember(out, "requireTotp", call.accounts.accounts().requiresTotp(organisation.id));
+std::string userOrganizationJson(Call& call, const auth::Organization& organization) {
+  std::string out = organizationMembers(organization);
+  boolMember(out, "requireTotp", call.accounts.accounts().requiresTotp(organization.id));
   out.push_back('}');
   return out;
 }
@@ -140,7 +140,7 @@ void auditRefusal(Call& call, std::string_view action, std::string_view target, 
   const accounts::AuditContext context = call.audit();
   call.accounts.accounts().appendAudit(
       accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
-                            call.who && call.who->user ? call.organisationId() : std::string(), context.address,
+                            call.who && call.who->user ? call.organizationId() : std::string(), context.address,
                             accounts::AuditResult::Refused, std::string(detail)});
 }
 

@@ -56,7 +56,7 @@ struct Call {
   accounts::AuditContext audit() const {
     return accounts::AuditContext{who ? who->email : std::string("anonymous"), exchange.clientHost()};
   }
-  const std::string& organisationId() const { return who->user->organisationId; }
+  const std::string& organizationId() const { return who->user->organizationId; }
 };
 
 // A refusal that ends the request with an ErrorEnvelope.
@@ -77,8 +77,8 @@ void member(std::string& out, std::string_view name);
 void stringMember(std::string& out, std::string_view name, std::string_view value);
 void boolMember(std::string& out, std::string_view name, bool value);
 
-// The organisation's members, without the closing brace (callers add more).
-std::string organisationMembers(const auth::Organisation& organisation);
+// The organization's members, without the closing brace (callers add more).
+std::string organizationMembers(const auth::Organization& organization);
 
 // --- JSON reading.
 
@@ -106,10 +106,10 @@ std::string_view permissionSentence(Permission permission);
 
 // --- Shared by the endpoints.
 
-auth::Organisation currentOrganisation(Call& call);
+auth::Organization currentOrganization(Call& call);
 
 // As its users see it: with requireTotp.
-std::string userOrganisationJson(Call& call, const auth::Organisation& organisation);
+std::string userOrganizationJson(Call& call, const auth::Organization& organization);
 
 // Records a refused change on its own (D-D8: no change to share a transaction with).
 void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail);

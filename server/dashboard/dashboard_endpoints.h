@@ -22,8 +22,8 @@ void replaceClient(Call& call);
 void setClientState(Call& call, auth::ClientState state);
 void deleteClient(Call& call);
 
-// organisation_endpoints.cpp
-void organisation(Call& call, int status = 200);
+// organization_endpoints.cpp
+void organization(Call& call, int status = 200);
 void createUser(Call& call);
 void deleteUser(Call& call);
 void requireTotp(Call& call);
@@ -32,10 +32,10 @@ void requireTotp(Call& call);
 void audit(Call& call);
 
 // operator_endpoints.cpp
-void listOrganisations(Call& call);
-void createOrganisation(Call& call);
-void setOrganisationPlan(Call& call);
-void setOrganisationSubscription(Call& call);
+void listOrganizations(Call& call);
+void createOrganization(Call& call);
+void setOrganizationPlan(Call& call);
+void setOrganizationSubscription(Call& call);
 
 // account_endpoints.cpp
 void startTotp(Call& call);

@@ -49,7 +49,7 @@ void resumeSession(Call& call) {
   call.who = std::move(who);
 }
 
-// Paths a user whose organisation requires TOTP may use before enrolling.
+// Paths a user whose organization requires TOTP may use before enrolling.
 bool allowedBeforeTotp(std::span<const std::string_view> segments) {
   const std::string_view first = segments.empty() ? std::string_view() : segments[0];
   return first == "session" || first == "sign-out" || first == "sign-out-everywhere" || first == "account";
@@ -93,15 +93,15 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "clients/*/delete", Audience::User, Permission::Clients, deleteClient},
       {"POST", "clients/*/replacement", Audience::User, Permission::Clients, replaceClient},
       {"GET", "usage", Audience::User, Permission::Read, usage},
-      {"GET", "organization", Audience::User, Permission::Read, [](Call& call) { organisation(call); }},
+      {"GET", "organization", Audience::User, Permission::Read, [](Call& call) { organization(call); }},
       {"POST", "organization/users", Audience::User, Permission::Owner, createUser},
       {"POST", "organization/users/*/delete", Audience::User, Permission::Owner, deleteUser},
       {"POST", "organization/require-totp", Audience::User, Permission::Owner, requireTotp},
       {"GET", "audit", Audience::Signed, Permission::Read, audit},
-      {"GET", "organizations", Audience::Operator, Permission::Read, listOrganisations},
-      {"POST", "organizations", Audience::Operator, Permission::Read, createOrganisation},
-      {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganisationPlan},
-      {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganisationSubscription},
+      {"GET", "organizations", Audience::Operator, Permission::Read, listOrganizations},
+      {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
+      {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},
+      {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganizationSubscription},
       {"POST", "account/totp/start", Audience::Signed, Permission::Read, startTotp},
       {"POST", "account/totp/confirm", Audience::Signed, Permission::Read, confirmTotp},
       {"POST", "account/totp/disable", Audience::Signed, Permission::Read, disableTotp},
@@ -156,7 +156,7 @@ void answerData(Call& call) {
       throw forbidden("Only an operator of the installation may do this.");
     }
     if (call.who->user && !call.who->totpEnabled && !allowedBeforeTotp(call.segments) &&
-        call.accounts.accounts().requiresTotp(call.organisationId())) {
+        call.accounts.accounts().requiresTotp(call.organizationId())) {
       throw Refusal{403, "TotpRequired", std::nullopt,
                     "Your organization requires a second factor: turn on TOTP on the Account page first."};
     }
@@ -257,7 +257,7 @@ void answerPage(Call& call) {
         return;
       }
       if (page.path != "account" && call.who->user && !call.who->totpEnabled &&
-          call.accounts.accounts().requiresTotp(call.who->user->organisationId)) {
+          call.accounts.accounts().requiresTotp(call.who->user->organizationId)) {
         sendRedirect(exchange, "/dashboard/account", call.trace);
         return;
       }

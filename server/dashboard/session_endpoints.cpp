@@ -36,7 +36,7 @@ void signIn(Call& call) {
   record.actor = who ? who->email : "anonymous";
   record.action = "account.sign-in";
   record.target = who ? who->id : "";
-  record.organisationId = who && who->user ? who->user->organisationId : "";
+  record.organizationId = who && who->user ? who->user->organizationId : "";
   record.address = call.exchange.clientHost();
   record.result = result.outcome == accounts::SignInResult::Outcome::SignedIn ? accounts::AuditResult::Success
                                                                               : accounts::AuditResult::Refused;
@@ -99,7 +99,7 @@ void session(Call& call) {
   stringMember(out, "csrfToken", call.session->csrfToken);
   if (who.user) {
     member(out, "organization");
-    out += userOrganisationJson(call, currentOrganisation(call));
+    out += userOrganizationJson(call, currentOrganization(call));
   }
   out.push_back('}');
   sendJson(call, 200, out);

@@ -1,4 +1,4 @@
-// Usage counts (/dashboard/data/usage): a client's or the organisation's last 30 days.
+// Usage counts (/dashboard/data/usage): a client's or the organization's last 30 days.
 #include "server/dashboard/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
@@ -11,17 +11,17 @@ constexpr int kUsageDays = 30;
 
 void usage(Call& call) {
   const std::optional<std::string> client = call.parameter("client");
-  const std::optional<std::string> organisation = call.parameter("organization");
+  const std::optional<std::string> organization = call.parameter("organization");
   std::vector<auth::DailyUsage> days;
-  if (client && !organisation) {
+  if (client && !organization) {
     std::optional<auth::ClientRecord> found =
         auth::isWellFormedClientId(*client) ? call.accounts.registry().findClient(*client) : std::nullopt;
-    if (!found || found->organisationId != call.organisationId() || found->state == auth::ClientState::Deleted) {
+    if (!found || found->organizationId != call.organizationId() || found->state == auth::ClientState::Deleted) {
       throw notFound("Your organization has no API client with this id.");
     }
     days = call.usage.clientUsage(found->id, kUsageDays);
-  } else if (organisation && !client && *organisation == "current") {
-    days = call.usage.organisationUsage(call.organisationId(), kUsageDays);
+  } else if (organization && !client && *organization == "current") {
+    days = call.usage.organizationUsage(call.organizationId(), kUsageDays);
   } else {
     throw invalid("client", "Ask for ?client=<client id> or ?organization=current.");
   }

@@ -33,7 +33,7 @@ class AccountStoreTest : public ::testing::Test {
       : hasher_(std::string(32, 'p')),
         registry_(database(), sourceRegistryMigrations(), hasher_, clock_.clock()),
         store_(database(), sourceRegistryMigrations(), clock_.clock()),
-        organisation_(registry_.createOrganisation("Acme GmbH", auth::Plan::Starter).id) {}
+        organization_(registry_.createOrganization("Acme GmbH", auth::Plan::Starter).id) {}
 
   std::filesystem::path database() const { return dir_.path() / "registry.db"; }
 
@@ -53,43 +53,43 @@ class AccountStoreTest : public ::testing::Test {
   auth::SecretHasher hasher_;
   auth::SqliteClientRegistry registry_;
   AccountStore store_;
-  std::string organisation_;
+  std::string organization_;
 };
 
 TEST_F(AccountStoreTest, CreatesUsersAndOperatorsWithTheirAuditRecords) {
-  const UserRecord ana = store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  const UserRecord ana = store_.createUser(organization_, "Ana@Example.com", Role::Owner, kHash, kCli);
   EXPECT_EQ(ana.id.substr(0, 4), "usr_");
   EXPECT_EQ(ana.id.size(), 20u);
-  EXPECT_EQ(ana, (UserRecord{ana.id, organisation_, "Ana@Example.com", Role::Owner, false, kTestEpoch}));
+  EXPECT_EQ(ana, (UserRecord{ana.id, organization_, "Ana@Example.com", Role::Owner, false, kTestEpoch}));
   clock_.advance(10);
-  const UserRecord bob = store_.createUser(organisation_, "bob@example.com", Role::Viewer, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli);
   const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, {"cli:root", "local"});
   EXPECT_EQ(olga.id.substr(0, 4), "opr_");
   EXPECT_EQ(olga, (OperatorRecord{olga.id, "olga@example.net", false, kTestEpoch + 10}));
-  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{ana, bob}));
+  EXPECT_EQ(store_.listUsers(organization_), (std::vector<UserRecord>{ana, bob}));
   EXPECT_EQ(store_.findUser(bob.id), bob);
   EXPECT_EQ(store_.findUser("usr_0000000000000000"), std::nullopt);
   EXPECT_EQ(store_.findOperator(olga.id), olga);
   EXPECT_EQ(store_.readAudit({}), (std::vector<AuditRecord>{
                                       {3, kTestEpoch + 10, "cli:root", "operator.create", olga.id, "", "local",
                                        AuditResult::Success, "email=olga@example.net"},
-                                      {2, kTestEpoch + 10, "cli:tester", "user.create", bob.id, organisation_, "local",
+                                      {2, kTestEpoch + 10, "cli:tester", "user.create", bob.id, organization_, "local",
                                        AuditResult::Success, "email=bob@example.com role=viewer"},
-                                      {1, kTestEpoch, "cli:tester", "user.create", ana.id, organisation_, "local",
+                                      {1, kTestEpoch, "cli:tester", "user.create", ana.id, organization_, "local",
                                        AuditResult::Success, "email=Ana@Example.com role=owner"},
                                   }));
 }
 
 TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators) {
-  store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  store_.createUser(organization_, "Ana@Example.com", Role::Owner, kHash, kCli);
   std::string message;
-  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "ana@example.COM", Role::Viewer, kHash, kCli); }, message),
+  EXPECT_EQ(errorOf([&] { store_.createUser(organization_, "ana@example.COM", Role::Viewer, kHash, kCli); }, message),
             AccountError::Kind::EmailTaken);
   EXPECT_EQ(message, "the email address ana@example.COM already has an account");
   EXPECT_EQ(errorOf([&] { store_.createOperator("ANA@example.com", kHash, kCli); }, message),
             AccountError::Kind::EmailTaken);
   store_.createOperator("olga@example.net", kHash, kCli);
-  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "Olga@Example.net", Role::Owner, kHash, kCli); }, message),
+  EXPECT_EQ(errorOf([&] { store_.createUser(organization_, "Olga@Example.net", Role::Owner, kHash, kCli); }, message),
             AccountError::Kind::EmailTaken);
   EXPECT_EQ(message, "the email address Olga@Example.net already has an account");
   // Nothing half-written: one user, one operator, two records.
@@ -98,36 +98,36 @@ TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators
   EXPECT_EQ(rawColumn(database(), "SELECT group_concat(action, ' ') FROM audit_log"), "user.create operator.create");
   // The schema itself refuses a second row with the same key.
   EXPECT_EQ(rawSql(database(),
-                   "INSERT INTO users (id, organisation_id, email, email_key, role, password_hash, created_at,"
+                   "INSERT INTO users (id, organization_id, email, email_key, role, password_hash, created_at,"
                    " updated_at) VALUES ('usr_AAAAAAAAAAAAAAAA', '" +
-                       organisation_ + "', 'a@b.co', 'ana@example.com', 'owner', '$argon2id$x', 0, 0)"),
+                       organization_ + "', 'a@b.co', 'ana@example.com', 'owner', '$argon2id$x', 0, 0)"),
             "UNIQUE constraint failed: users.email_key");
 }
 
 TEST_F(AccountStoreTest, AnOwnersNewUserWithAnAccountElsewhereIsAPlaceholderListedAlike) {
-  const std::string other = registry_.createOrganisation("Other", auth::Plan::Pro).id;
+  const std::string other = registry_.createOrganization("Other", auth::Plan::Pro).id;
   const UserRecord bob = store_.createUser(other, "bob@example.com", Role::Owner, kHash, kCli);
   store_.createOperator("olga@example.net", kHash, kCli);
   const AuditContext owner{"owner@acme.example", "192.0.2.1"};
   clock_.advance(1);
   const UserRecord created =
-      store_.createUserWithoutDisclosure(organisation_, "carl@example.com", Role::Viewer, kHash, owner);
+      store_.createUserWithoutDisclosure(organization_, "carl@example.com", Role::Viewer, kHash, owner);
   clock_.advance(1);
   const UserRecord elsewhere =
-      store_.createUserWithoutDisclosure(organisation_, "Bob@Example.com", Role::Developer, kHash, owner);
+      store_.createUserWithoutDisclosure(organization_, "Bob@Example.com", Role::Developer, kHash, owner);
   clock_.advance(1);
   const UserRecord anOperator =
-      store_.createUserWithoutDisclosure(organisation_, "olga@example.net", Role::Owner, kHash, owner);
-  // The answer, the listing and the organisation's audit log are alike for all three.
+      store_.createUserWithoutDisclosure(organization_, "olga@example.net", Role::Owner, kHash, owner);
+  // The answer, the listing and the organization's audit log are alike for all three.
   EXPECT_EQ(elsewhere,
-            (UserRecord{elsewhere.id, organisation_, "Bob@Example.com", Role::Developer, false, kTestEpoch + 2}));
+            (UserRecord{elsewhere.id, organization_, "Bob@Example.com", Role::Developer, false, kTestEpoch + 2}));
   EXPECT_EQ(elsewhere.id.substr(0, 4), "usr_");
   EXPECT_EQ(elsewhere.id.size(), 20u);
-  EXPECT_EQ(store_.listUsers(organisation_), (std::vector<UserRecord>{created, elsewhere, anOperator}));
+  EXPECT_EQ(store_.listUsers(organization_), (std::vector<UserRecord>{created, elsewhere, anOperator}));
   EXPECT_EQ(store_.findListedUser(elsewhere.id), elsewhere);
   EXPECT_EQ(store_.findListedUser(created.id), created);
   std::vector<std::string> records;
-  for (const AuditRecord& record : store_.readAudit(AuditQuery{organisation_, std::nullopt, 10})) {
+  for (const AuditRecord& record : store_.readAudit(AuditQuery{organization_, std::nullopt, 10})) {
     records.push_back(record.actor + " " + record.action + " " + record.target + " " +
                       std::string(auditResultName(record.result)) + " " + record.detail);
   }
@@ -144,48 +144,48 @@ TEST_F(AccountStoreTest, AnOwnersNewUserWithAnAccountElsewhereIsAPlaceholderList
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "2");
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users"), "2");
 
-  // What the organisation lists already is refused, in the same words whatever it is.
+  // What the organization lists already is refused, in the same words whatever it is.
   std::string message;
   for (const std::string email : {"CARL@example.com", "bob@example.COM"}) {
     EXPECT_EQ(
-        errorOf([&] { store_.createUserWithoutDisclosure(organisation_, email, Role::Viewer, kHash, owner); }, message),
+        errorOf([&] { store_.createUserWithoutDisclosure(organization_, email, Role::Viewer, kHash, owner); }, message),
         AccountError::Kind::EmailTaken);
     EXPECT_EQ(message, "the email address " + email + " is already a user of this organization");
   }
   // The operator's tool still says what is true.
-  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "bob@example.com", Role::Viewer, kHash, kCli); }, message),
+  EXPECT_EQ(errorOf([&] { store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli); }, message),
             AccountError::Kind::EmailTaken);
   EXPECT_EQ(message, "the email address bob@example.com already has an account");
 
   // A placeholder is removed like a user, and recorded alike.
   store_.deleteUser(elsewhere.id, owner);
   EXPECT_EQ(store_.findListedUser(elsewhere.id), std::nullopt);
-  EXPECT_EQ(store_.readAudit(AuditQuery{organisation_, std::string("user.delete"), 1}).at(0).detail,
+  EXPECT_EQ(store_.readAudit(AuditQuery{organization_, std::string("user.delete"), 1}).at(0).detail,
             "email=Bob@Example.com role=developer");
   EXPECT_EQ(errorOf([&] { store_.deleteUser(elsewhere.id, owner); }, message), AccountError::Kind::UnknownAccount);
 
-  // Once the email is free, a real account in the organisation takes the placeholder's place.
+  // Once the email is free, a real account in the organization takes the placeholder's place.
   const UserRecord dave = store_.createUser(other, "dave@example.com", Role::Viewer, kHash, kCli);
   const UserRecord daveHere =
-      store_.createUserWithoutDisclosure(organisation_, "dave@example.com", Role::Viewer, kHash, owner);
+      store_.createUserWithoutDisclosure(organization_, "dave@example.com", Role::Viewer, kHash, owner);
   EXPECT_EQ(store_.findUser(daveHere.id), std::nullopt);
   store_.deleteUser(dave.id, kCli);
-  const UserRecord daveAccount = store_.createUser(organisation_, "dave@example.com", Role::Viewer, kHash, kCli);
+  const UserRecord daveAccount = store_.createUser(organization_, "dave@example.com", Role::Viewer, kHash, kCli);
   // Listed by creation second, then by id (these may share a second).
   std::vector<UserRecord> expected{created, anOperator, daveAccount};
   std::sort(expected.begin(), expected.end(), [](const UserRecord& left, const UserRecord& right) {
     return std::tie(left.createdAt, left.id) < std::tie(right.createdAt, right.id);
   });
-  EXPECT_EQ(store_.listUsers(organisation_), expected);
+  EXPECT_EQ(store_.listUsers(organization_), expected);
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM user_placeholders"), "1");
 }
 
-TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganisations) {
+TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganizations) {
   std::string message;
   EXPECT_EQ(errorOf([&] { store_.createUser("org_0000000000000000", "a@b.co", Role::Owner, kHash, kCli); }, message),
-            AccountError::Kind::UnknownOrganisation);
-  EXPECT_EQ(message, "no organisation with id \"org_0000000000000000\"");
-  EXPECT_EQ(errorOf([&] { store_.createUser(organisation_, "not-an-email", Role::Owner, kHash, kCli); }, message),
+            AccountError::Kind::UnknownOrganization);
+  EXPECT_EQ(message, "no organization with id \"org_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.createUser(organization_, "not-an-email", Role::Owner, kHash, kCli); }, message),
             AccountError::Kind::InvalidValue);
   EXPECT_EQ(message, "the email address must contain exactly one '@'");
   EXPECT_EQ(errorOf([&] { store_.createOperator("a@b.co", "plain password!", kCli); }, message),
@@ -198,7 +198,7 @@ TEST_F(AccountStoreTest, RefusesBadValuesAndUnknownOrganisations) {
 }
 
 TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
-  const UserRecord ana = store_.createUser(organisation_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  const UserRecord ana = store_.createUser(organization_, "Ana@Example.com", Role::Owner, kHash, kCli);
   const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
   EXPECT_EQ(store_.findCredentials("ana@example.com"),
             (Credentials{ana.id, std::string(kHash), std::nullopt, std::nullopt}));
@@ -233,7 +233,7 @@ TEST_F(AccountStoreTest, GivesSignInItsCredentialsAndKeepsEachTotpStepOnce) {
 }
 
 TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
-  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
   store_.enableTotp(ana.id, "12345678901234567890", 1, kCli);
   const RecoveryCodes codes = newRecoveryCodes(3);
   store_.replaceRecoveryCodes(ana.id, codes.digests, kCli);
@@ -260,7 +260,7 @@ TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
 }
 
 TEST_F(AccountStoreTest, KeepsSessionsForTheSessionManager) {
-  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
   const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
   SessionManager sessions(store_, SessionSettings{}, clock_.clock());
   const NewSession first = sessions.start(ana.id);
@@ -286,7 +286,7 @@ TEST_F(AccountStoreTest, KeepsSessionsForTheSessionManager) {
 
 TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
   const PasswordHasher hasher;
-  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Developer,
                                            hasher.hash("correct horse battery staple"), kCli);
   SessionManager sessions(store_, SessionSettings{}, clock_.clock());
   PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
@@ -301,7 +301,7 @@ TEST_F(AccountStoreTest, SignInRunsOnTheStore) {
 
 TEST_F(AccountStoreTest, TheCodeThatConfirmedTheEnrolmentIsRefusedAtSignIn) {
   const PasswordHasher hasher;
-  const UserRecord ana = store_.createUser(organisation_, "ana@example.com", Role::Developer,
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Developer,
                                            hasher.hash("correct horse battery staple"), kCli);
   SessionManager sessions(store_, SessionSettings{}, clock_.clock());
   PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
@@ -324,8 +324,8 @@ TEST_F(AccountStoreTest, TheCodeThatConfirmedTheEnrolmentIsRefusedAtSignIn) {
 }
 
 TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
-  store_.createUser(organisation_, "ana@example.com", Role::Owner, kHash, kCli);
-  const std::string other = registry_.createOrganisation("Other", auth::Plan::Pro).id;
+  store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const std::string other = registry_.createOrganization("Other", auth::Plan::Pro).id;
   clock_.advance(5);
   store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", "client.create", "", other, "local",
                                  AuditResult::Refused, "the plan excludes API clients"});
@@ -336,7 +336,7 @@ TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
   const std::vector<AuditRecord> newestFirst = store_.readAudit(AuditQuery{std::nullopt, std::nullopt, 2});
   ASSERT_EQ(newestFirst.size(), 2u);
   EXPECT_EQ(newestFirst[0].action, "operator.create");
-  EXPECT_EQ(newestFirst[0].organisationId, "");
+  EXPECT_EQ(newestFirst[0].organizationId, "");
   EXPECT_EQ(newestFirst[1].id, 2);
   EXPECT_EQ(store_.readAudit(AuditQuery{std::nullopt, "user.create", 100}).size(), 1u);
   EXPECT_EQ(rawSql(database(), "UPDATE audit_log SET actor = 'someone else'"), "audit_log is append-only");

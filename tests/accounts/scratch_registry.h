@@ -1,5 +1,5 @@
 // A scratch registry database for the accounts tests: a fresh folder with
-// registry.db migrated from this source tree's db/registry, an organisation
+// registry.db migrated from this source tree's db/registry, an organization
 // to put users in (through auth::SqliteClientRegistry, as the admin CLI makes
 // one), and raw SQL for what the stores must not allow.
 #pragma once

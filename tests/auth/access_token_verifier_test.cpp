@@ -115,7 +115,7 @@ TEST_P(AccessTokenVerifierTest, AcceptsAValidTokenAndReturnsItsClaims) {
   const AccessTokenVerifier verifier(keysFor(GetParam()), TokenSettings{});
   AccessTokenClaims claims;
   ASSERT_EQ(verifier.verify(valid(k), kNow, claims), TokenRejection::None);
-  EXPECT_EQ(claims.organisationId, "org_0123456789abcdef");
+  EXPECT_EQ(claims.organizationId, "org_0123456789abcdef");
   EXPECT_EQ(claims.clientId, "svc_client_AbCdEfGhIjKlMnOpQrStUvWx");
   EXPECT_EQ(claims.scope, "write:codes");
   EXPECT_EQ(claims.jwtId, "jti-0123456789");
@@ -552,7 +552,7 @@ std::vector<Forged> forgedTokens() {
          return std::string(signJws(header(k), payload({{"client_id", "[\"svc_client_x\"]"}}), k.key));
        },
        TokenRejection::Malformed},
-      {"subNotAnOrganisation",
+      {"subNotAnOrganization",
        [](const KeyCase& k) {
          return std::string(
              signJws(header(k), payload({{"sub", jsonText("svc_client_AbCdEfGhIjKlMnOpQrStUvWx")}}), k.key));

@@ -188,11 +188,11 @@ TEST_F(AdminCliTest, CreatesARegistryOnlyWhenAskedAndNamesTheOneItOpened) {
   EXPECT_EQ(output, registryLine() + "[]\n");
 }
 
-TEST_F(AdminCliTest, ManagesOrganisations) {
+TEST_F(AdminCliTest, ManagesOrganizations) {
   init();
   const std::string created = ok({"org", "create", "--name", "Acme \"Labels\"", "--plan", "starter"});
   const std::string id = field(created, "id");
-  EXPECT_TRUE(isWellFormedOrganisationId(id)) << created;
+  EXPECT_TRUE(isWellFormedOrganizationId(id)) << created;
   EXPECT_EQ(created, R"({"id":")" + id + "\"}\n");
   EXPECT_TRUE(std::filesystem::exists(dataDir() / "registry.db"));
   EXPECT_TRUE(std::filesystem::exists(dataDir() / "client-secret-pepper"));
@@ -218,10 +218,10 @@ TEST_F(AdminCliTest, ManagesOrganisations) {
   const AdminRun unknown = admin({"org", "set-plan", "org_0000000000000000", "pro"});
   EXPECT_EQ(unknown.status, 1);
   EXPECT_EQ(unknown.out, "");
-  EXPECT_EQ(unknown.err, registryLine() + "codepayload-admin: no organisation with id \"org_0000000000000000\"\n");
+  EXPECT_EQ(unknown.err, registryLine() + "codepayload-admin: no organization with id \"org_0000000000000000\"\n");
   const AdminRun badName = admin({"org", "create", "--name", "", "--plan", "pro"});
   EXPECT_EQ(badName.status, 1);
-  EXPECT_EQ(badName.err, registryLine() + "codepayload-admin: an organisation name must not be empty\n");
+  EXPECT_EQ(badName.err, registryLine() + "codepayload-admin: an organization name must not be empty\n");
   const AdminRun reordered = admin({"org", "create", "--name",
                                     "Acme \xE2\x80\xAE"
                                     "dtL",
@@ -229,7 +229,7 @@ TEST_F(AdminCliTest, ManagesOrganisations) {
   EXPECT_EQ(reordered.status, 1);
   EXPECT_EQ(reordered.out, "");
   EXPECT_EQ(reordered.err, registryLine() +
-                               "codepayload-admin: an organisation name must not contain a bidirectional control "
+                               "codepayload-admin: an organization name must not contain a bidirectional control "
                                "character (U+202E at byte offset 5)\n");
 }
 
@@ -238,7 +238,7 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   const std::string free = field(ok({"org", "create", "--name", "Free", "--plan", "free"}), "id");
   const AdminRun refused = admin({"client", "create", "--org", free, "--scope", "write:codes"});
   EXPECT_EQ(refused.status, 1);
-  EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: organisation \"" + free +
+  EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: organization \"" + free +
                              "\" is on the free plan with an active subscription; API clients need an active "
                              "subscription on Starter or a higher plan\n");
 
@@ -290,9 +290,9 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   const std::string listed = ok({"client", "list", "--org", org});
   const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
   EXPECT_TRUE(std::regex_match(
-      listed, std::regex(R"(\[\{"clientId":")" + clientId + R"(","organisationId":")" + org +
+      listed, std::regex(R"(\[\{"clientId":")" + clientId + R"(","organizationId":")" + org +
                          R"(","name":"ERP","scopes":\["write:codes"\],"state":"active",)" + timestamp +
-                         R"(\},\{"clientId":")" + bareId + R"(","organisationId":")" + org +
+                         R"(\},\{"clientId":")" + bareId + R"(","organizationId":")" + org +
                          R"(","name":"","scopes":\["write:codes"\],"state":"deleted",)" + timestamp + "\\}\\]\n")))
       << listed;
   EXPECT_EQ(listed.find(secret), std::string::npos);
@@ -398,7 +398,7 @@ TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
       ok({"user", "create", "--org", org, "--email", "Ana@Example.com", "--role", "developer", "--password-stdin"},
          std::string(kPassword) + "\n");
   EXPECT_TRUE(
-      std::regex_match(user, std::regex(R"(\{"id":"usr_[0-9A-Za-z]{16}","organisationId":")" + org +
+      std::regex_match(user, std::regex(R"(\{"id":"usr_[0-9A-Za-z]{16}","organizationId":")" + org +
                                         R"(","email":"Ana@Example.com","role":"developer",)" + timestamp + "\\}\n")))
       << user;
   // Without a final newline the line is the whole input.
@@ -453,7 +453,7 @@ TEST_F(AdminCliTest, RefusesWeakPasswordsAndNamesEachProblem) {
             1},
            {{"user", "create", "--org", "org_0000000000000000", "--email", "b@example.com", "--role", "viewer",
              "--password-stdin"},
-            "no organisation with id \"org_0000000000000000\"",
+            "no organization with id \"org_0000000000000000\"",
             1},
            {{"user", "create", "--org", org, "--email", "no-at-sign", "--role", "viewer", "--password-stdin"},
             "the email address must contain exactly one '@'",
@@ -522,7 +522,7 @@ TEST_F(AdminCliTest, RecordsEveryChangeAndRefusalInTheAuditLog) {
   const std::string sudoActor = ::getuid() == 0 ? "cli:root (sudo by alice)" : cli;
   EXPECT_EQ(
       registryRows(dataDir() / "registry.db",
-                   "SELECT actor, action, target, organisation_id, address, result, detail FROM audit_log ORDER BY id"),
+                   "SELECT actor, action, target, organization_id, address, result, detail FROM audit_log ORDER BY id"),
       (std::vector<std::string>{
           cli + "|org.create|" + org + "|" + org + "|local|success|plan=starter name=Acme",
           cli + "|org.set-plan|" + org + "|" + org + "|local|success|plan=pro",
@@ -534,7 +534,7 @@ TEST_F(AdminCliTest, RecordsEveryChangeAndRefusalInTheAuditLog) {
           cli + "|client.delete|" + client + "|" + org + "|local|success|",
           cli + "|client.unblock|" + client + "|" + org + "|local|refused|client \"" + client +
               "\" is deleted and cannot be changed",
-          cli + "|org.set-plan|org_0000000000000000|org_0000000000000000|local|refused|no organisation with id "
+          cli + "|org.set-plan|org_0000000000000000|org_0000000000000000|local|refused|no organization with id "
                 "\"org_0000000000000000\"",
           cli + "|user.create|" + user + "|" + org + "|local|success|email=ana@example.com role=owner",
           cli + "|user.create||" + org + "|local|refused|the password has 9 characters; it needs at least 12",

@@ -88,7 +88,7 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
   EXPECT_EQ(service.jwksJson(), R"({"keys":[)" + key.publicJwk() + "]}");
   EXPECT_TRUE(service.jwksJson().starts_with(R"({"keys":[{"kty":"EC","kid":")")) << service.jwksJson();
   // ES256 is the default: the tokens of a new data directory say so.
-  const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+  const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
   ASSERT_EQ(issued.answer.status, 200) << issued.answer.body;
@@ -98,7 +98,7 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
 TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
   AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
-  const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+  const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
 
   const TokenOutcome issued = requestToken(service, client.client.id, client.secret);
@@ -137,7 +137,7 @@ TEST_P(AuthServiceWithKey, ASecondStartReusesTheKeyAndThePepperAndSignsWithTheKe
   {
     AuthService first(settingsWithTestKey(dir.path(), GetParam()));
     jwks = first.jwksJson();
-    const Organisation acme = first.registry().createOrganisation("Acme", Plan::Pro);
+    const Organization acme = first.registry().createOrganization("Acme", Plan::Pro);
     client = first.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   }
   const AuthService second(settingsFor(dir.path()));
@@ -188,7 +188,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   std::string oldToken;
   {
     AuthService service(settingsWithTestKey(dir.path(), before));
-    const Organisation acme = service.registry().createOrganisation("Acme", Plan::Pro);
+    const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
     client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
     oldToken = accessTokenOf(requestToken(service, client.client.id, client.secret));
   }

@@ -203,40 +203,40 @@ void FaultInjectingRegistry::check() const {
   if (failing) throw RegistryError(RegistryError::Kind::Storage, "registry database, injected fault: disk I/O error");
 }
 
-Organisation FaultInjectingRegistry::createOrganisation(std::string_view name, Plan plan) {
+Organization FaultInjectingRegistry::createOrganization(std::string_view name, Plan plan) {
   check();
-  return inner_.createOrganisation(name, plan);
+  return inner_.createOrganization(name, plan);
 }
 
-void FaultInjectingRegistry::setPlan(std::string_view organisationId, Plan plan) {
+void FaultInjectingRegistry::setPlan(std::string_view organizationId, Plan plan) {
   check();
-  inner_.setPlan(organisationId, plan);
+  inner_.setPlan(organizationId, plan);
 }
 
-void FaultInjectingRegistry::setSubscription(std::string_view organisationId, Subscription subscription) {
+void FaultInjectingRegistry::setSubscription(std::string_view organizationId, Subscription subscription) {
   check();
-  inner_.setSubscription(organisationId, subscription);
+  inner_.setSubscription(organizationId, subscription);
 }
 
-std::optional<Organisation> FaultInjectingRegistry::findOrganisation(std::string_view organisationId) {
+std::optional<Organization> FaultInjectingRegistry::findOrganization(std::string_view organizationId) {
   check();
-  return inner_.findOrganisation(organisationId);
+  return inner_.findOrganization(organizationId);
 }
 
-std::vector<Organisation> FaultInjectingRegistry::listOrganisations() {
+std::vector<Organization> FaultInjectingRegistry::listOrganizations() {
   check();
-  return inner_.listOrganisations();
+  return inner_.listOrganizations();
 }
 
-CreatedClient FaultInjectingRegistry::createClient(std::string_view organisationId, std::string_view name,
+CreatedClient FaultInjectingRegistry::createClient(std::string_view organizationId, std::string_view name,
                                                    const std::vector<std::string>& scopes, std::string_view createdBy) {
   check();
-  return inner_.createClient(organisationId, name, scopes, createdBy);
+  return inner_.createClient(organizationId, name, scopes, createdBy);
 }
 
-std::vector<ClientRecord> FaultInjectingRegistry::listClients(std::string_view organisationId) {
+std::vector<ClientRecord> FaultInjectingRegistry::listClients(std::string_view organizationId) {
   check();
-  return inner_.listClients(organisationId);
+  return inner_.listClients(organizationId);
 }
 
 std::optional<ClientRecord> FaultInjectingRegistry::findClient(std::string_view clientId) {

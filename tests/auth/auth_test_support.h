@@ -113,14 +113,14 @@ class FaultInjectingRegistry final : public ClientRegistry {
   bool failing = false;
   int authenticationLookups = 0;
 
-  Organisation createOrganisation(std::string_view name, Plan plan) override;
-  void setPlan(std::string_view organisationId, Plan plan) override;
-  void setSubscription(std::string_view organisationId, Subscription subscription) override;
-  std::optional<Organisation> findOrganisation(std::string_view organisationId) override;
-  std::vector<Organisation> listOrganisations() override;
-  CreatedClient createClient(std::string_view organisationId, std::string_view name,
+  Organization createOrganization(std::string_view name, Plan plan) override;
+  void setPlan(std::string_view organizationId, Plan plan) override;
+  void setSubscription(std::string_view organizationId, Subscription subscription) override;
+  std::optional<Organization> findOrganization(std::string_view organizationId) override;
+  std::vector<Organization> listOrganizations() override;
+  CreatedClient createClient(std::string_view organizationId, std::string_view name,
                              const std::vector<std::string>& scopes, std::string_view createdBy) override;
-  std::vector<ClientRecord> listClients(std::string_view organisationId) override;
+  std::vector<ClientRecord> listClients(std::string_view organizationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;
   std::optional<ClientAuthRecord> findClientForAuthentication(std::string_view clientId) override;

@@ -30,7 +30,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
         keys_(testing::sharedTestKey(GetParam())),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         verifier_(keys_, TokenSettings{}),
-        organisation_(registry_.createOrganisation("Acme", Plan::Starter)),
+        organization_(registry_.createOrganization("Acme", Plan::Starter)),
         writer_(clientWithStoredScopes("writer", "read:codes write:codes")),
         reader_(clientWithStoredScopes("reader", "read:codes")),
         view_(registry_, clock_.clock()),
@@ -40,7 +40,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   // A client holding `scopes` as a registry from before D-U9 may (read:codes
   // is no scope the server knows).
   ClientRecord clientWithStoredScopes(std::string_view name, const std::string& scopes) {
-    const ClientRecord created = registry_.createClient(organisation_.id, name, {"write:codes"}, "tester").client;
+    const ClientRecord created = registry_.createClient(organization_.id, name, {"write:codes"}, "tester").client;
     testing::storeScopesBehindTheRegistry(dir_.path() / "registry.db", created.id, scopes);
     return registry_.findClient(created.id).value();
   }
@@ -48,7 +48,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   // As the token endpoint issues it: dated no earlier than the client's tokensNotBefore.
   std::string tokenFor(const ClientRecord& client) {
     const std::int64_t notBefore = registry_.findClientForAuthentication(client.id).value().tokensNotBefore;
-    return issuer_.issue({client.organisationId, client.id, client.scopes, notBefore}).accessToken;
+    return issuer_.issue({client.organizationId, client.id, client.scopes, notBefore}).accessToken;
   }
 
   BearerOutcome authenticate(std::vector<std::string> values) {
@@ -77,7 +77,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   SigningKeySet keys_;
   TokenIssuer issuer_;
   AccessTokenVerifier verifier_;
-  Organisation organisation_;
+  Organization organization_;
   ClientRecord writer_;
   ClientRecord reader_;
   RegistryView view_;
@@ -97,7 +97,7 @@ TEST_P(BearerAuthenticatorTest, BA01_AllowsAValidTokenWithTheScope) {
   EXPECT_EQ(outcome.message, "");
   EXPECT_EQ(outcome.cause, "ok");
   ASSERT_NE(outcome.claims, nullptr);
-  EXPECT_EQ(outcome.claims->organisationId, organisation_.id);
+  EXPECT_EQ(outcome.claims->organizationId, organization_.id);
   EXPECT_EQ(outcome.claims->clientId, writer_.id);
   EXPECT_EQ(outcome.claims->scope, "read:codes write:codes");
 }
@@ -207,17 +207,17 @@ TEST_P(BearerAuthenticatorTest, BA15_TokenWithoutTheScopeIsForbidden) {
 TEST_P(BearerAuthenticatorTest, BA18_LapsedSubscriptionIsForbiddenOnceTheViewRefreshes) {
   const std::string token = tokenFor(writer_);
   ASSERT_TRUE(authenticate({"Bearer " + token}).allowed());
-  registry_.setSubscription(organisation_.id, Subscription::Inactive);
+  registry_.setSubscription(organization_.id, Subscription::Inactive);
   ASSERT_TRUE(view_.refreshIfChanged());
   expectRefused(
       authenticate({"Bearer " + token}), 403,
       R"(Bearer realm="codepayload", error="insufficient_scope", error_description="subscription does not cover API clients")",
-      "The organisation's subscription no longer covers API clients.", "lapsed");
-  registry_.setSubscription(organisation_.id, Subscription::Active);
-  registry_.setPlan(organisation_.id, Plan::Free);
+      "The organization's subscription no longer covers API clients.", "lapsed");
+  registry_.setSubscription(organization_.id, Subscription::Active);
+  registry_.setPlan(organization_.id, Plan::Free);
   ASSERT_TRUE(view_.refreshIfChanged());
   EXPECT_EQ(authenticate({"Bearer " + token}).cause, "lapsed");
-  registry_.setPlan(organisation_.id, Plan::Pro);
+  registry_.setPlan(organization_.id, Plan::Pro);
   ASSERT_TRUE(view_.refreshIfChanged());
   EXPECT_TRUE(authenticate({"Bearer " + token}).allowed());
 }
@@ -272,13 +272,13 @@ TEST_P(BearerAuthenticatorTest, ATokenIssuedAfterAnUnblockInTheBlocksSecondWorks
   EXPECT_EQ(outcome.claims->expiresAt, clock_.now() + 1 + 3600);
 }
 
-TEST_P(BearerAuthenticatorTest, ATokenNamingAnotherOrganisationForTheClientIsRevoked) {
-  const Organisation other = registry_.createOrganisation("Other", Plan::Pro);
-  EXPECT_FALSE(view_.refreshIfChanged());  // a new organisation has no client: no standing changed (D-T3)
+TEST_P(BearerAuthenticatorTest, ATokenNamingAnotherOrganizationForTheClientIsRevoked) {
+  const Organization other = registry_.createOrganization("Other", Plan::Pro);
+  EXPECT_FALSE(view_.refreshIfChanged());  // a new organization has no client: no standing changed (D-T3)
   const std::string token = issuer_.issue({other.id, writer_.id, writer_.scopes}).accessToken;
   EXPECT_EQ(authenticate({"Bearer " + token}).cause, "revoked");
   const std::string unknownClient =
-      issuer_.issue({organisation_.id, "svc_client_000000000000000000000000", writer_.scopes}).accessToken;
+      issuer_.issue({organization_.id, "svc_client_000000000000000000000000", writer_.scopes}).accessToken;
   EXPECT_EQ(authenticate({"Bearer " + unknownClient}).cause, "revoked");
 }
 
@@ -313,7 +313,7 @@ TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARev
   VerifiedTokenCache cache(16);
   const BearerAuthenticator authenticator(verifier, view, cache, clock.clock());
   // A client the view has not seen yet.
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Starter);
+  const Organization acme = registry.createOrganization("Acme", Plan::Starter);
   const ClientRecord client = registry.createClient(acme.id, "fresh", {"write:codes"}, "tester").client;
   const std::string header = "Bearer " + issuer.issue({acme.id, client.id, client.scopes}).accessToken;
   const std::vector<std::string_view> values = {header};

@@ -47,11 +47,11 @@ TEST(WellFormedIds, ClientIds) {
   EXPECT_FALSE(isWellFormedClientId(std::string_view("svc_client_AbCdEfGhIjKlMnOpQrStUv0\0", 35)));
 }
 
-TEST(WellFormedIds, OrganisationIds) {
-  EXPECT_TRUE(isWellFormedOrganisationId("org_0123456789abcdef"));
-  EXPECT_FALSE(isWellFormedOrganisationId("org_0123456789abcde"));
-  EXPECT_FALSE(isWellFormedOrganisationId("svc_client_AbCdEfGhIjKlMnOpQrStUv09"));
-  EXPECT_FALSE(isWellFormedOrganisationId("ORG_0123456789abcdef"));
+TEST(WellFormedIds, OrganizationIds) {
+  EXPECT_TRUE(isWellFormedOrganizationId("org_0123456789abcdef"));
+  EXPECT_FALSE(isWellFormedOrganizationId("org_0123456789abcde"));
+  EXPECT_FALSE(isWellFormedOrganizationId("svc_client_AbCdEfGhIjKlMnOpQrStUv09"));
+  EXPECT_FALSE(isWellFormedOrganizationId("ORG_0123456789abcdef"));
 }
 
 TEST(IsValidScope, FollowsRfc6749ScopeTokens) {

@@ -30,7 +30,7 @@ class ClientStandingVersionTest : public ::testing::Test {
   ClientStandingVersionTest()
       : hasher_(std::string(32, 'p')),
         registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
-        acme_(registry_.createOrganisation("Acme GmbH", Plan::Starter)),
+        acme_(registry_.createOrganization("Acme GmbH", Plan::Starter)),
         erp_(registry_.createClient(acme_.id, "ERP", {"write:codes"}, "tester").client) {}
 
   std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
@@ -43,7 +43,7 @@ class ClientStandingVersionTest : public ::testing::Test {
   FakeClock clock_;
   SecretHasher hasher_;
   SqliteClientRegistry registry_;
-  Organisation acme_;
+  Organization acme_;
   ClientRecord erp_;
 };
 
@@ -78,13 +78,13 @@ TEST_F(ClientStandingVersionTest, MovesByOneOnEveryChangeOfAStanding) {
       executeElsewhere("UPDATE api_clients SET tokens_not_before = tokens_not_before + 1 WHERE id = '" + erp_.id + "'"),
       "");
   EXPECT_EQ(registry_.version(), 10u);
-  EXPECT_EQ(executeElsewhere("UPDATE organisations SET plan = 'enterprise' WHERE id = '" + acme_.id + "'"), "");
+  EXPECT_EQ(executeElsewhere("UPDATE organizations SET plan = 'enterprise' WHERE id = '" + acme_.id + "'"), "");
   EXPECT_EQ(registry_.version(), 11u);
   EXPECT_EQ(executeElsewhere("DELETE FROM api_clients WHERE id = '" + crm.id + "'"), "");
   EXPECT_EQ(registry_.version(), 12u);
-  // An organisation removed with the foreign key off (a manual repair) leaves
+  // An organization removed with the foreign key off (a manual repair) leaves
   // its clients out of the status rows.
-  EXPECT_EQ(executeElsewhere("DELETE FROM organisations WHERE id = '" + acme_.id + "'"), "");
+  EXPECT_EQ(executeElsewhere("DELETE FROM organizations WHERE id = '" + acme_.id + "'"), "");
   EXPECT_EQ(registry_.version(), 13u);
   EXPECT_TRUE(registry_.listClientsForAuthentication().empty());
 }
@@ -115,15 +115,15 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   accounts::AccountStore accounts(databaseFile(), testing::sourceRegistryMigrations(), clock_.clock());
   registry_.setChangeRecorder([](Poco::Data::Session& session, const RegistryChange& change) {
     accounts::appendAuditRecord(
-        session, accounts::AuditRecord{0, kTestEpoch, "cli:tester", change.action, change.target, change.organisationId,
+        session, accounts::AuditRecord{0, kTestEpoch, "cli:tester", change.action, change.target, change.organizationId,
                                        "local", accounts::AuditResult::Success, change.detail});
   });
   registry_.setClientState(erp_.id, ClientState::Active);
   EXPECT_EQ(accounts.readAudit({}).size(), 1u);
   EXPECT_EQ(registry_.version(), start);
 
-  // A new organisation: no client can name it yet.
-  const Organisation beta = registry_.createOrganisation("Beta", Plan::Pro);
+  // A new organization: no client can name it yet.
+  const Organization beta = registry_.createOrganization("Beta", Plan::Pro);
   EXPECT_EQ(registry_.version(), start);
 
   // The usage writer, with its own connection: counts and last_used_at.
@@ -148,17 +148,17 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   EXPECT_EQ(registry_.version(), start);
 
   // Columns the view does not read, changed by another connection: a client
-  // renamed (the registry has no such operation yet), an organisation's name,
+  // renamed (the registry has no such operation yet), an organization's name,
   // updated_at.
   EXPECT_EQ(executeElsewhere("UPDATE api_clients SET name = 'ERP (new)', updated_at = 7"
                              " WHERE id = '" +
                              erp_.id + "'"),
             "");
-  EXPECT_EQ(executeElsewhere("UPDATE organisations SET name = 'Acme AG', updated_at = 7 WHERE id = '" + beta.id + "'"),
+  EXPECT_EQ(executeElsewhere("UPDATE organizations SET name = 'Acme AG', updated_at = 7 WHERE id = '" + beta.id + "'"),
             "");
   // A standing column set to the value it has.
-  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET state = state, organisation_id = organisation_id"), "");
-  EXPECT_EQ(executeElsewhere("UPDATE organisations SET plan = plan, subscription = subscription"), "");
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET state = state, organization_id = organization_id"), "");
+  EXPECT_EQ(executeElsewhere("UPDATE organizations SET plan = plan, subscription = subscription"), "");
   EXPECT_EQ(registry_.version(), start);
 
   // And a standing change after all of that still counts.

@@ -19,8 +19,8 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
-  const Organisation other = registry.createOrganisation("Other", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
+  const Organization other = registry.createOrganization("Other", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
 
   RegistryView view(registry, clock.clock());
@@ -55,7 +55,7 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
   EXPECT_EQ(view.standing(client.id, acme.id, 0), ClientStanding::Active);  // never blocked: any iat
@@ -102,7 +102,7 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
   SqliteUsageStore usage(dir.path() / "registry.db");
@@ -127,13 +127,13 @@ TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasCheck
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   // Two scopes (stored as a registry from before D-U9 may hold them): in order.
   testing::storeScopesBehindTheRegistry(dir.path() / "registry.db", client.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry.createClient(acme.id, "b", {"write:codes"}, "tester");
   registry.setClientState(blocked.client.id, ClientState::Blocked);
-  const Organisation lapsed = registry.createOrganisation("Lapsed", Plan::Pro);
+  const Organization lapsed = registry.createOrganization("Lapsed", Plan::Pro);
   const CreatedClient lapsedClient = registry.createClient(lapsed.id, "l", {"write:codes"}, "tester");
   registry.setSubscription(lapsed.id, Subscription::Inactive);
   const SecretDigest right = hasher.digest(client.secret);
@@ -144,11 +144,11 @@ TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasCheck
   EXPECT_EQ(*vouched.client, registry.findClientForAuthentication(client.client.id).value());
   EXPECT_EQ(vouched.client->scopes, (std::vector<std::string>{"write:codes", "read:codes"}));
   EXPECT_EQ(vouched.checkedAt, kTestEpoch);
-  // The endpoint refuses a lapsed organisation's client itself (unauthorized_client).
+  // The endpoint refuses a lapsed organization's client itself (unauthorized_client).
   const ViewAuthentication lapsedVouched =
       view.authenticated(lapsedClient.client.id, hasher.digest(lapsedClient.secret));
   ASSERT_NE(lapsedVouched.client, nullptr);
-  EXPECT_FALSE(lapsedVouched.client->organisationCoversApiClients);
+  EXPECT_FALSE(lapsedVouched.client->organizationCoversApiClients);
 
   EXPECT_EQ(view.authenticated(client.client.id, hasher.digest(blocked.secret)).client, nullptr);  // wrong secret
   EXPECT_EQ(view.authenticated(blocked.client.id, hasher.digest(blocked.secret)).client, nullptr);
@@ -180,7 +180,7 @@ TEST(RegistryView, StopsVouchingWhileItsChecksFail) {
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
   testing::FaultInjectingRegistry registry(sqlite);
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   RegistryView view(registry, clock.clock());
   const SecretDigest right = hasher.digest(client.secret);
@@ -205,7 +205,7 @@ TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   RegistryView view(registry, clock.clock());
 
@@ -226,7 +226,7 @@ TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   const SecretHasher hasher(std::string(32, 'p'));
   SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
   testing::FaultInjectingRegistry registry(sqlite);
-  const Organisation acme = registry.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, systemUnixSeconds);
   registry.setClientState(client.id, ClientState::Blocked);

@@ -17,7 +17,7 @@ using testing::FakeClock;
 using testing::TempDir;
 
 constexpr const char* kOneClientQuery =
-    "SELECT id, organisation_id, state, scopes, secret_digest, 'pro', 'active', 0 FROM api_clients"
+    "SELECT id, organization_id, state, scopes, secret_digest, 'pro', 'active', 0 FROM api_clients"
     " WHERE id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
 
 class SqliteAuthenticationConnectionsTest : public ::testing::Test {
@@ -48,7 +48,7 @@ TEST_F(SqliteAuthenticationConnectionsTest, LeasesHeldTogetherAreDifferentConnec
 
 TEST_F(SqliteAuthenticationConnectionsTest, EachConnectionReadsWhatTheRegistryCommitted) {
   // AC-02: every connection sees a client created after it was first used.
-  const Organisation acme = registry_.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry_.createOrganization("Acme", Plan::Pro);
   const CreatedClient first = registry_.createClient(acme.id, "first", {"write:codes"}, "test");
   SqliteAuthenticationConnections connections(databaseFile(), kOneClientQuery);
   std::vector<SqliteAuthenticationConnections::Lease> leases;
@@ -69,7 +69,7 @@ TEST_F(SqliteAuthenticationConnectionsTest, EachConnectionReadsWhatTheRegistryCo
 
 TEST_F(SqliteAuthenticationConnectionsTest, ConcurrentLookupsThroughTheRegistryFindTheirOwnClients) {
   // AC-03: 8 threads, 200 lookups each, known and unknown ids interleaved.
-  const Organisation acme = registry_.createOrganisation("Acme", Plan::Pro);
+  const Organization acme = registry_.createOrganization("Acme", Plan::Pro);
   std::vector<CreatedClient> clients;
   for (int index = 0; index < 8; ++index) {
     clients.push_back(registry_.createClient(acme.id, "c" + std::to_string(index), {"write:codes"}, "test"));

@@ -12,6 +12,7 @@
 
 #include "auth/base64.h"
 #include "auth_test_support.h"
+#include "db/migrations.h"
 #include "behind_the_registry.h"
 
 namespace codepayload::auth {
@@ -28,7 +29,7 @@ class SqliteClientRegistryTest : public ::testing::Test {
 
   std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
 
-  Organisation starterOrganisation() { return registry_.createOrganisation("Acme GmbH", Plan::Starter); }
+  Organization starterOrganization() { return registry_.createOrganization("Acme GmbH", Plan::Starter); }
 
   TempDir dir_;
   FakeClock clock_;
@@ -46,49 +47,49 @@ std::string storageErrorOf(const std::function<void()>& action) {
   return "";
 }
 
-TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganisations) {
-  const Organisation acme = registry_.createOrganisation("Acme GmbH", Plan::Pro);
-  EXPECT_TRUE(isWellFormedOrganisationId(acme.id)) << acme.id;
+TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganizations) {
+  const Organization acme = registry_.createOrganization("Acme GmbH", Plan::Pro);
+  EXPECT_TRUE(isWellFormedOrganizationId(acme.id)) << acme.id;
   EXPECT_EQ(acme.name, "Acme GmbH");
   EXPECT_EQ(acme.plan, Plan::Pro);
   EXPECT_EQ(acme.subscription, Subscription::Active);
   EXPECT_EQ(acme.createdAt, testing::kTestEpoch);
   clock_.advance(5);
-  const Organisation beta = registry_.createOrganisation("Beta \"quoted\" \xc3\xa9", Plan::Free);
-  EXPECT_EQ(registry_.listOrganisations(), (std::vector<Organisation>{acme, beta}));
-  EXPECT_EQ(registry_.findOrganisation(beta.id), beta);
-  EXPECT_EQ(registry_.findOrganisation("org_0000000000000000"), std::nullopt);
+  const Organization beta = registry_.createOrganization("Beta \"quoted\" \xc3\xa9", Plan::Free);
+  EXPECT_EQ(registry_.listOrganizations(), (std::vector<Organization>{acme, beta}));
+  EXPECT_EQ(registry_.findOrganization(beta.id), beta);
+  EXPECT_EQ(registry_.findOrganization("org_0000000000000000"), std::nullopt);
 }
 
 TEST_F(SqliteClientRegistryTest, ChangesPlanAndSubscription) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   registry_.setPlan(acme.id, Plan::Enterprise);
   registry_.setSubscription(acme.id, Subscription::Inactive);
-  const Organisation changed = *registry_.findOrganisation(acme.id);
+  const Organization changed = *registry_.findOrganization(acme.id);
   EXPECT_EQ(changed.plan, Plan::Enterprise);
   EXPECT_EQ(changed.subscription, Subscription::Inactive);
   try {
     registry_.setPlan("org_0000000000000000", Plan::Pro);
     FAIL();
   } catch (const RegistryError& error) {
-    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
-    EXPECT_STREQ(error.what(), "no organisation with id \"org_0000000000000000\"");
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganization);
+    EXPECT_STREQ(error.what(), "no organization with id \"org_0000000000000000\"");
   }
   EXPECT_THROW(registry_.setSubscription("nope", Subscription::Active), RegistryError);
 }
 
-TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
+TEST_F(SqliteClientRegistryTest, RefusesBadOrganizationNames) {
   for (const std::string_view name : {std::string_view(""), std::string_view("tab\there"), std::string_view("\x7f"),
                                       std::string_view("bad \xff utf8"), std::string_view("\xc2\x85 C1")}) {
     try {
-      registry_.createOrganisation(name, Plan::Pro);
+      registry_.createOrganization(name, Plan::Pro);
       FAIL() << name;
     } catch (const RegistryError& error) {
       EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue) << name;
     }
   }
-  EXPECT_NO_THROW(registry_.createOrganisation(std::string(200, 'n'), Plan::Pro));
-  EXPECT_THROW(registry_.createOrganisation(std::string(201, 'n'), Plan::Pro), RegistryError);
+  EXPECT_NO_THROW(registry_.createOrganization(std::string(200, 'n'), Plan::Pro));
+  EXPECT_THROW(registry_.createOrganization(std::string(201, 'n'), Plan::Pro), RegistryError);
   // Every bidirectional control, each named with its offset.
   for (const auto& [name, problem] :
        std::vector<std::pair<std::string, std::string>>{{"Acme\xD8\x9C", "U+061C at byte offset 4"},
@@ -108,28 +109,28 @@ TEST_F(SqliteClientRegistryTest, RefusesBadOrganisationNames) {
                                                         {"A\xE2\x81\xA8", "U+2068 at byte offset 1"},
                                                         {"A\xE2\x81\xA9", "U+2069 at byte offset 1"}}) {
     try {
-      registry_.createOrganisation(name, Plan::Pro);
+      registry_.createOrganization(name, Plan::Pro);
       ADD_FAILURE() << name;
     } catch (const RegistryError& error) {
       EXPECT_EQ(error.kind(), RegistryError::Kind::InvalidValue);
       EXPECT_EQ(std::string(error.what()),
-                "an organisation name must not contain a bidirectional control character (" + problem + ")");
+                "an organization name must not contain a bidirectional control character (" + problem + ")");
     }
   }
   // Right-to-left letters themselves are a name like any other.
-  EXPECT_NO_THROW(registry_.createOrganisation("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D Acme", Plan::Pro));
-  EXPECT_EQ(registry_.listOrganisations().size(), 2u);
+  EXPECT_NO_THROW(registry_.createOrganization("\xD7\xA9\xD7\x9C\xD7\x95\xD7\x9D Acme", Plan::Pro));
+  EXPECT_EQ(registry_.listOrganizations().size(), 2u);
 }
 
 TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   EXPECT_TRUE(isWellFormedClientId(created.client.id)) << created.client.id;
   EXPECT_EQ(created.secret.size(), 43u);
   std::string secretBytes;
   EXPECT_TRUE(decodeBase64UrlStrict(created.secret, secretBytes));
   EXPECT_EQ(secretBytes.size(), 32u);
-  EXPECT_EQ(created.client.organisationId, acme.id);
+  EXPECT_EQ(created.client.organizationId, acme.id);
   EXPECT_EQ(created.client.name, "ERP");
   EXPECT_EQ(created.client.scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(created.client.state, ClientState::Active);
@@ -140,11 +141,11 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(created.client.id);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->clientId, created.client.id);
-  EXPECT_EQ(record->organisationId, acme.id);
+  EXPECT_EQ(record->organizationId, acme.id);
   EXPECT_EQ(record->state, ClientState::Active);
   EXPECT_EQ(record->scopes, created.client.scopes);
   EXPECT_TRUE(SecretHasher::equal(record->secretDigest, hasher_.digest(created.secret)));
-  EXPECT_TRUE(record->organisationCoversApiClients);
+  EXPECT_TRUE(record->organizationCoversApiClients);
 
   clock_.advance(1);  // listed by creation time
   const CreatedClient second = registry_.createClient(acme.id, "", {"write:codes"}, "tester");
@@ -153,33 +154,33 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_EQ(registry_.listClients(acme.id), (std::vector<ClientRecord>{created.client, second.client}));
 }
 
-TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganisationHasAnActiveStarterOrHigherPlan) {
-  const Organisation free = registry_.createOrganisation("Free Ltd", Plan::Free);
+TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganizationHasAnActiveStarterOrHigherPlan) {
+  const Organization free = registry_.createOrganization("Free Ltd", Plan::Free);
   try {
     registry_.createClient(free.id, "x", {"write:codes"}, "tester");
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::PlanExcludesClients);
     EXPECT_EQ(std::string(error.what()),
-              "organisation \"" + free.id +
+              "organization \"" + free.id +
                   "\" is on the free plan with an active subscription; API clients need an active subscription "
                   "on Starter or a higher plan");
   }
-  const Organisation lapsed = registry_.createOrganisation("Lapsed Ltd", Plan::Enterprise);
+  const Organization lapsed = registry_.createOrganization("Lapsed Ltd", Plan::Enterprise);
   registry_.setSubscription(lapsed.id, Subscription::Inactive);
   EXPECT_THROW(registry_.createClient(lapsed.id, "x", {"write:codes"}, "tester"), RegistryError);
   try {
     registry_.createClient("org_0000000000000000", "x", {"write:codes"}, "tester");
     FAIL();
   } catch (const RegistryError& error) {
-    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganisation);
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownOrganization);
   }
   EXPECT_TRUE(registry_.listClients(free.id).empty());
   EXPECT_TRUE(registry_.listClients(lapsed.id).empty());
 }
 
 TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const auto kindOf = [&](const std::vector<std::string>& scopes, std::string_view name) {
     try {
       registry_.createClient(acme.id, name, scopes, "tester");
@@ -206,7 +207,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
 }
 
 TEST_F(SqliteClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCreator) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient byCli = registry_.createClient(acme.id, "a", {"write:codes"}, "cli:alice");
   const CreatedClient byUser = registry_.createClient(acme.id, "b", {"write:codes"}, "owner@example.com");
   const CreatedClient byNobody = registry_.createClient(acme.id, "c", {"write:codes"}, "");
@@ -230,7 +231,7 @@ TEST_F(SqliteClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCr
 
 // D-U9: only scopes the server knows, and at least one.
 TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const auto problemOf = [&](const std::vector<std::string>& scopes) {
     try {
       registry_.createClient(acme.id, "c", scopes, "tester");
@@ -252,7 +253,7 @@ TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
 }
 
 TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   const std::string& id = created.client.id;
 
@@ -289,7 +290,7 @@ TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
 }
 
 TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   const auto notBefore = [&] {
     const std::optional<ClientAuthRecord> record = registry_.findClientForAuthentication(id);
@@ -319,7 +320,7 @@ TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterThe
 // the two blocks is dated at the first block's tokensNotBefore, so the second
 // block must move it past that (it once stayed put, and the token survived).
 TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedSinceTheFirst) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   clock_.set(testing::kTestEpoch + 100);
   registry_.setClientState(id, ClientState::Blocked);
@@ -330,55 +331,9 @@ TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedS
   EXPECT_LT(issuedAt, registry_.findClientForAuthentication(id)->tokensNotBefore);
 }
 
-TEST(SqliteClientRegistryMigration, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClientsKept) {
-  // A data directory from before 0002: its clients keep working, never
-  // blocked; from before 0004: created by nobody named, never used. The
-  // client row is written as schema 1 knew it (today's createClient writes
-  // columns schema 1 lacks).
-  TempDir dir;
-  FakeClock clock;
-  const SecretHasher hasher(std::string(32, 'p'));
-  const std::filesystem::path firstOnly = dir.path() / "migrations-0001";
-  std::filesystem::create_directory(firstOnly);
-  std::filesystem::copy_file(testing::sourceRegistryMigrations() / "0001_registry.sql",
-                             firstOnly / "0001_registry.sql");
-  const std::string clientId = std::string(kClientIdPrefix) + std::string(kClientIdRandomLength, 'A');
-  const std::string secret(43, 's');
-  std::string organisationId;
-  {
-    SqliteClientRegistry old(dir.path() / "registry.db", firstOnly, hasher, clock.clock());
-    organisationId = old.createOrganisation("Acme", Plan::Pro).id;
-  }
-  {
-    std::string digestHex;
-    for (const unsigned char byte : hasher.digest(secret)) {
-      constexpr const char* kHex = "0123456789abcdef";
-      digestHex += kHex[byte >> 4];
-      digestHex += kHex[byte & 0xF];
-    }
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open_v2((dir.path() / "registry.db").c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-    const std::string insert =
-        "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest, created_at, updated_at)"
-        " VALUES ('" +
-        clientId + "', '" + organisationId + "', 'ERP', 'write:codes', 'active', X'" + digestHex + "', 1, 1)";
-    EXPECT_EQ(sqlite3_exec(db, insert.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sqlite3_errmsg(db);
-    sqlite3_close(db);
-  }
-  SqliteClientRegistry upgraded(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
-  const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(clientId);
-  ASSERT_TRUE(record.has_value());
-  EXPECT_EQ(record->tokensNotBefore, 0);
-  EXPECT_EQ(record->secretDigest, hasher.digest(secret));
-  EXPECT_EQ(upgraded.findClient(clientId),
-            (ClientRecord{clientId, organisationId, "ERP", {"write:codes"}, ClientState::Active, 1, "", std::nullopt}));
-  upgraded.setClientState(clientId, ClientState::Blocked);
-  EXPECT_EQ(upgraded.findClientForAuthentication(clientId)->tokensNotBefore, testing::kTestEpoch + 1);
-}
-
 TEST_F(SqliteClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatchTheLookup) {
-  const Organisation acme = starterOrganisation();
-  const Organisation free = registry_.createOrganisation("Later Free", Plan::Pro);
+  const Organization acme = starterOrganization();
+  const Organization free = registry_.createOrganization("Later Free", Plan::Pro);
   const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
   testing::storeScopesBehindTheRegistry(databaseFile(), active.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
@@ -402,14 +357,14 @@ TEST_F(SqliteClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatc
   EXPECT_EQ(registry_.findClientForAuthentication(active.client.id)->scopes,
             (std::vector<std::string>{"write:codes", "read:codes"}));
   EXPECT_EQ(registry_.findClientForAuthentication(blocked.client.id)->state, ClientState::Blocked);
-  EXPECT_FALSE(registry_.findClientForAuthentication(downgraded.client.id)->organisationCoversApiClients);
+  EXPECT_FALSE(registry_.findClientForAuthentication(downgraded.client.id)->organizationCoversApiClients);
 }
 
 // A row whose scopes are not a scope list (written by hand): listed with no
 // scopes and an all-zero digest, so the view never authenticates it and its
 // lookup reports the fault; the other clients are listed as ever.
 TEST_F(SqliteClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsItsOwnLookup) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient good = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
   const CreatedClient bad = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
   testing::storeScopesBehindTheRegistry(databaseFile(), bad.client.id, "write:codes  read:codes");
@@ -427,10 +382,10 @@ TEST_F(SqliteClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsIts
 }
 
 TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const std::uint64_t start = registry_.version();
   EXPECT_EQ(registry_.version(), start);  // reading changes nothing
-  registry_.listOrganisations();
+  registry_.listOrganizations();
   EXPECT_EQ(registry_.version(), start);
   registry_.setPlan(acme.id, Plan::Pro);
   const std::uint64_t afterOwnChange = registry_.version();
@@ -440,7 +395,7 @@ TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
   SqliteClientRegistry other(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock());
   other.setSubscription(acme.id, Subscription::Inactive);
   EXPECT_NE(registry_.version(), afterOwnChange);
-  EXPECT_EQ(registry_.findOrganisation(acme.id)->subscription, Subscription::Inactive);
+  EXPECT_EQ(registry_.findOrganization(acme.id)->subscription, Subscription::Inactive);
 }
 
 // Runs `sql` on a second, raw connection to the registry database (another process).
@@ -454,7 +409,7 @@ void executeElsewhere(const std::filesystem::path& database, const std::string& 
 TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
   // findClientForAuthentication keeps its prepared statement between calls:
   // each call must bind afresh, read current rows and leave it reusable.
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}, "tester").client.id;
   const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}, "tester").client.id;
   // Scopes the server no longer knows, stored before (D-U9): read as stored.
@@ -468,11 +423,11 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
 
   // Another process blocks the first client and lets the subscription lapse.
   executeElsewhere(databaseFile(), "UPDATE api_clients SET state = 'blocked' WHERE id = '" + first + "'");
-  executeElsewhere(databaseFile(), "UPDATE organisations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
+  executeElsewhere(databaseFile(), "UPDATE organizations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
   const std::optional<ClientAuthRecord> blocked = registry_.findClientForAuthentication(first);
   ASSERT_TRUE(blocked.has_value());
   EXPECT_EQ(blocked->state, ClientState::Blocked);
-  EXPECT_FALSE(blocked->organisationCoversApiClients);
+  EXPECT_FALSE(blocked->organizationCoversApiClients);
 
   // A stored digest of the wrong size (past the schema's CHECK) is a storage
   // fault; the next lookup works.
@@ -495,7 +450,7 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
   // timing is judged in bench/token_failure_timing.cpp): never returned.
   const std::string unknown = "svc_client_000000000000000000000000";
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"}, "tester");
   executeElsewhere(databaseFile(),
                    "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
@@ -522,7 +477,7 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
 }
 
 TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   std::vector<std::string> secrets;
   for (int index = 0; index < 5; ++index)
     secrets.push_back(registry_.createClient(acme.id, "c", {"write:codes"}, "tester").secret);
@@ -547,7 +502,7 @@ TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
 }
 
 TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
-  starterOrganisation();
+  starterOrganization();
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
   const auto scalar = [db](const char* sql) {
@@ -559,16 +514,20 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
     return value;
   };
   EXPECT_EQ(scalar("PRAGMA journal_mode"), "wal");
-  EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"),
-            "1:0001_registry.sql,2:0002_tokens_not_before.sql,3:0003_accounts.sql,4:0004_client_usage.sql,"
-            "5:0005_organisation_settings.sql,6:0006_client_standing_version.sql,"
-            "7:0007_standing_version_covers_secrets_and_scopes.sql,8:0008_user_placeholders.sql");
-  // The schema refuses a client of an organisation that does not exist.
+  // Every file of db/registry applied, in order, under its file name.
+  std::string folder;
+  for (const Migration& migration : listMigrations(testing::sourceRegistryMigrations())) {
+    folder += (folder.empty() ? "" : ",") + std::to_string(migration.version) + ":" + migration.fileName;
+  }
+  EXPECT_EQ(folder.substr(0, 23), "1:0001_registry.sql,2:0");
+  EXPECT_EQ(folder.substr(folder.size() - 23), "9:0009_one_spelling.sql");
+  EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"), folder);
+  // The schema refuses a client of an organization that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
   // (The columns named: the table has gained some since, and a count
   // mismatch would fail for another reason.)
   EXPECT_EQ(sqlite3_exec(db,
-                         "INSERT INTO api_clients (id, organisation_id, name, scopes, state, secret_digest,"
+                         "INSERT INTO api_clients (id, organization_id, name, scopes, state, secret_digest,"
                          " created_at, updated_at) VALUES ('svc_client_000000000000000000000000',"
                          " 'org_0000000000000000', '', '', 'active', zeroblob(32), 0, 0)",
                          nullptr, nullptr, nullptr),
@@ -616,7 +575,7 @@ TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
   const std::filesystem::path database = dir.path() / "registry.db";
   {
     SqliteClientRegistry fresh(database, testing::sourceRegistryMigrations(), hasher);
-    fresh.createOrganisation("Acme GmbH", Plan::Starter);
+    fresh.createOrganization("Acme GmbH", Plan::Starter);
     for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
   }
   // As an install before D-S4 left it (a crash keeps -wal and -shm).
@@ -626,16 +585,16 @@ TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
     ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
   }
   SqliteClientRegistry reopened(database, testing::sourceRegistryMigrations(), hasher);
-  reopened.createOrganisation("Beta AG", Plan::Pro);
+  reopened.createOrganization("Beta AG", Plan::Pro);
   for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
-  EXPECT_EQ(reopened.listOrganisations().size(), 2u);
+  EXPECT_EQ(reopened.listOrganizations().size(), 2u);
   ::umask(previousUmask);
 }
 
 TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction) {
   std::vector<RegistryChange> changes;
   registry_.setChangeRecorder([&](Poco::Data::Session&, const RegistryChange& change) { changes.push_back(change); });
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   registry_.setPlan(acme.id, Plan::Pro);
   registry_.setSubscription(acme.id, Subscription::Active);
   const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"}, "tester");
@@ -659,7 +618,7 @@ TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransacti
 }
 
 TEST_F(SqliteClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
-  const Organisation acme = starterOrganisation();
+  const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"}, "tester");
   registry_.setChangeRecorder(
       [](Poco::Data::Session&, const RegistryChange&) { throw std::runtime_error("the audit log is full"); });
@@ -668,7 +627,7 @@ TEST_F(SqliteClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
   EXPECT_THROW(registry_.createClient(acme.id, "Second", {"write:codes"}, "tester"), std::runtime_error);
   registry_.setChangeRecorder(nullptr);
   EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Active);
-  EXPECT_EQ(registry_.findOrganisation(acme.id)->plan, Plan::Starter);
+  EXPECT_EQ(registry_.findOrganization(acme.id)->plan, Plan::Starter);
   EXPECT_EQ(registry_.listClients(acme.id).size(), 1u);
   registry_.setClientState(created.client.id, ClientState::Blocked);  // the connection still works
   EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Blocked);

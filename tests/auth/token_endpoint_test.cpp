@@ -58,7 +58,7 @@ const HttpAnswer kMultipleAuthMethods = expectedError(
 const HttpAnswer kUnsupportedGrantType =
     expectedError(400, "Bad Request", "unsupported_grant_type", "the only grant_type is client_credentials");
 const HttpAnswer kUnauthorizedClient = expectedError(400, "Bad Request", "unauthorized_client",
-                                                     "the organisation's subscription does not cover API clients");
+                                                     "the organization's subscription does not cover API clients");
 const HttpAnswer kServerError = expectedError(500, "Internal Server Error", "server_error",
                                               "the server could not answer this request; it is safe to retry");
 
@@ -91,11 +91,11 @@ class TokenEndpointTest : public ::testing::Test {
         throttle_(throttleSettings, clock_.clock()),
         view_(registry_, clock_.clock()),
         endpoint_(view_, registry_, hasher_, issuer_, throttle_) {
-    const Organisation acme = sqlite_.createOrganisation("Acme", Plan::Starter);
+    const Organization acme = sqlite_.createOrganization("Acme", Plan::Starter);
     const CreatedClient client = sqlite_.createClient(acme.id, "erp", {"write:codes"}, "tester");
     clientId_ = client.client.id;
     secret_ = client.secret;
-    organisationId_ = acme.id;
+    organizationId_ = acme.id;
     const CreatedClient blocked = sqlite_.createClient(acme.id, "blocked", {"write:codes"}, "tester");
     blockedId_ = blocked.client.id;
     blockedSecret_ = blocked.secret;
@@ -104,7 +104,7 @@ class TokenEndpointTest : public ::testing::Test {
     deletedId_ = deleted.client.id;
     deletedSecret_ = deleted.secret;
     sqlite_.setClientState(deletedId_, ClientState::Deleted);
-    const Organisation lapsed = sqlite_.createOrganisation("Lapsed", Plan::Pro);
+    const Organization lapsed = sqlite_.createOrganization("Lapsed", Plan::Pro);
     const CreatedClient lapsedClient = sqlite_.createClient(lapsed.id, "lapsed", {"write:codes"}, "tester");
     lapsedId_ = lapsedClient.client.id;
     lapsedSecret_ = lapsedClient.secret;
@@ -167,7 +167,7 @@ class TokenEndpointTest : public ::testing::Test {
   AuthThrottle throttle_;
   RegistryView view_;
   TokenEndpoint endpoint_;
-  std::string clientId_, secret_, organisationId_;
+  std::string clientId_, secret_, organizationId_;
   std::string blockedId_, blockedSecret_, deletedId_, deletedSecret_, lapsedId_, lapsedSecret_;
   const std::string unknownId_ = "svc_client_000000000000000000000000";
 };
@@ -555,7 +555,7 @@ TEST_F(TokenEndpointTest, ES02_LapsedSubscriptionIsUnauthorizedClient) {
   EXPECT_EQ(outcome.clientId, lapsedId_);
   EXPECT_EQ(outcome.cause, "unauthorizedClient");
   // A downgrade to Free lapses too.
-  sqlite_.setPlan(organisationId_, Plan::Free);
+  sqlite_.setPlan(organizationId_, Plan::Free);
   seeChanges();
   expectAnswer(send(valid()).answer, kUnauthorizedClient);
 }
@@ -607,7 +607,7 @@ TEST_F(TokenEndpointTest, TheViewAnswersTheRightSecretAndTheRegistryEverythingEl
   expectToken(send(valid()), clientId_);
   EXPECT_EQ(registry_.authenticationLookups, 0);
   // A client created since the view's last check: found in the registry.
-  const CreatedClient fresh = sqlite_.createClient(organisationId_, "fresh", {"write:codes"}, "tester");
+  const CreatedClient fresh = sqlite_.createClient(organizationId_, "fresh", {"write:codes"}, "tester");
   Request request;
   request.authorizations = {basic(fresh.client.id, fresh.secret)};
   expectToken(send(request), fresh.client.id);
@@ -641,7 +641,7 @@ TEST_F(TokenEndpointTest, ATokenTheViewVouchedForAfterAnUnseenBlockStaysRevokedA
   AccessTokenClaims claims;
   ASSERT_EQ(verifier.verify(token, clock_.now(), claims), TokenRejection::None);
   EXPECT_EQ(claims.issuedAt, clock_.now() - 1);
-  EXPECT_EQ(view_.standing(clientId_, organisationId_, claims.issuedAt), ClientStanding::Revoked);
+  EXPECT_EQ(view_.standing(clientId_, organizationId_, claims.issuedAt), ClientStanding::Revoked);
   expectToken(send(valid()), clientId_);
 }
 
@@ -673,7 +673,7 @@ TEST(TokenErrorDescriptions, AreFixedTextsInTheCharacterSetOfRfc6749) {
       {text::kUnsupportedGrantType, "the only grant_type is client_credentials"},
       {text::kInvalidClient,
        "client authentication failed: send the client id and secret with HTTP Basic authentication"},
-      {text::kUnauthorizedClient, "the organisation's subscription does not cover API clients"},
+      {text::kUnauthorizedClient, "the organization's subscription does not cover API clients"},
       {text::kRateLimited, "too many requests: wait the number of seconds in Retry-After"},
       {text::kServerError, "the server could not answer this request; it is safe to retry"},
   };

@@ -59,15 +59,15 @@ TEST(UsageCounter, CountsPerClientAndDayAndKeepsTheLatestMinute) {
   EXPECT_EQ(counter.pendingLastUse("svc_client_a"), std::nullopt);
 }
 
-TEST(UsageCounter, SumsAnOrganisationsClients) {
+TEST(UsageCounter, SumsAnOrganizationsClients) {
   UsageCounter counter;
   const std::int64_t today = utcDayNumber(kNov24);
   counter.tokenIssued("svc_client_a", "org_1", kNov24);
   counter.codesAnswered("svc_client_b", "org_1", 4, 1, kNov24);
   counter.codesAnswered("svc_client_c", "org_2", 100, 100, kNov24);
-  EXPECT_EQ(counter.pendingOfOrganisation("org_1"), (std::map<std::int64_t, UsageCounts>{{today, {1, 4, 1}}}));
-  EXPECT_EQ(counter.pendingOfOrganisation("org_2"), (std::map<std::int64_t, UsageCounts>{{today, {0, 100, 100}}}));
-  EXPECT_TRUE(counter.pendingOfOrganisation("org_3").empty());
+  EXPECT_EQ(counter.pendingOfOrganization("org_1"), (std::map<std::int64_t, UsageCounts>{{today, {1, 4, 1}}}));
+  EXPECT_EQ(counter.pendingOfOrganization("org_2"), (std::map<std::int64_t, UsageCounts>{{today, {0, 100, 100}}}));
+  EXPECT_TRUE(counter.pendingOfOrganization("org_3").empty());
 }
 
 TEST(UsageCounter, DeltasPutBackAreAddedToWhatWasCountedSince) {
@@ -120,7 +120,7 @@ TEST(UsageCounter, OneClientCountedOnManyThreadsIsOneDeltaAndOneSum) {
   for (std::thread& thread : threads) thread.join();
   const std::map<std::int64_t, UsageCounts> expected{{today, {kThreads, 3 * kThreads, kThreads}}};
   EXPECT_EQ(counter.pendingOfClient("svc_client_a"), expected);
-  EXPECT_EQ(counter.pendingOfOrganisation("org_1"), expected);
+  EXPECT_EQ(counter.pendingOfOrganization("org_1"), expected);
   EXPECT_EQ(counter.pendingLastUse("svc_client_a"), kNov24 + 60 * (kThreads - 1));
   EXPECT_EQ(counter.take(), (std::vector<ClientUsageDelta>{
                                 {"svc_client_a", "org_1", expected, kNov24 + 60 * (kThreads - 1)},

@@ -28,8 +28,8 @@ class UsageServiceTest : public ::testing::Test {
       : clock_(kNoonNov24),
         hasher_(std::string(32, 'p')),
         registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
-        acme_(registry_.createOrganisation("Acme", Plan::Starter)),
-        globex_(registry_.createOrganisation("Globex", Plan::Starter)),
+        acme_(registry_.createOrganization("Acme", Plan::Starter)),
+        globex_(registry_.createOrganization("Globex", Plan::Starter)),
         erp_(registry_.createClient(acme_.id, "ERP", {"write:codes"}, "tester").client),
         shop_(registry_.createClient(acme_.id, "Shop", {"write:codes"}, "tester").client),
         other_(registry_.createClient(globex_.id, "Other", {"write:codes"}, "tester").client),
@@ -54,7 +54,7 @@ class UsageServiceTest : public ::testing::Test {
     EXPECT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
     sqlite3_stmt* statement = nullptr;
     EXPECT_EQ(sqlite3_prepare_v2(db,
-                                 "SELECT client_id, organisation_id, day, tokens_issued, codes_accepted, codes_rejected"
+                                 "SELECT client_id, organization_id, day, tokens_issued, codes_accepted, codes_rejected"
                                  " FROM client_usage_daily ORDER BY client_id, day",
                                  -1, &statement, nullptr),
               SQLITE_OK);
@@ -73,7 +73,7 @@ class UsageServiceTest : public ::testing::Test {
   }
 
   std::string row(const ClientRecord& client, const char* day, int tokens, int accepted, int rejected) {
-    return client.id + " " + client.organisationId + " " + day + " " + std::to_string(tokens) + " " +
+    return client.id + " " + client.organizationId + " " + day + " " + std::to_string(tokens) + " " +
            std::to_string(accepted) + " " + std::to_string(rejected);
   }
 
@@ -81,8 +81,8 @@ class UsageServiceTest : public ::testing::Test {
   FakeClock clock_;
   SecretHasher hasher_;
   SqliteClientRegistry registry_;
-  Organisation acme_;
-  Organisation globex_;
+  Organization acme_;
+  Organization globex_;
   ClientRecord erp_;
   ClientRecord shop_;
   ClientRecord other_;
@@ -96,9 +96,9 @@ TEST_F(UsageServiceTest, ReadsExactlyTheAskedDaysOldestFirstEndingTodayZeroFille
   EXPECT_EQ(days.front(), (DailyUsage{"2026-10-26", 0, 0, 0}));
   EXPECT_EQ(days[1], (DailyUsage{"2026-10-27", 0, 0, 0}));
   EXPECT_EQ(days.back(), (DailyUsage{"2026-11-24", 0, 0, 0}));
-  EXPECT_EQ(usage_.organisationUsage(acme_.id, 1), (std::vector<DailyUsage>{{"2026-11-24", 0, 0, 0}}));
+  EXPECT_EQ(usage_.organizationUsage(acme_.id, 1), (std::vector<DailyUsage>{{"2026-11-24", 0, 0, 0}}));
   EXPECT_THROW(usage_.clientUsage(erp_.id, 0), std::invalid_argument);
-  EXPECT_THROW(usage_.organisationUsage(acme_.id, UsageService::kMaxDays + 1), std::invalid_argument);
+  EXPECT_THROW(usage_.organizationUsage(acme_.id, UsageService::kMaxDays + 1), std::invalid_argument);
   EXPECT_EQ(usage_.clientUsage(erp_.id, UsageService::kMaxDays).size(), 366u);
 }
 
@@ -115,7 +115,7 @@ TEST_F(UsageServiceTest, ReadsIncludeCountsNotYetWrittenAndWritingChangesNoRead)
   const std::vector<DailyUsage> erpDays{{"2026-11-23", 0, 7, 1}, {"2026-11-24", 2, 10, 2}};
   const std::vector<DailyUsage> acmeDays{{"2026-11-23", 0, 7, 1}, {"2026-11-24", 2, 10, 6}};
   EXPECT_EQ(usage_.clientUsage(erp_.id, 2), erpDays);
-  EXPECT_EQ(usage_.organisationUsage(acme_.id, 2), acmeDays);
+  EXPECT_EQ(usage_.organizationUsage(acme_.id, 2), acmeDays);
   EXPECT_TRUE(storedRows().empty());
 
   EXPECT_TRUE(usage_.flush());
@@ -128,8 +128,8 @@ TEST_F(UsageServiceTest, ReadsIncludeCountsNotYetWrittenAndWritingChangesNoRead)
   std::sort(expected.begin(), expected.end());  // the rows come in client id order
   EXPECT_EQ(storedRows(), expected);
   EXPECT_EQ(usage_.clientUsage(erp_.id, 2), erpDays);
-  EXPECT_EQ(usage_.organisationUsage(acme_.id, 2), acmeDays);
-  EXPECT_EQ(usage_.organisationUsage(globex_.id, 1), (std::vector<DailyUsage>{{"2026-11-24", 0, 99, 0}}));
+  EXPECT_EQ(usage_.organizationUsage(acme_.id, 2), acmeDays);
+  EXPECT_EQ(usage_.organizationUsage(globex_.id, 1), (std::vector<DailyUsage>{{"2026-11-24", 0, 99, 0}}));
 
   // Counted after the write: stored plus in memory.
   usage_.tokenIssued(erp_.id, acme_.id);

@@ -1,6 +1,6 @@
 // The dashboard in a real browser (issue 11, "What it must show"): Debian's chromium-headless-shell
 // driven by playwright-core against a real codepayload-server that run-browser-tests.sh started
-// and bootstrapped (organisation "Acme Foods" on Starter, owner, viewer, operator). Elements are
+// and bootstrapped (organization "Acme Foods" on Starter, owner, viewer, operator). Elements are
 // found by role and accessible name, the names the issue fixes. The cases run in order and share
 // the server's state: each builds on the clients the previous ones made.
 import assert from 'node:assert/strict';

@@ -92,7 +92,7 @@ TEST(LuaModule, GcpAllowListAddedWithoutRecompiling) {
       runDefinition(snapshot,
                     R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[],"extensionParameters":[]})J"),
       rejected(
-          R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"],"message":"AI 00: the GS1 Company Prefix of 376104250021234569 is not one of this organisation's prefixes."})J"));
+          R"J({"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["00","gcpNotAllowed"],"message":"AI 00: the GS1 Company Prefix of 376104250021234569 is not one of this organization's prefixes."})J"));
 }
 
 TEST(LuaModule, AMalformedPrefixRefusesTheRules) {

@@ -22,12 +22,12 @@ std::filesystem::path makeTemporaryDirectory() {
   return pattern;
 }
 
-FuzzClient makeClient(auth::ClientRegistry& registry, const auth::Organisation& organisation, std::string_view name,
+FuzzClient makeClient(auth::ClientRegistry& registry, const auth::Organization& organization, std::string_view name,
                       const std::vector<std::string>& scopes) {
-  auth::CreatedClient created = registry.createClient(organisation.id, name, scopes, "tester");
+  auth::CreatedClient created = registry.createClient(organization.id, name, scopes, "tester");
   std::string scope;
   for (const std::string& entry : scopes) scope += (scope.empty() ? "" : " ") + entry;
-  return {created.client.id, std::move(created.secret), organisation.id, std::move(scope)};
+  return {created.client.id, std::move(created.secret), organization.id, std::move(scope)};
 }
 
 void replaceAll(std::string& text, std::string_view placeholder, std::string_view value) {
@@ -48,19 +48,19 @@ AuthFuzzFixture::AuthFuzzFixture()
   registry_ = std::make_unique<auth::SqliteClientRegistry>(
       directory_ / auth::kRegistryDatabaseFile, auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
   const std::vector<std::string> scoped{std::string(kScope)};
-  const auth::Organisation organisation = registry_->createOrganisation("Fuzz Org", auth::Plan::Starter);
-  active_ = makeClient(*registry_, organisation, "active", scoped);
-  blocked_ = makeClient(*registry_, organisation, "blocked", scoped);
+  const auth::Organization organization = registry_->createOrganization("Fuzz Org", auth::Plan::Starter);
+  active_ = makeClient(*registry_, organization, "active", scoped);
+  blocked_ = makeClient(*registry_, organization, "blocked", scoped);
   registry_->setClientState(blocked_.id, auth::ClientState::Blocked);
-  deleted_ = makeClient(*registry_, organisation, "deleted", scoped);
+  deleted_ = makeClient(*registry_, organization, "deleted", scoped);
   registry_->setClientState(deleted_.id, auth::ClientState::Deleted);
   // A client without write:codes, as a registry from before D-U9 may hold one.
-  unscoped_ = makeClient(*registry_, organisation, "unscoped", scoped);
+  unscoped_ = makeClient(*registry_, organization, "unscoped", scoped);
   auth::testing::storeScopesBehindTheRegistry(directory_ / auth::kRegistryDatabaseFile, unscoped_.id, "read:other");
   unscoped_.scope = "read:other";
-  const auth::Organisation lapsedOrganisation = registry_->createOrganisation("Fuzz Lapsed", auth::Plan::Starter);
-  lapsed_ = makeClient(*registry_, lapsedOrganisation, "lapsed", scoped);
-  registry_->setPlan(lapsedOrganisation.id, auth::Plan::Free);
+  const auth::Organization lapsedOrganization = registry_->createOrganization("Fuzz Lapsed", auth::Plan::Starter);
+  lapsed_ = makeClient(*registry_, lapsedOrganization, "lapsed", scoped);
+  registry_->setPlan(lapsedOrganization.id, auth::Plan::Free);
 }
 
 AuthFuzzFixture::~AuthFuzzFixture() {
@@ -81,7 +81,7 @@ std::string AuthFuzzFixture::substitute(std::string_view text) const {
     const std::string prefix = "$" + std::string(name);
     replaceAll(result, prefix + "_ID", client->id);
     replaceAll(result, prefix + "_SECRET", client->secret);
-    replaceAll(result, prefix + "_ORG", client->organisationId);
+    replaceAll(result, prefix + "_ORG", client->organizationId);
   }
   replaceAll(result, "$RSA_KID", rsaKey_.kid());
   replaceAll(result, "$KID", keys_.active().kid());

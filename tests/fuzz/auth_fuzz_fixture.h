@@ -22,7 +22,7 @@ namespace codepayload::fuzz {
 struct FuzzClient {
   std::string id;
   std::string secret;
-  std::string organisationId;
+  std::string organizationId;
   std::string scope;  // the client's scopes, space-delimited, as its tokens carry them
 };
 
@@ -32,9 +32,9 @@ class AuthFuzzFixture {
   static constexpr std::int64_t kNow = 1'800'000'000;
   static constexpr std::string_view kScope = "write:codes";
 
-  // Creates the registry: organisation "Fuzz Org" (Starter) with an active
+  // Creates the registry: organization "Fuzz Org" (Starter) with an active
   // client holding kScope, a blocked and a deleted one, and one holding only
-  // "read:other"; organisation "Fuzz Lapsed" with a client holding kScope,
+  // "read:other"; organization "Fuzz Lapsed" with a client holding kScope,
   // then moved to the Free plan. Throws when anything cannot be set up.
   AuthFuzzFixture();
   ~AuthFuzzFixture();  // removes the temporary directory

@@ -319,7 +319,7 @@ void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJs
   const auth::TokenSettings settings;
   const FuzzClient& active = harness->fixture.active();
   require(stringIs(*payload, "iss", settings.issuer), "an accepted token has the issuer", shown);
-  require(stringIs(*payload, "sub", active.organisationId) && stringIs(*payload, "client_id", active.id),
+  require(stringIs(*payload, "sub", active.organizationId) && stringIs(*payload, "client_id", active.id),
           "an accepted token is the active client's", shown);
   bool audienceMatches = stringIs(*payload, "aud", settings.audience);
   simdjson::dom::array audiences;
@@ -351,7 +351,7 @@ void checkAcceptedClaims(std::string_view headerJson, std::string_view payloadJs
   require(expiresAt > issuedAt && kVerifiedAt <= expiresAt + leeway && issuedAt <= kVerifiedAt + leeway &&
               (notBeforeError == simdjson::NO_SUCH_FIELD || notBefore <= kVerifiedAt + leeway),
           "an accepted token is within its time window", shown);
-  require(claims.organisationId == active.organisationId && claims.clientId == active.id && claims.scope == scope &&
+  require(claims.organizationId == active.organizationId && claims.clientId == active.id && claims.scope == scope &&
               claims.jwtId == jwtId && claims.issuedAt == issuedAt && claims.expiresAt == expiresAt,
           "the returned claims are the payload's", shown);
 }
@@ -398,7 +398,7 @@ void checkResigned(std::string_view text, const auth::SigningKey& signer) {
     checkAcceptedClaims(headerJson, payloadJson, signer, *outcome.claims);
   } else if (outcome.cause == "lapsed") {
     require(payloadJson.find(harness->fixture.lapsed().id) != std::string::npos,
-            "only the lapsed organisation's client is lapsed", shown);
+            "only the lapsed organization's client is lapsed", shown);
   } else if (outcome.cause == "insufficientScope") {
     simdjson::dom::parser parser;
     const std::optional<simdjson::dom::object> payload = uniqueObject(parser, payloadJson);
@@ -441,7 +441,7 @@ extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   const fuzz::FuzzClient& client = harness->fixture.active();
   const std::vector<std::string> scopes{std::string(fuzz::AuthFuzzFixture::kScope)};
   const auth::TokenIssuer issuer(harness->fixture.keys(), auth::TokenSettings{}, fuzz::AuthFuzzFixture::clock());
-  harness->realToken = issuer.issue({client.organisationId, client.id, scopes}).accessToken;
+  harness->realToken = issuer.issue({client.organizationId, client.id, scopes}).accessToken;
   std::string header;
   fuzz::require(auth::decodeBase64UrlStrict(harness->realToken.substr(0, harness->realToken.find('.')), header),
                 "the real token's header decodes");

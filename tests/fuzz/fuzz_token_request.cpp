@@ -29,10 +29,10 @@
 //    of 1 to 60 seconds; the reason phrase matches the status;
 //  - no answer contains any client's secret;
 //  - 200 only when the Authorization values are Basic credentials of an
-//    active client of a covered organisation (the fixture's active and
+//    active client of a covered organization (the fixture's active and
 //    unscoped clients), with a TokenResponse whose token verifies for that
-//    client, its organisation and its scopes; unauthorized_client only for the
-//    client of the lapsed organisation; never invalid_client for those three.
+//    client, its organization and its scopes; unauthorized_client only for the
+//    client of the lapsed organization; never invalid_client for those three.
 #include <simdjson.h>
 
 #include <cstddef>
@@ -163,8 +163,8 @@ void checkTokenResponse(const auth::HttpAnswer& answer, const FuzzClient& client
   auth::AccessTokenClaims claims;
   require(harness->verifier.verify(token, AuthFuzzFixture::kNow, claims) == auth::TokenRejection::None,
           "the issued token verifies", body);
-  require(claims.clientId == client.id && claims.organisationId == client.organisationId,
-          "the issued token names the authenticated client and its organisation", body);
+  require(claims.clientId == client.id && claims.organizationId == client.organizationId,
+          "the issued token names the authenticated client and its organization", body);
   require(claims.scope == client.scope, "the issued token carries the client's scopes", body);
 }
 
@@ -187,7 +187,7 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
   switch (answer.status) {
     case 200:
       require(answer.headers.size() == 3, "a 200 has only the three standard headers", shown);
-      require(inGoodStanding, "only an active client of a covered organisation gets a token", shown);
+      require(inGoodStanding, "only an active client of a covered organization gets a token", shown);
       require(outcome.clientId == client->id, "a 200 names the authenticated client", shown);
       checkTokenResponse(answer, *client);
       return;
@@ -195,7 +195,7 @@ void checkAnswer(const auth::TokenOutcome& outcome, const std::vector<std::strin
       require(answer.headers.size() == 3, "a 400 has only the three standard headers", shown);
       if (answer.body ==
           auth::tokenErrorBody("unauthorized_client", auth::token_error_descriptions::kUnauthorizedClient)) {
-        require(client == &fixture.lapsed(), "only the lapsed organisation's client gets unauthorized_client", shown);
+        require(client == &fixture.lapsed(), "only the lapsed organization's client gets unauthorized_client", shown);
         return;
       }
       require(isSyntaxRefusal(answer.body), "a 400 is invalid_request, unsupported_grant_type or unauthorized_client",

@@ -258,8 +258,8 @@ def main():
             checks.problem(f"GET /openapi.json: status {status}, and the body is not docs/openapi.json byte for byte")
         checks.check_response("GET", "/openapi.json", status, headers, body.decode(), "served document")
 
-        organisation = running.admin_json("org", "create", "--name", "OpenAPI", "--plan", "starter")["id"]
-        client = running.admin_json("client", "create", "--org", organisation, "--name", "openapi",
+        organization = running.admin_json("org", "create", "--name", "OpenAPI", "--plan", "starter")["id"]
+        client = running.admin_json("client", "create", "--org", organization, "--name", "openapi",
                                     "--scope", "write:codes")
         form = b"grant_type=client_credentials"
         basic = base64.b64encode(f"{client['clientId']}:{client['clientSecret']}".encode()).decode()

@@ -45,10 +45,10 @@ TEST(AnnouncedBodies, MemoryFollowsTheBytesReceivedAndComesBackAfterTheAborts) {
   std::vector<CreatedApiClient> clients{first};
   for (int index = 1; index < kClients; ++index) {
     const server::testing::AdminResult created = server::testing::runAdmin(
-        dataDir, {"client", "create", "--org", first.organisationId, "--name", "client-" + std::to_string(index),
+        dataDir, {"client", "create", "--org", first.organizationId, "--name", "client-" + std::to_string(index),
                   "--scope", "write:codes"});
     ASSERT_EQ(created.exitCode, 0) << created.err;
-    clients.push_back(CreatedApiClient{first.organisationId, server::testing::jsonMember(created.out, "clientId"),
+    clients.push_back(CreatedApiClient{first.organizationId, server::testing::jsonMember(created.out, "clientId"),
                                        server::testing::jsonMember(created.out, "clientSecret")});
   }
   std::vector<std::string> tokens;

@@ -20,13 +20,13 @@ constexpr std::chrono::seconds kPatience{5};
 }  // namespace
 
 CreatedApiClient createApiClient(const std::filesystem::path& dataDir, const std::string& name) {
-  const AdminResult organisation = runAdmin(dataDir, {"org", "create", "--name", name, "--plan", "starter"});
-  if (organisation.exitCode != 0) throw std::runtime_error("org create failed: " + organisation.err);
-  const std::string organisationId = jsonMember(organisation.out, "id");
+  const AdminResult organization = runAdmin(dataDir, {"org", "create", "--name", name, "--plan", "starter"});
+  if (organization.exitCode != 0) throw std::runtime_error("org create failed: " + organization.err);
+  const std::string organizationId = jsonMember(organization.out, "id");
   const AdminResult client =
-      runAdmin(dataDir, {"client", "create", "--org", organisationId, "--name", name, "--scope", "write:codes"});
+      runAdmin(dataDir, {"client", "create", "--org", organizationId, "--name", name, "--scope", "write:codes"});
   if (client.exitCode != 0) throw std::runtime_error("client create failed: " + client.err);
-  return CreatedApiClient{organisationId, jsonMember(client.out, "clientId"), jsonMember(client.out, "clientSecret")};
+  return CreatedApiClient{organizationId, jsonMember(client.out, "clientId"), jsonMember(client.out, "clientSecret")};
 }
 
 HttpResult requestToken(const ServiceEndpoint& endpoint, const CreatedApiClient& client) {

@@ -10,12 +10,12 @@
 namespace codepayload::robustness {
 
 struct CreatedApiClient {
-  std::string organisationId;
+  std::string organizationId;
   std::string clientId;
   std::string secret;
 };
 
-// A new Starter organisation and one client with scope write:codes. Throws
+// A new Starter organization and one client with scope write:codes. Throws
 // std::runtime_error with the admin tool's message when a command fails.
 CreatedApiClient createApiClient(const std::filesystem::path& dataDir, const std::string& name);
 

@@ -40,22 +40,22 @@ using Clock = std::chrono::steady_clock;
 
 struct ListedClient {
   std::string clientId;
-  std::string organisationId;
+  std::string organizationId;
   std::string name;
   std::vector<std::string> scopes;
   std::string state;
 };
 
-std::vector<std::string> createArguments(const std::string& organisation, const std::string& name) {
-  return {"client", "create", "--org", organisation, "--name", name, "--scope", "write:codes"};
+std::vector<std::string> createArguments(const std::string& organization, const std::string& name) {
+  return {"client", "create", "--org", organization, "--name", name, "--scope", "write:codes"};
 }
 
-CreatedApiClient printedClient(const std::string& organisation, const std::string& out) {
-  return CreatedApiClient{organisation, jsonMember(out, "clientId"), jsonMember(out, "clientSecret")};
+CreatedApiClient printedClient(const std::string& organization, const std::string& out) {
+  return CreatedApiClient{organization, jsonMember(out, "clientId"), jsonMember(out, "clientSecret")};
 }
 
-std::vector<ListedClient> listClients(const std::filesystem::path& dataDir, const std::string& organisation) {
-  const AdminResult listed = runAdmin(dataDir, {"client", "list", "--org", organisation});
+std::vector<ListedClient> listClients(const std::filesystem::path& dataDir, const std::string& organization) {
+  const AdminResult listed = runAdmin(dataDir, {"client", "list", "--org", organization});
   if (listed.exitCode != 0) throw std::runtime_error("client list failed: " + listed.err);
   Poco::JSON::Parser parser;
   const auto array = parser.parse(listed.out).extract<Poco::JSON::Array::Ptr>();
@@ -63,7 +63,7 @@ std::vector<ListedClient> listClients(const std::filesystem::path& dataDir, cons
   for (std::size_t index = 0; index < array->size(); ++index) {
     const auto object = array->getObject(static_cast<unsigned>(index));
     ListedClient client{object->getValue<std::string>("clientId"),
-                        object->getValue<std::string>("organisationId"),
+                        object->getValue<std::string>("organizationId"),
                         object->getValue<std::string>("name"),
                         {},
                         object->getValue<std::string>("state")};
@@ -76,12 +76,12 @@ std::vector<ListedClient> listClients(const std::filesystem::path& dataDir, cons
   return clients;
 }
 
-// Every listed client is whole and of `organisation`; names are unique.
-void expectCompleteClients(const std::vector<ListedClient>& clients, const std::string& organisation) {
+// Every listed client is whole and of `organization`; names are unique.
+void expectCompleteClients(const std::vector<ListedClient>& clients, const std::string& organization) {
   std::set<std::string> names;
   for (const ListedClient& client : clients) {
     SCOPED_TRACE(client.clientId);
-    EXPECT_EQ(client.organisationId, organisation);
+    EXPECT_EQ(client.organizationId, organization);
     EXPECT_EQ(client.scopes, std::vector<std::string>{"write:codes"});
     EXPECT_EQ(client.state, "active");
     EXPECT_TRUE(names.insert(client.name).second) << "two clients named " << client.name;
@@ -97,13 +97,13 @@ TEST(ClientCreationKill, KillNineOfTheAdminToolLeavesACompleteClientOrNone) {
   // A client for the load, and one timed creation: the kills are spread over
   // twice its time, so some land late in a creation and some after it.
   const CreatedApiClient loader = createApiClient(dataDir, "load");
-  const std::string organisation = loader.organisationId;
+  const std::string organization = loader.organizationId;
   std::map<std::string, CreatedApiClient> printed;  // by name
   const auto begin = Clock::now();
-  const AdminResult timed = runAdmin(dataDir, createArguments(organisation, "timed"));
+  const AdminResult timed = runAdmin(dataDir, createArguments(organization, "timed"));
   const auto createTime = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - begin);
   ASSERT_EQ(timed.exitCode, 0) << timed.err;
-  printed["timed"] = printedClient(organisation, timed.out);
+  printed["timed"] = printedClient(organization, timed.out);
   LoadGenerator load(
       server.endpoint(), {requestBytes(codesCall(acceptedAccessToken(server.endpoint(), loader), kOneItem))},
       [](std::size_t, const HttpResult& response) {
@@ -120,7 +120,7 @@ TEST(ClientCreationKill, KillNineOfTheAdminToolLeavesACompleteClientOrNone) {
     const std::string name = "round-" + std::to_string(round);
     const std::int64_t delay = killAfter(random);
     SCOPED_TRACE(name + ": kill -9 after " + std::to_string(delay) + " us");
-    ChildProcess admin(CODEPAYLOAD_ADMIN_EXECUTABLE, createArguments(organisation, name),
+    ChildProcess admin(CODEPAYLOAD_ADMIN_EXECUTABLE, createArguments(organization, name),
                        {{"CODEPAYLOAD_DATA_DIR", dataDir.string()}}, folder.path() / "admin");
     std::this_thread::sleep_for(std::chrono::microseconds(delay));
     const ChildExit exit = admin.killNine();
@@ -129,13 +129,13 @@ TEST(ClientCreationKill, KillNineOfTheAdminToolLeavesACompleteClientOrNone) {
       killedNames.insert(name);
     } else {
       ASSERT_EQ(exit.code, 0) << admin.err();
-      printed[name] = printedClient(organisation, admin.out());
+      printed[name] = printedClient(organization, admin.out());
       ++completedRounds;
     }
   }
 
-  const std::vector<ListedClient> clients = listClients(dataDir, organisation);
-  expectCompleteClients(clients, organisation);
+  const std::vector<ListedClient> clients = listClients(dataDir, organization);
+  expectCompleteClients(clients, organization);
   int killedButComplete = 0;
   for (const ListedClient& client : clients) {
     if (client.name == "load") continue;
@@ -172,7 +172,7 @@ TEST(ClientCreationKill, KillNineOfTheServerWhileClientsAreCreatedLosesNone) {
   TemporaryFolder folder("server-kill");
   const std::filesystem::path dataDir = folder.path() / "data";
   auto server = std::make_unique<ServerProcess>(dataDir);
-  const std::string organisation = createApiClient(dataDir, "first").organisationId;
+  const std::string organization = createApiClient(dataDir, "first").organizationId;
 
   // The admin tool creates clients one after another while the server is
   // killed and restarted under it; every creation must succeed.
@@ -182,9 +182,9 @@ TEST(ClientCreationKill, KillNineOfTheServerWhileClientsAreCreatedLosesNone) {
   std::thread admin([&] {
     for (int index = 0; creating && index < 200; ++index) {
       const std::string name = "steady-" + std::to_string(index);
-      const AdminResult result = runAdmin(dataDir, createArguments(organisation, name));
+      const AdminResult result = runAdmin(dataDir, createArguments(organization, name));
       if (result.exitCode == 0) {
-        created.emplace_back(name, printedClient(organisation, result.out));
+        created.emplace_back(name, printedClient(organization, result.out));
       } else {
         failures.push_back(name + ": exit " + std::to_string(result.exitCode) + ": " + result.err);
       }
@@ -205,8 +205,8 @@ TEST(ClientCreationKill, KillNineOfTheServerWhileClientsAreCreatedLosesNone) {
 
   EXPECT_TRUE(failures.empty()) << failures.front();
   ASSERT_GT(created.size(), 0u);
-  std::vector<ListedClient> clients = listClients(dataDir, organisation);
-  expectCompleteClients(clients, organisation);
+  std::vector<ListedClient> clients = listClients(dataDir, organization);
+  expectCompleteClients(clients, organization);
   ASSERT_FALSE(clients.empty());
   EXPECT_EQ(clients.front().name, "first");
   clients.erase(clients.begin());

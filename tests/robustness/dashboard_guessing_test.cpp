@@ -76,11 +76,11 @@ class DashboardGuessing : public ::testing::Test {
  protected:
   void SetUp() override {
     server_ = std::make_unique<ServerProcess>(dataDir());
-    const AdminResult organisation = runAdmin(dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
-    ASSERT_EQ(organisation.exitCode, 0) << organisation.err;
-    organisationId_ = jsonMember(organisation.out, "id");
+    const AdminResult organization = runAdmin(dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
+    ASSERT_EQ(organization.exitCode, 0) << organization.err;
+    organizationId_ = jsonMember(organization.out, "id");
     store_ = std::make_unique<accounts::AccountStore>(dataDir() / "registry.db", CODEPAYLOAD_REGISTRY_MIGRATIONS_DIR);
-    owner_ = store_->createUser(organisationId_, kOwner, accounts::Role::Owner, accounts::PasswordHasher().hash(kPassword),
+    owner_ = store_->createUser(organizationId_, kOwner, accounts::Role::Owner, accounts::PasswordHasher().hash(kPassword),
                                 accounts::AuditContext{"test", "local"});
   }
 
@@ -142,7 +142,7 @@ class DashboardGuessing : public ::testing::Test {
   TemporaryFolder folder_{"dashboard-guessing"};
   std::unique_ptr<ServerProcess> server_;
   std::unique_ptr<accounts::AccountStore> store_;
-  std::string organisationId_;
+  std::string organizationId_;
   accounts::UserRecord owner_;
 };
 

@@ -62,7 +62,7 @@ std::string integrityCheck(const std::filesystem::path& database) {
 std::int64_t incompleteClients(const std::filesystem::path& database) {
   return std::stoll(firstValue(open(database, SQLITE_OPEN_READONLY).get(),
                                "SELECT count(*) FROM api_clients c"
-                               " WHERE NOT EXISTS (SELECT 1 FROM organisations o WHERE o.id = c.organisation_id)"
+                               " WHERE NOT EXISTS (SELECT 1 FROM organizations o WHERE o.id = c.organization_id)"
                                " OR c.scopes = ''"
                                " OR (c.state <> 'deleted' AND (c.secret_digest IS NULL"
                                " OR length(c.secret_digest) <> 32))"));

@@ -18,7 +18,7 @@ std::string journalMode(const std::filesystem::path& database);
 // "PRAGMA integrity_check": "ok" for a sound database.
 std::string integrityCheck(const std::filesystem::path& database);
 
-// Client rows that are not complete: no organisation, no scopes, or a
+// Client rows that are not complete: no organization, no scopes, or a
 // non-deleted client without a 32-byte secret digest.
 std::int64_t incompleteClients(const std::filesystem::path& database);
 

@@ -33,14 +33,14 @@ class RegistryLocking : public ::testing::Test {
   void SetUp() override {
     server_ = std::make_unique<ServerProcess>(dataDir_);
     const CreatedApiClient client = createApiClient(dataDir_, "load");
-    organisation_ = client.organisationId;
+    organization_ = client.organizationId;
     clientId_ = client.clientId;
     secret_ = client.secret;
     accessToken_ = acceptedAccessToken(server_->endpoint(), client);
   }
 
   AdminResult createClient(const std::string& name) {
-    return runAdmin(dataDir_, {"client", "create", "--org", organisation_, "--name", name, "--scope", "write:codes"});
+    return runAdmin(dataDir_, {"client", "create", "--org", organization_, "--name", name, "--scope", "write:codes"});
   }
 
   // /codes load plus token requests: every answer must be the expected one.
@@ -59,7 +59,7 @@ class RegistryLocking : public ::testing::Test {
   TemporaryFolder folder_{"registry-locking"};
   std::filesystem::path dataDir_ = folder_.path() / "data";
   std::unique_ptr<ServerProcess> server_;
-  std::string organisation_;
+  std::string organization_;
   std::string clientId_;
   std::string secret_;
   std::string accessToken_;
@@ -119,7 +119,7 @@ TEST_F(RegistryLocking, AdminChangesDuringLoadFailNoRequestAndNoChange) {
     const std::string id = jsonMember(created.out, "clientId");
     for (const std::vector<std::string>& command :
          {std::vector<std::string>{"client", "block", id}, std::vector<std::string>{"client", "unblock", id},
-          std::vector<std::string>{"org", "set-plan", organisation_, round % 2 == 0 ? "pro" : "starter"},
+          std::vector<std::string>{"org", "set-plan", organization_, round % 2 == 0 ? "pro" : "starter"},
           std::vector<std::string>{"client", "delete", id}}) {
       const AdminResult result = runAdmin(dataDir_, command);
       if (result.exitCode != 0) failures.push_back(command[0] + " " + command[1] + ": " + result.err);

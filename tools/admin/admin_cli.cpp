@@ -35,7 +35,7 @@ namespace {
 using auth::ClientRecord;
 using auth::ClientRegistry;
 using auth::ClientState;
-using auth::Organisation;
+using auth::Organization;
 using auth::RegistryError;
 
 constexpr std::string_view kUsage =
@@ -81,15 +81,15 @@ std::string jsonStrings(const std::vector<std::string>& values) {
   return json;
 }
 
-std::string organisationJson(const Organisation& organisation) {
-  return R"({"id":)" + jsonString(organisation.id) + R"(,"name":)" + jsonString(organisation.name) + R"(,"plan":)" +
-         jsonString(auth::planName(organisation.plan)) + R"(,"subscription":)" +
-         jsonString(auth::subscriptionName(organisation.subscription)) + R"(,"createdAt":)" +
-         jsonString(common::utcSecondsText(organisation.createdAt)) + "}";
+std::string organizationJson(const Organization& organization) {
+  return R"({"id":)" + jsonString(organization.id) + R"(,"name":)" + jsonString(organization.name) + R"(,"plan":)" +
+         jsonString(auth::planName(organization.plan)) + R"(,"subscription":)" +
+         jsonString(auth::subscriptionName(organization.subscription)) + R"(,"createdAt":)" +
+         jsonString(common::utcSecondsText(organization.createdAt)) + "}";
 }
 
 std::string clientJson(const ClientRecord& client) {
-  return R"({"clientId":)" + jsonString(client.id) + R"(,"organisationId":)" + jsonString(client.organisationId) +
+  return R"({"clientId":)" + jsonString(client.id) + R"(,"organizationId":)" + jsonString(client.organizationId) +
          R"(,"name":)" + jsonString(client.name) + R"(,"scopes":)" + jsonStrings(client.scopes) + R"(,"state":)" +
          jsonString(auth::clientStateName(client.state)) + R"(,"createdAt":)" +
          jsonString(common::utcSecondsText(client.createdAt)) + "}";
@@ -192,7 +192,7 @@ struct OpenRegistry {
       accounts::appendAuditRecord(
           session,
           accounts::AuditRecord{0, auth::systemUnixSeconds(), audit.actor, change.action, change.target,
-                                change.organisationId, audit.address, accounts::AuditResult::Success, change.detail});
+                                change.organizationId, audit.address, accounts::AuditResult::Success, change.detail});
     });
   }
 
@@ -217,12 +217,12 @@ struct AdminContext {
 
   ClientRegistry& registry() { return open().registry; }
 
-  void attempting(std::string action, std::string_view target, std::string_view organisationId) {
+  void attempting(std::string action, std::string_view target, std::string_view organizationId) {
     accounts::AuditRecord record;
     record.actor = audit.actor;
     record.action = std::move(action);
     record.target = target;
-    record.organisationId = organisationId;
+    record.organizationId = organizationId;
     record.address = audit.address;
     attempt = std::move(record);
   }
@@ -266,7 +266,7 @@ std::string newPasswordHash(std::istream& in) {
 }
 
 std::string userJson(const accounts::UserRecord& user) {
-  return R"({"id":)" + jsonString(user.id) + R"(,"organisationId":)" + jsonString(user.organisationId) +
+  return R"({"id":)" + jsonString(user.id) + R"(,"organizationId":)" + jsonString(user.organizationId) +
          R"(,"email":)" + jsonString(user.email) + R"(,"role":)" + jsonString(accounts::roleName(user.role)) +
          R"(,"createdAt":)" + jsonString(common::utcSecondsText(user.createdAt)) + "}";
 }
@@ -276,13 +276,13 @@ std::string operatorJson(const accounts::OperatorRecord& created) {
          jsonString(common::utcSecondsText(created.createdAt)) + "}";
 }
 
-Organisation existingOrganisation(ClientRegistry& registry, std::string_view id) {
-  std::optional<Organisation> organisation = registry.findOrganisation(id);
-  if (!organisation) {
-    throw RegistryError(RegistryError::Kind::UnknownOrganisation,
-                        "no organisation with id \"" + std::string(id) + "\"");
+Organization existingOrganization(ClientRegistry& registry, std::string_view id) {
+  std::optional<Organization> organization = registry.findOrganization(id);
+  if (!organization) {
+    throw RegistryError(RegistryError::Kind::UnknownOrganization,
+                        "no organization with id \"" + std::string(id) + "\"");
   }
-  return *organisation;
+  return *organization;
 }
 
 using Command = std::function<std::string(std::span<const std::string_view>, AdminContext&)>;
@@ -295,7 +295,7 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          const std::string_view name = parsed.required("--name");
          const auth::Plan plan = planArgument(parsed.required("--plan"));
          context.attempting("org.create", "", "");
-         return R"({"id":)" + jsonString(context.registry().createOrganisation(name, plan).id) + "}";
+         return R"({"id":)" + jsonString(context.registry().createOrganization(name, plan).id) + "}";
        }},
       {{"org", "set-plan"},
        [](auto arguments, AdminContext& context) {
@@ -303,7 +303,7 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          const auth::Plan plan = planArgument(parsed.positional(1));
          context.attempting("org.set-plan", parsed.positional(0), parsed.positional(0));
          context.registry().setPlan(parsed.positional(0), plan);
-         return organisationJson(existingOrganisation(context.registry(), parsed.positional(0)));
+         return organizationJson(existingOrganization(context.registry(), parsed.positional(0)));
        }},
       {{"org", "set-subscription"},
        [](auto arguments, AdminContext& context) {
@@ -311,15 +311,15 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          const auth::Subscription subscription = subscriptionArgument(parsed.positional(1));
          context.attempting("org.set-subscription", parsed.positional(0), parsed.positional(0));
          context.registry().setSubscription(parsed.positional(0), subscription);
-         return organisationJson(existingOrganisation(context.registry(), parsed.positional(0)));
+         return organizationJson(existingOrganization(context.registry(), parsed.positional(0)));
        }},
       {{"org", "list"},
        [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {}, 0, "org list");
          std::string json = "[";
-         for (const Organisation& organisation : context.registry().listOrganisations()) {
+         for (const Organization& organization : context.registry().listOrganizations()) {
            if (json.size() > 1) json.push_back(',');
-           json += organisationJson(organisation);
+           json += organizationJson(organization);
          }
          return json + "]";
        }},
@@ -327,19 +327,19 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
        [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--org", false}, {"--name", false}, {"--scope", true}}, 0,
                                        "client create");
-         const std::string_view organisation = parsed.required("--org");
-         context.attempting("client.create", "", organisation);
+         const std::string_view organization = parsed.required("--org");
+         context.attempting("client.create", "", organization);
          const auth::CreatedClient created = context.registry().createClient(
-             organisation, parsed.optional("--name", ""), parsed.all("--scope"), context.audit.actor);
+             organization, parsed.optional("--name", ""), parsed.all("--scope"), context.audit.actor);
          return R"({"clientId":)" + jsonString(created.client.id) + R"(,"clientSecret":)" + jsonString(created.secret) +
                 R"(,"scopes":)" + jsonStrings(created.client.scopes) + "}";
        }},
       {{"client", "list"},
        [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--org", false}}, 0, "client list");
-         const std::string_view organisation = parsed.required("--org");
+         const std::string_view organization = parsed.required("--org");
          std::string json = "[";
-         for (const ClientRecord& client : context.registry().listClients(organisation)) {
+         for (const ClientRecord& client : context.registry().listClients(organization)) {
            if (json.size() > 1) json.push_back(',');
            json += clientJson(client);
          }
@@ -349,14 +349,14 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
        [](auto arguments, AdminContext& context) {
          const CommandArguments parsed(arguments, {{"--org", false}, {"--email", false}, {"--role", false}}, 0,
                                        "user create", {"--password-stdin"});
-         const std::string_view organisation = parsed.required("--org");
+         const std::string_view organization = parsed.required("--org");
          const std::string_view email = parsed.required("--email");
          const accounts::Role role = roleArgument(parsed.required("--role"));
          parsed.requireFlag("--password-stdin", "the password is read from standard input");
          OpenRegistry& open = context.open();
-         context.attempting("user.create", "", organisation);
+         context.attempting("user.create", "", organization);
          const std::string hash = newPasswordHash(context.in);
-         return userJson(open.accounts.createUser(organisation, email, role, hash, context.audit));
+         return userJson(open.accounts.createUser(organization, email, role, hash, context.audit));
        }},
       {{"operator", "create"},
        [](auto arguments, AdminContext& context) {
@@ -412,9 +412,9 @@ void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const 
   record.result = isRefusal(error) ? accounts::AuditResult::Refused : accounts::AuditResult::Failed;
   record.detail = std::string(error.what()).substr(0, 1000);
   try {
-    if (record.organisationId.empty() && auth::isWellFormedClientId(record.target)) {
+    if (record.organizationId.empty() && auth::isWellFormedClientId(record.target)) {
       if (const std::optional<ClientRecord> client = open.registry.findClient(record.target)) {
-        record.organisationId = client->organisationId;
+        record.organizationId = client->organizationId;
       }
     }
     open.accounts.appendAudit(record);

@@ -1,4 +1,4 @@
-// codepayload-admin: manage organisations, API clients and people's accounts in the registry the
+// codepayload-admin: manage organizations, API clients and people's accounts in the registry the
 // server uses (<data dir>/registry.db). Every command prints one JSON value on
 // stdout, and first names the registry it opened in one line on stderr
 // ("codepayload-admin: registry /abs/path/registry.db"). Only `init` creates a
@@ -8,14 +8,14 @@
 //
 //   init                                                        {"registry":PATH,"created":true|false}
 //   org create --name NAME --plan free|starter|pro|enterprise   {"id":...}
-//   org set-plan ORG PLAN                                       the organisation
-//   org set-subscription ORG active|inactive                    the organisation
-//   org list                                                    [organisation...]
+//   org set-plan ORG PLAN                                       the organization
+//   org set-subscription ORG active|inactive                    the organization
+//   org list                                                    [organization...]
 //   client create --org ORG [--name NAME] [--scope SCOPE]...    {"clientId","clientSecret","scopes"}
 //   client list --org ORG                                       [client...] (never secrets)
 //   client block|unblock|delete CLIENT_ID                       {"clientId","state"}
 //   user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin
-//                                                               {"id","organisationId","email","role","createdAt"}
+//                                                               {"id","organizationId","email","role","createdAt"}
 //   operator create --email EMAIL --password-stdin              {"id","email","createdAt"}
 //
 // --password-stdin reads the password from the first line of standard input
@@ -30,8 +30,8 @@
 // "local"; a change refused or failed once the registry is open is recorded
 // as "refused" or "failed" with the error's message (docs/decisions.md D-D10).
 //
-// An organisation prints as {"id","name","plan","subscription","createdAt"},
-// a client as {"clientId","organisationId","name","scopes","state","createdAt"};
+// An organization prints as {"id","name","plan","subscription","createdAt"},
+// a client as {"clientId","organizationId","name","scopes","state","createdAt"};
 // `--help` prints the usage, `--version` the version (app/version.h), both on
 // stdout with exit status 0. The data dir is the one every binary uses
 // (app/settings.h: data.dir of codepayload.properties, CODEPAYLOAD_DATA_DIR).

@@ -44,12 +44,12 @@ std::chrono::milliseconds waitUntil(const std::function<bool()>& condition) {
 
 TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
   ServiceHarness harness;
-  const AdminResult organisation =
+  const AdminResult organization =
       runAdmin(harness.dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
-  ASSERT_EQ(organisation.exitCode, 0) << organisation.err;
-  const std::string organisationId = jsonMember(organisation.out, "id");
+  ASSERT_EQ(organization.exitCode, 0) << organization.err;
+  const std::string organizationId = jsonMember(organization.out, "id");
   const AdminResult created = runAdmin(
-      harness.dataDir(), {"client", "create", "--org", organisationId, "--name", "line 4", "--scope", "write:codes"});
+      harness.dataDir(), {"client", "create", "--org", organizationId, "--name", "line 4", "--scope", "write:codes"});
   ASSERT_EQ(created.exitCode, 0) << created.err;
   const std::string clientId = jsonMember(created.out, "clientId");
   const std::string secret = jsonMember(created.out, "clientSecret");
@@ -87,14 +87,14 @@ TEST(ClientLifecycle, AdminChangesAreVisibleWithinOneSecond) {
       // Blocked and unblocked at once (often within one second, as iat counts).
       {{"client", "block", clientId}, 401, kInvalidClient, 401, kInvalidToken},
       {{"client", "unblock", clientId}, 200, ok, 401, kInvalidToken},
-      {{"org", "set-subscription", organisationId, "inactive"},
+      {{"org", "set-subscription", organizationId, "inactive"},
        400,
-       R"({"error":"unauthorized_client","error_description":"the organisation's subscription does not cover API )"
+       R"({"error":"unauthorized_client","error_description":"the organization's subscription does not cover API )"
        R"(clients"})",
        403,
        R"(Bearer realm="codepayload", error="insufficient_scope", )"
        R"(error_description="subscription does not cover API clients")"},
-      {{"org", "set-subscription", organisationId, "active"}, 200, ok, 200, "<absent>"},
+      {{"org", "set-subscription", organizationId, "active"}, 200, ok, 200, "<absent>"},
       {{"client", "delete", clientId}, 401, kInvalidClient, 401, kInvalidToken},
   };
   for (const Step& step : steps) {
@@ -162,7 +162,7 @@ TEST(ClientLifecycle, TamperedAndForgedTokensAre401) {
   const std::vector<std::string> scopes{"write:codes"};
   const auth::TokenIssuer forger(otherKeys, settings);
   const std::string forged =
-      forger.issue(auth::TokenSubject{client.organisationId, client.clientId, scopes}).accessToken;
+      forger.issue(auth::TokenSubject{client.organizationId, client.clientId, scopes}).accessToken;
   const std::string none = auth::encodeBase64Url(std::string(R"({"alg":"none","typ":"at+jwt"})")) + "." + payload + ".";
 
   const std::pair<std::string, std::string> rows[] = {

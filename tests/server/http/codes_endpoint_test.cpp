@@ -40,7 +40,7 @@ constexpr const char* kInsufficientScopeEnvelope =
     R"({"errors":[{"code":"Forbidden","path":null,"message":"The access token lacks the scope write:codes."}]})";
 constexpr const char* kLapsedEnvelope =
     R"({"errors":[{"code":"Forbidden","path":null,)"
-    R"("message":"The organisation's subscription no longer covers API clients."}]})";
+    R"("message":"The organization's subscription no longer covers API clients."}]})";
 
 std::string envelope(const std::string& code, const std::string& path, const std::string& message) {
   return R"({"errors":[{"code":")" + code + R"(","path":)" + (path.empty() ? "null" : "\"" + path + "\"") +
@@ -256,7 +256,7 @@ TEST_F(CodesEndpoint, MissingScopeAndLapsedSubscriptionAre403) {
   const ApiClient lapsing = harness_->createClient({"write:codes"});
   const std::string token = harness_->token(lapsing);
   EXPECT_EQ(harness_->codes(token, kOneItem).status, 200);
-  harness_->service().auth().registry().setSubscription(lapsing.organisationId, auth::Subscription::Inactive);
+  harness_->service().auth().registry().setSubscription(lapsing.organizationId, auth::Subscription::Inactive);
   harness_->service().auth().refreshRegistryView();
   const HttpResult lapsed = harness_->codes(token, kOneItem);
   EXPECT_EQ(lapsed.status, 403);

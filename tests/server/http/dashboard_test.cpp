@@ -70,14 +70,14 @@ class DashboardTest : public ::testing::Test {
       : store_(harness_.dataDir() / auth::kRegistryDatabaseFile,
                auth::registryMigrationsDir(harness_.service().config().schemaDir)) {
     auth::ClientRegistry& registry = harness_.service().auth().registry();
-    organisationId_ = registry.createOrganisation("Acme", auth::Plan::Starter).id;
-    freeOrganisationId_ = registry.createOrganisation("Thrifty", auth::Plan::Free).id;
+    organizationId_ = registry.createOrganization("Acme", auth::Plan::Starter).id;
+    freeOrganizationId_ = registry.createOrganization("Thrifty", auth::Plan::Free).id;
     const accounts::AuditContext setup{"test", "local"};
     const std::string hash = accounts::PasswordHasher().hash(kPassword);
-    owner_ = store_.createUser(organisationId_, "owner@acme.example", accounts::Role::Owner, hash, setup);
-    developer_ = store_.createUser(organisationId_, "dev@acme.example", accounts::Role::Developer, hash, setup);
-    viewer_ = store_.createUser(organisationId_, "viewer@acme.example", accounts::Role::Viewer, hash, setup);
-    freeOwner_ = store_.createUser(freeOrganisationId_, "owner@thrifty.example", accounts::Role::Owner, hash, setup);
+    owner_ = store_.createUser(organizationId_, "owner@acme.example", accounts::Role::Owner, hash, setup);
+    developer_ = store_.createUser(organizationId_, "dev@acme.example", accounts::Role::Developer, hash, setup);
+    viewer_ = store_.createUser(organizationId_, "viewer@acme.example", accounts::Role::Viewer, hash, setup);
+    freeOwner_ = store_.createUser(freeOrganizationId_, "owner@thrifty.example", accounts::Role::Owner, hash, setup);
     operator_ = store_.createOperator("ops@installation.example", hash, setup);
   }
 
@@ -150,8 +150,8 @@ class DashboardTest : public ::testing::Test {
 
   ServiceHarness harness_;
   accounts::AccountStore store_;
-  std::string organisationId_;
-  std::string freeOrganisationId_;
+  std::string organizationId_;
+  std::string freeOrganizationId_;
   accounts::UserRecord owner_;
   accounts::UserRecord developer_;
   accounts::UserRecord viewer_;
@@ -307,7 +307,7 @@ TEST_F(DashboardTest, SignInAnswersOneWayForUnknownEmailsAndWrongPasswords) {
   expectDashboardHeaders(signedIn);
 
   const std::vector<accounts::AuditRecord> records =
-      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.sign-in"), 10});
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 10});
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].actor, "owner@acme.example");
   EXPECT_EQ(records[0].address, "127.0.0.1");
@@ -320,15 +320,15 @@ TEST_F(DashboardTest, SessionDescribesTheUserAndSignOutEndsIt) {
   const Browser browser = signIn("dev@acme.example");
   const HttpResult session = get("/dashboard/data/session", &browser);
   ASSERT_EQ(session.status, 200);
-  const auth::Organisation organisation = *harness_.service().auth().registry().findOrganisation(organisationId_);
+  const auth::Organization organization = *harness_.service().auth().registry().findOrganization(organizationId_);
   char created[32];
-  const std::time_t createdAt = organisation.createdAt;
+  const std::time_t createdAt = organization.createdAt;
   std::tm utc{};
   ::gmtime_r(&createdAt, &utc);
   std::strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
   EXPECT_EQ(session.body, R"({"kind":"user","id":")" + developer_.id +
                               R"(","email":"dev@acme.example","role":"developer","totpEnabled":false,"csrfToken":")" +
-                              browser.csrfToken + R"(","organization":{"id":")" + organisationId_ +
+                              browser.csrfToken + R"(","organization":{"id":")" + organizationId_ +
                               R"(","name":"Acme","plan":"starter","subscription":"active","coversApiClients":true,)"
                               R"("createdAt":")" +
                               created + R"(","requireTotp":false}})");
@@ -382,7 +382,7 @@ TEST_F(DashboardTest, ChangesNeedTheCsrfTokenAndTheOwnOrigin) {
                                    "its own pages."));
   const HttpResult crossSiteSignIn = post("/dashboard/data/sign-in", "{}", nullptr, {{"Sec-Fetch-Site", "cross-site"}});
   EXPECT_EQ(crossSiteSignIn.status, 403);
-  EXPECT_TRUE(harness_.service().auth().registry().listClients(organisationId_).empty());
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
   // A GET changes nothing and is not a route for a change.
   const HttpResult getBlock = get("/dashboard/data/clients/x/block", &browser);
   EXPECT_EQ(getBlock.status, 405);
@@ -456,7 +456,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   // Every change is in the audit log, by the user, from the client's address.
   std::vector<std::string> actions;
   for (const accounts::AuditRecord& record :
-       store_.readAudit(accounts::AuditQuery{organisationId_, std::nullopt, 20})) {
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 20})) {
     if (record.action.starts_with("client.")) {
       actions.push_back(record.action + " " + record.actor + " " + record.address);
     }
@@ -467,7 +467,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
                          "client.create dev@acme.example 127.0.0.1"}));
 }
 
-TEST_F(DashboardTest, AClientOfAnotherOrganisationIsNotFound) {
+TEST_F(DashboardTest, AClientOfAnotherOrganizationIsNotFound) {
   const ApiClient foreign = harness_.createClient({"write:codes"});
   const Browser browser = signIn("owner@acme.example");
   const HttpResult result = post("/dashboard/data/clients/" + foreign.clientId + "/block", "", &browser);
@@ -492,7 +492,7 @@ TEST_F(DashboardTest, AViewerCannotChangeAnything) {
     EXPECT_EQ(result.status, 403) << target;
     EXPECT_EQ(result.body, refusal) << target;
   }
-  const std::vector<auth::ClientRecord> clients = harness_.service().auth().registry().listClients(organisationId_);
+  const std::vector<auth::ClientRecord> clients = harness_.service().auth().registry().listClients(organizationId_);
   ASSERT_EQ(clients.size(), 1u);
   EXPECT_EQ(clients[0].state, auth::ClientState::Active);
   const HttpResult list = get("/dashboard/data/clients", &viewer);
@@ -515,15 +515,15 @@ TEST_F(DashboardTest, ThePlanGateRefusesClients) {
             envelope("PlanExcludesClients", "",
                      "The organization's plan (free) does not include API clients; they need the Starter plan or "
                      "higher."));
-  harness_.service().auth().registry().setPlan(freeOrganisationId_, auth::Plan::Pro);
-  harness_.service().auth().registry().setSubscription(freeOrganisationId_, auth::Subscription::Inactive);
+  harness_.service().auth().registry().setPlan(freeOrganizationId_, auth::Plan::Pro);
+  harness_.service().auth().registry().setSubscription(freeOrganizationId_, auth::Subscription::Inactive);
   const HttpResult inactive = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);
   EXPECT_EQ(inactive.status, 409);
   EXPECT_EQ(inactive.body, envelope("PlanExcludesClients", "",
                                     "The organization's subscription is inactive; API clients need an active "
                                     "subscription on the Starter plan or higher."));
   const std::vector<accounts::AuditRecord> refused =
-      store_.readAudit(accounts::AuditQuery{freeOrganisationId_, std::string("client.create"), 10});
+      store_.readAudit(accounts::AuditQuery{freeOrganizationId_, std::string("client.create"), 10});
   ASSERT_EQ(refused.size(), 2u);
   EXPECT_EQ(refused[1].result, accounts::AuditResult::Refused);
   EXPECT_EQ(refused[1].actor, "owner@thrifty.example");
@@ -560,9 +560,9 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
   EXPECT_EQ(isolated.body,
             envelope("Validation.Invalid.name", "name",
                      "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)"));
-  EXPECT_TRUE(harness_.service().auth().registry().listClients(organisationId_).empty());
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
   const std::vector<accounts::AuditRecord> refused =
-      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("client.create"), 1});
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("client.create"), 1});
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
   EXPECT_EQ(refused[0].detail,
@@ -578,11 +578,11 @@ TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
                                   "organization."));
 }
 
-TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
+TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
   const Browser owner = signIn("owner@acme.example");
-  const HttpResult organisation = get("/dashboard/data/organization", &owner);
-  ASSERT_EQ(organisation.status, 200);
-  const Poco::JSON::Object::Ptr shown = parseObject(organisation.body);
+  const HttpResult organization = get("/dashboard/data/organization", &owner);
+  ASSERT_EQ(organization.status, 200);
+  const Poco::JSON::Object::Ptr shown = parseObject(organization.body);
   EXPECT_EQ(shown->getValue<std::string>("name"), "Acme");
   EXPECT_FALSE(shown->getValue<bool>("requireTotp"));
   ASSERT_EQ(shown->getArray("users")->size(), 3u);
@@ -639,7 +639,7 @@ TEST_F(DashboardTest, OwnersManageTheOrganisationsUsers) {
   EXPECT_FALSE(store_.findUser(newId).has_value());
 
   const std::vector<accounts::AuditRecord> records =
-      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("user.delete"), 10});
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("user.delete"), 10});
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
   EXPECT_EQ(records[0].detail, "email=new@acme.example role=developer");
@@ -687,14 +687,14 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   // The other organization's account is untouched: its own password still signs it in, to its own organization.
   const Browser thrifty = signIn("owner@thrifty.example");
   EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
-            freeOrganisationId_);
+            freeOrganizationId_);
   // Each is removed alike.
   for (const std::string& id : ids) {
     EXPECT_EQ(post("/dashboard/data/organization/users/" + id + "/delete", "", &owner).status, 204) << id;
   }
   EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
   std::vector<std::string> details;
-  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organisationId_, std::nullopt, 6})) {
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 6})) {
     details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
   }
   EXPECT_EQ(details, (std::vector<std::string>{
@@ -724,12 +724,12 @@ TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
     EXPECT_EQ(get("/dashboard/data/organization", &browser).status, 200);
   }
   EXPECT_TRUE(store_.findUser(owner_.id).has_value());
-  EXPECT_FALSE(store_.requiresTotp(organisationId_));
+  EXPECT_FALSE(store_.requiresTotp(organizationId_));
   // Users are not operators.
   const Browser owner = signIn("owner@acme.example");
-  const HttpResult organisations = get("/dashboard/data/organizations", &owner);
-  EXPECT_EQ(organisations.status, 403);
-  EXPECT_EQ(organisations.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
+  const HttpResult organizations = get("/dashboard/data/organizations", &owner);
+  EXPECT_EQ(organizations.status, 403);
+  EXPECT_EQ(organizations.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
   EXPECT_EQ(post("/dashboard/data/organizations", R"({"name":"X","plan":"pro"})", &owner).status, 403);
 }
 
@@ -743,9 +743,9 @@ TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
   EXPECT_EQ(withoutTotp.body, envelope("Conflict", "",
                                        "Turn on TOTP for your own account first (on the Account page); requiring it "
                                        "without it would lock you out of the organization's pages."));
-  EXPECT_FALSE(store_.requiresTotp(organisationId_));
+  EXPECT_FALSE(store_.requiresTotp(organizationId_));
   const std::vector<accounts::AuditRecord> refused =
-      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("org.require-totp"), 10});
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("org.require-totp"), 10});
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
   EXPECT_EQ(refused[0].detail, "the owner has no TOTP");
@@ -829,7 +829,7 @@ TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
   const HttpResult next = signInWith(accounts::totpCode(secret, std::time(nullptr) + 30));
   EXPECT_EQ(next.status, 200) << next.body;
   const std::vector<accounts::AuditRecord> records =
-      store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.sign-in"), 2});
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 2});
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
   EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
@@ -863,7 +863,7 @@ TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
   // Ten records of wrong passwords and one of the throttling, not one per throttled attempt.
   std::vector<std::string> details;
   for (const accounts::AuditRecord& record :
-       store_.readAudit(accounts::AuditQuery{organisationId_, std::string("account.totp-disable"), 100})) {
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.totp-disable"), 100})) {
     EXPECT_EQ(record.result, accounts::AuditResult::Refused);
     EXPECT_EQ(record.actor, "dev@acme.example");
     details.push_back(record.detail);
@@ -882,7 +882,7 @@ TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
             200);
 }
 
-TEST_F(DashboardTest, AuditShowsTheOwnOrganisationToUsersAndEveryOneToOperators) {
+TEST_F(DashboardTest, AuditShowsTheOwnOrganizationToUsersAndEveryOneToOperators) {
   const Browser owner = signIn("owner@acme.example");
   signIn("owner@thrifty.example");
   const HttpResult own = get("/dashboard/data/audit?action=account.sign-in&limit=10", &owner);
@@ -891,34 +891,34 @@ TEST_F(DashboardTest, AuditShowsTheOwnOrganisationToUsersAndEveryOneToOperators)
   ASSERT_EQ(records->size(), 1u);
   const Poco::JSON::Object::Ptr record = records->getObject(0);
   EXPECT_EQ(record->getValue<std::string>("actor"), "owner@acme.example");
-  EXPECT_EQ(record->getValue<std::string>("organization"), organisationId_);
+  EXPECT_EQ(record->getValue<std::string>("organization"), organizationId_);
   EXPECT_EQ(record->getValue<std::string>("address"), "127.0.0.1");
   EXPECT_EQ(record->getValue<std::string>("result"), "success");
   EXPECT_EQ(get("/dashboard/data/audit?limit=0", &owner).body,
             envelope("Validation.Invalid.limit", "limit", "The limit must be a whole number from 1 to 1000."));
-  EXPECT_EQ(get("/dashboard/data/audit?organization=" + freeOrganisationId_ + "&action=account.sign-in", &owner).body,
+  EXPECT_EQ(get("/dashboard/data/audit?organization=" + freeOrganizationId_ + "&action=account.sign-in", &owner).body,
             own.body);
 
   const Browser operatorBrowser = signIn("ops@installation.example");
   const HttpResult every = get("/dashboard/data/audit?action=account.sign-in", &operatorBrowser);
   EXPECT_EQ(parseObject(every.body)->getArray("records")->size(), 3u);
   const HttpResult one =
-      get("/dashboard/data/audit?action=account.sign-in&organization=" + freeOrganisationId_, &operatorBrowser);
+      get("/dashboard/data/audit?action=account.sign-in&organization=" + freeOrganizationId_, &operatorBrowser);
   ASSERT_EQ(parseObject(one.body)->getArray("records")->size(), 1u);
   EXPECT_EQ(parseObject(one.body)->getArray("records")->getObject(0)->getValue<std::string>("actor"),
             "owner@thrifty.example");
 }
 
-TEST_F(DashboardTest, OperatorsManageOrganisations) {
+TEST_F(DashboardTest, OperatorsManageOrganizations) {
   const Browser browser = signIn("ops@installation.example");
   const HttpResult created = post("/dashboard/data/organizations", R"({"name":"Newco","plan":"pro"})", &browser);
   ASSERT_EQ(created.status, 201) << created.body;
-  const Poco::JSON::Object::Ptr organisation = parseObject(created.body);
-  const std::string id = organisation->getValue<std::string>("id");
+  const Poco::JSON::Object::Ptr organization = parseObject(created.body);
+  const std::string id = organization->getValue<std::string>("id");
   EXPECT_EQ(created.body, R"({"id":")" + id +
                               R"(","name":"Newco","plan":"pro","subscription":"active",)"
                               R"("coversApiClients":true,"createdAt":")" +
-                              organisation->getValue<std::string>("createdAt") + R"("})");
+                              organization->getValue<std::string>("createdAt") + R"("})");
   const auth::CreatedClient client =
       harness_.service().auth().registry().createClient(id, "line", {"write:codes"}, "tester");
   EXPECT_EQ(tokenRequest(client.client.id, client.secret).status, 200);
@@ -941,7 +941,7 @@ TEST_F(DashboardTest, OperatorsManageOrganisations) {
       post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
-                                     "an organisation name must not contain a bidirectional control character "
+                                     "an organization name must not contain a bidirectional control character "
                                      "(U+200F at byte offset 0)"));
   const HttpResult list = get("/dashboard/data/organizations", &browser);
   EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);

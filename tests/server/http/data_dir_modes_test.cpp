@@ -160,13 +160,13 @@ class ServerExecutable {
   int port_ = 0;
 };
 
-// An organisation on Starter and a client with write:codes, made with
+// An organization on Starter and a client with write:codes, made with
 // codepayload-admin; {clientId, secret}.
 std::pair<std::string, std::string> createClient(const std::filesystem::path& dataDir) {
-  const AdminResult organisation = runAdmin(dataDir, {"org", "create", "--name", "Acme", "--plan", "starter"});
-  EXPECT_EQ(organisation.exitCode, 0) << organisation.err;
+  const AdminResult organization = runAdmin(dataDir, {"org", "create", "--name", "Acme", "--plan", "starter"});
+  EXPECT_EQ(organization.exitCode, 0) << organization.err;
   const AdminResult client =
-      runAdmin(dataDir, {"client", "create", "--org", jsonMember(organisation.out, "id"), "--scope", "write:codes"});
+      runAdmin(dataDir, {"client", "create", "--org", jsonMember(organization.out, "id"), "--scope", "write:codes"});
   EXPECT_EQ(client.exitCode, 0) << client.err;
   return {jsonMember(client.out, "clientId"), jsonMember(client.out, "clientSecret")};
 }

@@ -149,7 +149,7 @@ TEST_F(Metrics, TheListenerServesGetMetricsOnlyAndShowsNoClientOrSecret) {
   const std::string token = harness_->token(*client_);
   const std::string text = scrapeMetrics(port);
   EXPECT_EQ(text.find(client_->clientId), std::string::npos);
-  EXPECT_EQ(text.find(client_->organisationId), std::string::npos);
+  EXPECT_EQ(text.find(client_->organizationId), std::string::npos);
   EXPECT_EQ(text.find(client_->secret), std::string::npos);
   EXPECT_EQ(text.find(token), std::string::npos);
   EXPECT_EQ(text.find("secret=x"), std::string::npos);

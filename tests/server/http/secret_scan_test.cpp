@@ -24,12 +24,12 @@ std::string readAll(const std::filesystem::path& file) {
 
 TEST(SecretScan, NoSecretOrTokenIsStoredOrLogged) {
   ServiceHarness harness;
-  const AdminResult organisation = runAdmin(harness.dataDir(), {"org", "create", "--name", "Scan", "--plan", "pro"});
-  ASSERT_EQ(organisation.exitCode, 0) << organisation.err;
+  const AdminResult organization = runAdmin(harness.dataDir(), {"org", "create", "--name", "Scan", "--plan", "pro"});
+  ASSERT_EQ(organization.exitCode, 0) << organization.err;
   const AdminResult created = runAdmin(
-      harness.dataDir(), {"client", "create", "--org", jsonMember(organisation.out, "id"), "--scope", "write:codes"});
+      harness.dataDir(), {"client", "create", "--org", jsonMember(organization.out, "id"), "--scope", "write:codes"});
   ASSERT_EQ(created.exitCode, 0) << created.err;
-  const ApiClient client{jsonMember(organisation.out, "id"), jsonMember(created.out, "clientId"),
+  const ApiClient client{jsonMember(organization.out, "id"), jsonMember(created.out, "clientId"),
                          jsonMember(created.out, "clientSecret")};
   harness.service().auth().refreshRegistryView();
 

@@ -208,10 +208,10 @@ HttpResult ServiceHarness::request(const HttpCall& call) {
 
 ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, auth::Plan plan) {
   auth::ClientRegistry& registry = service_->auth().registry();
-  const auth::Organisation organisation = registry.createOrganisation("Test organisation", plan);
-  const auth::CreatedClient created = registry.createClient(organisation.id, "test client", scopes, "tester");
+  const auth::Organization organization = registry.createOrganization("Test organization", plan);
+  const auth::CreatedClient created = registry.createClient(organization.id, "test client", scopes, "tester");
   service_->auth().refreshRegistryView();
-  return ApiClient{organisation.id, created.client.id, created.secret};
+  return ApiClient{organization.id, created.client.id, created.secret};
 }
 
 void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {

@@ -42,7 +42,7 @@ struct HttpResult {
 };
 
 struct ApiClient {
-  std::string organisationId;
+  std::string organizationId;
   std::string clientId;
   std::string secret;
 };
@@ -65,7 +65,7 @@ class ServiceHarness {
   // One request on a fresh connection.
   HttpResult request(const HttpCall& call);
 
-  // A client of a new organisation on `plan`, created through the registry.
+  // A client of a new organization on `plan`, created through the registry.
   ApiClient createClient(const std::vector<std::string>& scopes, auth::Plan plan = auth::Plan::Starter);
   // Writes the client's stored scopes behind the registry's back ("read:codes":
   // a client from before D-U9, which the registry no longer creates), and

@@ -146,13 +146,13 @@ TEST_F(TokenEndpoint, OtherMethodsAre405WithADescription) {
 
 TEST_F(TokenEndpoint, LapsedSubscriptionIsUnauthorizedClient) {
   const ApiClient lapsing = harness_->createClient({"write:codes"});
-  harness_->service().auth().registry().setSubscription(lapsing.organisationId, auth::Subscription::Inactive);
+  harness_->service().auth().registry().setSubscription(lapsing.organizationId, auth::Subscription::Inactive);
   harness_->service().auth().refreshRegistryView();
   const HttpResult result = post("/oauth/token", basicAuthorization(lapsing.clientId, lapsing.secret), kForm,
                                  "grant_type=client_credentials");
   EXPECT_EQ(result.status, 400);
   EXPECT_EQ(result.body,
-            R"({"error":"unauthorized_client","error_description":"the organisation's subscription does not cover )"
+            R"({"error":"unauthorized_client","error_description":"the organization's subscription does not cover )"
             R"(API clients"})");
   expectTokenErrorHeaders(result);
 }
@@ -199,7 +199,7 @@ TEST(RegistryFaults, AreAnswered500AndLoggedOnTheTokenEndpointAndTheBearerPath) 
   const auth::SigningKeySet keys(auth::SigningKey::load(harness.dataDir() / auth::kSigningKeyFile));
   const auth::TokenIssuer issuer(keys, auth::TokenSettings{});
   const std::string unseen =
-      issuer.issue(auth::TokenSubject{client.organisationId, "svc_client_000000000000000000000000", {"write:codes"}})
+      issuer.issue(auth::TokenSubject{client.organizationId, "svc_client_000000000000000000000000", {"write:codes"}})
           .accessToken;
 
   sqlite3* database = nullptr;

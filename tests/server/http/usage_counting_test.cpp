@@ -51,7 +51,7 @@ TEST(UsageCounting, TheTokenEndpointAndCodesCountPerClientAndTheStopWritesThem) 
 
   auth::UsageService& usage = harness.service().usage();
   EXPECT_EQ(lastTwoDays(usage.clientUsage(client.clientId, 2)), (auth::UsageCounts{2, 2, 3}));
-  EXPECT_EQ(lastTwoDays(usage.organisationUsage(client.organisationId, 2)), (auth::UsageCounts{2, 2, 3}));
+  EXPECT_EQ(lastTwoDays(usage.organizationUsage(client.organizationId, 2)), (auth::UsageCounts{2, 2, 3}));
   EXPECT_EQ(lastTwoDays(usage.clientUsage(idle.clientId, 2)), (auth::UsageCounts{}));
   const std::optional<auth::ClientRecord> record = harness.service().auth().registry().findClient(client.clientId);
   ASSERT_TRUE(record.has_value());
@@ -69,14 +69,14 @@ TEST(UsageCounting, TheTokenEndpointAndCodesCountPerClientAndTheStopWritesThem) 
       SQLITE_OK);
   sqlite3_stmt* statement = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(db,
-                               "SELECT u.organisation_id, sum(u.tokens_issued), sum(u.codes_accepted),"
+                               "SELECT u.organization_id, sum(u.tokens_issued), sum(u.codes_accepted),"
                                " sum(u.codes_rejected), c.last_used_at FROM client_usage_daily u"
                                " JOIN api_clients c ON c.id = u.client_id WHERE u.client_id = ?",
                                -1, &statement, nullptr),
             SQLITE_OK);
   sqlite3_bind_text(statement, 1, client.clientId.c_str(), -1, SQLITE_TRANSIENT);
   ASSERT_EQ(sqlite3_step(statement), SQLITE_ROW);
-  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))), client.organisationId);
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(sqlite3_column_text(statement, 0))), client.organizationId);
   EXPECT_EQ(sqlite3_column_int64(statement, 1), 2);
   EXPECT_EQ(sqlite3_column_int64(statement, 2), 2);
   EXPECT_EQ(sqlite3_column_int64(statement, 3), 3);

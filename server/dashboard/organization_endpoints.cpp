@@ -1,6 +1,6 @@
-// A user's organisation and its users (/dashboard/data/organization...): the organisation,
+// A user's organization and its users (/dashboard/data/organization...): the organization,
 // adding and removing users (an email with an account elsewhere in the installation becomes a
-// user placeholder, not a refusal that would tell the owner so), and whether the organisation
+// user placeholder, not a refusal that would tell the owner so), and whether the organization
 // requires TOTP (only an owner who has it may require it).
 #include <openssl/crypto.h>
 
@@ -32,7 +32,7 @@ std::string userJson(const accounts::UserRecord& user) {
     case accounts::AccountError::Kind::EmailTaken: throw Refusal{409, "Conflict", std::string(field), error.what()};
     case accounts::AccountError::Kind::InvalidValue: throw Refusal{409, "Conflict", std::nullopt, error.what()};
     case accounts::AccountError::Kind::UnknownAccount:
-    case accounts::AccountError::Kind::UnknownOrganisation: throw notFound(error.what());
+    case accounts::AccountError::Kind::UnknownOrganization: throw notFound(error.what());
     case accounts::AccountError::Kind::Storage: break;
   }
   throw error;
@@ -40,14 +40,14 @@ std::string userJson(const accounts::UserRecord& user) {
 
 }  // namespace
 
-void organisation(Call& call, int status) {
-  const auth::Organisation organisation = currentOrganisation(call);
-  std::string out = userOrganisationJson(call, organisation);
+void organization(Call& call, int status) {
+  const auth::Organization organization = currentOrganization(call);
+  std::string out = userOrganizationJson(call, organization);
   out.pop_back();
   member(out, "users");
   out.push_back('[');
   bool first = true;
-  for (const accounts::UserRecord& user : call.accounts.accounts().listUsers(organisation.id)) {
+  for (const accounts::UserRecord& user : call.accounts.accounts().listUsers(organization.id)) {
     if (!first) out.push_back(',');
     first = false;
     out += userJson(user);
@@ -71,7 +71,7 @@ void createUser(Call& call) {
   OPENSSL_cleanse(password.data(), password.size());
   try {
     const accounts::UserRecord user =
-        call.accounts.accounts().createUserWithoutDisclosure(call.organisationId(), email, *role, hash, call.audit());
+        call.accounts.accounts().createUserWithoutDisclosure(call.organizationId(), email, *role, hash, call.audit());
     sendJson(call, 201, userJson(user));
   } catch (const accounts::AccountError& error) {
     refuseAccountChange(call, "user.create", "", error, "email");
@@ -81,7 +81,7 @@ void createUser(Call& call) {
 void deleteUser(Call& call) {
   const std::string_view id = call.segments.at(2);
   const std::optional<accounts::UserRecord> user = call.accounts.accounts().findListedUser(id);
-  if (!user || user->organisationId != call.organisationId())
+  if (!user || user->organizationId != call.organizationId())
     throw notFound("Your organization has no user with this id.");
   if (user->id == call.who->id) {
     auditRefusal(call, "user.delete", user->id, "a user cannot remove themselves");
@@ -100,13 +100,13 @@ void requireTotp(Call& call) {
   // The rule holds for the owner too (D-D24): without TOTP they would be shut
   // out of the organization's pages by their own change.
   if (required && !call.who->totpEnabled) {
-    auditRefusal(call, "org.require-totp", call.organisationId(), "the owner has no TOTP");
+    auditRefusal(call, "org.require-totp", call.organizationId(), "the owner has no TOTP");
     throw Refusal{409, "Conflict", std::nullopt,
                   "Turn on TOTP for your own account first (on the Account page); requiring it without it would "
                   "lock you out of the organization's pages."};
   }
-  call.accounts.accounts().setRequireTotp(call.organisationId(), required, call.audit());
-  organisation(call);
+  call.accounts.accounts().setRequireTotp(call.organizationId(), required, call.audit());
+  organization(call);
 }
 
 }  // namespace codepayload::server::dashboard
