@@ -10,7 +10,7 @@
 //                   "requestId":"..."}  (requestId: lines about a request only).
 //                  Every other Poco logger (a library's) writes these lines too.
 // The access log is not a log of this kind: it keeps its buffered writer
-// (server/access_log.h).
+// (server/observability/access_log.h).
 #pragma once
 
 #include <chrono>

@@ -6,7 +6,7 @@
 //      is refused), each key overridden by its environment variable;
 //   4. the data folder (data.dir, default ./data), the rules folder
 //      ($CODEPAYLOAD_RULES_DIR) and the schema folder ($CODEPAYLOAD_DB_DIR).
-// The server reads its own keys from the same values (server/server_config.h);
+// The server reads its own keys from the same values (server/config/server_config.h);
 // the command-line tools use the folders. A bad setting throws SettingsError
 // whose text names the file or the variable, the key and why.
 #pragma once

@@ -104,7 +104,7 @@ inline constexpr std::string_view kServerError = "the server could not answer th
 std::string tokenErrorBody(std::string_view error, std::string_view description);
 
 // Every TokenOutcome::cause: "issued", then each refusal. The server counts
-// outcomes by this name (server/service_metrics.h); the endpoint names a cause
+// outcomes by this name (server/observability/service_metrics.h); the endpoint names a cause
 // only through tokenCause, which refuses at compile time a name not listed.
 inline constexpr std::array<std::string_view, 15> kTokenOutcomeCauses{
     "issued",           "methodNotAllowed",   "addressThrottled",    "badContentType",    "badForm",

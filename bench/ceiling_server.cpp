@@ -51,8 +51,8 @@
 #include "auth/signing_keys.h"
 #include "auth/token_issuer.h"
 #include "common/atomic_file.h"
-#include "server/development_certificate.h"
-#include "server/server_config.h"
+#include "server/tls/development_certificate.h"
+#include "server/config/server_config.h"
 #include "server/server_transport.h"
 
 namespace {

@@ -12,7 +12,7 @@
 
 #include "auth/usage_counter.h"
 #include "engine/engine_metrics.h"
-#include "server/service_metrics.h"
+#include "server/observability/service_metrics.h"
 
 namespace {
 

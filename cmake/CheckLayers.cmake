@@ -4,6 +4,8 @@
 #
 #   common < engine < plugins < db < auth < accounts < app < server, tools
 #
+# and server/'s rooms point one way among themselves (below).
+#
 # The engine owns the linter and rule-module interfaces and includes nothing
 # above it; plugins/ implement them; the server and the command-line tools sit
 # on top and never include each other. accounts/ (people's accounts: passwords,
@@ -38,6 +40,33 @@ foreach(layer common engine plugins db auth accounts app server tools)
         file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
         string(STRIP "${line}" line)
         list(APPEND violations "${relative}: ${line} (${layer}/ may include only ${allowed_${layer}})")
+      endif()
+    endforeach()
+  endforeach()
+endforeach()
+
+# Inside server/, the rooms point one way too:
+#
+#   tls < http < connections < config < observability < handlers < dashboard < (server/ itself)
+#
+# A room may include its own headers and those of the rooms before it; the
+# process shell at server/ itself may include every room.
+set(server_rooms tls http connections config observability handlers dashboard)
+list(JOIN server_rooms " < " server_rooms_text)
+foreach(room IN LISTS server_rooms)
+  file(GLOB_RECURSE sources "${SOURCE_DIR}/server/${room}/*.h" "${SOURCE_DIR}/server/${room}/*.cpp")
+  list(FIND server_rooms ${room} room_rank)
+  foreach(source IN LISTS sources)
+    file(STRINGS "${source}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"server/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"server/([^\"]*)\".*$" "\\1" included "${line}")
+      string(REGEX MATCH "^[^/]+/" included_room "${included}")
+      string(REPLACE "/" "" included_room "${included_room}")
+      list(FIND server_rooms "${included_room}" included_rank)
+      if(included_rank EQUAL -1 OR included_rank GREATER room_rank)
+        file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+        string(STRIP "${line}" line)
+        list(APPEND violations "${relative}: ${line} (server/${room}/ may include only itself and the rooms before it in ${server_rooms_text})")
       endif()
     endforeach()
   endforeach()

@@ -1,6 +1,6 @@
 // The key under which limits count a client address: what one client usually
 // controls. The token endpoint's failure throttle (auth/auth_throttle) and the
-// per-address connection slots (server/http_transport) both use it.
+// per-address connection slots (server/connections/http_transport) both use it.
 #pragma once
 
 #include <string>

@@ -2,7 +2,7 @@
 // fixed-bucket histogram that any thread may bump on the request path with
 // relaxed atomic adds (no lock, no allocation, no string), and that a scrape
 // reads. Every layer that counts keeps its own block of these (the engine's
-// in engine/engine_metrics.h, the server's in server/service_metrics.h); the
+// in engine/engine_metrics.h, the server's in server/observability/service_metrics.h); the
 // Prometheus text is written in server/ only. Plain C++20, no dependencies.
 //
 // Values read while other threads count are each exact at some instant, but

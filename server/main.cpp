@@ -27,7 +27,7 @@
 #include "app/version.h"
 #include "db/file_modes.h"
 #include "db/sqlite_connection.h"
-#include "server/server_config.h"
+#include "server/config/server_config.h"
 #include "server/service.h"
 
 namespace {

@@ -3,12 +3,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "server/codes_handler.h"
+#include "server/handlers/codes_handler.h"
 #include "server/dashboard/dashboard_handler.h"
-#include "server/health_handler.h"
-#include "server/jwks_handler.h"
-#include "server/openapi_handler.h"
-#include "server/token_handler.h"
+#include "server/handlers/health_handler.h"
+#include "server/handlers/jwks_handler.h"
+#include "server/handlers/openapi_handler.h"
+#include "server/handlers/token_handler.h"
 
 namespace codepayload::server {
 

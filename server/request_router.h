@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
-#include "server/http_connection.h"
-#include "server/service_context.h"
-#include "server/service_handler.h"
+#include "server/connections/http_connection.h"
+#include "server/handlers/service_context.h"
+#include "server/handlers/service_handler.h"
 
 namespace codepayload::server {
 

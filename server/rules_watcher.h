@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "engine/snapshot.h"
-#include "server/service_context.h"
+#include "server/handlers/service_context.h"
 
 namespace codepayload::server {
 

@@ -10,9 +10,9 @@
 #include <filesystem>
 #include <string>
 
-#include "server/http_connection.h"
-#include "server/http_transport.h"
-#include "server/server_config.h"
+#include "server/connections/http_connection.h"
+#include "server/connections/http_transport.h"
+#include "server/config/server_config.h"
 
 namespace codepayload::server {
 

@@ -24,14 +24,14 @@
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/session_sweeper.h"
 #include "server/data_dir_lock.h"
-#include "server/development_certificate.h"
-#include "server/http_transport.h"
-#include "server/metrics_endpoint.h"
-#include "server/metrics_exposition.h"
+#include "server/tls/development_certificate.h"
+#include "server/connections/http_transport.h"
+#include "server/observability/metrics_endpoint.h"
+#include "server/observability/metrics_exposition.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
-#include "server/tls_certificate_store.h"
+#include "server/tls/tls_certificate_store.h"
 
 namespace codepayload::server {
 
@@ -127,7 +127,7 @@ struct CodePayloadService::Running {
     metricsEndpoint.reset();
   }
 
-  // The Prometheus text of this service (server/metrics_exposition.h).
+  // The Prometheus text of this service (server/observability/metrics_exposition.h).
   void renderMetrics(std::string& out) const {
     const app::BuildVersion build = app::buildVersion();
     const auto snapshot = rules->current();

@@ -10,9 +10,9 @@
 #include <memory>
 #include <optional>
 
-#include "server/http_transport.h"
-#include "server/server_config.h"
-#include "server/service_context.h"
+#include "server/connections/http_transport.h"
+#include "server/config/server_config.h"
+#include "server/handlers/service_context.h"
 
 namespace codepayload::auth {
 class AuthService;

@@ -17,7 +17,7 @@
 #include "auth/form_urlencoded.h"
 #include "auth/usage_service.h"
 #include "server/dashboard/dashboard_accounts.h"
-#include "server/service_handler.h"
+#include "server/handlers/service_handler.h"
 
 namespace codepayload::server::dashboard {
 

@@ -14,10 +14,10 @@
 
 #include "auth/form_urlencoded.h"
 #include "common/ascii.h"
-#include "server/dashboard/dashboard_endpoints.h"
+#include "server/dashboard/endpoints/dashboard_endpoints.h"
 #include "server/dashboard/dashboard_files.h"
 #include "server/dashboard/dashboard_security.h"
-#include "server/media_type.h"
+#include "server/http/media_type.h"
 
 namespace codepayload::server {
 

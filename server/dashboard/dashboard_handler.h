@@ -11,7 +11,7 @@
 #pragma once
 
 #include "server/dashboard/dashboard_accounts.h"
-#include "server/service_handler.h"
+#include "server/handlers/service_handler.h"
 
 namespace codepayload::server {
 

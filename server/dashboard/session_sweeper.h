@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "accounts/account_store.h"
-#include "server/service_context.h"
+#include "server/handlers/service_context.h"
 
 namespace codepayload::server {
 

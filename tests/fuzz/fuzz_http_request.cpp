@@ -26,8 +26,8 @@
 #include <string_view>
 
 #include "common/ascii.h"
-#include "server/chunked_decoder.h"
-#include "server/http_head.h"
+#include "server/http/chunked_decoder.h"
+#include "server/http/http_head.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace {

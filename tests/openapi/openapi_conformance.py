@@ -7,7 +7,7 @@
    byte for byte, and every request of the tests/cases table, sent to POST /codes, gets exactly the
    table's response, valid against the document.
 3. Every exchange the HTTP tests recorded (RECORDED_RESPONSES_DIR, see
-   tests/server/http/service_harness.h): its status is documented for its path and method, its
+   tests/server/support/service_harness.h): its status is documented for its path and method, its
    Content-Type is one the document lists for that status, the headers the document requires are
    there and match, and its body is valid against the schema. A HEAD is checked against the path's
    GET operation (RFC 9110 section 9.3.2) and has no body; the Allow of a 405 on a documented path

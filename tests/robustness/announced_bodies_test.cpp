@@ -15,12 +15,12 @@
 #include <thread>
 #include <vector>
 
-#include "server/memory_release.h"
+#include "common/memory_release.h"
 #include "tests/robustness/api_client.h"
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/requests.h"
 #include "tests/robustness/server_process.h"
-#include "tests/server/http/admin_process.h"
+#include "tests/server/support/admin_process.h"
 
 namespace codepayload::robustness {
 namespace {
@@ -96,7 +96,7 @@ TEST(AnnouncedBodies, MemoryFollowsTheBytesReceivedAndComesBackAfterTheAborts) {
   std::printf("announced bodies: RSS idle %.1f MiB, with %d x 32 MiB announced %.1f MiB, after the aborts %.1f MiB\n",
               static_cast<double>(idle) / kMiB, kClients * kConnectionsPerClient,
               static_cast<double>(holding) / kMiB, static_cast<double>(after) / kMiB);
-  if (!server::freedMemoryCanBeReturned()) {
+  if (!common::freedMemoryCanBeReturned()) {
     std::printf("announced bodies: the RSS bounds are not asserted under AddressSanitizer\n");
   } else {
     // What came is 24 heads and 48-byte bodies: a few MiB of buffers and TLS

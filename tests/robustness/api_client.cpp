@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "tests/robustness/requests.h"
-#include "tests/server/http/admin_process.h"
+#include "tests/server/support/admin_process.h"
 
 namespace codepayload::robustness {
 

@@ -32,7 +32,7 @@
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/server_process.h"
 #include "tests/robustness/tls_connection.h"
-#include "tests/server/http/admin_process.h"
+#include "tests/server/support/admin_process.h"
 
 namespace codepayload::robustness {
 namespace {

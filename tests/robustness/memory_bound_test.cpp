@@ -26,7 +26,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/memory_release.h"
+#include "common/memory_release.h"
 #include "tests/robustness/api_client.h"
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/requests.h"
@@ -245,7 +245,7 @@ void runMaximumBatches(std::size_t maxBodyBytes, int batches) {
       static_cast<double>(idle) / kMiB, static_cast<double>(peakBefore) / kMiB, static_cast<double>(peak) / kMiB,
       static_cast<double>(bound) / kMiB, static_cast<double>(after) / kMiB, static_cast<double>(idle + margin) / kMiB);
 
-  if (!server::freedMemoryCanBeReturned()) {
+  if (!common::freedMemoryCanBeReturned()) {
     std::printf(
         "memory: the RSS bounds are not asserted under AddressSanitizer (its quarantine keeps freed memory, "
         "its shadow memory adds to every allocation)\n");

@@ -23,7 +23,7 @@
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/requests.h"
 #include "tests/robustness/server_process.h"
-#include "tests/server/http/metrics_scrape.h"
+#include "tests/server/support/metrics_scrape.h"
 
 namespace codepayload::robustness {
 namespace {

@@ -18,7 +18,7 @@
 #include "tests/robustness/registry_file.h"
 #include "tests/robustness/requests.h"
 #include "tests/robustness/server_process.h"
-#include "tests/server/http/admin_process.h"
+#include "tests/server/support/admin_process.h"
 
 namespace codepayload::robustness {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/robustness/tls_connection.h"
-#include "tests/server/http/sample_requests.h"
+#include "tests/server/support/sample_requests.h"
 
 namespace codepayload::robustness {
 

@@ -1,5 +1,5 @@
 #include "tests/robustness/server_process.h"
-#include "tests/server/http/service_harness.h"
+#include "tests/server/support/service_harness.h"
 
 #include <Poco/Exception.h>
 

@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "server/memory_release.h"
+#include "common/memory_release.h"
 #include "tests/robustness/api_client.h"
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/load_generator.h"
@@ -99,7 +99,7 @@ struct MemorySample {
 // request frees; the soak's server gets a quarantine of 8 MiB, so the levelling
 // asserted is the server's own (use-after-free is still caught within it).
 std::map<std::string, std::string> soakEnvironment() {
-  if (server::freedMemoryCanBeReturned()) return {};
+  if (common::freedMemoryCanBeReturned()) return {};
   const char* inherited = std::getenv("ASAN_OPTIONS");
   return {{"ASAN_OPTIONS", std::string(inherited == nullptr ? "" : inherited) + ":quarantine_size_mb=8"}};
 }

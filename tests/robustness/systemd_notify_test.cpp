@@ -23,7 +23,7 @@
 #include "tests/robustness/fault_support.h"
 #include "tests/robustness/server_process.h"
 #include "tests/robustness/tls_connection.h"
-#include "tests/server/http/test_certificates.h"
+#include "tests/server/support/test_certificates.h"
 
 namespace codepayload::robustness {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "tests/server/http/service_harness.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::robustness {
 

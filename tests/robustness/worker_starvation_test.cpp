@@ -26,7 +26,7 @@
 #include "tests/robustness/requests.h"
 #include "tests/robustness/server_process.h"
 #include "tests/robustness/tls_connection.h"
-#include "tests/server/http/service_harness.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::robustness {
 namespace {

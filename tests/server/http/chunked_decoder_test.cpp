@@ -1,6 +1,6 @@
 // The strict chunked decoder: whole bodies, bodies fed a byte at a time,
 // where the next request starts, and every malformation it must refuse.
-#include "server/chunked_decoder.h"
+#include "server/http/chunked_decoder.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The strict request head: RFC 9112 §2-§7 cases, each refusal with its exact
 // status, code and message, and what an accepted head yields.
-#include "server/http_head.h"
+#include "server/http/http_head.h"
 
 #include <gtest/gtest.h>
 

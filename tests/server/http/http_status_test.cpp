@@ -1,7 +1,7 @@
 // The status registry: the whole table with its exact phrases (RFC 9110 §15,
 // RFC 6585 §4 and §5), that every status the sources send is in it, and what
 // a status the table lacks gets.
-#include "server/http_status.h"
+#include "server/http/http_status.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "server/media_type.h"
+#include "server/http/media_type.h"
 
 #include <gtest/gtest.h>
 

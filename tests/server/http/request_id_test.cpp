@@ -1,4 +1,4 @@
-#include "server/request_id.h"
+#include "server/http/request_id.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // routes (RFC 9110 §9.3.2), Strict-Transport-Security on every answer of a
 // TLS listener and on none of the plain listener's, the reason phrases of the
 // status line, and the request targets and Host values the head parser
-// refuses (server/http_head.cpp, tests/server/http/http_head_test.cpp).
+// refuses (server/http/http_head.cpp, tests/server/http/http_head_test.cpp).
 #include <Poco/Net/HTTPClientSession.h>
 #include <Poco/Net/HTTPRequest.h>
 #include <Poco/Net/HTTPResponse.h>
@@ -16,7 +16,7 @@
 #include <string>
 
 #include "server/request_router.h"
-#include "service_harness.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::server::testing {
 namespace {

@@ -1,4 +1,4 @@
-#include "server/trusted_proxies.h"
+#include "server/http/trusted_proxies.h"
 
 #include <gtest/gtest.h>
 

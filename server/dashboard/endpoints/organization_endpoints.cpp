@@ -1,0 +1,112 @@
+// A user's organization and its users (/dashboard/data/organization...): the organization,
+// adding and removing users (an email with an account elsewhere in the installation becomes a
+// user placeholder, not a refusal that would tell the owner so), and whether the organization
+// requires TOTP (only an owner who has it may require it).
+#include <openssl/crypto.h>
+
+#include "accounts/email_address.h"
+#include "accounts/password_policy.h"
+#include "common/utc_time.h"
+#include "server/dashboard/endpoints/dashboard_endpoints.h"
+
+namespace codepayload::server::dashboard {
+
+namespace {
+
+std::string userJson(const accounts::UserRecord& user) {
+  std::string out = "{";
+  stringMember(out, "id", user.id);
+  stringMember(out, "email", user.email);
+  stringMember(out, "role", accounts::roleName(user.role));
+  boolMember(out, "totpEnabled", user.totpEnabled);
+  stringMember(out, "createdAt", common::utcSecondsText(user.createdAt));
+  out.push_back('}');
+  return out;
+}
+
+// Throws the refusal an AccountError means, recording it as refused.
+[[noreturn]] void refuseAccountChange(Call& call, std::string_view action, std::string_view target,
+                                      const accounts::AccountError& error, std::string_view field) {
+  auditRefusal(call, action, target, error.what());
+  switch (error.kind()) {
+    case accounts::AccountError::Kind::EmailTaken: throw Refusal{409, "Conflict", std::string(field), error.what()};
+    case accounts::AccountError::Kind::InvalidValue: throw Refusal{409, "Conflict", std::nullopt, error.what()};
+    case accounts::AccountError::Kind::UnknownAccount:
+    case accounts::AccountError::Kind::UnknownOrganization: throw notFound(error.what());
+    case accounts::AccountError::Kind::Storage: break;
+  }
+  throw error;
+}
+
+}  // namespace
+
+void organization(Call& call, int status) {
+  const auth::Organization organization = currentOrganization(call);
+  std::string out = userOrganizationJson(call, organization);
+  out.pop_back();
+  member(out, "users");
+  out.push_back('[');
+  bool first = true;
+  for (const accounts::UserRecord& user : call.accounts.accounts().listUsers(organization.id)) {
+    if (!first) out.push_back(',');
+    first = false;
+    out += userJson(user);
+  }
+  out += "]}";
+  sendJson(call, status, out);
+}
+
+void createUser(Call& call) {
+  const std::string email = stringField(call, "email");
+  const std::string roleText = stringField(call, "role");
+  std::string password = stringField(call, "password");
+  if (const std::optional<std::string> problem = accounts::emailProblem(email)) throw invalid("email", *problem);
+  const std::optional<Role> role = accounts::parseRole(roleText);
+  if (!role) throw invalid("role", "The role must be owner, developer or viewer.");
+  if (const std::optional<accounts::PasswordProblem> problem = accounts::passwordProblem(password)) {
+    OPENSSL_cleanse(password.data(), password.size());
+    throw invalid("password", problem->message);
+  }
+  const std::string hash = call.accounts.passwords().hash(password);
+  OPENSSL_cleanse(password.data(), password.size());
+  try {
+    const accounts::UserRecord user =
+        call.accounts.accounts().createUserWithoutDisclosure(call.organizationId(), email, *role, hash, call.audit());
+    sendJson(call, 201, userJson(user));
+  } catch (const accounts::AccountError& error) {
+    refuseAccountChange(call, "user.create", "", error, "email");
+  }
+}
+
+void deleteUser(Call& call) {
+  const std::string_view id = call.segments.at(2);
+  const std::optional<accounts::UserRecord> user = call.accounts.accounts().findListedUser(id);
+  if (!user || user->organizationId != call.organizationId())
+    throw notFound("Your organization has no user with this id.");
+  if (user->id == call.who->id) {
+    auditRefusal(call, "user.delete", user->id, "a user cannot remove themselves");
+    throw Refusal{409, "Conflict", std::nullopt, "You cannot remove yourself; ask another owner."};
+  }
+  try {
+    call.accounts.accounts().deleteUser(user->id, call.audit());
+  } catch (const accounts::AccountError& error) {
+    refuseAccountChange(call, "user.delete", user->id, error, "");
+  }
+  sendNoContent(call);
+}
+
+void requireTotp(Call& call) {
+  const bool required = boolField(call, "required");
+  // The rule holds for the owner too (D-D24): without TOTP they would be shut
+  // out of the organization's pages by their own change.
+  if (required && !call.who->totpEnabled) {
+    auditRefusal(call, "org.require-totp", call.organizationId(), "the owner has no TOTP");
+    throw Refusal{409, "Conflict", std::nullopt,
+                  "Turn on TOTP for your own account first (on the Account page); requiring it without it would "
+                  "lock you out of the organization's pages."};
+  }
+  call.accounts.accounts().setRequireTotp(call.organizationId(), required, call.audit());
+  organization(call);
+}
+
+}  // namespace codepayload::server::dashboard

@@ -1,0 +1,1086 @@
+// The dashboard's HTTP side against the real service (issue 11): pages and
+// their headers, the access token refusal, sign-in and the session cookie,
+// the CSRF token and the cross-site checks, roles, and the API clients'
+// lifecycle as the token endpoint sees it.
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/Net/HTTPSClientSession.h>
+#include <Poco/StreamCopier.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "accounts/account_store.h"
+#include "accounts/base32.h"
+#include "accounts/password_hasher.h"
+#include "accounts/totp.h"
+#include "auth/auth_service.h"
+#include "server/dashboard/dashboard_accounts.h"
+#include "server/dashboard/dashboard_security.h"
+#include "tests/server/support/service_harness.h"
+#include "tests/server/support/sample_requests.h"
+
+namespace codepayload::server::testing {
+namespace {
+
+constexpr const char* kPassword = "correct horse battery staple";
+constexpr const char* kCsp =
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+// Sends `request` every 50 ms until it is answered `status` or a second has passed (a registry
+// change reaches the token endpoint and the bearer check within a second); the last answer.
+HttpResult answerWithinASecond(int status, const std::function<HttpResult()>& request) {
+  const auto started = std::chrono::steady_clock::now();
+  HttpResult result;
+  while ((result = request()).status != status &&
+         std::chrono::steady_clock::now() - started < std::chrono::seconds(1)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  return result;
+}
+
+Poco::JSON::Object::Ptr parseObject(const std::string& text) {
+  return Poco::JSON::Parser().parse(text).extract<Poco::JSON::Object::Ptr>();
+}
+
+std::string envelope(const std::string& code, const std::string& path, const std::string& message) {
+  return R"({"errors":[{"code":")" + code + R"(","path":)" + (path.empty() ? "null" : "\"" + path + "\"") +
+         R"(,"message":")" + message + R"("}]})";
+}
+
+// A signed-in browser: its session cookie and the page's CSRF token.
+struct Browser {
+  std::string sessionId;
+  std::string csrfToken;
+};
+
+class DashboardTest : public ::testing::Test {
+ protected:
+  DashboardTest()
+      : store_(harness_.dataDir() / auth::kRegistryDatabaseFile,
+               auth::registryMigrationsDir(harness_.service().config().schemaDir)) {
+    auth::ClientRegistry& registry = harness_.service().auth().registry();
+    organizationId_ = registry.createOrganization("Acme", auth::Plan::Starter).id;
+    freeOrganizationId_ = registry.createOrganization("Thrifty", auth::Plan::Free).id;
+    const accounts::AuditContext setup{"test", "local"};
+    const std::string hash = accounts::PasswordHasher().hash(kPassword);
+    owner_ = store_.createUser(organizationId_, "owner@acme.example", accounts::Role::Owner, hash, setup);
+    developer_ = store_.createUser(organizationId_, "dev@acme.example", accounts::Role::Developer, hash, setup);
+    viewer_ = store_.createUser(organizationId_, "viewer@acme.example", accounts::Role::Viewer, hash, setup);
+    freeOwner_ = store_.createUser(freeOrganizationId_, "owner@thrifty.example", accounts::Role::Owner, hash, setup);
+    operator_ = store_.createOperator("ops@installation.example", hash, setup);
+  }
+
+  std::string host() const { return "127.0.0.1:" + std::to_string(harness_.port()); }
+
+  HttpResult get(const std::string& target, const Browser* browser = nullptr) {
+    HttpCall call{"GET", target, {}, ""};
+    if (browser) call.headers.emplace_back("Cookie", std::string(kSessionCookieName) + "=" + browser->sessionId);
+    return harness_.request(call);
+  }
+
+  // A POST as the dashboard's own page sends it.
+  HttpResult post(const std::string& target, const std::string& body, const Browser* browser,
+                  std::vector<std::pair<std::string, std::string>> extra = {}) {
+    HttpCall call{
+        "POST",
+        target,
+        {{"Content-Type", "application/json"}, {"Sec-Fetch-Site", "same-origin"}, {"Origin", "https://" + host()}},
+        body};
+    if (browser) {
+      call.headers.emplace_back("Cookie", std::string(kSessionCookieName) + "=" + browser->sessionId);
+      call.headers.emplace_back("X-CSRF-Token", browser->csrfToken);
+    }
+    for (auto& header : extra) {
+      std::erase_if(call.headers, [&](const auto& present) { return present.first == header.first; });
+      call.headers.push_back(std::move(header));
+    }
+    return harness_.request(call);
+  }
+
+  Browser signIn(const std::string& email) {
+    const HttpResult signedIn =
+        post("/dashboard/data/sign-in", R"({"email":")" + email + R"(","password":")" + kPassword + R"("})", nullptr);
+    EXPECT_EQ(signedIn.status, 200) << signedIn.body;
+    const std::string cookie = signedIn.header("set-cookie");
+    const std::smatch match = [&] {
+      std::smatch found;
+      std::regex_match(cookie, found,
+                       std::regex("__Host-codepayload-session=([A-Za-z0-9_-]{43}); Secure; HttpOnly; "
+                                  "SameSite=Strict; Path=/"));
+      return found;
+    }();
+    EXPECT_FALSE(match.empty()) << cookie;
+    Browser browser{match.empty() ? "" : match[1].str(), ""};
+    const HttpResult session = get("/dashboard/data/session", &browser);
+    EXPECT_EQ(session.status, 200) << session.body;
+    browser.csrfToken = parseObject(session.body)->getValue<std::string>("csrfToken");
+    return browser;
+  }
+
+  // Turns TOTP on for the browser's account as the Account page does: the
+  // secret (raw bytes) and the code that confirmed it.
+  std::pair<std::string, std::string> enrolTotp(const Browser& browser) {
+    const HttpResult started = post("/dashboard/data/account/totp/start", "", &browser);
+    EXPECT_EQ(started.status, 200) << started.body;
+    const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
+    const std::string code = accounts::totpCode(secret, std::time(nullptr));
+    const HttpResult confirmed = post("/dashboard/data/account/totp/confirm", R"({"code":")" + code + "\"}", &browser);
+    EXPECT_EQ(confirmed.status, 200) << confirmed.body;
+    return {secret, code};
+  }
+
+  HttpResult tokenRequest(const std::string& clientId, const std::string& secret) {
+    return harness_.request(HttpCall{"POST",
+                                     "/oauth/token",
+                                     {{"Authorization", basicAuthorization(clientId, secret)},
+                                      {"Content-Type", "application/x-www-form-urlencoded"}},
+                                     "grant_type=client_credentials"});
+  }
+
+  ServiceHarness harness_;
+  accounts::AccountStore store_;
+  std::string organizationId_;
+  std::string freeOrganizationId_;
+  accounts::UserRecord owner_;
+  accounts::UserRecord developer_;
+  accounts::UserRecord viewer_;
+  accounts::UserRecord freeOwner_;
+  accounts::OperatorRecord operator_;
+};
+
+void expectDashboardHeaders(const HttpResult& result) {
+  EXPECT_EQ(result.header("content-security-policy"), kCsp);
+  EXPECT_EQ(result.header("x-content-type-options"), "nosniff");
+  EXPECT_EQ(result.header("referrer-policy"), "no-referrer");
+  EXPECT_EQ(result.header("x-frame-options"), "DENY");
+  EXPECT_EQ(result.header("cache-control"), "no-store");
+  EXPECT_EQ(result.header("vary"), "Cookie, Origin, Sec-Fetch-Site");
+}
+
+TEST(DashboardSecurity, CookiesAndOrigins) {
+  EXPECT_EQ(sessionCookie("abc"), "__Host-codepayload-session=abc; Secure; HttpOnly; SameSite=Strict; Path=/");
+  EXPECT_EQ(expiredSessionCookie(),
+            "__Host-codepayload-session=; Secure; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
+  const std::vector<std::string_view> cookies{"a=1; __Host-codepayload-session=first",
+                                              "__Host-codepayload-session=second"};
+  EXPECT_EQ(sessionIdFromCookies(cookies), "first");
+  const std::vector<std::string_view> none{"a=1;b", "__Host-codepayload-sessionx=2"};
+  EXPECT_EQ(sessionIdFromCookies(none), "");
+
+  EXPECT_EQ(crossSiteRefusal(std::nullopt, std::nullopt, "h:1"), std::nullopt);
+  EXPECT_EQ(crossSiteRefusal("https://H:1", "same-origin", "h:1"), std::nullopt);
+  EXPECT_EQ(crossSiteRefusal(std::nullopt, "same-site", "h:1"),
+            "This request came from another site (Sec-Fetch-Site: same-site); the dashboard only accepts changes from "
+            "its own pages.");
+  EXPECT_EQ(crossSiteRefusal("http://h:1", std::nullopt, "h:1"),
+            "This request came from another origin; the dashboard only accepts changes from its own pages.");
+  EXPECT_EQ(crossSiteRefusal("https://h:2", std::nullopt, "h:1"),
+            "This request came from another origin; the dashboard only accepts changes from its own pages.");
+  EXPECT_EQ(crossSiteRefusal("null", std::nullopt, "h:1"),
+            "This request came from another origin; the dashboard only accepts changes from its own pages.");
+}
+
+TEST_F(DashboardTest, SignInPageIsServedWithTheSecurityHeaders) {
+  const HttpResult page = get("/dashboard/sign-in");
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<label for=\"email\">Email</label>"), std::string::npos) << page.body;
+  expectDashboardHeaders(page);
+
+  const HttpResult missing = get("/dashboard/nothing-here");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.body, envelope("NotFound", "", "There is no dashboard page at this path."));
+  expectDashboardHeaders(missing);
+
+  for (const std::string target : {"/dashboard/assets/../sign-in.html", "/dashboard/assets/", "/dashboard/assets/x.css",
+                                   "/dashboard/assets/a/b.css"}) {
+    const HttpResult asset = get(target);
+    EXPECT_EQ(asset.status, 404) << target;
+    EXPECT_EQ(asset.body, envelope("NotFound", "", "There is no dashboard asset with this name.")) << target;
+  }
+  const HttpResult posted = post("/dashboard/sign-in", "{}", nullptr);
+  EXPECT_EQ(posted.status, 405);
+  EXPECT_EQ(posted.header("allow"), "GET, HEAD");
+  EXPECT_EQ(posted.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD."));
+}
+
+// RFC 9110 §9.3.2: every GET of the dashboard answers HEAD with the GET's
+// status and headers, Content-Length included, and no body.
+TEST_F(DashboardTest, HeadAnswersEveryGet) {
+  const Browser browser = signIn("owner@acme.example");
+  for (const std::string target : {"/dashboard/sign-in", "/dashboard/api", "/dashboard/assets/dashboard.css",
+                                   "/dashboard/data/session", "/dashboard/data/clients", "/dashboard/"}) {
+    const HttpResult got = get(target, &browser);
+    HttpCall head{"HEAD", target, {{"Cookie", std::string(kSessionCookieName) + "=" + browser.sessionId}}, ""};
+    const HttpResult headed = harness_.request(head);
+    EXPECT_EQ(headed.status, got.status) << target;
+    EXPECT_EQ(headed.reason, got.reason) << target;
+    EXPECT_EQ(headed.body, "") << target;
+    EXPECT_EQ(headed.header("content-length"), std::to_string(got.body.size())) << target;
+    EXPECT_EQ(headed.header("content-type"), got.header("content-type")) << target;
+    EXPECT_EQ(headed.header("location"), got.header("location")) << target;
+    expectDashboardHeaders(headed);
+  }
+  EXPECT_EQ(harness_.request(HttpCall{"HEAD", "/dashboard/api", {}, ""}).header("location"), "/dashboard/sign-in");
+
+  const HttpResult headChange = harness_.request(HttpCall{"HEAD", "/dashboard/data/clients/x/block", {}, ""});
+  EXPECT_EQ(headChange.status, 405);
+  EXPECT_EQ(headChange.header("allow"), "POST");
+  const HttpResult put = harness_.request(HttpCall{"PUT", "/dashboard/data/clients", {}, ""});
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD, POST");
+  EXPECT_EQ(put.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD, POST."));
+}
+
+TEST_F(DashboardTest, AnAccessTokenIsRefusedEverywhere) {
+  const ApiClient client = harness_.createClient({"write:codes"});
+  const std::string token = harness_.token(client);
+  const std::string message =
+      "An access token opens the API, not the dashboard; the dashboard takes no Authorization header. Sign in with an "
+      "email and a password instead.";
+  for (const std::string target : {"/dashboard/", "/dashboard/sign-in", "/dashboard/data/session",
+                                   "/dashboard/data/clients", "/dashboard/assets/x.css"}) {
+    const HttpResult result = harness_.request(HttpCall{"GET", target, {{"Authorization", "Bearer " + token}}, ""});
+    EXPECT_EQ(result.status, 403) << target;
+    EXPECT_EQ(result.body, envelope("Forbidden", "", message)) << target;
+    expectDashboardHeaders(result);
+  }
+  const HttpResult posted = post("/dashboard/data/sign-in", "{}", nullptr, {{"Authorization", "Bearer " + token}});
+  EXPECT_EQ(posted.status, 403);
+  EXPECT_EQ(posted.body, envelope("Forbidden", "", message));
+}
+
+TEST_F(DashboardTest, PagesNeedASessionAndSendEachKindHome) {
+  for (const std::string target : {"/dashboard/", "/dashboard/api", "/dashboard/organization", "/dashboard/audit",
+                                   "/dashboard/organizations", "/dashboard/account"}) {
+    const HttpResult result = get(target);
+    EXPECT_EQ(result.status, 303) << target;
+    EXPECT_EQ(result.reason, "See Other") << target;
+    EXPECT_EQ(result.header("location"), "/dashboard/sign-in") << target;
+    expectDashboardHeaders(result);
+  }
+  const Browser user = signIn("owner@acme.example");
+  EXPECT_EQ(get("/dashboard/", &user).header("location"), "/dashboard/api");
+  EXPECT_EQ(get("/dashboard/organizations", &user).header("location"), "/dashboard/api");
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/", &operatorBrowser).header("location"), "/dashboard/organizations");
+  EXPECT_EQ(get("/dashboard/api", &operatorBrowser).header("location"), "/dashboard/organizations");
+}
+
+TEST_F(DashboardTest, SignInAnswersOneWayForUnknownEmailsAndWrongPasswords) {
+  const std::string refused = envelope("SignInRefused", "", "The email, password or authentication code is not right.");
+  const HttpResult unknown =
+      post("/dashboard/data/sign-in", R"({"email":"nobody@acme.example","password":"whatever it is"})", nullptr);
+  EXPECT_EQ(unknown.status, 401);
+  EXPECT_EQ(unknown.body, refused);
+  EXPECT_FALSE(unknown.has("set-cookie"));
+  const HttpResult wrong =
+      post("/dashboard/data/sign-in", R"({"email":"owner@acme.example","password":"not the password"})", nullptr);
+  EXPECT_EQ(wrong.status, 401);
+  EXPECT_EQ(wrong.body, refused);
+  const HttpResult noPassword = post("/dashboard/data/sign-in", R"({"email":"owner@acme.example"})", nullptr);
+  EXPECT_EQ(noPassword.status, 400);
+  EXPECT_EQ(noPassword.body, envelope("Validation.Invalid.password", "password", "\\\"password\\\" is required."));
+  const HttpResult notJson = post("/dashboard/data/sign-in", "[1]", nullptr);
+  EXPECT_EQ(notJson.status, 400);
+  EXPECT_EQ(notJson.body, envelope("Validation.Invalid.body", "body", "The body must be a JSON object."));
+  const HttpResult form =
+      post("/dashboard/data/sign-in", "email=a", nullptr, {{"Content-Type", "application/x-www-form-urlencoded"}});
+  EXPECT_EQ(form.status, 415);
+
+  const HttpResult signedIn =
+      post("/dashboard/data/sign-in", R"({"email":"OWNER@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
+  EXPECT_EQ(signedIn.status, 200);
+  EXPECT_EQ(signedIn.body, R"({"home":"/dashboard/api"})");
+  expectDashboardHeaders(signedIn);
+
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 10});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].actor, "owner@acme.example");
+  EXPECT_EQ(records[0].address, "127.0.0.1");
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(records[1].detail, "wrong password or code");
+}
+
+TEST_F(DashboardTest, SessionDescribesTheUserAndSignOutEndsIt) {
+  const Browser browser = signIn("dev@acme.example");
+  const HttpResult session = get("/dashboard/data/session", &browser);
+  ASSERT_EQ(session.status, 200);
+  const auth::Organization organization = *harness_.service().auth().registry().findOrganization(organizationId_);
+  char created[32];
+  const std::time_t createdAt = organization.createdAt;
+  std::tm utc{};
+  ::gmtime_r(&createdAt, &utc);
+  std::strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  EXPECT_EQ(session.body, R"({"kind":"user","id":")" + developer_.id +
+                              R"(","email":"dev@acme.example","role":"developer","totpEnabled":false,"csrfToken":")" +
+                              browser.csrfToken + R"(","organization":{"id":")" + organizationId_ +
+                              R"(","name":"Acme","plan":"starter","subscription":"active","coversApiClients":true,)"
+                              R"("createdAt":")" +
+                              created + R"(","requireTotp":false}})");
+
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/data/session", &operatorBrowser).body,
+            R"({"kind":"operator","id":")" + operator_.id +
+                R"(","email":"ops@installation.example","totpEnabled":false,"csrfToken":")" +
+                operatorBrowser.csrfToken + R"("})");
+
+  const HttpResult signedOut = post("/dashboard/data/sign-out", "", &browser);
+  EXPECT_EQ(signedOut.status, 204);
+  EXPECT_EQ(signedOut.reason, "No Content");
+  EXPECT_EQ(signedOut.body, "");
+  EXPECT_FALSE(signedOut.has("content-length"));
+  EXPECT_EQ(signedOut.header("set-cookie"), expiredSessionCookie());
+  const HttpResult after = get("/dashboard/data/session", &browser);
+  EXPECT_EQ(after.status, 401);
+  EXPECT_EQ(after.body, envelope("Unauthenticated", "", "Sign in first; there is no active session."));
+}
+
+TEST_F(DashboardTest, SignOutEverywhereEndsEverySessionOfTheAccount) {
+  const Browser first = signIn("owner@acme.example");
+  const Browser second = signIn("owner@acme.example");
+  const Browser other = signIn("dev@acme.example");
+  EXPECT_EQ(post("/dashboard/data/sign-out-everywhere", "", &second).status, 204);
+  EXPECT_EQ(get("/dashboard/data/session", &first).status, 401);
+  EXPECT_EQ(get("/dashboard/data/session", &second).status, 401);
+  EXPECT_EQ(get("/dashboard/data/session", &other).status, 200);
+}
+
+TEST_F(DashboardTest, ChangesNeedTheCsrfTokenAndTheOwnOrigin) {
+  const Browser browser = signIn("owner@acme.example");
+  const std::string body = R"({"name":"line 1","scopes":["write:codes"]})";
+  const HttpResult noToken = post("/dashboard/data/clients", body, &browser, {{"X-CSRF-Token", ""}});
+  EXPECT_EQ(noToken.status, 403);
+  EXPECT_EQ(noToken.body, envelope("Forbidden", "",
+                                   "This change lacks the page's CSRF token (header X-CSRF-Token); reload the page "
+                                   "and try again."));
+  const Browser other = signIn("dev@acme.example");
+  EXPECT_EQ(post("/dashboard/data/clients", body, &browser, {{"X-CSRF-Token", other.csrfToken}}).status, 403);
+  const HttpResult crossSite = post("/dashboard/data/clients", body, &browser, {{"Sec-Fetch-Site", "cross-site"}});
+  EXPECT_EQ(crossSite.status, 403);
+  EXPECT_EQ(crossSite.body, envelope("Forbidden", "",
+                                     "This request came from another site (Sec-Fetch-Site: cross-site); the dashboard "
+                                     "only accepts changes from its own pages."));
+  const HttpResult foreign = post("/dashboard/data/clients", body, &browser, {{"Origin", "https://evil.example"}});
+  EXPECT_EQ(foreign.status, 403);
+  EXPECT_EQ(foreign.body, envelope("Forbidden", "",
+                                   "This request came from another origin; the dashboard only accepts changes from "
+                                   "its own pages."));
+  const HttpResult crossSiteSignIn = post("/dashboard/data/sign-in", "{}", nullptr, {{"Sec-Fetch-Site", "cross-site"}});
+  EXPECT_EQ(crossSiteSignIn.status, 403);
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
+  // A GET changes nothing and is not a route for a change.
+  const HttpResult getBlock = get("/dashboard/data/clients/x/block", &browser);
+  EXPECT_EQ(getBlock.status, 405);
+  EXPECT_EQ(getBlock.header("allow"), "POST");
+}
+
+TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
+  const Browser browser = signIn("dev@acme.example");
+  const HttpResult created = post("/dashboard/data/clients", R"({"name":"line 1","scopes":["write:codes"]})", &browser);
+  ASSERT_EQ(created.status, 201) << created.body;
+  EXPECT_EQ(created.reason, "Created");
+  const Poco::JSON::Object::Ptr answer = parseObject(created.body);
+  const Poco::JSON::Object::Ptr client = answer->getObject("client");
+  const std::string clientId = client->getValue<std::string>("id");
+  const std::string secret = answer->getValue<std::string>("secret");
+  EXPECT_EQ(client->getValue<std::string>("name"), "line 1");
+  EXPECT_EQ(client->getValue<std::string>("state"), "active");
+  EXPECT_EQ(client->getValue<std::string>("createdBy"), "dev@acme.example");
+  EXPECT_TRUE(client->isNull("lastUsedAt"));
+  EXPECT_EQ(created.header("cache-control"), "no-store");
+
+  const auto waitForToken = [&](int status) {
+    return answerWithinASecond(status, [&] { return tokenRequest(clientId, secret); }).status;
+  };
+  EXPECT_EQ(waitForToken(200), 200);
+  const HttpResult issued = tokenRequest(clientId, secret);
+  const std::string accessToken = parseObject(issued.body)->getValue<std::string>("access_token");
+  const auto waitForCodes = [&](int status) {
+    return answerWithinASecond(status, [&] { return harness_.codes(accessToken, kOneItem); }).status;
+  };
+  EXPECT_EQ(waitForCodes(200), 200);
+
+  const HttpResult blocked = post("/dashboard/data/clients/" + clientId + "/block", "", &browser);
+  EXPECT_EQ(blocked.status, 200);
+  EXPECT_EQ(parseObject(blocked.body)->getValue<std::string>("state"), "blocked");
+  // The server's registry view saw the change before the answer (D-T6): the
+  // very next requests are refused, with no wait.
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 401);
+  EXPECT_EQ(harness_.codes(accessToken, kOneItem).status, 401);
+  const HttpResult unblocked = post("/dashboard/data/clients/" + clientId + "/unblock", "", &browser);
+  EXPECT_EQ(parseObject(unblocked.body)->getValue<std::string>("state"), "active");
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 200);
+  EXPECT_EQ(harness_.codes(accessToken, kOneItem).status, 401);  // revoked by the block for good (D-S6)
+
+  const HttpResult replacement = post("/dashboard/data/clients/" + clientId + "/replacement", "", &browser);
+  ASSERT_EQ(replacement.status, 201) << replacement.body;
+  const Poco::JSON::Object::Ptr replaced = parseObject(replacement.body)->getObject("client");
+  EXPECT_NE(replaced->getValue<std::string>("id"), clientId);
+  EXPECT_EQ(replaced->getValue<std::string>("name"), "line 1");
+
+  const HttpResult wrongName = post("/dashboard/data/clients/" + clientId + "/delete", R"({"name":"line"})", &browser);
+  EXPECT_EQ(wrongName.status, 400);
+  EXPECT_EQ(wrongName.body, envelope("Validation.Invalid.name", "name",
+                                     "Type the client's name exactly to confirm that it should be deleted."));
+  EXPECT_EQ(post("/dashboard/data/clients/" + clientId + "/delete", R"({"name":"line 1"})", &browser).status, 204);
+  EXPECT_EQ(tokenRequest(clientId, secret).status, 401);
+  const HttpResult again = post("/dashboard/data/clients/" + clientId + "/block", "", &browser);
+  EXPECT_EQ(again.status, 404);
+  EXPECT_EQ(again.body, envelope("NotFound", "", "Your organization has no API client with this id."));
+
+  const HttpResult list = get("/dashboard/data/clients", &browser);
+  ASSERT_EQ(list.status, 200);
+  const Poco::JSON::Object::Ptr listed = parseObject(list.body);
+  EXPECT_TRUE(listed->getValue<bool>("canCreate"));
+  EXPECT_TRUE(listed->isNull("cannotCreateReason"));
+  ASSERT_EQ(listed->getArray("clients")->size(), 1u);
+  EXPECT_EQ(listed->getArray("clients")->getObject(0)->getValue<std::string>("id"),
+            replaced->getValue<std::string>("id"));
+  EXPECT_EQ(list.body.substr(0, 48), R"({"knownScopes":["write:codes"],"canCreate":true,)");
+
+  // Every change is in the audit log, by the user, from the client's address.
+  std::vector<std::string> actions;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 20})) {
+    if (record.action.starts_with("client.")) {
+      actions.push_back(record.action + " " + record.actor + " " + record.address);
+    }
+  }
+  EXPECT_EQ(actions, (std::vector<std::string>{
+                         "client.delete dev@acme.example 127.0.0.1", "client.create dev@acme.example 127.0.0.1",
+                         "client.unblock dev@acme.example 127.0.0.1", "client.block dev@acme.example 127.0.0.1",
+                         "client.create dev@acme.example 127.0.0.1"}));
+}
+
+TEST_F(DashboardTest, AClientOfAnotherOrganizationIsNotFound) {
+  const ApiClient foreign = harness_.createClient({"write:codes"});
+  const Browser browser = signIn("owner@acme.example");
+  const HttpResult result = post("/dashboard/data/clients/" + foreign.clientId + "/block", "", &browser);
+  EXPECT_EQ(result.status, 404);
+  EXPECT_EQ(harness_.service().auth().registry().findClient(foreign.clientId)->state, auth::ClientState::Active);
+}
+
+TEST_F(DashboardTest, AViewerCannotChangeAnything) {
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult created = post("/dashboard/data/clients", R"({"name":"kept","scopes":["write:codes"]})", &owner);
+  ASSERT_EQ(created.status, 201);
+  const std::string clientId = parseObject(created.body)->getObject("client")->getValue<std::string>("id");
+
+  const Browser viewer = signIn("viewer@acme.example");
+  const std::string refusal =
+      envelope("Forbidden", "", "Only an owner or a developer of the organization may do this. Your role is viewer.");
+  for (const std::string& target :
+       {std::string("/dashboard/data/clients"), "/dashboard/data/clients/" + clientId + "/block",
+        "/dashboard/data/clients/" + clientId + "/unblock", "/dashboard/data/clients/" + clientId + "/delete",
+        "/dashboard/data/clients/" + clientId + "/replacement"}) {
+    const HttpResult result = post(target, R"({"name":"kept","scopes":["write:codes"]})", &viewer);
+    EXPECT_EQ(result.status, 403) << target;
+    EXPECT_EQ(result.body, refusal) << target;
+  }
+  const std::vector<auth::ClientRecord> clients = harness_.service().auth().registry().listClients(organizationId_);
+  ASSERT_EQ(clients.size(), 1u);
+  EXPECT_EQ(clients[0].state, auth::ClientState::Active);
+  const HttpResult list = get("/dashboard/data/clients", &viewer);
+  EXPECT_EQ(list.status, 200);
+  EXPECT_FALSE(parseObject(list.body)->getValue<bool>("canCreate"));
+  EXPECT_EQ(parseObject(list.body)->getValue<std::string>("cannotCreateReason"),
+            "Only an owner or a developer of the organization may do this.");
+}
+
+TEST_F(DashboardTest, ThePlanGateRefusesClients) {
+  const Browser browser = signIn("owner@thrifty.example");
+  const HttpResult list = get("/dashboard/data/clients", &browser);
+  EXPECT_EQ(list.body, R"({"knownScopes":["write:codes"],"canCreate":false,"cannotCreateReason":"The )"
+                       R"(organization's plan (free) does not include API clients; they need the Starter plan or )"
+                       R"(higher.","clients":[]})");
+  const HttpResult created = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(created.status, 409);
+  EXPECT_EQ(created.reason, "Conflict");
+  EXPECT_EQ(created.body,
+            envelope("PlanExcludesClients", "",
+                     "The organization's plan (free) does not include API clients; they need the Starter plan or "
+                     "higher."));
+  harness_.service().auth().registry().setPlan(freeOrganizationId_, auth::Plan::Pro);
+  harness_.service().auth().registry().setSubscription(freeOrganizationId_, auth::Subscription::Inactive);
+  const HttpResult inactive = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(inactive.status, 409);
+  EXPECT_EQ(inactive.body, envelope("PlanExcludesClients", "",
+                                    "The organization's subscription is inactive; API clients need an active "
+                                    "subscription on the Starter plan or higher."));
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{freeOrganizationId_, std::string("client.create"), 10});
+  ASSERT_EQ(refused.size(), 2u);
+  EXPECT_EQ(refused[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[1].actor, "owner@thrifty.example");
+  EXPECT_EQ(refused[1].detail,
+            "The organization's plan (free) does not include API clients; they need the Starter plan or higher.");
+}
+
+TEST_F(DashboardTest, BadClientRequestsAreNamed) {
+  const Browser browser = signIn("owner@acme.example");
+  const HttpResult unknownScope = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:code"]})", &browser);
+  EXPECT_EQ(unknownScope.status, 400);
+  EXPECT_EQ(parseObject(unknownScope.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
+            "Validation.Invalid.scopes");
+  const HttpResult noScopes = post("/dashboard/data/clients", R"({"name":"x","scopes":"write:codes"})", &browser);
+  EXPECT_EQ(noScopes.body,
+            envelope("Validation.Invalid.scopes", "scopes", "\\\"scopes\\\" must be a list of strings."));
+  const HttpResult badName =
+      post("/dashboard/data/clients", R"({"name":"a\u0001b","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(badName.status, 400);
+  EXPECT_EQ(parseObject(badName.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
+            "Validation.Invalid.name");
+  // A name that a bidirectional control would show as another ("invoice" + RLO + "fdp.exe" shows as
+  // "invoiceexe.pdf"), as a JSON escape and as raw UTF-8.
+  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE" "fdp.exe")}) {
+    const HttpResult reordered =
+        post("/dashboard/data/clients", R"({"name":")" + name + R"(","scopes":["write:codes"]})", &browser);
+    EXPECT_EQ(reordered.status, 400) << name;
+    EXPECT_EQ(reordered.body,
+              envelope("Validation.Invalid.name", "name",
+                       "a client name must not contain a bidirectional control character (U+202E at byte offset 7)"));
+  }
+  const HttpResult isolated =
+      post("/dashboard/data/clients", R"({"name":"line \u2067A\u2069","scopes":["write:codes"]})", &browser);
+  EXPECT_EQ(isolated.body,
+            envelope("Validation.Invalid.name", "name",
+                     "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)"));
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("client.create"), 1});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail,
+            "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)");
+}
+
+TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
+  const Browser browser = signIn("ops@installation.example");
+  const HttpResult result = get("/dashboard/data/clients", &browser);
+  EXPECT_EQ(result.status, 403);
+  EXPECT_EQ(result.body, envelope("Forbidden", "",
+                                  "This part of the dashboard belongs to an organization's users; operators have no "
+                                  "organization."));
+}
+
+TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult organization = get("/dashboard/data/organization", &owner);
+  ASSERT_EQ(organization.status, 200);
+  const Poco::JSON::Object::Ptr shown = parseObject(organization.body);
+  EXPECT_EQ(shown->getValue<std::string>("name"), "Acme");
+  EXPECT_FALSE(shown->getValue<bool>("requireTotp"));
+  ASSERT_EQ(shown->getArray("users")->size(), 3u);
+  std::vector<std::string> users;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Poco::JSON::Object::Ptr user = shown->getArray("users")->getObject(static_cast<unsigned>(i));
+    users.push_back(user->getValue<std::string>("email") + " " + user->getValue<std::string>("role"));
+  }
+  std::sort(users.begin(), users.end());
+  EXPECT_EQ(users, (std::vector<std::string>{"dev@acme.example developer", "owner@acme.example owner",
+                                             "viewer@acme.example viewer"}));
+
+  const HttpResult created =
+      post("/dashboard/data/organization/users",
+           R"({"email":"new@acme.example","role":"developer","password":")" + std::string(kPassword) + "\"}", &owner);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const std::string newId = parseObject(created.body)->getValue<std::string>("id");
+  EXPECT_EQ(created.body.substr(0, 7 + newId.size() + 3), R"({"id":")" + newId + R"(",")");
+  EXPECT_NE(created.body.find(R"("email":"new@acme.example","role":"developer","totpEnabled":false,"createdAt":")"),
+            std::string::npos);
+  const HttpResult taken =
+      post("/dashboard/data/organization/users",
+           R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
+  EXPECT_EQ(taken.status, 409);
+  EXPECT_EQ(taken.body,
+            envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
+  const HttpResult reordered =
+      post("/dashboard/data/organization/users",
+           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}",
+           &owner);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
+                                     "the email address must not contain a bidirectional control character (U+202E "
+                                     "at byte offset 12)"));
+  const HttpResult weak = post("/dashboard/data/organization/users",
+                               R"({"email":"w@acme.example","role":"viewer","password":"short"})", &owner);
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_EQ(parseObject(weak.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
+            "Validation.Invalid.password");
+  EXPECT_EQ(weak.body.find("short"), std::string::npos);
+  const HttpResult badRole =
+      post("/dashboard/data/organization/users",
+           R"({"email":"r@acme.example","role":"admin","password":")" + std::string(kPassword) + "\"}", &owner);
+  EXPECT_EQ(badRole.body, envelope("Validation.Invalid.role", "role", "The role must be owner, developer or viewer."));
+
+  const HttpResult self = post("/dashboard/data/organization/users/" + owner_.id + "/delete", "", &owner);
+  EXPECT_EQ(self.status, 409);
+  EXPECT_EQ(self.body, envelope("Conflict", "", "You cannot remove yourself; ask another owner."));
+  const HttpResult foreign = post("/dashboard/data/organization/users/" + freeOwner_.id + "/delete", "", &owner);
+  EXPECT_EQ(foreign.status, 404);
+  const Browser removed = signIn("new@acme.example");
+  EXPECT_EQ(post("/dashboard/data/organization/users/" + newId + "/delete", "", &owner).status, 204);
+  EXPECT_EQ(get("/dashboard/data/session", &removed).status, 401);
+  EXPECT_FALSE(store_.findUser(newId).has_value());
+
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("user.delete"), 10});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[0].detail, "email=new@acme.example role=developer");
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+}
+
+TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere) {
+  const Browser owner = signIn("owner@acme.example");
+  const auto add = [&](const std::string& email) {
+    return post("/dashboard/data/organization/users",
+                R"({"email":")" + email + R"(","role":"developer","password":"an owner's chosen password"})", &owner);
+  };
+  // A new email, another organization's user and an operator: one answer's shape for all three.
+  std::vector<std::string> ids;
+  for (const std::string email : {"fresh@acme.example", "owner@thrifty.example", "ops@installation.example"}) {
+    const HttpResult added = add(email);
+    ASSERT_EQ(added.status, 201) << email << ": " << added.body;
+    const Poco::JSON::Object::Ptr user = parseObject(added.body);
+    const std::string id = user->getValue<std::string>("id");
+    EXPECT_TRUE(std::regex_match(id, std::regex("usr_[A-Za-z0-9]{16}"))) << id;
+    EXPECT_EQ(added.body, R"({"id":")" + id + R"(","email":")" + email +
+                              R"(","role":"developer","totpEnabled":false,"createdAt":")" +
+                              user->getValue<std::string>("createdAt") + R"("})");
+    ids.push_back(id);
+  }
+  // The organization lists them alike, and refuses each a second time in the same words.
+  const Poco::JSON::Array::Ptr users = parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users");
+  ASSERT_EQ(users->size(), 6u);
+  std::vector<std::string> listed;
+  for (unsigned i = 0; i < users->size(); ++i) {
+    const Poco::JSON::Object::Ptr user = users->getObject(i);
+    if (user->getValue<std::string>("role") != "developer" || user->getValue<std::string>("email") == "dev@acme.example")
+      continue;
+    EXPECT_FALSE(user->getValue<bool>("totpEnabled"));
+    listed.push_back(user->getValue<std::string>("id"));
+  }
+  std::sort(listed.begin(), listed.end());
+  std::vector<std::string> expected = ids;
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(listed, expected);
+  for (const std::string email : {"FRESH@acme.example", "Owner@Thrifty.example"}) {
+    EXPECT_EQ(add(email).body,
+              envelope("Conflict", "email", "the email address " + email + " is already a user of this organization"));
+  }
+  // The other organization's account is untouched: its own password still signs it in, to its own organization.
+  const Browser thrifty = signIn("owner@thrifty.example");
+  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
+            freeOrganizationId_);
+  // Each is removed alike.
+  for (const std::string& id : ids) {
+    EXPECT_EQ(post("/dashboard/data/organization/users/" + id + "/delete", "", &owner).status, 204) << id;
+  }
+  EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 6})) {
+    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
+  }
+  EXPECT_EQ(details, (std::vector<std::string>{
+                         "user.delete success email=ops@installation.example role=developer",
+                         "user.delete success email=owner@thrifty.example role=developer",
+                         "user.delete success email=fresh@acme.example role=developer",
+                         "user.create refused the email address Owner@Thrifty.example is already a user of this "
+                         "organization",
+                         "user.create refused the email address FRESH@acme.example is already a user of this "
+                         "organization",
+                         "user.create success email=ops@installation.example role=developer"}));
+}
+
+TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
+  for (const std::string email : {"dev@acme.example", "viewer@acme.example"}) {
+    const Browser browser = signIn(email);
+    const std::string role = email == "dev@acme.example" ? "developer" : "viewer";
+    const std::string refusal =
+        envelope("Forbidden", "", "Only an owner of the organization may do this. Your role is " + role + ".");
+    for (const std::string& target : {std::string("/dashboard/data/organization/users"),
+                                      "/dashboard/data/organization/users/" + owner_.id + "/delete",
+                                      std::string("/dashboard/data/organization/require-totp")}) {
+      const HttpResult result = post(target, R"({"required":true})", &browser);
+      EXPECT_EQ(result.status, 403) << target;
+      EXPECT_EQ(result.body, refusal) << target;
+    }
+    EXPECT_EQ(get("/dashboard/data/organization", &browser).status, 200);
+  }
+  EXPECT_TRUE(store_.findUser(owner_.id).has_value());
+  EXPECT_FALSE(store_.requiresTotp(organizationId_));
+  // Users are not operators.
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult organizations = get("/dashboard/data/organizations", &owner);
+  EXPECT_EQ(organizations.status, 403);
+  EXPECT_EQ(organizations.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
+  EXPECT_EQ(post("/dashboard/data/organizations", R"({"name":"X","plan":"pro"})", &owner).status, 403);
+}
+
+TEST_F(DashboardTest, RequiredTotpLimitsAUserToTheAccountPageUntilEnrolled) {
+  const Browser owner = signIn("owner@acme.example");
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":"yes"})", &owner).body,
+            envelope("Validation.Invalid.required", "required", "\\\"required\\\" must be true or false."));
+  // An owner without TOTP would shut themself out of the organization's pages: refused.
+  const HttpResult withoutTotp = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
+  EXPECT_EQ(withoutTotp.status, 409);
+  EXPECT_EQ(withoutTotp.body, envelope("Conflict", "",
+                                       "Turn on TOTP for your own account first (on the Account page); requiring it "
+                                       "without it would lock you out of the organization's pages."));
+  EXPECT_FALSE(store_.requiresTotp(organizationId_));
+  const std::vector<accounts::AuditRecord> refused =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("org.require-totp"), 10});
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refused[0].detail, "the owner has no TOTP");
+  // Not requiring it locks no one out.
+  EXPECT_EQ(post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner).status, 200);
+  enrolTotp(owner);
+  const HttpResult required = post("/dashboard/data/organization/require-totp", R"({"required":true})", &owner);
+  ASSERT_EQ(required.status, 200) << required.body;
+  EXPECT_TRUE(parseObject(required.body)->getValue<bool>("requireTotp"));
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult clients = get("/dashboard/data/clients", &developer);
+  EXPECT_EQ(clients.status, 403);
+  EXPECT_EQ(clients.body, envelope("TotpRequired", "",
+                                   "Your organization requires a second factor: turn on TOTP on the Account page "
+                                   "first."));
+  EXPECT_EQ(get("/dashboard/api", &developer).header("location"), "/dashboard/account");
+  EXPECT_EQ(get("/dashboard/data/session", &developer).status, 200);
+
+  EXPECT_EQ(post("/dashboard/data/account/totp/confirm", R"({"code":"123456"})", &developer).body,
+            envelope("Conflict", "", "Start the TOTP enrolment first."));
+  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
+  ASSERT_EQ(started.status, 200) << started.body;
+  const std::string secretText = parseObject(started.body)->getValue<std::string>("secret");
+  EXPECT_EQ(parseObject(started.body)->getValue<std::string>("otpauthUri"),
+            "otpauth://totp/Code-Payload%20Service:dev%40acme.example?secret=" + secretText +
+                "&issuer=Code-Payload%20Service&algorithm=SHA1&digits=6&period=30");
+  const std::string secret = *accounts::decodeBase32(secretText);
+  const HttpResult wrong = post("/dashboard/data/account/totp/confirm", R"({"code":"000000x"})", &developer);
+  EXPECT_EQ(wrong.status, 400);
+  const HttpResult confirmed =
+      post("/dashboard/data/account/totp/confirm",
+           R"({"code":")" + accounts::totpCode(secret, std::time(nullptr)) + "\"}", &developer);
+  ASSERT_EQ(confirmed.status, 200) << confirmed.body;
+  EXPECT_EQ(parseObject(confirmed.body)->getArray("recoveryCodes")->size(), 10u);
+  EXPECT_EQ(store_.recoveryCodesLeft(developer_.id), 10u);
+  EXPECT_EQ(get("/dashboard/data/clients", &developer).status, 200);
+
+  const HttpResult disable =
+      post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer);
+  EXPECT_EQ(disable.status, 409);
+  EXPECT_EQ(disable.body, envelope("Conflict", "", "Your organization requires TOTP; it cannot be turned off."));
+  // The owner, enrolled, still reaches the organization's pages and lifts the rule.
+  const HttpResult lifted = post("/dashboard/data/organization/require-totp", R"({"required":false})", &owner);
+  EXPECT_EQ(lifted.status, 200) << lifted.body;
+  EXPECT_FALSE(parseObject(lifted.body)->getValue<bool>("requireTotp"));
+}
+
+TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
+  const Browser developer = signIn("dev@acme.example");
+  enrolTotp(developer);
+  EXPECT_EQ(post("/dashboard/data/account/totp/start", "", &developer).status, 409);
+  // Signing in now asks for the code.
+  const HttpResult asked =
+      post("/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
+  EXPECT_EQ(asked.status, 401);
+  EXPECT_EQ(asked.body, envelope("SecondFactorNeeded", "",
+                                 "Enter the authentication code from your app, or one of your recovery codes."));
+  EXPECT_EQ(post("/dashboard/data/account/totp/disable", R"({"password":"not the password"})", &developer).body,
+            envelope("Validation.Invalid.password", "password", "The password is not right."));
+  EXPECT_EQ(
+      post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer)
+          .status,
+      204);
+  EXPECT_FALSE(store_.findUser(developer_.id)->totpEnabled);
+}
+
+TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto [secret, confirming] = enrolTotp(developer);
+  const auto signInWith = [&](const std::string& code) {
+    return post("/dashboard/data/sign-in",
+                R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + R"(","code":")" + code + "\"}",
+                nullptr);
+  };
+  const HttpResult replayed = signInWith(confirming);
+  EXPECT_EQ(replayed.status, 401);
+  EXPECT_EQ(replayed.body, envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_FALSE(replayed.has("set-cookie"));
+  // The app's next code (one step ahead is inside the window) is taken at once.
+  const HttpResult next = signInWith(accounts::totpCode(secret, std::time(nullptr) + 30));
+  EXPECT_EQ(next.status, 200) << next.body;
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 2});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(records[1].detail, "wrong password or code");
+}
+
+TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  enrolTotp(developer);
+  const auto disable = [&](const std::string& password) {
+    return post("/dashboard/data/account/totp/disable", R"({"password":")" + password + "\"}", &developer);
+  };
+  const auto firstFailure = std::chrono::steady_clock::now();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(disable("guess " + std::to_string(attempt)).body,
+              envelope("Validation.Invalid.password", "password", "The password is not right."))
+        << attempt;
+  }
+  // Then every attempt, the right password included, is refused before any check.
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    const HttpResult throttled = disable(kPassword);
+    EXPECT_EQ(throttled.status, 429);
+    const std::string retryAfter = throttled.header("retry-after");
+    EXPECT_EQ(throttled.body,
+              envelope("TooManyAttempts", "", "Too many wrong passwords; try again in " + retryAfter + " seconds."));
+    const auto spent = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - firstFailure);
+    EXPECT_GE(std::stoi(retryAfter), 900 - spent.count() - 1);
+    EXPECT_LE(std::stoi(retryAfter), 900);
+  }
+  EXPECT_TRUE(store_.findUser(developer_.id)->totpEnabled);
+  // Ten records of wrong passwords and one of the throttling, not one per throttled attempt.
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.totp-disable"), 100})) {
+    EXPECT_EQ(record.result, accounts::AuditResult::Refused);
+    EXPECT_EQ(record.actor, "dev@acme.example");
+    details.push_back(record.detail);
+  }
+  std::vector<std::string> expected{"throttled"};
+  expected.insert(expected.end(), 10, "wrong password");
+  EXPECT_EQ(details, expected);
+  // The counts are the sign-in's: this address is throttled there for this account too.
+  const HttpResult signInThrottled = post(
+      "/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr);
+  EXPECT_EQ(signInThrottled.status, 429);
+  // Another account from the same address is not.
+  EXPECT_EQ(post("/dashboard/data/sign-in",
+                 R"({"email":"viewer@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr)
+                .status,
+            200);
+}
+
+TEST_F(DashboardTest, AuditShowsTheOwnOrganizationToUsersAndEveryOneToOperators) {
+  const Browser owner = signIn("owner@acme.example");
+  signIn("owner@thrifty.example");
+  const HttpResult own = get("/dashboard/data/audit?action=account.sign-in&limit=10", &owner);
+  ASSERT_EQ(own.status, 200);
+  const Poco::JSON::Array::Ptr records = parseObject(own.body)->getArray("records");
+  ASSERT_EQ(records->size(), 1u);
+  const Poco::JSON::Object::Ptr record = records->getObject(0);
+  EXPECT_EQ(record->getValue<std::string>("actor"), "owner@acme.example");
+  EXPECT_EQ(record->getValue<std::string>("organization"), organizationId_);
+  EXPECT_EQ(record->getValue<std::string>("address"), "127.0.0.1");
+  EXPECT_EQ(record->getValue<std::string>("result"), "success");
+  EXPECT_EQ(get("/dashboard/data/audit?limit=0", &owner).body,
+            envelope("Validation.Invalid.limit", "limit", "The limit must be a whole number from 1 to 1000."));
+  EXPECT_EQ(get("/dashboard/data/audit?organization=" + freeOrganizationId_ + "&action=account.sign-in", &owner).body,
+            own.body);
+
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  const HttpResult every = get("/dashboard/data/audit?action=account.sign-in", &operatorBrowser);
+  EXPECT_EQ(parseObject(every.body)->getArray("records")->size(), 3u);
+  const HttpResult one =
+      get("/dashboard/data/audit?action=account.sign-in&organization=" + freeOrganizationId_, &operatorBrowser);
+  ASSERT_EQ(parseObject(one.body)->getArray("records")->size(), 1u);
+  EXPECT_EQ(parseObject(one.body)->getArray("records")->getObject(0)->getValue<std::string>("actor"),
+            "owner@thrifty.example");
+}
+
+TEST_F(DashboardTest, OperatorsManageOrganizations) {
+  const Browser browser = signIn("ops@installation.example");
+  const HttpResult created = post("/dashboard/data/organizations", R"({"name":"Newco","plan":"pro"})", &browser);
+  ASSERT_EQ(created.status, 201) << created.body;
+  const Poco::JSON::Object::Ptr organization = parseObject(created.body);
+  const std::string id = organization->getValue<std::string>("id");
+  EXPECT_EQ(created.body, R"({"id":")" + id +
+                              R"(","name":"Newco","plan":"pro","subscription":"active",)"
+                              R"("coversApiClients":true,"createdAt":")" +
+                              organization->getValue<std::string>("createdAt") + R"("})");
+  const auth::CreatedClient client =
+      harness_.service().auth().registry().createClient(id, "line", {"write:codes"}, "tester");
+  EXPECT_EQ(tokenRequest(client.client.id, client.secret).status, 200);
+  const HttpResult plan = post("/dashboard/data/organizations/" + id + "/plan", R"({"plan":"free"})", &browser);
+  EXPECT_EQ(plan.status, 200);
+  EXPECT_EQ(parseObject(plan.body)->getValue<std::string>("plan"), "free");
+  EXPECT_FALSE(parseObject(plan.body)->getValue<bool>("coversApiClients"));
+  // Seen by the token endpoint before the answer (D-T6).
+  const HttpResult downgraded = tokenRequest(client.client.id, client.secret);
+  EXPECT_EQ(downgraded.status, 400);
+  EXPECT_EQ(parseObject(downgraded.body)->getValue<std::string>("error"), "unauthorized_client");
+  const HttpResult lapsed =
+      post("/dashboard/data/organizations/" + id + "/subscription", R"({"subscription":"inactive"})", &browser);
+  EXPECT_EQ(parseObject(lapsed.body)->getValue<std::string>("subscription"), "inactive");
+  EXPECT_EQ(post("/dashboard/data/organizations/" + id + "/plan", R"({"plan":"gold"})", &browser).body,
+            envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
+  EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
+            envelope("NotFound", "", "There is no organization with this id."));
+  const HttpResult reordered =
+      post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
+  EXPECT_EQ(reordered.status, 400);
+  EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
+                                     "an organization name must not contain a bidirectional control character "
+                                     "(U+200F at byte offset 0)"));
+  const HttpResult list = get("/dashboard/data/organizations", &browser);
+  EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);
+
+  std::vector<std::string> actions;
+  for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{id, std::nullopt, 10})) {
+    actions.push_back(record.action + " " + record.actor + " " + std::string(accounts::auditResultName(record.result)));
+  }
+  EXPECT_EQ(actions, (std::vector<std::string>{"org.set-subscription ops@installation.example success",
+                                               "org.set-plan ops@installation.example success",
+                                               "org.create ops@installation.example success"}));
+}
+
+TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
+  const std::int64_t now = std::time(nullptr);
+  store_.insertSession(accounts::StoredSession{std::string(64, 'a'), owner_.id, now - 100, now - 100, now + 1000});
+  store_.insertSession(accounts::StoredSession{std::string(64, 'b'), owner_.id, now - 4000, now - 1801, now + 1000});
+  store_.insertSession(accounts::StoredSession{std::string(64, 'c'), owner_.id, now - 9000, now - 10, now});
+  EXPECT_EQ(store_.removeEndedSessions(now, 1800), 2u);
+  EXPECT_TRUE(store_.findSession(std::string(64, 'a')).has_value());
+  EXPECT_FALSE(store_.findSession(std::string(64, 'b')).has_value());
+  EXPECT_FALSE(store_.findSession(std::string(64, 'c')).has_value());
+}
+
+TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult created =
+      post("/dashboard/data/clients", R"({"name":"line 2","scopes":["write:codes"]})", &developer);
+  ASSERT_EQ(created.status, 201);
+  const Poco::JSON::Object::Ptr answer = parseObject(created.body);
+  const std::string clientId = answer->getObject("client")->getValue<std::string>("id");
+  const std::string secret = answer->getValue<std::string>("secret");
+  const HttpResult issued = answerWithinASecond(200, [&] { return tokenRequest(clientId, secret); });
+  ASSERT_EQ(issued.status, 200);
+  ASSERT_EQ(harness_.codes(parseObject(issued.body)->getValue<std::string>("access_token"), kOneItem).status, 200);
+
+  char today[16];
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  ::gmtime_r(&now, &utc);
+  std::strftime(today, sizeof today, "%Y-%m-%d", &utc);
+  const Browser viewer = signIn("viewer@acme.example");
+  for (const std::string& query : {"client=" + clientId, std::string("organization=current")}) {
+    const HttpResult usage = get("/dashboard/data/usage?" + query, &viewer);
+    ASSERT_EQ(usage.status, 200) << usage.body;
+    const Poco::JSON::Array::Ptr days = parseObject(usage.body)->getArray("days");
+    ASSERT_EQ(days->size(), 30u) << query;
+    EXPECT_EQ(days->getObject(0)->getValue<std::uint64_t>("tokensIssued"), 0u);
+    const std::string last =
+        R"({"day":")" + std::string(today) + R"(","tokensIssued":1,"codesAccepted":1,"codesRejected":0}]})";
+    EXPECT_EQ(usage.body.substr(usage.body.size() - last.size()), last) << query;
+  }
+  const HttpResult list = get("/dashboard/data/clients", &viewer);
+  EXPECT_FALSE(parseObject(list.body)->getArray("clients")->getObject(0)->isNull("lastUsedAt"));
+  EXPECT_EQ(get("/dashboard/data/usage", &viewer).body,
+            envelope("Validation.Invalid.client", "client", "Ask for ?client=<client id> or ?organization=current."));
+  const ApiClient foreign = harness_.createClient({"write:codes"});
+  EXPECT_EQ(get("/dashboard/data/usage?client=" + foreign.clientId, &viewer).status, 404);
+}
+
+TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
+  DashboardAccounts accounts(harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir));
+  for (std::size_t i = 0; i <= DashboardAccounts::kMaxPendingTotp; ++i) {
+    accounts.keepPendingTotp("session " + std::to_string(i), "secret " + std::to_string(i));
+  }
+  EXPECT_EQ(accounts.pendingTotp("session 0"), std::nullopt);
+  EXPECT_EQ(accounts.pendingTotp("session 1"), "secret 1");
+  accounts.keepPendingTotp("session 1", "replaced");
+  EXPECT_EQ(accounts.pendingTotp("session 1"), "replaced");
+  accounts.forgetPendingTotp("session 1");
+  EXPECT_EQ(accounts.pendingTotp("session 1"), std::nullopt);
+  EXPECT_EQ(accounts.pendingTotp("session 4096"), "secret 4096");
+}
+
+TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
+  const std::string wrong = R"({"email":"viewer@acme.example","password":"not the password"})";
+  // The 15-minute window opens at the first failure: what is left of it when the 11th attempt
+  // is answered depends on how long the ten took (seconds under the sanitizers).
+  const auto firstFailure = std::chrono::steady_clock::now();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 401) << attempt;
+  }
+  const HttpResult throttled =
+      post("/dashboard/data/sign-in", R"({"email":"viewer@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
+  EXPECT_EQ(throttled.status, 429);
+  const std::string retryAfter = throttled.header("retry-after");
+  EXPECT_EQ(throttled.body,
+            envelope("TooManyAttempts", "", "Too many failed sign-ins; try again in " + retryAfter + " seconds."));
+  const auto spent = std::chrono::ceil<std::chrono::seconds>(std::chrono::steady_clock::now() - firstFailure);
+  EXPECT_GE(std::stoi(retryAfter), 900 - spent.count() - 1);
+  EXPECT_LE(std::stoi(retryAfter), 900);
+  EXPECT_FALSE(throttled.has("set-cookie"));
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 1});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].detail, "throttled");
+  // A throttled attempt is refused before the account is looked up.
+  EXPECT_EQ(records[0].actor, "anonymous");
+  // Further throttled attempts are answered alike and recorded no more: the lock's first refusal says it.
+  const std::size_t recorded =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size();
+  EXPECT_EQ(recorded, 11u);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    EXPECT_EQ(post("/dashboard/data/sign-in", wrong, nullptr).status, 429);
+  }
+  EXPECT_EQ(store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size(), recorded);
+  // That the viewer still signs in from another address needs a second client address:
+  // tests/robustness/dashboard_guessing_test.cpp.
+}
+
+TEST(DashboardSettings, OffMeansNotFound) {
+  ServiceHarness harness([](ServerConfig& config) { config.dashboardEnabled = false; });
+  const HttpResult page = harness.request(HttpCall{"GET", "/dashboard/sign-in", {}, ""});
+  EXPECT_EQ(page.status, 404);
+  EXPECT_EQ(page.body, envelope("NotFound", "", "There is no resource at this path."));
+  EXPECT_FALSE(page.has("content-security-policy"));
+}
+
+TEST(DashboardSettings, ItsOwnListenerServesItAlone) {
+  ServiceHarness harness([](ServerConfig& config) { config.dashboardListen = ListenAddress{"127.0.0.1", 0}; });
+  ASSERT_TRUE(harness.service().dashboardPort().has_value());
+  EXPECT_NE(*harness.service().dashboardPort(), harness.port());
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/dashboard/sign-in", {}, ""}).status, 404);
+  EXPECT_EQ(harness.request(HttpCall{"GET", "/healthz/live", {}, ""}).status, 200);
+
+  const auto fetch = [&](const std::string& target) {
+    Poco::Net::HTTPSClientSession session("127.0.0.1", *harness.service().dashboardPort(), harness.clientContext());
+    Poco::Net::HTTPRequest request("GET", target, Poco::Net::HTTPMessage::HTTP_1_1);
+    session.sendRequest(request);
+    Poco::Net::HTTPResponse response;
+    std::istream& in = session.receiveResponse(response);
+    std::ostringstream body;
+    Poco::StreamCopier::copyStream(in, body);
+    return std::make_pair(static_cast<int>(response.getStatus()), response.get("Content-Security-Policy", ""));
+  };
+  EXPECT_EQ(fetch("/dashboard/sign-in"), std::make_pair(200, std::string(kCsp)));
+  EXPECT_EQ(fetch("/healthz/live").first, 404);
+}
+
+}  // namespace
+}  // namespace codepayload::server::testing
