@@ -5,18 +5,19 @@
 
 #include <string_view>
 
+#include "common/error_codes.h"
 #include "engine/payload_engine.h"
 
 namespace codepayload::app {
 
 constexpr std::string_view requestErrorCode(RequestError::Kind kind) {
   switch (kind) {
-    case RequestError::Kind::InvalidJson: return "InvalidJson";
-    case RequestError::Kind::MissingField: return "MissingField";
-    case RequestError::Kind::WrongType: return "WrongType";
-    case RequestError::Kind::TooManyItems: return "TooManyItems";
+    case RequestError::Kind::InvalidJson: return error_code::kInvalidJson;
+    case RequestError::Kind::MissingField: return error_code::kMissingField;
+    case RequestError::Kind::WrongType: return error_code::kWrongType;
+    case RequestError::Kind::TooManyItems: return error_code::kTooManyItems;
   }
-  return "InvalidJson";
+  return error_code::kInvalidJson;
 }
 
 }  // namespace codepayload::app

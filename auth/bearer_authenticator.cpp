@@ -1,5 +1,6 @@
 #include "auth/bearer_authenticator.h"
 #include "common/ascii.h"
+#include "common/error_codes.h"
 
 namespace codepayload::auth {
 
@@ -31,7 +32,7 @@ BearerOutcome unauthorized(std::string_view challenge, std::string message, std:
   outcome.status = 401;
   outcome.reason = "Unauthorized";
   outcome.wwwAuthenticate = challenge;
-  outcome.errorCode = "Unauthorized";
+  outcome.errorCode = error_code::kUnauthorized;
   outcome.message = std::move(message);
   outcome.cause = cause;
   return outcome;
@@ -43,7 +44,7 @@ BearerOutcome forbidden(std::string challenge, std::string message, std::string_
   outcome.status = 403;
   outcome.reason = "Forbidden";
   outcome.wwwAuthenticate = std::move(challenge);
-  outcome.errorCode = "Forbidden";
+  outcome.errorCode = error_code::kForbidden;
   outcome.message = std::move(message);
   outcome.cause = cause;
   return outcome;
@@ -66,7 +67,7 @@ BearerOutcome registryFault(std::string fault) {
   outcome.verdict = BearerOutcome::Verdict::ServerError;
   outcome.status = 500;
   outcome.reason = "Internal Server Error";
-  outcome.errorCode = "ServerError";
+  outcome.errorCode = error_code::kServerError;
   outcome.message = "The server could not handle this request; it is safe to retry.";
   outcome.cause = "registryFault";
   outcome.fault = std::move(fault);

@@ -3,8 +3,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "server/handlers/codes_handler.h"
+#include "common/error_codes.h"
 #include "server/dashboard/dashboard_handler.h"
+#include "server/handlers/codes_handler.h"
 #include "server/handlers/health_handler.h"
 #include "server/handlers/jwks_handler.h"
 #include "server/handlers/openapi_handler.h"
@@ -25,10 +26,11 @@ class RouteErrorHandler final : public ServiceHandler {
  private:
   void handle(HttpExchange& exchange, RequestTrace& trace) const override {
     if (allow_.empty()) {
-      sendErrorEnvelope(exchange, 404, "NotFound", std::nullopt, "There is no resource at this path.", trace);
+      sendErrorEnvelope(exchange, 404, error_code::kNotFound, std::nullopt, "There is no resource at this path.",
+                        trace);
     } else {
       exchange.addHeader("Allow", allow_);
-      sendErrorEnvelope(exchange, 405, "MethodNotAllowed", std::nullopt,
+      sendErrorEnvelope(exchange, 405, error_code::kMethodNotAllowed, std::nullopt,
                         "This resource only allows " + std::string(allow_) + ".", trace);
     }
   }

@@ -9,9 +9,10 @@
 #include <ctime>
 
 #include "common/ascii.h"
-#include "server/http/http_status.h"
-#include "server/http/error_envelope.h"
+#include "common/error_codes.h"
 #include "common/memory_release.h"
+#include "server/http/error_envelope.h"
+#include "server/http/http_status.h"
 #include "server/http/request_id.h"
 
 namespace codepayload::server {
@@ -344,8 +345,9 @@ IoResult HttpExchange::writePending() {
     if (interim_.empty()) continueSent_ = true;
   }
   while (outputPending()) {
-    const std::string_view rest = outOffset_ < out_.size() ? std::string_view(out_).substr(outOffset_)
-                                                           : std::string_view(outBody_).substr(outOffset_ - out_.size());
+    const std::string_view rest = outOffset_ < out_.size()
+                                      ? std::string_view(out_).substr(outOffset_)
+                                      : std::string_view(outBody_).substr(outOffset_ - out_.size());
     const IoResult result = stream_.write(rest);
     if (result.status != IoStatus::Done) {
       if (result.status == IoStatus::Failed) lost_ = true;
@@ -455,9 +457,7 @@ std::optional<HttpConnection::Next> HttpConnection::expire(Clock::time_point now
       serve();
       return std::nullopt;
     case Phase::DropBody: return end(now >= requestDeadline_ ? Ending::RequestOverdue : Ending::IdleTimeout);
-    case Phase::Answer:
-      exchange_.chargeWait(now - waitingSince_);
-      return end(Ending::SlowReader);
+    case Phase::Answer: exchange_.chargeWait(now - waitingSince_); return end(Ending::SlowReader);
     case Phase::Linger: break;
   }
   return end(Ending::Closed);
@@ -465,8 +465,7 @@ std::optional<HttpConnection::Next> HttpConnection::expire(Clock::time_point now
 
 HttpConnection::Next HttpConnection::advance(Wake wake) {
   switch (wake) {
-    case Wake::Stopping:
-      return end(phase_ == Phase::Head && !requestBegun_ ? Ending::Closed : Ending::Stopped);
+    case Wake::Stopping: return end(phase_ == Phase::Head && !requestBegun_ ? Ending::Closed : Ending::Stopped);
     case Wake::Expired:
       if (std::optional<Next> next = expire(Clock::now())) return *next;
       break;
@@ -601,66 +600,78 @@ std::optional<HttpConnection::Next> HttpConnection::readBody(Clock::time_point n
     }
     if (result.status != IoStatus::Done) return end(Ending::Closed);
   }
-  const auto finish = [&](BodyRead read) {
-    exchange.bodyRead_ = read;
-    exchange.bodyState_ = HttpExchange::BodyState::None;
-    if (read != BodyRead::Complete) exchange.keepAlive_ = false;
-    serve();
-    return std::nullopt;
-  };
-  if (!exchange.chunks_) {
-    std::string& body = exchange.body_;
-    while (exchange.bodyLeft_ > 0) {
-      if (exchange.bodyFilled_ == body.size()) {
-        // Grown as bytes arrive: never more than twice what came.
-        const std::uint64_t wanted = exchange.bodyFilled_ + exchange.bodyLeft_;
-        body.resize(static_cast<std::size_t>(std::min<std::uint64_t>(
-            wanted, std::max<std::size_t>(kFirstBodyBytes, 2 * exchange.bodyFilled_))));
-      }
-      const std::size_t room = std::min<std::size_t>(body.size() - exchange.bodyFilled_,
-                                                     static_cast<std::size_t>(exchange.bodyLeft_));
-      const std::string_view early = exchange.pending().substr(0, room);
-      IoResult result{IoStatus::Done, early.size()};
-      if (!early.empty()) {
-        std::copy(early.begin(), early.end(), body.begin() + static_cast<std::ptrdiff_t>(exchange.bodyFilled_));
-        exchange.consume(early.size());
-      } else {
-        result = stream_->read(body.data() + exchange.bodyFilled_, room);
-      }
-      if (result.status == IoStatus::Done) {
-        exchange.bodyFilled_ += result.bytes;
-        exchange.bodyLeft_ -= result.bytes;
-        lastReceived_ = now;
-        continue;
-      }
-      if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
-        return wait(result.status, receiveDeadline());
-      }
-      body.resize(exchange.bodyFilled_);
-      return finish(BodyRead::Incomplete);
-    }
-    body.resize(exchange.bodyFilled_);
-    return finish(BodyRead::Complete);
-  }
+  const BodyProgress progress = pumpBody(now, &exchange.body_, exchange.bodyLimit_);
+  if (!progress.ended) return progress.wait;
+  exchange.bodyRead_ = *progress.ended;
+  exchange.bodyState_ = HttpExchange::BodyState::None;
+  if (*progress.ended != BodyRead::Complete) exchange.keepAlive_ = false;
+  serve();
+  return std::nullopt;
+}
+
+HttpConnection::BodyProgress HttpConnection::pumpBody(Clock::time_point now, std::string* keep, std::size_t limit) {
+  HttpExchange& exchange = exchange_;
   while (true) {
-    exchange.consume(exchange.chunks_->feed(exchange.pending(), &exchange.body_, exchange.bodyLimit_));
-    switch (exchange.chunks_->state()) {
-      case ChunkedDecoder::State::Complete: return finish(BodyRead::Complete);
-      case ChunkedDecoder::State::Malformed: return finish(BodyRead::Malformed);
-      case ChunkedDecoder::State::TooLarge: return finish(BodyRead::TooLarge);
-      case ChunkedDecoder::State::NeedMore: break;
+    IoResult result{IoStatus::Done, 0};
+    if (exchange.chunks_) {
+      exchange.consume(exchange.chunks_->feed(exchange.pending(), keep, limit));
+      switch (exchange.chunks_->state()) {
+        case ChunkedDecoder::State::Complete: return {BodyRead::Complete, std::nullopt};
+        case ChunkedDecoder::State::Malformed: return {BodyRead::Malformed, std::nullopt};
+        case ChunkedDecoder::State::TooLarge: return {BodyRead::TooLarge, std::nullopt};
+        case ChunkedDecoder::State::NeedMore: break;
+      }
+      exchange.compact();
+      result = exchange.receiveMore();
+    } else if (exchange.bodyLeft_ == 0) {
+      if (keep != nullptr) keep->resize(exchange.bodyFilled_);
+      return {BodyRead::Complete, std::nullopt};
+    } else if (keep != nullptr) {
+      result = receiveKeptBytes(*keep);
+    } else {
+      const std::size_t take =
+          static_cast<std::size_t>(std::min<std::uint64_t>(exchange.bodyLeft_, exchange.pending().size()));
+      exchange.consume(take);
+      exchange.bodyLeft_ -= take;
+      if (take > 0) continue;
+      exchange.compact();
+      result = exchange.receiveMore();
     }
-    exchange.compact();
-    const IoResult result = exchange.receiveMore();
     if (result.status == IoStatus::Done) {
       lastReceived_ = now;
       continue;
     }
     if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
-      return wait(result.status, receiveDeadline());
+      return {std::nullopt, wait(result.status, receiveDeadline())};
     }
-    return finish(BodyRead::Incomplete);
+    if (keep != nullptr && !exchange.chunks_) keep->resize(exchange.bodyFilled_);
+    return {BodyRead::Incomplete, std::nullopt};
   }
+}
+
+IoResult HttpConnection::receiveKeptBytes(std::string& body) {
+  HttpExchange& exchange = exchange_;
+  if (exchange.bodyFilled_ == body.size()) {
+    // Grown as bytes arrive: never more than twice what came.
+    const std::uint64_t wanted = exchange.bodyFilled_ + exchange.bodyLeft_;
+    body.resize(static_cast<std::size_t>(
+        std::min<std::uint64_t>(wanted, std::max<std::size_t>(kFirstBodyBytes, 2 * exchange.bodyFilled_))));
+  }
+  const std::size_t room =
+      std::min<std::size_t>(body.size() - exchange.bodyFilled_, static_cast<std::size_t>(exchange.bodyLeft_));
+  const std::string_view early = exchange.pending().substr(0, room);
+  IoResult result{IoStatus::Done, early.size()};
+  if (!early.empty()) {
+    std::copy(early.begin(), early.end(), body.begin() + static_cast<std::ptrdiff_t>(exchange.bodyFilled_));
+    exchange.consume(early.size());
+  } else {
+    result = stream_->read(body.data() + exchange.bodyFilled_, room);
+  }
+  if (result.status == IoStatus::Done) {
+    exchange.bodyFilled_ += result.bytes;
+    exchange.bodyLeft_ -= result.bytes;
+  }
+  return result;
 }
 
 void HttpConnection::serve() {
@@ -671,7 +682,7 @@ void HttpConnection::serve() {
     // The service broke its contract: a plain 500, and the connection ends.
     exchange_.closeAfterAnswer();
     exchange_.send(500, "application/json",
-                   errorEnvelope("ServerError", std::nullopt,
+                   errorEnvelope(error_code::kServerError, std::nullopt,
                                  "The server could not handle this request; it is safe to retry."));
   }
   phase_ = Phase::Answer;
@@ -718,40 +729,17 @@ void HttpConnection::answerDone(Clock::time_point now) {
 }
 
 std::optional<HttpConnection::Next> HttpConnection::dropBody(Clock::time_point now) {
-  HttpExchange& exchange = exchange_;
-  while (true) {
-    if (exchange.chunks_) {
-      exchange.consume(exchange.chunks_->feed(exchange.pending(), nullptr, exchange.dropLimit_));
-      const ChunkedDecoder::State state = exchange.chunks_->state();
-      if (state == ChunkedDecoder::State::Complete) {
-        readyForRequest(now);
-        return std::nullopt;
-      }
-      if (state != ChunkedDecoder::State::NeedMore) {
-        phase_ = Phase::Linger;
-        return std::nullopt;
-      }
-    } else {
-      const std::size_t take = static_cast<std::size_t>(
-          std::min<std::uint64_t>(exchange.bodyLeft_, exchange.pending().size()));
-      exchange.consume(take);
-      exchange.bodyLeft_ -= take;
-      if (exchange.bodyLeft_ == 0) {
-        readyForRequest(now);
-        return std::nullopt;
-      }
-    }
-    exchange.compact();
-    const IoResult result = exchange.receiveMore();
-    if (result.status == IoStatus::Done) {
-      lastReceived_ = now;
-      continue;
-    }
-    if (result.status == IoStatus::WantRead || result.status == IoStatus::WantWrite) {
-      return wait(result.status, receiveDeadline());
-    }
-    return end(Ending::Closed);
+  const BodyProgress progress = pumpBody(now, nullptr, exchange_.dropLimit_);
+  if (!progress.ended) return progress.wait;
+  switch (*progress.ended) {
+    case BodyRead::Complete: readyForRequest(now); return std::nullopt;
+    case BodyRead::Incomplete: return end(Ending::Closed);
+    case BodyRead::LengthRequired:
+    case BodyRead::TooLarge:
+    case BodyRead::Malformed: break;
   }
+  phase_ = Phase::Linger;
+  return std::nullopt;
 }
 
 std::optional<HttpConnection::Next> HttpConnection::linger(Clock::time_point now) {
@@ -761,7 +749,8 @@ std::optional<HttpConnection::Next> HttpConnection::linger(Clock::time_point now
   }
   while (true) {
     const IoResult result = stream_->discard();
-    if (result.status == IoStatus::WantRead) return wait(result.status, std::min(lingerEnd_, Clock::now() + kLingerQuiet));
+    if (result.status == IoStatus::WantRead)
+      return wait(result.status, std::min(lingerEnd_, Clock::now() + kLingerQuiet));
     if (result.status != IoStatus::Done || Clock::now() >= lingerEnd_) return end(Ending::Closed);
   }
 }

@@ -33,9 +33,9 @@
 
 #include "app/logging.h"
 #include "server/http/chunked_decoder.h"
-#include "server/tls/connection_stream.h"
 #include "server/http/http_head.h"
 #include "server/http/trusted_proxies.h"
+#include "server/tls/connection_stream.h"
 
 namespace codepayload::server {
 
@@ -242,12 +242,12 @@ class HttpExchange {
   int status_ = 0;
   std::uint64_t bodyBytesSent_ = 0;
   std::vector<std::pair<std::string, std::string>> headers_;
-  std::string out_;      // the answer's head, and its body when small
-  std::string outBody_;  // a larger body, kept apart so it is not copied
-  std::size_t outOffset_ = 0;  // bytes of out_ then outBody_ written
-  std::string interim_;        // "100 Continue", when one is due
-  std::string chunk_;          // a streamed answer's bytes not framed yet
-  std::size_t bodyFilled_ = 0;  // bytes of body_ read, while a Content-Length body is read
+  std::string out_;                // the answer's head, and its body when small
+  std::string outBody_;            // a larger body, kept apart so it is not copied
+  std::size_t outOffset_ = 0;      // bytes of out_ then outBody_ written
+  std::string interim_;            // "100 Continue", when one is due
+  std::string chunk_;              // a streamed answer's bytes not framed yet
+  std::size_t bodyFilled_ = 0;     // bytes of body_ read, while a Content-Length body is read
   bool largeBufferFreed_ = false;  // a buffer over a few MiB was freed: return memory at the request's end
   std::chrono::steady_clock::duration sendAllowance_;
   bool lost_ = false;  // a write failed or the client read too slowly
@@ -330,6 +330,18 @@ class HttpConnection {
   std::optional<Next> readBody(Clock::time_point now);
   std::optional<Next> writeAnswer(Clock::time_point now);
   std::optional<Next> dropBody(Clock::time_point now);
+  // How far a body got: how it ended, or the wait for more of it.
+  struct BodyProgress {
+    std::optional<BodyRead> ended;
+    std::optional<Next> wait;
+  };
+  // Reads the request's body as far as the client has sent it, its bytes
+  // kept in `keep` or dropped (nullptr), `limit` bytes at most when chunked.
+  // The one body loop: readBody keeps a body for the service, dropBody
+  // throws away one the answer did not need.
+  BodyProgress pumpBody(Clock::time_point now, std::string* keep, std::size_t limit);
+  // Reads bytes of a Content-Length body into `body`, grown as they arrive.
+  IoResult receiveKeptBytes(std::string& body);
   std::optional<Next> linger(Clock::time_point now);
   // A head refused by the scanner or the parser: answered, then closed.
   void refuse(const HeadError& error);

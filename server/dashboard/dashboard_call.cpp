@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "auth/unix_clock.h"
+#include "common/error_codes.h"
 #include "common/json_escape.h"
 #include "common/utc_time.h"
 
@@ -15,9 +16,11 @@ Refusal invalid(std::string_view field, std::string message) {
   return Refusal{400, "Validation.Invalid." + std::string(field), std::string(field), std::move(message)};
 }
 
-Refusal notFound(std::string message) { return Refusal{404, "NotFound", std::nullopt, std::move(message)}; }
+Refusal notFound(std::string message) { return Refusal{404, error_code::kNotFound, std::nullopt, std::move(message)}; }
 
-Refusal forbidden(std::string message) { return Refusal{403, "Forbidden", std::nullopt, std::move(message)}; }
+Refusal forbidden(std::string message) {
+  return Refusal{403, error_code::kForbidden, std::nullopt, std::move(message)};
+}
 
 // --- JSON writing.
 
@@ -157,7 +160,7 @@ void requireCurrentPassword(Call& call, std::string_view action) {
     case accounts::PasswordCheckResult::Outcome::Throttled:
       if (result.firstRefusal) auditRefusal(call, action, call.who->id, "throttled");
       call.exchange.addHeader("Retry-After", std::to_string(result.retryAfterSeconds));
-      throw Refusal{429, "TooManyAttempts", std::nullopt,
+      throw Refusal{429, error_code::kTooManyAttempts, std::nullopt,
                     "Too many wrong passwords; try again in " + std::to_string(result.retryAfterSeconds) + " seconds."};
   }
   throw std::logic_error("a password check without an outcome");

@@ -14,9 +14,11 @@
 
 #include "auth/form_urlencoded.h"
 #include "common/ascii.h"
-#include "server/dashboard/endpoints/dashboard_endpoints.h"
+#include "common/error_codes.h"
 #include "server/dashboard/dashboard_files.h"
 #include "server/dashboard/dashboard_security.h"
+#include "server/dashboard/endpoints/dashboard_endpoints.h"
+#include "server/handlers/unread_body.h"
 #include "server/http/media_type.h"
 
 namespace codepayload::server {
@@ -133,7 +135,7 @@ void answerData(Call& call) {
   if (endpoint == nullptr) {
     if (allow.empty()) throw notFound("There is no dashboard resource at this path.");
     call.exchange.addHeader("Allow", allow);
-    throw Refusal{405, "MethodNotAllowed", std::nullopt, "This resource only allows " + allow + "."};
+    throw Refusal{405, error_code::kMethodNotAllowed, std::nullopt, "This resource only allows " + allow + "."};
   }
   const bool changes = method == "POST";
   if (changes) {
@@ -144,7 +146,8 @@ void answerData(Call& call) {
   }
   if (endpoint->audience != Audience::Anyone) {
     resumeSession(call);
-    if (!call.who) throw Refusal{401, "Unauthenticated", std::nullopt, "Sign in first; there is no active session."};
+    if (!call.who)
+      throw Refusal{401, error_code::kUnauthenticated, std::nullopt, "Sign in first; there is no active session."};
     if (changes &&
         !accounts::SessionManager::csrfTokenMatches(call.sessionId, call.exchange.field("X-CSRF-Token").value_or(""))) {
       throw forbidden("This change lacks the page's CSRF token (header X-CSRF-Token); reload the page and try again.");
@@ -157,7 +160,7 @@ void answerData(Call& call) {
     }
     if (call.who->user && !call.who->totpEnabled && !allowedBeforeTotp(call.segments) &&
         call.accounts.accounts().requiresTotp(call.organizationId())) {
-      throw Refusal{403, "TotpRequired", std::nullopt,
+      throw Refusal{403, error_code::kTotpRequired, std::nullopt,
                     "Your organization requires a second factor: turn on TOTP on the Account page first."};
     }
     if (call.who->user && !roleAllows(call.who->user->role, endpoint->permission)) {
@@ -168,22 +171,16 @@ void answerData(Call& call) {
   if (changes) {
     // Moved out, so the one copy of what may hold a password is cleansed below.
     std::string text = std::move(call.exchange.body());
-    switch (call.exchange.bodyRead()) {
-      case BodyRead::Complete: break;
-      case BodyRead::TooLarge:
-        throw Refusal{413, "PayloadTooLarge", std::nullopt, "A dashboard request body holds at most 64 KiB."};
-      case BodyRead::LengthRequired:
-        throw Refusal{411, "LengthRequired", std::nullopt, "Send Content-Length or a chunked body."};
-      case BodyRead::Incomplete:
-      case BodyRead::Malformed:
-        throw Refusal{400, "BadRequest", std::nullopt, "The request body was cut short or malformed."};
+    if (const BodyRead read = call.exchange.bodyRead(); read != BodyRead::Complete) {
+      UnreadBodyAnswer answer = unreadBodyAnswer(read, kMaxBodyBytes);
+      throw Refusal{answer.status, std::string(answer.code), std::nullopt, std::move(answer.message)};
     }
     if (text.empty()) {
       call.body = new Poco::JSON::Object;
     } else {
       const std::optional<std::string_view> type = call.exchange.field("Content-Type");
       if (!type || !common::equalsIgnoringAsciiCase(bareMediaType(*type), "application/json")) {
-        throw Refusal{415, "UnsupportedMediaType", std::nullopt, "Send the body as application/json."};
+        throw Refusal{415, error_code::kUnsupportedMediaType, std::nullopt, "Send the body as application/json."};
       }
       try {
         const Poco::Dynamic::Var parsed = Poco::JSON::Parser().parse(text);
@@ -224,7 +221,7 @@ void answerPage(Call& call) {
   HttpExchange& exchange = call.exchange;
   if (!routeTakes("GET", exchange.method())) {
     exchange.addHeader("Allow", allowedMethods("GET"));
-    throw Refusal{405, "MethodNotAllowed", std::nullopt, "This resource only allows GET, HEAD."};
+    throw Refusal{405, error_code::kMethodNotAllowed, std::nullopt, "This resource only allows GET, HEAD."};
   }
   const std::string_view rest = exchange.path().substr(std::string_view("/dashboard/").size());
   if (rest.starts_with("assets/")) {
@@ -298,7 +295,7 @@ void DashboardHandler::handle(HttpExchange& exchange, RequestTrace& trace) const
       const std::size_t question = target.find('?');
       if (question != std::string_view::npos &&
           auth::parseForm(target.substr(question + 1), 16, call.query) != auth::FormError::None) {
-        throw dashboard::Refusal{400, "BadRequest", std::nullopt, "The query string is malformed."};
+        throw dashboard::Refusal{400, error_code::kBadRequest, std::nullopt, "The query string is malformed."};
       }
       dashboard::answerData(call);
     } else {

@@ -5,7 +5,9 @@
 #include <string>
 
 #include "app/request_error_code.h"
+#include "common/error_codes.h"
 #include "engine/output_sink.h"
+#include "server/handlers/unread_body.h"
 #include "server/http/media_type.h"
 
 namespace codepayload::server {
@@ -50,8 +52,7 @@ struct NoSlotForTheAnswer {
 // complete (the connection closes without the last chunk).
 class CodesResponseSink final : public OutputSink {
  public:
-  CodesResponseSink(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots& slots,
-                    std::string_view contentType)
+  CodesResponseSink(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots& slots, std::string_view contentType)
       : exchange_(exchange), trace_(trace), slots_(slots), contentType_(contentType) {
     // About the answer's size (an answer runs to about the body's), so that
     // it is not copied as it grows.
@@ -101,30 +102,29 @@ void CodesHandler::countUsage(const RequestTrace& trace, std::uint64_t accepted,
   context_.usage.codesAnswered(trace.claims->clientId, trace.claims->organizationId, accepted, rejected);
 }
 
-void CodesHandler::refuseLarge(HttpExchange& exchange, RequestTrace& trace,
-                               LargeRequestSlots::Refusal refusal) const {
+void CodesHandler::refuseLarge(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots::Refusal refusal) const {
   context_.metrics.countLargeRequestThrottle(refusal);
   countUsage(trace, 0, 0);
   exchange.addHeader("Retry-After", "1");
   const std::string limit = std::to_string(context_.largeRequests.limit(refusal));
   switch (refusal) {
     case LargeRequestSlots::Refusal::Client:
-      sendErrorEnvelope(exchange, 429, "TooManyRequests", std::nullopt,
+      sendErrorEnvelope(exchange, 429, error_code::kTooManyRequests, std::nullopt,
                         "This client already has as many large requests in progress as it may (" + limit +
                             "); send this one again when one of them is answered.",
                         trace);
       return;
     case LargeRequestSlots::Refusal::Organization:
-      sendErrorEnvelope(exchange, 429, "TooManyRequests", std::nullopt,
+      sendErrorEnvelope(exchange, 429, error_code::kTooManyRequests, std::nullopt,
                         "This client's organization already has as many large requests in progress as it may (" +
                             limit + "); send this one again when one of them is answered.",
                         trace);
       return;
     case LargeRequestSlots::Refusal::Server:
-      sendErrorEnvelope(exchange, 503, "ServiceUnavailable", std::nullopt,
-                        "The server is answering as many large requests as it may (" + limit +
-                            "); send this one again in a moment.",
-                        trace);
+      sendErrorEnvelope(
+          exchange, 503, error_code::kServiceUnavailable, std::nullopt,
+          "The server is answering as many large requests as it may (" + limit + "); send this one again in a moment.",
+          trace);
       return;
   }
 }
@@ -147,13 +147,13 @@ std::size_t CodesHandler::admitRequest(HttpExchange& exchange, RequestTrace& tra
   trace.claims = outcome.claims;
   if (!isAcceptedJsonRequestType(exchange.field("Content-Type").value_or(std::string_view()))) {
     countUsage(trace, 0, 1);
-    sendErrorEnvelope(exchange, 415, "UnsupportedMediaType", std::nullopt,
+    sendErrorEnvelope(exchange, 415, error_code::kUnsupportedMediaType, std::nullopt,
                       "Send the body as application/vnd.codepayload.public.v1+json or application/json.", trace);
     return 0;
   }
   if (!responseType(exchange)) {
     countUsage(trace, 0, 1);
-    sendErrorEnvelope(exchange, 406, "NotAcceptable", std::nullopt,
+    sendErrorEnvelope(exchange, 406, error_code::kNotAcceptable, std::nullopt,
                       "This endpoint produces application/vnd.codepayload.public.v1+json or application/json only.",
                       trace);
     return 0;
@@ -164,7 +164,8 @@ std::size_t CodesHandler::admitRequest(HttpExchange& exchange, RequestTrace& tra
   const RequestHead& head = exchange.head();
   const bool withinLimit = !head.contentLength || *head.contentLength <= maxBodyBytes;
   const std::optional<std::size_t> announced =
-      head.chunked ? std::nullopt : std::optional<std::size_t>(static_cast<std::size_t>(head.contentLength.value_or(0)));
+      head.chunked ? std::nullopt
+                   : std::optional<std::size_t>(static_cast<std::size_t>(head.contentLength.value_or(0)));
   if (withinLimit && context_.largeRequests.isLarge(announced)) {
     trace.largeSlot = context_.largeRequests.tryTake(trace.claims->clientId, trace.claims->organizationId);
     if (!trace.largeSlot) {
@@ -179,30 +180,12 @@ std::size_t CodesHandler::admitRequest(HttpExchange& exchange, RequestTrace& tra
 }
 
 void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
-  const std::size_t maxBodyBytes = context_.config.maxBodyBytes;
-  const BodyRead bodyRead = exchange.bodyRead();
-  if (bodyRead != BodyRead::Complete) {
+  if (const BodyRead read = exchange.bodyRead(); read != BodyRead::Complete) {
     trace.largeSlot = LargeRequestSlots::Slot();
     countUsage(trace, 0, 1);
-  }
-  switch (bodyRead) {
-    case BodyRead::TooLarge:
-      sendErrorEnvelope(exchange, 413, "BodyTooLarge", std::nullopt,
-                        "The body is larger than " + std::to_string(maxBodyBytes) + " bytes.", trace);
-      return;
-    case BodyRead::LengthRequired:
-      sendErrorEnvelope(exchange, 411, "LengthRequired", std::nullopt, "Send a Content-Length or a chunked body.",
-                        trace);
-      return;
-    case BodyRead::Incomplete:
-      sendErrorEnvelope(exchange, 400, "IncompleteBody", std::nullopt, "The body ended before its announced length.",
-                        trace);
-      return;
-    case BodyRead::Malformed:
-      sendErrorEnvelope(exchange, 400, "InvalidFraming", std::nullopt,
-                        "The chunked body does not follow RFC 9112 §7.1.", trace);
-      return;
-    case BodyRead::Complete: break;
+    const UnreadBodyAnswer answer = unreadBodyAnswer(read, context_.config.maxBodyBytes);
+    sendErrorEnvelope(exchange, answer.status, answer.code, std::nullopt, answer.message, trace);
+    return;
   }
 
   RequestError error{RequestError::Kind::InvalidJson, {}, {}};

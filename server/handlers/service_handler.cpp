@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "auth/token_endpoint.h"
+#include "common/error_codes.h"
 #include "server/http/error_envelope.h"
 
 namespace codepayload::server {
@@ -18,7 +19,7 @@ void sendFault(HttpExchange& exchange, ServiceHandler::FaultBody faultBody, Requ
     sendBody(exchange, 500, "application/json",
              auth::tokenErrorBody("server_error", auth::token_error_descriptions::kServerError), trace);
   } else {
-    sendErrorEnvelope(exchange, 500, "ServerError", std::nullopt,
+    sendErrorEnvelope(exchange, 500, error_code::kServerError, std::nullopt,
                       "The server could not handle this request; it is safe to retry.", trace);
   }
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "common/ascii.h"
+#include "server/handlers/unread_body.h"
 
 namespace codepayload::server {
 
@@ -13,17 +14,6 @@ namespace {
 // told, is refused as the framing error it is, with the 400 invalid_request
 // the endpoint would give, and the connection closes.
 constexpr std::size_t kTokenBodyLimit = auth::TokenEndpointLimits{}.maxBodyBytes;
-
-std::string_view unreadBodyDescription(BodyRead read) {
-  switch (read) {
-    case BodyRead::TooLarge: return auth::token_error_descriptions::kBodyTooLarge;
-    case BodyRead::LengthRequired: return "a POST body needs Content-Length or chunked Transfer-Encoding";
-    case BodyRead::Incomplete: return "the body ended before its announced length";
-    case BodyRead::Malformed:
-    case BodyRead::Complete: break;
-  }
-  return "the chunked body is malformed";
-}
 
 std::string_view rawQuery(std::string_view target) {
   const auto question = target.find('?');
@@ -47,8 +37,8 @@ void TokenHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
     if (const BodyRead read = exchange.bodyRead(); read != BodyRead::Complete) {
       exchange.addHeader("Cache-Control", "no-store");
       exchange.addHeader("Pragma", "no-cache");
-      sendBody(exchange, 400, "application/json", auth::tokenErrorBody("invalid_request", unreadBodyDescription(read)),
-               trace);
+      sendBody(exchange, 400, "application/json",
+               auth::tokenErrorBody("invalid_request", unreadBodyAnswer(read, kTokenBodyLimit).message), trace);
       // What the endpoint calls a body it cannot take as a form.
       context_.metrics.countTokenOutcome(auth::tokenCause("badForm"));
       return;

@@ -6,6 +6,7 @@
 #include <array>
 
 #include "common/ascii.h"
+#include "common/error_codes.h"
 
 namespace codepayload::server {
 
@@ -163,8 +164,8 @@ HeadError error(int status, std::string_view code, std::string message) {
   return HeadError{status, code, std::move(message)};
 }
 
-HeadError invalidHeader(std::string message) { return error(400, "InvalidHeader", std::move(message)); }
-HeadError invalidFraming(std::string message) { return error(400, "InvalidFraming", std::move(message)); }
+HeadError invalidHeader(std::string message) { return error(400, error_code::kInvalidHeader, std::move(message)); }
+HeadError invalidFraming(std::string message) { return error(400, error_code::kInvalidFraming, std::move(message)); }
 
 // The headers whose values the server acts on: an RFC 2047 encoded word in
 // any of them is refused, so nothing in front of the server (a proxy, a WAF,
@@ -173,14 +174,14 @@ HeadError invalidFraming(std::string message) { return error(400, "InvalidFramin
 constexpr std::array<std::string_view, 8> kActedOnHeaders = {
     "Host", "Content-Length", "Transfer-Encoding", "Connection", "Expect", "Content-Type", "Accept", "Authorization"};
 
-HeadError invalidTarget(std::string message) { return error(400, "InvalidRequestLine", std::move(message)); }
+HeadError invalidTarget(std::string message) { return error(400, error_code::kInvalidRequestLine, std::move(message)); }
 
 // RFC 9112 §3.2: the four forms of a request target, each for its methods.
 // A server is no proxy: CONNECT (authority-form) is not implemented, and an
 // absolute-form target is taken only as an http(s) URI of this server.
 std::optional<HeadError> checkTargetForm(std::string_view method, std::string_view target) {
   if (method == "CONNECT") {
-    return error(501, "NotImplemented", "This server does not implement CONNECT: it is not a proxy.");
+    return error(501, error_code::kNotImplemented, "This server does not implement CONNECT: it is not a proxy.");
   }
   if (target.find('#') != std::string_view::npos) {
     return invalidTarget("The request target must not hold a fragment ('#'; RFC 9112 §3.2).");
@@ -226,41 +227,42 @@ std::optional<HeadError> checkTargetForm(std::string_view method, std::string_vi
 std::optional<HeadError> parseRequestLine(std::string_view line, const HeadLimits& limits, RequestHead& out) {
   const std::size_t methodEnd = line.find(' ');
   if (methodEnd == std::string_view::npos) {
-    return error(400, "InvalidRequestLine", "The request line must be 'METHOD target HTTP/1.1'.");
+    return error(400, error_code::kInvalidRequestLine, "The request line must be 'METHOD target HTTP/1.1'.");
   }
   out.method = line.substr(0, methodEnd);
   if (out.method.size() > limits.maxMethodBytes) {
-    return error(400, "InvalidRequestLine",
+    return error(400, error_code::kInvalidRequestLine,
                  "The method is longer than " + std::to_string(limits.maxMethodBytes) + " characters.");
   }
   if (!isToken(out.method)) {
-    return error(400, "InvalidRequestLine", "The method must be a token (RFC 9110 §9.1), such as GET or POST.");
+    return error(400, error_code::kInvalidRequestLine,
+                 "The method must be a token (RFC 9110 §9.1), such as GET or POST.");
   }
   const std::size_t targetEnd = line.find(' ', methodEnd + 1);
   if (targetEnd == std::string_view::npos) {
-    return error(400, "InvalidRequestLine", "The request line must be 'METHOD target HTTP/1.1'.");
+    return error(400, error_code::kInvalidRequestLine, "The request line must be 'METHOD target HTTP/1.1'.");
   }
   out.target = line.substr(methodEnd + 1, targetEnd - methodEnd - 1);
   if (out.target.size() > limits.maxTargetBytes) {
-    return error(414, "UriTooLong",
+    return error(414, error_code::kUriTooLong,
                  "The request target is longer than " + std::to_string(limits.maxTargetBytes) + " bytes.");
   }
   if (!isTarget(out.target)) {
-    return error(400, "InvalidRequestLine",
+    return error(400, error_code::kInvalidRequestLine,
                  "The request target must be one run of visible ASCII characters, separated by single spaces.");
   }
   const std::string_view version = line.substr(targetEnd + 1);
   const bool versionShape = version.size() == 8 && version.starts_with("HTTP/") && version[5] >= '0' &&
                             version[5] <= '9' && version[6] == '.' && version[7] >= '0' && version[7] <= '9';
   if (!versionShape) {
-    return error(400, "InvalidRequestLine", "The request line must end in HTTP/1.1 or HTTP/1.0.");
+    return error(400, error_code::kInvalidRequestLine, "The request line must end in HTTP/1.1 or HTTP/1.0.");
   }
   if (version == "HTTP/1.1") {
     out.version = HttpVersion::Http11;
   } else if (version == "HTTP/1.0") {
     out.version = HttpVersion::Http10;
   } else {
-    return error(505, "HttpVersionNotSupported", "This server speaks HTTP/1.1 and HTTP/1.0 only.");
+    return error(505, error_code::kHttpVersionNotSupported, "This server speaks HTTP/1.1 and HTTP/1.0 only.");
   }
   return checkTargetForm(out.method, out.target);
 }
@@ -277,7 +279,7 @@ std::optional<HeadError> parseField(std::string_view line, const HeadLimits& lim
   }
   if (!isToken(name)) return invalidHeader("A header name is not a token (RFC 9110 §5.1).");
   if (name.size() > limits.maxNameBytes) {
-    return error(431, "HeaderTooLarge",
+    return error(431, error_code::kHeaderTooLarge,
                  "A header name is longer than " + std::to_string(limits.maxNameBytes) + " characters.");
   }
   const std::string_view value = common::trimSpaceAndTab(line.substr(colon + 1));
@@ -370,14 +372,14 @@ std::optional<HeadError> interpretFields(RequestHead& out) {
     } else if (common::equalsIgnoringAsciiCase(field.name, "Transfer-Encoding")) {
       ++transferEncodings;
       if (!common::equalsIgnoringAsciiCase(field.value, "chunked")) {
-        return error(501, "NotImplemented", "The only transfer coding this server reads is chunked.");
+        return error(501, error_code::kNotImplemented, "The only transfer coding this server reads is chunked.");
       }
       out.chunked = true;
     } else if (common::equalsIgnoringAsciiCase(field.name, "Connection")) {
       readConnectionOptions(field.value, connection);
     } else if (common::equalsIgnoringAsciiCase(field.name, "Expect")) {
       if (!common::equalsIgnoringAsciiCase(field.value, "100-continue")) {
-        return error(417, "ExpectationFailed", "The only expectation this server meets is 100-continue.");
+        return error(417, error_code::kExpectationFailed, "The only expectation this server meets is 100-continue.");
       }
       out.expectContinue = out.version == HttpVersion::Http11;
     }
@@ -418,10 +420,10 @@ HeadScanner::State HeadScanner::refuseLongRequestLine(std::string_view bytes) {
   const std::string_view line = bytes.substr(lineStart_, position_ - lineStart_);
   const std::size_t space = line.find(' ');
   if (space == std::string_view::npos || space > limits_.maxMethodBytes) {
-    return refuse(400, "InvalidRequestLine",
+    return refuse(400, error_code::kInvalidRequestLine,
                   "The method is longer than " + std::to_string(limits_.maxMethodBytes) + " characters.");
   }
-  return refuse(414, "UriTooLong",
+  return refuse(414, error_code::kUriTooLong,
                 "The request target is longer than " + std::to_string(limits_.maxTargetBytes) + " bytes.");
 }
 
@@ -429,10 +431,10 @@ HeadScanner::State HeadScanner::scan(std::string_view bytes) {
   const std::size_t longestRequestLine = limits_.maxMethodBytes + limits_.maxTargetBytes + 10;
   while (position_ < bytes.size()) {
     const char c = bytes[position_];
-    if (c == '\n') return refuse(400, "InvalidHeader", "A line ends in LF without CR (RFC 9112 §2.2).");
+    if (c == '\n') return refuse(400, error_code::kInvalidHeader, "A line ends in LF without CR (RFC 9112 §2.2).");
     if (c == '\r') {
       if (position_ + 1 == bytes.size()) return State::NeedMore;
-      if (bytes[position_ + 1] != '\n') return refuse(400, "InvalidHeader", "A CR is not followed by LF.");
+      if (bytes[position_ + 1] != '\n') return refuse(400, error_code::kInvalidHeader, "A CR is not followed by LF.");
       const bool emptyLine = position_ == lineStart_;
       position_ += 2;
       if (emptyLine && inRequestLine_) {
@@ -456,11 +458,11 @@ HeadScanner::State HeadScanner::scan(std::string_view bytes) {
         return refuseLongRequestLine(bytes);
       }
     } else if (lineLength > limits_.maxLineBytes) {
-      return refuse(431, "HeaderTooLarge",
+      return refuse(431, error_code::kHeaderTooLarge,
                     "A header line is longer than " + std::to_string(limits_.maxLineBytes) + " bytes.");
     }
     if (position_ > limits_.maxHeadBytes) {
-      return refuse(431, "HeaderTooLarge",
+      return refuse(431, error_code::kHeaderTooLarge,
                     "The request head is larger than " + std::to_string(limits_.maxHeadBytes) + " bytes.");
     }
   }
@@ -479,7 +481,8 @@ std::optional<HeadError> parseRequestHead(std::string_view head, const HeadLimit
     lineEnd = head.find("\r\n", lineStart);
     if (lineEnd == lineStart) break;  // the blank line
     if (out.fields.size() == limits.maxFields) {
-      return error(431, "HeaderTooLarge", "More than " + std::to_string(limits.maxFields) + " header fields.");
+      return error(431, error_code::kHeaderTooLarge,
+                   "More than " + std::to_string(limits.maxFields) + " header fields.");
     }
     HeaderField field;
     if (auto failure = parseField(head.substr(lineStart, lineEnd - lineStart), limits, field)) return failure;

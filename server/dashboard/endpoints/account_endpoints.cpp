@@ -7,6 +7,7 @@
 #include "accounts/recovery_codes.h"
 #include "accounts/totp.h"
 #include "auth/unix_clock.h"
+#include "common/error_codes.h"
 #include "common/json_escape.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
@@ -20,7 +21,7 @@ constexpr std::string_view kTotpIssuer = "Code-Payload Service";
 
 void startTotp(Call& call) {
   if (call.who->totpEnabled) {
-    throw Refusal{409, "Conflict", std::nullopt, "TOTP is already on for your account; turn it off first."};
+    throw Refusal{409, error_code::kConflict, std::nullopt, "TOTP is already on for your account; turn it off first."};
   }
   std::string secret = accounts::newTotpSecret();
   std::string out = "{";
@@ -35,7 +36,7 @@ void confirmTotp(Call& call) {
   const std::string code = stringField(call, "code");
   const std::string digest = accounts::sessionIdDigest(call.sessionId);
   std::optional<std::string> secret = call.accounts.pendingTotp(digest);
-  if (!secret) throw Refusal{409, "Conflict", std::nullopt, "Start the TOTP enrolment first."};
+  if (!secret) throw Refusal{409, error_code::kConflict, std::nullopt, "Start the TOTP enrolment first."};
   const std::optional<std::int64_t> step = accounts::acceptTotp(*secret, code, auth::systemUnixSeconds(), std::nullopt);
   if (!step) {
     OPENSSL_cleanse(secret->data(), secret->size());
@@ -60,7 +61,8 @@ void disableTotp(Call& call) {
   requireCurrentPassword(call, "account.totp-disable");
   if (call.who->user && call.accounts.accounts().requiresTotp(call.organizationId())) {
     auditRefusal(call, "account.totp-disable", call.who->id, "the organization requires TOTP");
-    throw Refusal{409, "Conflict", std::nullopt, "Your organization requires TOTP; it cannot be turned off."};
+    throw Refusal{409, error_code::kConflict, std::nullopt,
+                  "Your organization requires TOTP; it cannot be turned off."};
   }
   call.accounts.accounts().disableTotp(call.who->id, call.audit());
   sendNoContent(call);

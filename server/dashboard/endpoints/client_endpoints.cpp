@@ -1,6 +1,7 @@
 // The organization's API clients (/dashboard/data/clients...): list, create, block, unblock,
 // delete, and replacement (a new client with the same name and scopes).
 #include "auth/known_scopes.h"
+#include "common/error_codes.h"
 #include "common/json_escape.h"
 #include "common/utc_time.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
@@ -70,7 +71,7 @@ void createClientAnswer(Call& call, std::string_view name, const std::vector<std
   if (!auth::coversApiClients(organization.plan, organization.subscription)) {
     const std::string why = planGateSentence(organization);
     auditRefusal(call, "client.create", "", why);
-    throw Refusal{409, "PlanExcludesClients", std::nullopt, why};
+    throw Refusal{409, error_code::kPlanExcludesClients, std::nullopt, why};
   }
   const accounts::AuditContext context = call.audit();
   const DashboardAccounts::ChangeAudit audit(context);
@@ -87,7 +88,7 @@ void createClientAnswer(Call& call, std::string_view name, const std::vector<std
     }
     if (error.kind() == auth::RegistryError::Kind::PlanExcludesClients) {
       auditRefusal(call, "client.create", "", error.what());
-      throw Refusal{409, "PlanExcludesClients", std::nullopt, planGateSentence(currentOrganization(call))};
+      throw Refusal{409, error_code::kPlanExcludesClients, std::nullopt, planGateSentence(currentOrganization(call))};
     }
     throw;
   }

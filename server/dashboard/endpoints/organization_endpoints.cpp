@@ -6,6 +6,7 @@
 
 #include "accounts/email_address.h"
 #include "accounts/password_policy.h"
+#include "common/error_codes.h"
 #include "common/utc_time.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
@@ -29,8 +30,10 @@ std::string userJson(const accounts::UserRecord& user) {
                                       const accounts::AccountError& error, std::string_view field) {
   auditRefusal(call, action, target, error.what());
   switch (error.kind()) {
-    case accounts::AccountError::Kind::EmailTaken: throw Refusal{409, "Conflict", std::string(field), error.what()};
-    case accounts::AccountError::Kind::InvalidValue: throw Refusal{409, "Conflict", std::nullopt, error.what()};
+    case accounts::AccountError::Kind::EmailTaken:
+      throw Refusal{409, error_code::kConflict, std::string(field), error.what()};
+    case accounts::AccountError::Kind::InvalidValue:
+      throw Refusal{409, error_code::kConflict, std::nullopt, error.what()};
     case accounts::AccountError::Kind::UnknownAccount:
     case accounts::AccountError::Kind::UnknownOrganization: throw notFound(error.what());
     case accounts::AccountError::Kind::Storage: break;
@@ -85,7 +88,7 @@ void deleteUser(Call& call) {
     throw notFound("Your organization has no user with this id.");
   if (user->id == call.who->id) {
     auditRefusal(call, "user.delete", user->id, "a user cannot remove themselves");
-    throw Refusal{409, "Conflict", std::nullopt, "You cannot remove yourself; ask another owner."};
+    throw Refusal{409, error_code::kConflict, std::nullopt, "You cannot remove yourself; ask another owner."};
   }
   try {
     call.accounts.accounts().deleteUser(user->id, call.audit());
@@ -101,7 +104,7 @@ void requireTotp(Call& call) {
   // out of the organization's pages by their own change.
   if (required && !call.who->totpEnabled) {
     auditRefusal(call, "org.require-totp", call.organizationId(), "the owner has no TOTP");
-    throw Refusal{409, "Conflict", std::nullopt,
+    throw Refusal{409, error_code::kConflict, std::nullopt,
                   "Turn on TOTP for your own account first (on the Account page); requiring it without it would "
                   "lock you out of the organization's pages."};
   }

@@ -7,8 +7,9 @@
 #include <stdexcept>
 
 #include "auth/unix_clock.h"
-#include "server/dashboard/endpoints/dashboard_endpoints.h"
+#include "common/error_codes.h"
 #include "server/dashboard/dashboard_security.h"
+#include "server/dashboard/endpoints/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
 
@@ -63,13 +64,14 @@ void signIn(Call& call) {
       return;
     }
     case accounts::SignInResult::Outcome::Refused:
-      throw Refusal{401, "SignInRefused", std::nullopt, "The email, password or authentication code is not right."};
+      throw Refusal{401, error_code::kSignInRefused, std::nullopt,
+                    "The email, password or authentication code is not right."};
     case accounts::SignInResult::Outcome::SecondFactorNeeded:
-      throw Refusal{401, "SecondFactorNeeded", std::nullopt,
+      throw Refusal{401, error_code::kSecondFactorNeeded, std::nullopt,
                     "Enter the authentication code from your app, or one of your recovery codes."};
     case accounts::SignInResult::Outcome::Throttled:
       call.exchange.addHeader("Retry-After", std::to_string(result.retryAfterSeconds));
-      throw Refusal{429, "TooManyAttempts", std::nullopt,
+      throw Refusal{429, error_code::kTooManyAttempts, std::nullopt,
                     "Too many failed sign-ins; try again in " + std::to_string(result.retryAfterSeconds) + " seconds."};
   }
 }

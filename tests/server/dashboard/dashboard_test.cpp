@@ -26,8 +26,8 @@
 #include "auth/auth_service.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
-#include "tests/server/support/service_harness.h"
 #include "tests/server/support/sample_requests.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::server::testing {
 namespace {
@@ -547,7 +547,8 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
             "Validation.Invalid.name");
   // A name that a bidirectional control would show as another ("invoice" + RLO + "fdp.exe" shows as
   // "invoiceexe.pdf"), as a JSON escape and as raw UTF-8.
-  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE" "fdp.exe")}) {
+  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE"
+                                                                                      "fdp.exe")}) {
     const HttpResult reordered =
         post("/dashboard/data/clients", R"({"name":")" + name + R"(","scopes":["write:codes"]})", &browser);
     EXPECT_EQ(reordered.status, 400) << name;
@@ -567,6 +568,18 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
   EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
   EXPECT_EQ(refused[0].detail,
             "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)");
+}
+
+// A body the connection could not take gets the answer every route gives
+// (server/handlers/unread_body.h), with the dashboard's limit.
+TEST_F(DashboardTest, ABodyOverTheLimitIsRefusedAsOnEveryRoute) {
+  const Browser browser = signIn("owner@acme.example");
+  const HttpResult large =
+      post("/dashboard/data/clients", R"({"name":")" + std::string(70000, 'a') + R"(","scopes":[]})", &browser);
+  EXPECT_EQ(large.status, 413);
+  EXPECT_EQ(large.body,
+            R"({"errors":[{"code":"BodyTooLarge","path":null,"message":"The body is larger than 65536 bytes."}]})");
+  EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
 }
 
 TEST_F(DashboardTest, AnOperatorHasNoClientPage) {
@@ -611,8 +624,7 @@ TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
             envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
   const HttpResult reordered =
       post("/dashboard/data/organization/users",
-           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}",
-           &owner);
+           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
                                      "the email address must not contain a bidirectional control character (U+202E "
@@ -671,7 +683,8 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   std::vector<std::string> listed;
   for (unsigned i = 0; i < users->size(); ++i) {
     const Poco::JSON::Object::Ptr user = users->getObject(i);
-    if (user->getValue<std::string>("role") != "developer" || user->getValue<std::string>("email") == "dev@acme.example")
+    if (user->getValue<std::string>("role") != "developer" ||
+        user->getValue<std::string>("email") == "dev@acme.example")
       continue;
     EXPECT_FALSE(user->getValue<bool>("totpEnabled"));
     listed.push_back(user->getValue<std::string>("id"));
@@ -686,7 +699,9 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   }
   // The other organization's account is untouched: its own password still signs it in, to its own organization.
   const Browser thrifty = signIn("owner@thrifty.example");
-  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
+  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)
+                ->getObject("organization")
+                ->getValue<std::string>("id"),
             freeOrganizationId_);
   // Each is removed alike.
   for (const std::string& id : ids) {
@@ -695,7 +710,8 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
   std::vector<std::string> details;
   for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 6})) {
-    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
+    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " +
+                      record.detail);
   }
   EXPECT_EQ(details, (std::vector<std::string>{
                          "user.delete success email=ops@installation.example role=developer",
@@ -872,8 +888,9 @@ TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
   expected.insert(expected.end(), 10, "wrong password");
   EXPECT_EQ(details, expected);
   // The counts are the sign-in's: this address is throttled there for this account too.
-  const HttpResult signInThrottled = post(
-      "/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr);
+  const HttpResult signInThrottled =
+      post("/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
   EXPECT_EQ(signInThrottled.status, 429);
   // Another account from the same address is not.
   EXPECT_EQ(post("/dashboard/data/sign-in",
@@ -937,8 +954,7 @@ TEST_F(DashboardTest, OperatorsManageOrganizations) {
             envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
   EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
             envelope("NotFound", "", "There is no organization with this id."));
-  const HttpResult reordered =
-      post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
+  const HttpResult reordered = post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
                                      "an organization name must not contain a bidirectional control character "

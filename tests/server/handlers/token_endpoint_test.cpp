@@ -118,7 +118,7 @@ TEST_F(TokenEndpoint, ErrorRowsOfTheSpec) {
       {"bearer instead of basic", "/oauth/token", "Bearer abc", kForm, "grant_type=client_credentials", 401,
        "Unauthorized", "invalid_client", invalidClient},
       {"body over the limit", "/oauth/token", good, kForm, "grant_type=client_credentials&x=" + std::string(9000, 'a'),
-       400, "Bad Request", "invalid_request", "the body is larger than this endpoint accepts"},
+       400, "Bad Request", "invalid_request", "The body is larger than 8192 bytes."},
   };
   for (const Row& row : rows) {
     const HttpResult result = post(row.target, row.authorization, row.contentType, row.body);
@@ -165,7 +165,7 @@ TEST_F(TokenEndpoint, UnreadableBodiesAreInvalidRequestAndClose) {
   const HttpResult result = connection.readResponse();
   EXPECT_EQ(result.status, 400);
   EXPECT_EQ(result.body,
-            R"({"error":"invalid_request","error_description":"the body is larger than this endpoint accepts"})");
+            R"({"error":"invalid_request","error_description":"The body is larger than 8192 bytes."})");
   EXPECT_EQ(result.header("connection"), "Close");
   EXPECT_EQ(result.header("cache-control"), "no-store");
   EXPECT_TRUE(connection.closedByServer());
@@ -176,8 +176,8 @@ TEST_F(TokenEndpoint, BodiesWithoutLengthOrWithBadChunksAreInvalidRequestWithThe
                            basicAuthorization(client_->clientId, client_->secret) +
                            "\r\nContent-Type: application/x-www-form-urlencoded\r\n";
   const std::pair<std::string, std::string> rows[] = {
-      {head + "\r\n", "a POST body needs Content-Length or chunked Transfer-Encoding"},
-      {head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", "the chunked body is malformed"},
+      {head + "\r\n", "Send a Content-Length or a chunked body."},
+      {head + "Transfer-Encoding: chunked\r\n\r\nzz\r\n", "The chunked body does not follow RFC 9112 §7.1."},
   };
   for (const auto& [request, description] : rows) {
     RawConnection connection(*harness_);
