@@ -48,6 +48,32 @@ void appendUtcMillisText(std::string& out, std::chrono::system_clock::time_point
   out.push_back('Z');
 }
 
+std::string httpDate(std::int64_t unixSeconds) {
+  using namespace std::chrono;
+  static constexpr const char* kWeekdays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static constexpr const char* kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const sys_seconds time{seconds(unixSeconds)};
+  const sys_days day = floor<days>(time);
+  const year_month_day date{day};
+  const hh_mm_ss clock{time - day};
+  std::string text = kWeekdays[weekday(day).c_encoding()];
+  text.append(", ");
+  appendDigits(text, static_cast<unsigned>(date.day()), 2);
+  text.push_back(' ');
+  text.append(kMonths[static_cast<unsigned>(date.month()) - 1]);
+  text.push_back(' ');
+  appendDigits(text, static_cast<unsigned>(static_cast<int>(date.year())), 4);
+  text.push_back(' ');
+  appendDigits(text, static_cast<unsigned>(clock.hours().count()), 2);
+  text.push_back(':');
+  appendDigits(text, static_cast<unsigned>(clock.minutes().count()), 2);
+  text.push_back(':');
+  appendDigits(text, static_cast<unsigned>(clock.seconds().count()), 2);
+  text.append(" GMT");
+  return text;
+}
+
 std::string utcSecondsText(std::int64_t unixSeconds) {
   std::string text;
   appendUtcDateTime(text, std::chrono::sys_seconds(std::chrono::seconds(unixSeconds)));

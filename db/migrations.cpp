@@ -1,6 +1,5 @@
 #include "db/migrations.h"
 
-#include <time.h>
 
 #include <algorithm>
 #include <ctime>
@@ -9,6 +8,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "common/utc_time.h"
 #include "db/sqlite_connection.h"
 
 namespace codepayload {
@@ -51,14 +51,7 @@ std::string readWholeFile(const std::filesystem::path& path) {
 }
 
 // "2026-11-23T22:50:53Z": when a migration was applied (UTC).
-std::string utcNow() {
-  const std::time_t now = std::time(nullptr);
-  std::tm parts{};
-  if (gmtime_r(&now, &parts) == nullptr) throw DbError("cannot read the clock");
-  char text[sizeof "YYYY-MM-DDTHH:MM:SSZ"];
-  if (std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts) == 0) throw DbError("cannot format the clock");
-  return text;
-}
+std::string utcNow() { return common::utcSecondsText(std::time(nullptr)); }
 
 bool isRecorded(const std::vector<RecordedMigration>& recorded, int version) {
   return std::any_of(recorded.begin(), recorded.end(),

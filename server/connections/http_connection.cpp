@@ -11,6 +11,7 @@
 #include "common/ascii.h"
 #include "common/error_codes.h"
 #include "common/memory_release.h"
+#include "common/utc_time.h"
 #include "server/http/error_envelope.h"
 #include "server/http/http_status.h"
 #include "server/http/request_id.h"
@@ -51,9 +52,9 @@ std::string_view dateLine() {
   thread_local std::size_t length = 0;
   const std::time_t now = std::time(nullptr);
   if (now != formattedSecond) {
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    length = std::strftime(line.data(), line.size(), "Date: %a, %d %b %Y %H:%M:%S GMT\r\n", &utc);
+    const std::string text = "Date: " + common::httpDate(now) + "\r\n";
+    length = std::min(text.size(), line.size());
+    std::copy_n(text.data(), length, line.data());
     formattedSecond = now;
   }
   return {line.data(), length};

@@ -12,12 +12,6 @@ namespace codepayload::server {
 
 namespace {
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  return text;
-}
-
 // An IPv4-mapped IPv6 address as its IPv4 form; any other address as it is.
 Poco::Net::IPAddress unmapped(const Poco::Net::IPAddress& address) {
   if (address.family() != Poco::Net::IPAddress::IPv6 || !address.isIPv4Mapped()) return address;
@@ -36,7 +30,7 @@ std::optional<Poco::Net::IPAddress> parseAddress(std::string_view text) {
 // A hop's address: "192.0.2.43", "192.0.2.43:47011", "2001:db8::17",
 // "[2001:db8::17]", "[2001:db8::17]:4711".
 std::optional<Poco::Net::IPAddress> parseHop(std::string_view text) {
-  text = trim(text);
+  text = common::trimSpaceAndTab(text);
   if (!text.empty() && text.front() == '[') {
     const auto close = text.find(']');
     if (close == std::string_view::npos) return std::nullopt;
@@ -76,11 +70,11 @@ std::vector<std::string_view> splitOutsideQuotes(std::string_view text, char sep
 // The value of a Forwarded element's "for" parameter, unquoted; "" when it has none.
 std::string forParameter(std::string_view element) {
   for (const std::string_view pair : splitOutsideQuotes(element, ';')) {
-    const std::string_view trimmed = trim(pair);
+    const std::string_view trimmed = common::trimSpaceAndTab(pair);
     const auto equals = trimmed.find('=');
     if (equals == std::string_view::npos) continue;
-    if (!common::equalsIgnoringAsciiCase(trim(trimmed.substr(0, equals)), "for")) continue;
-    std::string_view value = trim(trimmed.substr(equals + 1));
+    if (!common::equalsIgnoringAsciiCase(common::trimSpaceAndTab(trimmed.substr(0, equals)), "for")) continue;
+    std::string_view value = common::trimSpaceAndTab(trimmed.substr(equals + 1));
     std::string unquoted;
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
       value = value.substr(1, value.size() - 2);
@@ -104,7 +98,7 @@ std::vector<std::string> hops(ForwardedHeader header, std::span<const std::strin
       if (header == ForwardedHeader::Forwarded) {
         result.push_back(forParameter(element));
       } else {
-        result.emplace_back(trim(element));
+        result.emplace_back(common::trimSpaceAndTab(element));
       }
     }
   }
@@ -113,7 +107,7 @@ std::vector<std::string> hops(ForwardedHeader header, std::span<const std::strin
 
 AddressBlock parseBlock(std::string_view entry) {
   const auto slash = entry.find('/');
-  const auto address = parseAddress(trim(entry.substr(0, slash)));
+  const auto address = parseAddress(common::trimSpaceAndTab(entry.substr(0, slash)));
   const auto refuse = [entry] {
     return std::invalid_argument("not an IP address or CIDR block: " + std::string(entry));
   };
@@ -121,7 +115,7 @@ AddressBlock parseBlock(std::string_view entry) {
   const unsigned maxLength = address->family() == Poco::Net::IPAddress::IPv4 ? 32 : 128;
   unsigned length = maxLength;
   if (slash != std::string_view::npos) {
-    const std::string_view digits = trim(entry.substr(slash + 1));
+    const std::string_view digits = common::trimSpaceAndTab(entry.substr(slash + 1));
     const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), length);
     if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || length > maxLength) {
       throw refuse();
@@ -140,9 +134,9 @@ AddressBlock parseBlock(std::string_view entry) {
 
 TrustedProxies TrustedProxies::parse(std::string_view list) {
   TrustedProxies proxies;
-  if (trim(list).empty()) return proxies;
+  if (common::trimSpaceAndTab(list).empty()) return proxies;
   for (const std::string_view entry : splitOutsideQuotes(list, ',')) {
-    proxies.blocks_.push_back(parseBlock(trim(entry)));
+    proxies.blocks_.push_back(parseBlock(common::trimSpaceAndTab(entry)));
   }
   return proxies;
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "auth/openssl_handles.h"
+#include "common/utc_time.h"
 
 namespace codepayload::server {
 
@@ -47,13 +48,7 @@ std::time_t secondsSinceEpoch(const ASN1_TIME* time, const std::filesystem::path
   return timegm(&utc);
 }
 
-std::string utcStamp(std::time_t seconds) {
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return stamp;
-}
+std::string utcStamp(std::time_t seconds) { return common::utcSecondsText(seconds); }
 
 }  // namespace
 
