@@ -1,6 +1,5 @@
 #include "db/migrations.h"
 
-
 #include <algorithm>
 #include <ctime>
 #include <fstream>

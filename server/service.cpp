@@ -21,16 +21,16 @@
 #include "db/import/rule_import.h"
 #include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
+#include "server/connections/http_transport.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/session_sweeper.h"
 #include "server/data_dir_lock.h"
-#include "server/tls/development_certificate.h"
-#include "server/connections/http_transport.h"
 #include "server/observability/metrics_endpoint.h"
 #include "server/observability/metrics_exposition.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
+#include "server/tls/development_certificate.h"
 #include "server/tls/tls_certificate_store.h"
 
 namespace codepayload::server {
@@ -64,63 +64,76 @@ constexpr int kMetricsBacklog = 16;
 // How often ended dashboard sessions are removed.
 constexpr std::chrono::minutes kSessionSweepInterval{5};
 
+// Poco's SSL library, initialized while the service runs.
+struct SslLibrary {
+  SslLibrary() { Poco::Net::initializeSSL(); }
+  ~SslLibrary() { Poco::Net::uninitializeSSL(); }
+  SslLibrary(const SslLibrary&) = delete;
+  SslLibrary& operator=(const SslLibrary&) = delete;
+};
+
+// What the rules' hot reload needs from their loading.
+struct LoadedRules {
+  std::filesystem::path database;
+  std::optional<FileIdentity> identity;
+};
+
 }  // namespace
 
+// The parts of a started service, each made by one step of start(). Members
+// are declared in the order the steps make them, so they are destroyed in
+// reverse: whatever uses a part (a listener's workers use the context, the
+// context uses the engine, the TLS context uses the certificate store) is
+// gone before it, and the data directory lock is released last.
 struct CodePayloadService::Running {
-  // First member, so released last: after stop() removed server.port.
+  Running(const ServerConfig& serviceConfig, const ServiceLogger& serviceLog)
+      : config(serviceConfig), log(serviceLog) {}
+
+  const ServerConfig& config;
+  const ServiceLogger& log;
   std::unique_ptr<DataDirectoryLock> dataDirLock;
+  SslLibrary ssl;
   std::filesystem::path certificateFile;
-  // Before the transport: they outlive every TLS session.
   std::unique_ptr<TlsCertificateStore> certificates;
   Poco::Net::Context::Ptr tls;
   std::unique_ptr<SnapshotHolder> rules;
-  std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<auth::AuthService> auth;
-  std::unique_ptr<DashboardAccounts> dashboard;
-  std::unique_ptr<SessionSweeper> sessionSweeper;
+  std::unique_ptr<PayloadEngine> engine;
+  std::unique_ptr<LargeRequestSlots> largeRequests;
   // Stopped (its last write) once the handlers are done counting.
   std::unique_ptr<auth::UsageService> usage;
+  std::unique_ptr<DashboardAccounts> dashboard;
   std::unique_ptr<AccessLog> accessLog;
-  std::unique_ptr<LargeRequestSlots> largeRequests;
   std::unique_ptr<ServiceMetrics> metrics;
   std::unique_ptr<ServiceContext> context;
   HttpSettings http;
   std::unique_ptr<RequestRouter> router;
   // The dashboard's own listener (dashboard.listen), when there is one.
   std::unique_ptr<RequestRouter> dashboardRouter;
-  std::optional<std::uint16_t> dashboardPort;
   // Every listener but the metrics one.
   std::unique_ptr<HttpTransport> transport;
+  std::unique_ptr<SessionSweeper> sessionSweeper;
   std::unique_ptr<RulesWatcher> watcher;
   // The metrics listener: its own transport (workers, address slots), so a
-  // scrape neither waits for nor takes an API worker or address slot.
+  // scrape neither waits for nor takes an API worker or address slot. A
+  // scrape reads everything above, so it goes first.
   std::unique_ptr<MetricsEndpoint> metricsEndpoint;
   std::unique_ptr<HttpTransport> metricsTransport;
   std::uint16_t httpsPort = 0;
   std::optional<std::uint16_t> plainPort;
+  std::optional<std::uint16_t> dashboardPort;
   std::optional<std::uint16_t> metricsPort;
-  bool sslInitialized = false;
 
-  ~Running() {
-    // A scrape reads everything below: the metrics listener goes first.
-    stopMetrics();
-    // Handler threads use the context: servers and pool go first.
-    watcher.reset();
-    sessionSweeper.reset();
-    transport.reset();
-    dashboardRouter.reset();
-    router.reset();
-    context.reset();
-    dashboard.reset();
-    usage.reset();
-    largeRequests.reset();
-    engine.reset();
-    auth.reset();
-    rules.reset();
-    tls.reset();
-    certificates.reset();
-    if (sslInitialized) Poco::Net::uninitializeSSL();
-  }
+  // The steps of start(), in order.
+  void openDataDirectory();
+  LoadedRules loadRules();
+  void startAuth();
+  void loadCertificate();
+  void makeContext();
+  void bindListeners();
+  void startBackgroundWork(const LoadedRules& loaded);
+  void startMetrics();
+  std::string listeningLine() const;
 
   void stopMetrics() {
     metricsTransport.reset();
@@ -157,6 +170,160 @@ struct CodePayloadService::Running {
   }
 };
 
+void CodePayloadService::Running::openDataDirectory() {
+  const std::filesystem::path& dataDir = config.dataDir;
+  if (!std::filesystem::exists(dataDir)) {
+    std::filesystem::create_directories(dataDir);
+    std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
+  }
+  dataDirLock = std::make_unique<DataDirectoryLock>(dataDir);
+  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
+    log({app::LogLevel::Warning, *warning});
+  }
+}
+
+// The rules database of the data directory, made from the shipped baseline
+// on the first start, loaded into the snapshot the engine reads.
+LoadedRules CodePayloadService::Running::loadRules() {
+  LoadedRules loaded{config.dataDir / kRulesDatabaseFile, std::nullopt};
+  if (!std::filesystem::exists(loaded.database)) {
+    const std::filesystem::path baseline = importer::baselinePath(config.rulesDir);
+    importer::importBaseline(baseline, loaded.database, builtinLinterCatalog(config.rulesDir), config.schemaDir);
+    log("created the rules database " + loaded.database.string() + " from the shipped baseline " + baseline.string());
+  }
+  // Older installs wrote it readable by all.
+  filemodes::restrictDatabaseToOwner(loaded.database);
+  loaded.identity = identifyFile(loaded.database);
+  rules = std::make_unique<SnapshotHolder>(loadRulesSnapshot(loaded.database, config.rulesDir));
+  engine = std::make_unique<PayloadEngine>(*rules, EngineLimits{config.maxItems});
+  return loaded;
+}
+
+void CodePayloadService::Running::startAuth() {
+  auth::AuthSettings authSettings;
+  authSettings.dataDir = config.dataDir;
+  authSettings.migrationsDir = auth::registryMigrationsDir(config.schemaDir);
+  authSettings.token.issuer = config.issuer;
+  authSettings.token.audience = config.audience;
+  authSettings.token.lifetimeSeconds = config.tokenTtlSeconds;
+  authSettings.token.leewaySeconds = config.tokenLeewaySeconds;
+  auth = std::make_unique<auth::AuthService>(authSettings);
+  largeRequests = std::make_unique<LargeRequestSlots>(
+      LargeRequestLimits{config.largeBodyBytes, config.maxLargeRequestsPerClient,
+                         config.maxLargeRequestsPerOrganization, config.maxLargeRequests});
+  usage = std::make_unique<auth::UsageService>(config.dataDir / auth::kRegistryDatabaseFile, config.usageFlushInterval,
+                                               [serviceLog = log](const std::string& message) {
+                                                 serviceLog({app::LogLevel::Warning, message});
+                                               });
+  if (config.dashboardEnabled) {
+    dashboard = std::make_unique<DashboardAccounts>(config.dataDir, authSettings.migrationsDir);
+    dashboard->onStandingChange([service = auth.get()] { service->refreshRegistryView(); });
+  }
+}
+
+// The configured certificate, or the development one made in the data
+// directory, in the TLS context every TLS listener uses.
+void CodePayloadService::Running::loadCertificate() {
+  certificateFile = config.tlsCertificateFile;
+  std::filesystem::path privateKeyFile = config.tlsPrivateKeyFile;
+  if (certificateFile.empty()) {
+    const DevelopmentCertificate development = ensureDevelopmentCertificate(config.dataDir);
+    certificateFile = development.certificateFile;
+    privateKeyFile = development.privateKeyFile;
+    log(std::string(development.generated ? "generated" : "using") + " a self-signed development certificate " +
+        certificateFile.string() + " (not for production: set tls.certificate and tls.privateKey)");
+  }
+  try {
+    tls = serverTlsContext(certificateFile, privateKeyFile, "codepayload");
+  } catch (const Poco::Exception& error) {
+    throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
+                             privateKeyFile.string() + ": " + error.displayText());
+  }
+  certificates = std::make_unique<TlsCertificateStore>(certificateFile, privateKeyFile, std::time(nullptr));
+  if (certificates->warning()) log({app::LogLevel::Warning, *certificates->warning()});
+  certificates->attachTo(tls->sslContext());
+}
+
+void CodePayloadService::Running::makeContext() {
+  accessLog = std::make_unique<AccessLog>(config.accessLog);
+  metrics = std::make_unique<ServiceMetrics>();
+  context = std::make_unique<ServiceContext>(ServiceContext{config, *rules, *engine, *auth, *accessLog, log,
+                                                            *largeRequests, *metrics, *usage, dashboard.get()});
+  const bool dashboardApart = config.dashboardEnabled && config.dashboardListen.has_value();
+  router = std::make_unique<RequestRouter>(*context, config.dashboardEnabled && !dashboardApart
+                                                         ? RequestRouter::Scope::ApiAndDashboard
+                                                         : RequestRouter::Scope::Api);
+  if (dashboardApart) dashboardRouter = std::make_unique<RequestRouter>(*context, RequestRouter::Scope::Dashboard);
+}
+
+// The HTTPS listener, and the plain HTTP and dashboard ones when configured,
+// all served by one transport.
+void CodePayloadService::Running::bindListeners() {
+  http = httpSettings(config);
+  transport = std::make_unique<HttpTransport>(connectionLimits(config), http, log);
+  const auto listen = [this](const ListenAddress& address) {
+    Poco::Net::ServerSocket socket;
+    bindExclusively(socket, address, config.listenBacklog);
+    // A connection that sends nothing never reaches a worker.
+    if (config.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config.firstBytesTimeout);
+    return socket;
+  };
+  const Poco::Net::ServerSocket httpsSocket = listen(config.listen);
+  httpsPort = httpsSocket.address().port();
+  std::optional<Poco::Net::ServerSocket> plainSocket;
+  if (config.plainListen) {
+    plainSocket = listen(*config.plainListen);
+    plainPort = plainSocket->address().port();
+  }
+  std::optional<Poco::Net::ServerSocket> dashboardSocket;
+  if (dashboardRouter) {
+    dashboardSocket = listen(*config.dashboardListen);
+    dashboardPort = dashboardSocket->address().port();
+  }
+  transport->serve(httpsSocket, tls->sslContext(), *router);
+  if (plainSocket) transport->serve(*plainSocket, nullptr, *router);
+  if (dashboardSocket) transport->serve(*dashboardSocket, tls->sslContext(), *dashboardRouter);
+}
+
+void CodePayloadService::Running::startBackgroundWork(const LoadedRules& loaded) {
+  if (dashboard) {
+    sessionSweeper = std::make_unique<SessionSweeper>(
+        dashboard->accounts(), dashboard->sessions().settings().idleSeconds, kSessionSweepInterval, log);
+  }
+  watcher = std::make_unique<RulesWatcher>(loaded.database, config.rulesDir, *rules, loaded.identity,
+                                           config.reloadInterval, log);
+}
+
+void CodePayloadService::Running::startMetrics() {
+  if (!config.metricsListen) return;
+  Poco::Net::ServerSocket metricsSocket;
+  bindExclusively(metricsSocket, *config.metricsListen, kMetricsBacklog);
+  metricsPort = metricsSocket.address().port();
+  metricsEndpoint = std::make_unique<MetricsEndpoint>([this](std::string& out) { renderMetrics(out); });
+  ConnectionLimits limits;
+  limits.perAddress = kMetricsConnections;
+  limits.maxConnections = kMetricsConnections;
+  limits.maxQueued = kMetricsQueued;
+  limits.minThreads = 1;
+  limits.maxThreads = kMetricsThreads;
+  metricsTransport = std::make_unique<HttpTransport>(limits, http, log);
+  metricsTransport->serve(metricsSocket, nullptr, *metricsEndpoint);
+}
+
+std::string CodePayloadService::Running::listeningLine() const {
+  std::string line = "listening on https://" + urlHost(config.listen.host) + ":" + std::to_string(httpsPort);
+  if (plainPort) line += " and http://" + urlHost(config.plainListen->host) + ":" + std::to_string(*plainPort);
+  if (dashboardPort) {
+    line += ", dashboard on https://" + urlHost(config.dashboardListen->host) + ":" + std::to_string(*dashboardPort) +
+            "/dashboard/";
+  }
+  if (metricsPort) {
+    line +=
+        ", metrics on http://" + urlHost(config.metricsListen->host) + ":" + std::to_string(*metricsPort) + "/metrics";
+  }
+  return line + " (rules release " + rules->current()->release().name + ", data dir " + config.dataDir.string() + ")";
+}
+
 CodePayloadService::CodePayloadService(ServerConfig config, ServiceLogger log)
     : config_(std::move(config)), log_(log ? std::move(log) : ServiceLogger(app::logEvent)) {}
 
@@ -164,151 +331,19 @@ CodePayloadService::~CodePayloadService() { stop(); }
 
 void CodePayloadService::start() {
   if (running_) throw std::logic_error("the service is already started");
-  auto running = std::make_unique<Running>();
-  const std::filesystem::path& dataDir = config_.dataDir;
-  if (!std::filesystem::exists(dataDir)) {
-    std::filesystem::create_directories(dataDir);
-    std::filesystem::permissions(dataDir, std::filesystem::perms::owner_all);
-  }
-  running->dataDirLock = std::make_unique<DataDirectoryLock>(dataDir);
-  if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
-    log_({app::LogLevel::Warning, *warning});
-  }
-
-  const std::filesystem::path& rulesDirectory = config_.rulesDir;
-  const std::filesystem::path rulesDatabase = dataDir / kRulesDatabaseFile;
-  if (!std::filesystem::exists(rulesDatabase)) {
-    const std::filesystem::path baseline = importer::baselinePath(rulesDirectory);
-    importer::importBaseline(baseline, rulesDatabase, builtinLinterCatalog(rulesDirectory), config_.schemaDir);
-    log_("created the rules database " + rulesDatabase.string() + " from the shipped baseline " + baseline.string());
-  }
-  // Installs before D-S4 wrote it 0644.
-  filemodes::restrictDatabaseToOwner(rulesDatabase);
-  const std::optional<FileIdentity> loadedIdentity = identifyFile(rulesDatabase);
-  running->rules = std::make_unique<SnapshotHolder>(loadRulesSnapshot(rulesDatabase, rulesDirectory));
-  running->engine = std::make_unique<PayloadEngine>(*running->rules, EngineLimits{config_.maxItems});
-
-  auth::AuthSettings authSettings;
-  authSettings.dataDir = dataDir;
-  authSettings.migrationsDir = auth::registryMigrationsDir(config_.schemaDir);
-  authSettings.token.issuer = config_.issuer;
-  authSettings.token.audience = config_.audience;
-  authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
-  authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
-  running->auth = std::make_unique<auth::AuthService>(authSettings);
-  if (config_.dashboardEnabled) {
-    running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
-    running->dashboard->onStandingChange([auth = running->auth.get()] { auth->refreshRegistryView(); });
-  }
-  running->usage = std::make_unique<auth::UsageService>(
-      dataDir / auth::kRegistryDatabaseFile, config_.usageFlushInterval, [log = log_](const std::string& message) {
-        log({app::LogLevel::Warning, message});
-      });
-
-  std::filesystem::path certificateFile = config_.tlsCertificateFile;
-  std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;
-  if (certificateFile.empty()) {
-    const DevelopmentCertificate development = ensureDevelopmentCertificate(dataDir);
-    certificateFile = development.certificateFile;
-    privateKeyFile = development.privateKeyFile;
-    log_(std::string(development.generated ? "generated" : "using") + " a self-signed development certificate " +
-         certificateFile.string() + " (not for production: set tls.certificate and tls.privateKey)");
-  }
-  running->certificateFile = certificateFile;
-
-  running->accessLog = std::make_unique<AccessLog>(config_.accessLog);
-  running->largeRequests = std::make_unique<LargeRequestSlots>(
-      LargeRequestLimits{config_.largeBodyBytes, config_.maxLargeRequestsPerClient,
-                         config_.maxLargeRequestsPerOrganization, config_.maxLargeRequests});
-  running->metrics = std::make_unique<ServiceMetrics>();
-  running->context = std::make_unique<ServiceContext>(
-      ServiceContext{config_, *running->rules, *running->engine, *running->auth, *running->accessLog, log_,
-                     *running->largeRequests, *running->metrics, *running->usage, running->dashboard.get()});
-
-  Poco::Net::initializeSSL();
-  running->sslInitialized = true;
-  try {
-    running->tls = serverTlsContext(certificateFile, privateKeyFile, "codepayload");
-  } catch (const Poco::Exception& error) {
-    throw std::runtime_error("cannot use the TLS certificate " + certificateFile.string() + " and key " +
-                             privateKeyFile.string() + ": " + error.displayText());
-  }
-  running->certificates = std::make_unique<TlsCertificateStore>(certificateFile, privateKeyFile, std::time(nullptr));
-  if (running->certificates->warning()) log_({app::LogLevel::Warning, *running->certificates->warning()});
-  running->certificates->attachTo(running->tls->sslContext());
-
-  const bool dashboardApart = config_.dashboardEnabled && config_.dashboardListen.has_value();
-  running->router = std::make_unique<RequestRouter>(*running->context, config_.dashboardEnabled && !dashboardApart
-                                                                           ? RequestRouter::Scope::ApiAndDashboard
-                                                                           : RequestRouter::Scope::Api);
-  if (dashboardApart) {
-    running->dashboardRouter = std::make_unique<RequestRouter>(*running->context, RequestRouter::Scope::Dashboard);
-  }
-  running->http = httpSettings(config_);
-  running->transport = std::make_unique<HttpTransport>(connectionLimits(config_), running->http, log_);
-  const auto listen = [this](const ListenAddress& address) {
-    Poco::Net::ServerSocket socket;
-    bindExclusively(socket, address, config_.listenBacklog);
-    // A connection that sends nothing never reaches a worker (D-T1).
-    if (config_.firstBytesTimeout.count() > 0) deferAcceptUntilFirstBytes(socket, config_.firstBytesTimeout);
-    return socket;
-  };
-  SSL_CTX* const tls = running->tls->sslContext();
-  const Poco::Net::ServerSocket httpsSocket = listen(config_.listen);
-  running->httpsPort = httpsSocket.address().port();
-  std::optional<Poco::Net::ServerSocket> plainSocket;
-  if (config_.plainListen) {
-    plainSocket = listen(*config_.plainListen);
-    running->plainPort = plainSocket->address().port();
-  }
-  std::optional<Poco::Net::ServerSocket> dashboardSocket;
-  if (dashboardApart) {
-    dashboardSocket = listen(*config_.dashboardListen);
-    running->dashboardPort = dashboardSocket->address().port();
-  }
-  running->transport->serve(httpsSocket, tls, *running->router);
-  if (plainSocket) running->transport->serve(*plainSocket, nullptr, *running->router);
-  if (dashboardSocket) running->transport->serve(*dashboardSocket, tls, *running->dashboardRouter);
-
-  if (running->dashboard) {
-    running->sessionSweeper = std::make_unique<SessionSweeper>(running->dashboard->accounts(),
-                                                               running->dashboard->sessions().settings().idleSeconds,
-                                                               kSessionSweepInterval, log_);
-  }
-  running->watcher = std::make_unique<RulesWatcher>(rulesDatabase, rulesDirectory, *running->rules, loadedIdentity,
-                                                    config_.reloadInterval, log_);
-  if (config_.metricsListen) {
-    Poco::Net::ServerSocket metricsSocket;
-    bindExclusively(metricsSocket, *config_.metricsListen, kMetricsBacklog);
-    running->metricsPort = metricsSocket.address().port();
-    Running* const parts = running.get();
-    running->metricsEndpoint =
-        std::make_unique<MetricsEndpoint>([parts](std::string& out) { parts->renderMetrics(out); });
-    ConnectionLimits limits;
-    limits.perAddress = kMetricsConnections;
-    limits.maxConnections = kMetricsConnections;
-    limits.maxQueued = kMetricsQueued;
-    limits.minThreads = 1;
-    limits.maxThreads = kMetricsThreads;
-    running->metricsTransport = std::make_unique<HttpTransport>(limits, running->http, log_);
-    running->metricsTransport->serve(metricsSocket, nullptr, *running->metricsEndpoint);
-  }
+  auto running = std::make_unique<Running>(config_, log_);
+  running->openDataDirectory();
+  const LoadedRules loaded = running->loadRules();
+  running->startAuth();
+  running->loadCertificate();
+  running->makeContext();
+  running->bindListeners();
+  running->startBackgroundWork(loaded);
+  running->startMetrics();
   // Only the data directory lock's holder writes it: a fixed temporary name.
-  common::writeFileAtomically(dataDir / kPortFile, std::to_string(running->httpsPort) + "\n",
+  common::writeFileAtomically(config_.dataDir / kPortFile, std::to_string(running->httpsPort) + "\n",
                               {.mode = 0600, .temporaryName = common::TemporaryName::Fixed});
-  std::string line = "listening on https://" + urlHost(config_.listen.host) + ":" + std::to_string(running->httpsPort);
-  if (running->plainPort) {
-    line += " and http://" + urlHost(config_.plainListen->host) + ":" + std::to_string(*running->plainPort);
-  }
-  if (running->dashboardPort) {
-    line += ", dashboard on https://" + urlHost(config_.dashboardListen->host) + ":" +
-            std::to_string(*running->dashboardPort) + "/dashboard/";
-  }
-  if (running->metricsPort) {
-    line += ", metrics on http://" + urlHost(config_.metricsListen->host) + ":" +
-            std::to_string(*running->metricsPort) + "/metrics";
-  }
-  line += " (rules release " + running->rules->current()->release().name + ", data dir " + dataDir.string() + ")";
+  const std::string line = running->listeningLine();
   running_ = std::move(running);
   log_(line);
 }
