@@ -5,7 +5,6 @@
 #include <Poco/Util/PropertyFileConfiguration.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdlib>
 #include <set>
 
@@ -18,46 +17,6 @@ extern char** environ;
 namespace codepayload::app {
 
 namespace {
-
-constexpr std::array kKeys{
-    SettingKey{"data.dir", "CODEPAYLOAD_DATA_DIR"},
-    SettingKey{"listen", "CODEPAYLOAD_LISTEN"},
-    SettingKey{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN"},
-    SettingKey{"metrics.listen", "CODEPAYLOAD_METRICS_LISTEN"},
-    SettingKey{"dashboard.enabled", "CODEPAYLOAD_DASHBOARD_ENABLED"},
-    SettingKey{"dashboard.listen", "CODEPAYLOAD_DASHBOARD_LISTEN"},
-    SettingKey{"tls.certificate", "CODEPAYLOAD_TLS_CERT"},
-    SettingKey{"tls.privateKey", "CODEPAYLOAD_TLS_KEY"},
-    SettingKey{"token.ttl", "CODEPAYLOAD_TOKEN_TTL"},
-    SettingKey{"token.leewaySeconds", "CODEPAYLOAD_TOKEN_LEEWAY"},
-    SettingKey{"token.issuer", "CODEPAYLOAD_ISSUER"},
-    SettingKey{"token.audience", "CODEPAYLOAD_AUDIENCE"},
-    SettingKey{"limits.maxBodyBytes", "CODEPAYLOAD_MAX_BODY_BYTES"},
-    SettingKey{"limits.maxItems", "CODEPAYLOAD_MAX_ITEMS"},
-    SettingKey{"limits.largeBodyBytes", "CODEPAYLOAD_LARGE_BODY_BYTES"},
-    SettingKey{"limits.maxLargeRequestsPerClient", "CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_CLIENT"},
-    SettingKey{"limits.maxLargeRequestsPerOrganization", "CODEPAYLOAD_MAX_LARGE_REQUESTS_PER_ORGANIZATION"},
-    SettingKey{"limits.maxLargeRequests", "CODEPAYLOAD_MAX_LARGE_REQUESTS"},
-    SettingKey{"http.minThreads", "CODEPAYLOAD_MIN_THREADS"},
-    SettingKey{"http.maxThreads", "CODEPAYLOAD_THREADS"},
-    SettingKey{"http.maxQueued", "CODEPAYLOAD_MAX_QUEUED"},
-    SettingKey{"http.maxConnections", "CODEPAYLOAD_MAX_CONNECTIONS"},
-    SettingKey{"http.backlog", "CODEPAYLOAD_BACKLOG"},
-    SettingKey{"http.ioTimeout", "CODEPAYLOAD_IO_TIMEOUT"},
-    SettingKey{"http.keepAliveTimeout", "CODEPAYLOAD_KEEPALIVE_TIMEOUT"},
-    SettingKey{"http.maxKeepAliveRequests", "CODEPAYLOAD_MAX_KEEPALIVE_REQUESTS"},
-    SettingKey{"http.requestTimeout", "CODEPAYLOAD_REQUEST_TIMEOUT"},
-    SettingKey{"http.minSendRate", "CODEPAYLOAD_MIN_SEND_RATE"},
-    SettingKey{"http.firstBytesTimeout", "CODEPAYLOAD_FIRST_BYTES_TIMEOUT"},
-    SettingKey{"http.tlsHandshakeTimeout", "CODEPAYLOAD_TLS_HANDSHAKE_TIMEOUT"},
-    SettingKey{"http.trustedProxies", "CODEPAYLOAD_TRUSTED_PROXIES"},
-    SettingKey{"http.forwardedHeader", "CODEPAYLOAD_FORWARDED_HEADER"},
-    SettingKey{"http.maxConnectionsPerAddress", "CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS"},
-    SettingKey{"shutdown.grace", "CODEPAYLOAD_SHUTDOWN_GRACE"},
-    SettingKey{"rules.reloadIntervalMs", "CODEPAYLOAD_RELOAD_INTERVAL_MS"},
-    SettingKey{"usage.flushInterval", "CODEPAYLOAD_USAGE_FLUSH_INTERVAL"},
-    SettingKey{"log.access", "CODEPAYLOAD_ACCESS_LOG"},
-};
 
 // Keys with dots are nested in Poco's view: walk the tree to the leaves.
 std::vector<std::string> leafKeys(const Poco::Util::AbstractConfiguration& file) {
@@ -104,11 +63,9 @@ std::vector<std::string> processEnvironmentNames() {
   return names;
 }
 
-std::span<const SettingKey> settingKeys() { return kKeys; }
-
 std::vector<std::string_view> knownEnvironmentVariables() {
   std::vector<std::string_view> names{kConfigDirVariable, kRulesDirVariable, kSchemaDirVariable};
-  for (const SettingKey& key : kKeys) names.push_back(key.environmentVariable);
+  for (const SettingRow& row : settingTable()) names.push_back(row.environmentVariable);
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -142,31 +99,36 @@ SettingValues readSettingValues(const std::optional<std::filesystem::path>& prop
       throw SettingsError("configuration file " + fileName + ": " + error.displayText());
     }
     std::set<std::string_view> known;
-    for (const SettingKey& key : kKeys) known.insert(key.key);
+    for (const SettingRow& row : settingTable()) known.insert(row.key);
     for (const std::string& key : leafKeys(*file)) {
       if (!known.contains(key)) throw SettingsError("configuration file " + fileName + ": unknown key '" + key + "'");
     }
-    for (const SettingKey& key : kKeys) {
-      const std::string name(key.key);
+    for (const SettingRow& row : settingTable()) {
+      const std::string name(row.key);
       if (file->hasProperty(name)) {
         values[name] = SettingValue{std::string(common::trimSpaceAndTab(file->getRawString(name))),
                                     "configuration file " + fileName + ", key " + name};
       }
     }
   }
-  for (const SettingKey& key : kKeys) {
-    if (const std::optional<std::string> value = environment(key.environmentVariable)) {
-      values[std::string(key.key)] = SettingValue{
+  for (const SettingRow& row : settingTable()) {
+    if (const std::optional<std::string> value = environment(row.environmentVariable)) {
+      values[std::string(row.key)] = SettingValue{
           std::string(common::trimSpaceAndTab(*value)),
-          "environment variable " + std::string(key.environmentVariable) + " (key " + std::string(key.key) + ")"};
+          "environment variable " + std::string(row.environmentVariable) + " (key " + std::string(row.key) + ")"};
     }
   }
   return values;
 }
 
-std::filesystem::path parseDataDir(std::string_view value) {
-  if (value.empty()) throw SettingsError("must not be empty");
-  return std::filesystem::path(std::string(value));
+void checkSettingValues(const SettingValues& values) {
+  for (const auto& [key, value] : values) {
+    try {
+      checkSettingValue(*findSetting(key), value.text);
+    } catch (const SettingsError& error) {
+      throw SettingsError(value.source + ": " + error.what());
+    }
+  }
 }
 
 std::filesystem::path rulesDirFrom(const EnvironmentLookup& environment) {
@@ -189,12 +151,9 @@ Settings loadSettings(const EnvironmentLookup& environment, std::span<const std:
   const std::filesystem::path file = settings.configDir / kPropertiesFileName;
   if (std::filesystem::exists(file)) settings.propertiesFile = file;
   settings.values = readSettingValues(settings.propertiesFile, environment);
+  checkSettingValues(settings.values);
   if (const auto dataDir = settings.values.find("data.dir"); dataDir != settings.values.end()) {
-    try {
-      settings.dataDir = parseDataDir(dataDir->second.text);
-    } catch (const SettingsError& error) {
-      throw SettingsError(dataDir->second.source + ": " + error.what());
-    }
+    settings.dataDir = std::filesystem::path(dataDir->second.text);
   }
   settings.rulesDir = rulesDirFrom(environment);
   settings.schemaDir = schemaDirFrom(environment);
@@ -202,5 +161,16 @@ Settings loadSettings(const EnvironmentLookup& environment, std::span<const std:
 }
 
 Settings loadProcessSettings() { return loadSettings(processEnvironment(), processEnvironmentNames()); }
+
+std::int64_t integerSetting(const Settings& settings, std::string_view key) {
+  const SettingRow& row = *findSetting(key);
+  const auto value = settings.values.find(key);
+  if (value == settings.values.end()) return readInteger(row, row.defaultValue);
+  try {
+    return readInteger(row, value->second.text);
+  } catch (const SettingsError& error) {
+    throw SettingsError(value->second.source + ": " + error.what());
+  }
+}
 
 }  // namespace codepayload::app

@@ -3,14 +3,17 @@
 //   2. the configuration folder: $CODEPAYLOAD_CONFIG_DIR (which must exist
 //      when given) or the source tree's config/;
 //   3. <config folder>/codepayload.properties when it exists (an unknown key
-//      is refused), each key overridden by its environment variable;
+//      is refused), each key overridden by its environment variable, every
+//      value checked against the settings table (app/settings_table.h);
 //   4. the data folder (data.dir, default ./data), the rules folder
 //      ($CODEPAYLOAD_RULES_DIR) and the schema folder ($CODEPAYLOAD_DB_DIR).
 // The server reads its own keys from the same values (server/config/server_config.h);
-// the command-line tools use the folders. A bad setting throws SettingsError
-// whose text names the file or the variable, the key and why.
+// the command-line tools use the folders and the values they need. A bad
+// setting throws SettingsError whose text names the file or the variable, the
+// key and why.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -20,6 +23,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "app/settings_table.h"
 
 namespace codepayload::app {
 
@@ -46,15 +51,6 @@ EnvironmentLookup processEnvironment();
 // The names of the process's environment variables that start with CODEPAYLOAD_.
 std::vector<std::string> processEnvironmentNames();
 
-// One key of codepayload.properties and the environment variable that overrides it.
-struct SettingKey {
-  std::string_view key;
-  std::string_view environmentVariable;
-};
-
-// Every key of codepayload.properties, in the file's order.
-std::span<const SettingKey> settingKeys();
-
 // Every CODEPAYLOAD_* variable a binary accepts: the keys' variables and the
 // three folder variables, sorted.
 std::vector<std::string_view> knownEnvironmentVariables();
@@ -80,8 +76,9 @@ using SettingValues = std::map<std::string, SettingValue, std::less<>>;
 SettingValues readSettingValues(const std::optional<std::filesystem::path>& propertiesFile,
                                 const EnvironmentLookup& environment);
 
-// The data folder named by a value; throws SettingsError("must not be empty").
-std::filesystem::path parseDataDir(std::string_view value);
+// Checks every value against its row of the settings table; throws
+// SettingsError("SOURCE: why") for the first bad one.
+void checkSettingValues(const SettingValues& values);
 
 // The rules and schema folders: the variables when set (and not empty), else
 // the source tree's.
@@ -102,5 +99,9 @@ Settings loadSettings(const EnvironmentLookup& environment, std::span<const std:
 
 // loadSettings over the process environment.
 Settings loadProcessSettings();
+
+// The value of an Integer, Seconds or Milliseconds key: the one given, else
+// its default. Throws SettingsError as checkSettingValues does.
+std::int64_t integerSetting(const Settings& settings, std::string_view key);
 
 }  // namespace codepayload::app

@@ -1,8 +1,9 @@
 // The server's settings, validated once at startup into an immutable object.
 // The properties file and its environment overrides are read by the settings
-// module every binary shares (app/settings.h); this file turns their values
-// into the server's settings (the table below: one row per key, the same keys
-// and variables as app::settingKeys()). A bad value stops startup with a
+// module every binary shares (app/settings.h) and checked against the one
+// settings table (app/settings_table.h): its type, range and default of each
+// key. This file only says which field of ServerConfig each key fills, and
+// checks the settings against each other. A bad value stops startup with a
 // ServerConfigError that names the key, the variable and why.
 #pragma once
 
@@ -12,25 +13,22 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/paths.h"
 #include "app/settings.h"
+#include "app/settings_table.h"
 #include "server/http/trusted_proxies.h"
 
 namespace codepayload::server {
 
 using ServerConfigError = app::SettingsError;
 
-struct ListenAddress {
-  std::string host;    // "127.0.0.1", "0.0.0.0", "::1"
-  std::uint16_t port;  // 0: the kernel picks one
-
-  bool operator==(const ListenAddress&) const = default;
-};
+using ListenAddress = app::ListenAddress;
+using app::parseListenAddress;
 
 struct ServerConfig {
   // SQLite databases (rules.db, registry.db), generated TLS certificate,
@@ -122,16 +120,9 @@ struct ServerConfig {
   bool operator==(const ServerConfig&) const = default;
 };
 
-// One setting: its key in the properties file, its environment variable, and
-// how a text value is applied to a ServerConfig (throws ServerConfigError with
-// the reason, without key or variable: the caller adds them).
-struct ServerSetting {
-  std::string_view key;
-  std::string_view environmentVariable;
-  void (*apply)(ServerConfig& config, std::string_view value);
-};
-
-std::span<const ServerSetting> serverSettingTable();
+// The keys the server fills ServerConfig from, in the settings table's
+// order: every key of the table, once.
+std::vector<std::string_view> serverConfigKeys();
 
 using EnvironmentLookup = app::EnvironmentLookup;
 using app::processEnvironment;
@@ -145,8 +136,5 @@ ServerConfig serverConfigFrom(const app::Settings& settings);
 // against each other. Throws ServerConfigError.
 ServerConfig loadServerConfig(const std::optional<std::filesystem::path>& propertiesFile,
                               const EnvironmentLookup& environment);
-
-// Parses "host:port" or "[v6]:port".
-ListenAddress parseListenAddress(std::string_view text);
 
 }  // namespace codepayload::server

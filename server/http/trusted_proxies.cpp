@@ -2,30 +2,14 @@
 
 #include <Poco/Net/IPAddress.h>
 
-#include <charconv>
 #include <optional>
-#include <stdexcept>
 
+#include "app/address_blocks.h"
 #include "common/ascii.h"
 
 namespace codepayload::server {
 
 namespace {
-
-// An IPv4-mapped IPv6 address as its IPv4 form; any other address as it is.
-Poco::Net::IPAddress unmapped(const Poco::Net::IPAddress& address) {
-  if (address.family() != Poco::Net::IPAddress::IPv6 || !address.isIPv4Mapped()) return address;
-  const auto* bytes = static_cast<const unsigned char*>(address.addr());
-  return Poco::Net::IPAddress(bytes + 12, 4);
-}
-
-// A literal IP address only (no host name, no zone id).
-std::optional<Poco::Net::IPAddress> parseAddress(std::string_view text) {
-  if (text.empty() || text.find('%') != std::string_view::npos) return std::nullopt;
-  Poco::Net::IPAddress address;
-  if (!Poco::Net::IPAddress::tryParse(std::string(text), address)) return std::nullopt;
-  return address;
-}
 
 // A hop's address: "192.0.2.43", "192.0.2.43:47011", "2001:db8::17",
 // "[2001:db8::17]", "[2001:db8::17]:4711".
@@ -36,7 +20,7 @@ std::optional<Poco::Net::IPAddress> parseHop(std::string_view text) {
     if (close == std::string_view::npos) return std::nullopt;
     const std::string_view rest = text.substr(close + 1);
     if (!rest.empty() && rest.front() != ':') return std::nullopt;
-    const auto address = parseAddress(text.substr(1, close - 1));
+    const auto address = app::parseIpAddress(text.substr(1, close - 1));
     if (!address || address->family() != Poco::Net::IPAddress::IPv6) return std::nullopt;
     return address;
   }
@@ -44,7 +28,7 @@ std::optional<Poco::Net::IPAddress> parseHop(std::string_view text) {
   if (colon != std::string_view::npos && text.find(':', colon + 1) == std::string_view::npos) {
     text = text.substr(0, colon);  // IPv4 with a port
   }
-  return parseAddress(text);
+  return app::parseIpAddress(text);
 }
 
 // Splits `text` at each `separator` outside a quoted string.
@@ -105,45 +89,17 @@ std::vector<std::string> hops(ForwardedHeader header, std::span<const std::strin
   return result;
 }
 
-AddressBlock parseBlock(std::string_view entry) {
-  const auto slash = entry.find('/');
-  const auto address = parseAddress(common::trimSpaceAndTab(entry.substr(0, slash)));
-  const auto refuse = [entry] {
-    return std::invalid_argument("not an IP address or CIDR block: " + std::string(entry));
-  };
-  if (!address) throw refuse();
-  const unsigned maxLength = address->family() == Poco::Net::IPAddress::IPv4 ? 32 : 128;
-  unsigned length = maxLength;
-  if (slash != std::string_view::npos) {
-    const std::string_view digits = common::trimSpaceAndTab(entry.substr(slash + 1));
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), length);
-    if (digits.empty() || error != std::errc() || end != digits.data() + digits.size() || length > maxLength) {
-      throw refuse();
-    }
-  }
-  // An IPv4-mapped block ("::ffff:10.0.0.0/104") is the IPv4 block it maps.
-  const Poco::Net::IPAddress host = unmapped(*address);
-  if (host.family() != address->family()) {
-    if (length < 96) throw refuse();
-    length -= 96;
-  }
-  return AddressBlock{host & Poco::Net::IPAddress(length, host.family()), length};
-}
-
 }  // namespace
 
 TrustedProxies TrustedProxies::parse(std::string_view list) {
   TrustedProxies proxies;
-  if (common::trimSpaceAndTab(list).empty()) return proxies;
-  for (const std::string_view entry : splitOutsideQuotes(list, ',')) {
-    proxies.blocks_.push_back(parseBlock(common::trimSpaceAndTab(entry)));
-  }
+  proxies.blocks_ = app::parseAddressBlocks(list);
   return proxies;
 }
 
 bool TrustedProxies::contains(const Poco::Net::IPAddress& address) const {
-  const Poco::Net::IPAddress host = unmapped(address);
-  for (const AddressBlock& block : blocks_) {
+  const Poco::Net::IPAddress host = app::unmappedAddress(address);
+  for (const app::AddressBlock& block : blocks_) {
     if (block.network.family() != host.family()) continue;
     if ((host & Poco::Net::IPAddress(block.prefixLength, host.family())) == block.network) return true;
   }
@@ -152,7 +108,7 @@ bool TrustedProxies::contains(const Poco::Net::IPAddress& address) const {
 
 std::vector<std::string> TrustedProxies::text() const {
   std::vector<std::string> result;
-  for (const AddressBlock& block : blocks_) {
+  for (const app::AddressBlock& block : blocks_) {
     result.push_back(block.network.toString() + "/" + std::to_string(block.prefixLength));
   }
   return result;
@@ -172,12 +128,12 @@ std::optional<ForwardedHeader> forwardedHeaderNamed(std::string_view name) {
 std::string forwardedClient(const TrustedProxies& proxies, const Poco::Net::IPAddress& peer, ForwardedHeader header,
                             std::span<const std::string_view> values) {
   if (!proxies.contains(peer)) return peer.toString();
-  Poco::Net::IPAddress current = unmapped(peer);
+  Poco::Net::IPAddress current = app::unmappedAddress(peer);
   const std::vector<std::string> chain = hops(header, values);
   for (auto hop = chain.rbegin(); hop != chain.rend(); ++hop) {
     const auto address = parseHop(*hop);
     if (!address) break;
-    current = unmapped(*address);
+    current = app::unmappedAddress(*address);
     if (!proxies.contains(current)) break;
   }
   return current.toString();

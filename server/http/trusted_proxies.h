@@ -18,13 +18,9 @@
 #include <string_view>
 #include <vector>
 
-namespace codepayload::server {
+#include "app/address_blocks.h"
 
-// One CIDR block: an address and a prefix length.
-struct AddressBlock {
-  Poco::Net::IPAddress network;  // with the bits past the prefix cleared
-  unsigned prefixLength = 0;
-};
+namespace codepayload::server {
 
 class TrustedProxies {
  public:
@@ -43,7 +39,7 @@ class TrustedProxies {
   bool operator==(const TrustedProxies& other) const { return text() == other.text(); }
 
  private:
-  std::vector<AddressBlock> blocks_;
+  std::vector<app::AddressBlock> blocks_;
 };
 
 // The header a trusted proxy writes the client's address into.

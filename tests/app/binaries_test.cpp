@@ -1,7 +1,8 @@
 // The four built binaries share one application shell: --help and --version
 // (exact first line, fields computed here independently of the build), the
-// refusal of an unknown CODEPAYLOAD_* variable and of a missing configuration
-// folder, and the data folder of the properties file honoured by the CLIs.
+// refusal of an unknown CODEPAYLOAD_* variable, of a bad setting value and of
+// a missing configuration folder, and the settings of the properties file
+// honoured by the CLIs.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
@@ -178,6 +179,60 @@ TEST(Binaries, AMissingConfigurationFolderIsRefusedAtStart) {
                               ": configuration error: environment variable CODEPAYLOAD_CONFIG_DIR: the folder " +
                               missing.string() + " does not exist\n");
   }
+}
+
+// Every binary checks every value against the one settings table, in the
+// server's words, before it does anything else.
+TEST(Binaries, ABadSettingValueIsRefusedAtStartInTheServersWords) {
+  TempDir work;
+  for (const Binary& binary : binaries()) {
+    SCOPED_TRACE(binary.name);
+    for (const auto& [variable, refusal] : std::vector<std::pair<std::string, std::string>>{
+             {"CODEPAYLOAD_MAX_ITEMS=abc",
+              "environment variable CODEPAYLOAD_MAX_ITEMS (key limits.maxItems): must be a whole number between 1 "
+              "and 10000000, got 'abc'"},
+             {"CODEPAYLOAD_TOKEN_TTL=abc",
+              "environment variable CODEPAYLOAD_TOKEN_TTL (key token.ttl): must be a whole number between 1 and "
+              "86400, got 'abc'"}}) {
+      const RunResult result = run(binary.path, {}, {variable}, work.path());
+      EXPECT_EQ(result.exitCode, 78);
+      EXPECT_EQ(result.out, "");
+      EXPECT_EQ(result.err, binary.name + ": configuration error: " + refusal + "\n");
+    }
+  }
+  EXPECT_EQ(codepayload::testing::listFolder(work.path()), std::set<std::string>{});
+}
+
+TEST(Binaries, TheAdminRefusesABadValueBeforeTouchingTheRegistry) {
+  TempDir work;
+  const RunResult result = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"init"}, {"CODEPAYLOAD_MAX_ITEMS=abc"}, work.path());
+  EXPECT_EQ(result.exitCode, 78);
+  EXPECT_EQ(result.out, "");
+  EXPECT_EQ(result.err,
+            "codepayload-admin: configuration error: environment variable CODEPAYLOAD_MAX_ITEMS (key "
+            "limits.maxItems): must be a whole number between 1 and 10000000, got 'abc'\n");
+  EXPECT_FALSE(std::filesystem::exists(work.path() / "data"));
+}
+
+// limits.maxItems bounds a batch of `codepayload generate` as it bounds a
+// /codes request: one more item gets the server's TooManyItems envelope.
+TEST(Binaries, GenerateRefusesABatchOverLimitsMaxItems) {
+  TempDir work;
+  const std::string item = R"({"reference":"a","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],)"
+                           R"("extensionParameters":[]})";
+  writeFile(work.path() / "two.json", R"({"codes":[)" + item + "," + item + "]}");
+  const RunResult refused =
+      run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "two.json"}, {"CODEPAYLOAD_MAX_ITEMS=1"}, work.path());
+  EXPECT_EQ(refused.exitCode, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err,
+            R"({"errors":[{"code":"TooManyItems","path":"codes","message":"codes: more than 1 definitions in one )"
+            R"(request"}]})"
+            "\n");
+  const RunResult accepted =
+      run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "two.json"}, {"CODEPAYLOAD_MAX_ITEMS=2"}, work.path());
+  EXPECT_EQ(accepted.exitCode, 0) << accepted.err;
+  EXPECT_EQ(accepted.err, "");
 }
 
 TEST(Binaries, TheServerRefusesArguments) {

@@ -106,6 +106,23 @@ TEST(Settings, AnEmptyDataFolderIsRefusedNamingItsSource) {
             "configuration file " + (config / "codepayload.properties").string() + ", key data.dir: must not be empty");
 }
 
+// Every binary, not only the server, checks each value against the table.
+TEST(Settings, EveryValueIsCheckedAgainstTheTableNamingItsSource) {
+  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_MAX_ITEMS", "abc"}}),
+            "environment variable CODEPAYLOAD_MAX_ITEMS (key limits.maxItems): must be a whole number between 1 and "
+            "10000000, got 'abc'");
+  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_TOKEN_TTL", "86401"}}),
+            "environment variable CODEPAYLOAD_TOKEN_TTL (key token.ttl): must be between 1 and 86400, got '86401'");
+  TempDir config;
+  writeFile(config / "codepayload.properties", "http.forwardedHeader = X-Real-IP\n");
+  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_CONFIG_DIR", config.path().string()}}),
+            "configuration file " + (config / "codepayload.properties").string() +
+                ", key http.forwardedHeader: must be X-Forwarded-For or Forwarded (the one header the trusted proxies "
+                "write the client's address into), got 'X-Real-IP'");
+  EXPECT_EQ(integerSetting(load({{"CODEPAYLOAD_MAX_ITEMS", "7"}}), "limits.maxItems"), 7);
+  EXPECT_EQ(integerSetting(load({}), "limits.maxItems"), 100000);
+}
+
 TEST(Settings, AnUnknownKeyInTheFileIsRefused) {
   TempDir config;
   writeFile(config / "codepayload.properties", "data.dri = x\n");
@@ -147,7 +164,7 @@ TEST(Settings, AnUnknownVariableFarFromAllListsTheKnownOnes) {
 
 TEST(Settings, TheKnownVariablesAreTheKeysAndTheThreeFolders) {
   const std::vector<std::string_view> known = knownEnvironmentVariables();
-  EXPECT_EQ(known.size(), settingKeys().size() + 3);
+  EXPECT_EQ(known.size(), settingTable().size() + 3);
   EXPECT_TRUE(std::is_sorted(known.begin(), known.end()));
   for (const std::string_view name : {"CODEPAYLOAD_CONFIG_DIR", "CODEPAYLOAD_RULES_DIR", "CODEPAYLOAD_DB_DIR",
                                       "CODEPAYLOAD_DATA_DIR", "CODEPAYLOAD_LISTEN", "CODEPAYLOAD_ACCESS_LOG"}) {

@@ -10,8 +10,9 @@
 //
 // Rules: --db reads a rules database written by codepayload-import; --baseline
 // reads the project's baseline text; with neither, <data dir>/rules.db when it
-// exists, else the shipped baseline. The data dir and the rules folder are the
-// settings every binary shares (app/settings.h).
+// exists, else the shipped baseline. The data dir, the rules folder and
+// limits.maxItems (a batch over it is refused as the server refuses it) are
+// the settings every binary shares (app/settings.h).
 // Exit codes (docs/decisions.md D-U10): 0 done (for generate: every item
 // generated); 1 the request refused as a whole (stderr: the server's error
 // envelope with its code, InvalidJson, MissingField, WrongType or
@@ -61,6 +62,7 @@ struct Options {
   std::optional<std::filesystem::path> baseline;
   std::filesystem::path rulesDir;
   std::filesystem::path dataDir;
+  std::size_t maxItems = 0;
   bool allowFailures = false;
   bool help = false;
   bool version = false;
@@ -98,6 +100,7 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   if (const auto baseline = parsed.value("--baseline")) options.baseline = *baseline;
   options.rulesDir = parsed.value("--rules-dir").value_or(settings.rulesDir.string());
   options.dataDir = settings.dataDir;
+  options.maxItems = static_cast<std::size_t>(codepayload::app::integerSetting(settings, "limits.maxItems"));
   if (options.db && options.baseline) throw UsageError("--db and --baseline exclude each other");
   options.allowFailures = parsed.has("--allow-failures");
   if (options.allowFailures && options.command != "generate") throw UsageError("--allow-failures is for generate");
@@ -160,7 +163,7 @@ class StdoutSink final : public codepayload::OutputSink {
 
 int generate(const Options& options, codepayload::SnapshotHolder& holder) {
   std::string body = readInput(options);
-  codepayload::PayloadEngine engine(holder);
+  codepayload::PayloadEngine engine(holder, codepayload::EngineLimits{.maxItems = options.maxItems});
   StdoutSink out;
   codepayload::RequestError error{};
   codepayload::GenerateCounts counts;
