@@ -1,6 +1,7 @@
 # The two commands of the README's quick start, and the rest of the chores.
-#   make run    - build and run codepayload-server with its embedded defaults
-#   make test   - build and run every test
+#   make run    - build the four binaries and run codepayload-server with its embedded defaults
+#                 (installs only what building and running need: scripts/install-deps.sh run)
+#   make test   - build everything and run every test (scripts/install-deps.sh test)
 # Others: make build, make test-sanitize, make fuzz-smoke, make bench, make clean.
 #
 # test-sanitize builds everything with clang, AddressSanitizer and
@@ -12,18 +13,26 @@ BUILD_ASAN ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps build run test test-sanitize fuzz-smoke bench clean
+.PHONY: deps deps-run build run test test-sanitize fuzz-smoke bench clean
 
 deps:
-	@scripts/install-deps.sh
+	@scripts/install-deps.sh test
+
+deps-run:
+	@scripts/install-deps.sh run
 
 $(BUILD)/build.ninja:
 	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
 
+# A build folder that make run configured has no tests: turn them on.
 build: deps $(BUILD)/build.ninja
+	@grep -q '^CODEPAYLOAD_TESTS:BOOL=ON' $(BUILD)/CMakeCache.txt || cmake -S . -B $(BUILD) -DCODEPAYLOAD_TESTS=ON
 	cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# Without GoogleTest (a test-only package) a new build folder is configured without the tests.
+run: deps-run
+	@[ -f $(BUILD)/build.ninja ] || cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target codepayload-server codepayload-admin codepayload-import codepayload
 	CODEPAYLOAD_DATA_DIR=$${CODEPAYLOAD_DATA_DIR:-$(CURDIR)/data} $(BUILD)/server/codepayload-server
 
 test: build

@@ -1,22 +1,49 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages the project needs to build, test and run.
+# Installs the Debian 12 packages the project needs: the one list of them.
 # Idempotent: does nothing when everything is already installed.
-# Also the browser tests' npm package (tests/dashboard: playwright-core, pinned, with npm ci); they
-# drive Debian's chromium-headless-shell, never a browser downloaded by npm.
+#
+# usage: scripts/install-deps.sh [run | test]
+#   run    building and running the binaries (scripts/run.sh, make run): the compiler, make,
+#          cmake, ninja and the -dev packages of CMakeLists.txt's find_package and
+#          pkg_check_modules (their runtime libraries come with them)
+#   test   (the default) those, and what the tests need: GoogleTest, the tools the tests drive
+#          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, ...), Debian's
+#          chromium-headless-shell, and the browser tests' npm packages (tests/dashboard:
+#          playwright-core, pinned, with npm ci; never a browser downloaded by npm)
+# More, by environment: CODEPAYLOAD_BENCH_DEPS=1, CODEPAYLOAD_FUZZ_DEPS=1, CODEPAYLOAD_PACKAGE_DEPS=1.
+# `scripts/install-deps.sh --list run|test` prints the packages of a mode, one a line, and installs nothing.
 set -euo pipefail
 
-packages=(
-  build-essential cmake ninja-build pkg-config git ca-certificates openssl libsystemd-dev
-  libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libgtest-dev libgmock-dev libsimdjson-dev
-  libargon2-dev
-  sqlite3 curl python3 python3-jsonschema nodejs systemd prometheus chromium-headless-shell
+run_packages=(
+  build-essential cmake ninja-build pkg-config
+  libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libsimdjson-dev libargon2-dev libsystemd-dev
 )
-# npm for the browser tests' packages: Debian's, unless the installed nodejs brings its own (a
-# nodejs from elsewhere conflicts with Debian's npm package).
-command -v npm >/dev/null || packages+=(npm)
+test_packages=(
+  libgtest-dev libgmock-dev
+  git ca-certificates openssl sqlite3 curl python3 python3-jsonschema systemd prometheus
+  nodejs chromium-headless-shell
+)
+
+list_only=0
+if [ "${1:-}" = --list ]; then list_only=1; shift; fi
+mode=${1:-test}
+case "$mode" in
+  run) packages=("${run_packages[@]}") ;;
+  test)
+    packages=("${run_packages[@]}" "${test_packages[@]}")
+    # npm for the browser tests' packages: Debian's, unless the installed nodejs brings its own (a
+    # nodejs from elsewhere conflicts with Debian's npm package).
+    command -v npm >/dev/null || packages+=(npm) ;;
+  *) echo "usage: $0 [--list] [run | test]" >&2; exit 2 ;;
+esac
 if [ "${CODEPAYLOAD_BENCH_DEPS:-0}" = 1 ]; then packages+=(libbenchmark-dev wrk valgrind); fi
 if [ "${CODEPAYLOAD_FUZZ_DEPS:-0}" = 1 ]; then packages+=(clang libclang-rt-dev); fi
 if [ "${CODEPAYLOAD_PACKAGE_DEPS:-0}" = 1 ]; then packages+=(help2man lintian debootstrap); fi
+
+if [ "$list_only" = 1 ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 
 missing=()
 for package in "${packages[@]}"; do
@@ -31,6 +58,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+[ "$mode" = test ] || exit 0
 # The dashboard's browser tests (tests/dashboard): playwright-core and the Node 20 runtime it needs
 # (Debian 12's nodejs is 18), both pinned in package-lock.json; npm ci again whenever the lock
 # file changed since the last install.
