@@ -6,6 +6,7 @@
 #include <Poco/Exception.h>
 #include <Poco/Util/PropertyFileConfiguration.h>
 
+#include "common/ascii.h"
 #include "engine/item.h"
 #include "engine/lua_runtime.h"
 #include "engine/snapshot.h"
@@ -14,20 +15,15 @@ namespace codepayload {
 
 namespace {
 
-std::string trim(std::string_view text) {
-  std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return {};
-  std::size_t last = text.find_last_not_of(" \t\r\n");
-  return std::string(text.substr(first, last - first + 1));
-}
-
+// Poco trims a property's value (line ends included), so only spaces and tabs
+// are left around the items of a list.
 std::vector<std::string> splitList(const std::string& text) {
   std::vector<std::string> items;
   std::size_t start = 0;
   while (start <= text.size()) {
     std::size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
-    std::string item = trim(std::string_view(text).substr(start, comma - start));
+    std::string item(common::trimSpaceAndTab(std::string_view(text).substr(start, comma - start)));
     if (!item.empty()) items.push_back(std::move(item));
     start = comma + 1;
   }
@@ -54,7 +50,8 @@ PipelineSettings PipelineSettings::load(const std::filesystem::path& file) {
     if (equals == std::string::npos || equals == 0 || equals + 1 == alias.size()) {
       throw SnapshotError(file.string() + ": linkType.aliases: \"" + alias + "\" is not name=target");
     }
-    settings.linkTypeAliases.emplace_back(trim(alias.substr(0, equals)), trim(alias.substr(equals + 1)));
+    settings.linkTypeAliases.emplace_back(common::trimSpaceAndTab(std::string_view(alias).substr(0, equals)),
+                                          common::trimSpaceAndTab(std::string_view(alias).substr(equals + 1)));
   }
   Poco::Util::AbstractConfiguration::Keys moduleNames;
   config->keys("module", moduleNames);
@@ -63,7 +60,7 @@ PipelineSettings PipelineSettings::load(const std::filesystem::path& file) {
     config->keys("module." + moduleName, keys);
     ModuleSettings& moduleSettings = settings.modules[moduleName];
     for (const std::string& key : keys) {
-      moduleSettings[key] = trim(config->getString("module." + moduleName + "." + key));
+      moduleSettings[key] = config->getString("module." + moduleName + "." + key);
     }
   }
   return settings;
