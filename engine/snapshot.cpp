@@ -47,8 +47,10 @@ lint::LinterFn charsetCheck(CharacterSet charset, const LinterCatalog& linters) 
 
 ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, LuaRuntime& lua,
                              const LinterCatalog& linters) {
-  ResolvedLinter resolved{name, linters.builtin(name), -1};
-  if (resolved.builtin != nullptr) return resolved;
+  if (const lint::LinterEntry* builtin = linters.builtinEntry(name); builtin != nullptr) {
+    return ResolvedLinter{name, builtin->fn, builtin->sentences(), -1};
+  }
+  ResolvedLinter resolved{name, nullptr, {}, -1};
   if (linters.find(name) != LinterSource::Lua)
     throw SnapshotError("AI " + ai.ai + ": " + linters.missingImplementation(name));
   resolved.luaIndex = lua.addLinter(name);

@@ -14,9 +14,11 @@ class ContextRule final : public RuleModule {
     const auto& context = item.definition().context;
     if (!context) return;
     if (!item.hasStem()) {
-      item.addError(codes::context(), "context", {"requiresDigitalLinkStem"});
+      item.addError(codes::context(), "context", {"requiresDigitalLinkStem"},
+                    messages::Fault{.sentence = messages::Sentence::ContextRequiresStem});
     } else if (!uri::allQueryLiteral(*context)) {
-      item.addError(codes::context(), "context", {"characters"});
+      item.addError(codes::context(), "context", {"characters"},
+                    messages::Fault{.sentence = messages::Sentence::ContextCharacters});
     }
   }
 };

@@ -15,7 +15,9 @@ class DigitalLinkStemRule final : public RuleModule {
     if (!item.hasStem()) return;
     const char* reason = nullptr;
     item.normalisedStem(reason);
-    if (reason != nullptr) item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason});
+    if (reason == nullptr) return;
+    item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason},
+                  messages::Fault{.sentence = messages::stemSentence(reason)});
   }
 };
 

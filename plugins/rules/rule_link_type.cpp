@@ -13,8 +13,16 @@ namespace codepayload::rules {
 
 namespace {
 
-constexpr const char* kUnknownLinkType = "unknownLinkType";
-constexpr const char* kNotAbsoluteHttpUri = "notAbsoluteHttpUri";
+// A fault: its published reason token and its sentence.
+struct Verdict {
+  const char* reason;
+  messages::Sentence sentence;
+};
+
+constexpr Verdict kRequiresDigitalLinkStem{"requiresDigitalLinkStem", messages::Sentence::LinkTypeRequiresStem};
+constexpr Verdict kNotAbsoluteHttpUri{"notAbsoluteHttpUri", messages::Sentence::LinkTypeNotAbsoluteHttpUri};
+constexpr Verdict kNotSelectable{"notSelectable", messages::Sentence::LinkTypeNotSelectable};
+constexpr Verdict kUnknownLinkType{"unknownLinkType", messages::Sentence::LinkTypeUnknown};
 
 class LinkTypeRule final : public RuleModule {
  public:
@@ -23,28 +31,27 @@ class LinkTypeRule final : public RuleModule {
   void check(ItemContext& item) const override {
     const auto& linkType = item.definition().linkType;
     if (!linkType) return;
-    const char* reason = verdict(item, *linkType);
-    if (reason == nullptr) return;
+    const Verdict* fault = verdict(item, *linkType);
+    if (fault == nullptr) return;
     std::string suggestion;
-    if (reason == kUnknownLinkType || reason == kNotAbsoluteHttpUri) {
+    if (fault == &kUnknownLinkType || fault == &kNotAbsoluteHttpUri) {
       suggestion = suggest::linkType(*linkType, item.rules().selectableLinkTypes());
     }
-    messages::MessageFacts facts;
-    facts.suggestion = suggestion;
-    item.addError(codes::linkType(), "linkType", {std::string(*linkType), reason}, facts);
+    item.addError(codes::linkType(), "linkType", {std::string(*linkType), fault->reason},
+                  messages::Fault{.sentence = fault->sentence, .suggestion = suggestion});
   }
 
  private:
-  const char* verdict(const ItemContext& item, std::string_view value) const {
-    if (!item.hasStem()) return "requiresDigitalLinkStem";
-    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : kNotAbsoluteHttpUri;
+  const Verdict* verdict(const ItemContext& item, std::string_view value) const {
+    if (!item.hasStem()) return &kRequiresDigitalLinkStem;
+    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : &kNotAbsoluteHttpUri;
     if (item.rules().isSelectableLinkType(value)) return nullptr;
     std::string_view vocabularyName = value;
     for (const auto& [alias, target] : aliases_) {
       if (alias == value) vocabularyName = target;
     }
     // Known to the vocabulary (directly or by an alias) but not offered, e.g. gs1:handledBy.
-    return item.rules().findLinkType(vocabularyName) != nullptr ? "notSelectable" : kUnknownLinkType;
+    return item.rules().findLinkType(vocabularyName) != nullptr ? &kNotSelectable : &kUnknownLinkType;
   }
 
   std::vector<std::pair<std::string, std::string>> aliases_;

@@ -43,7 +43,8 @@ class NormalisationRule final : public RuleModule {
     std::size_t length = value.size();
     if (length != 8 && length != 12 && length != 13 && length != 14) {
       item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                    {std::string(ai.key), "gtinLength", std::to_string(length)});
+                    {std::string(ai.key), "gtinLength", std::to_string(length)},
+                    messages::Fault{.sentence = messages::Sentence::GtinLength});
       ai.valueRejected = true;
       return;
     }
