@@ -93,6 +93,6 @@ class AiFormatRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeAiFormatRule(const PipelineSettings&) { return std::make_unique<AiFormatRule>(); }
+RuleModuleStart makeAiFormatRule(const ModuleSettings&) { return {std::make_unique<AiFormatRule>(), {}}; }
 
 }  // namespace codepayload::rules

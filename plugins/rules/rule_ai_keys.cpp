@@ -43,6 +43,6 @@ class AiKeysRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeAiKeysRule(const PipelineSettings&) { return std::make_unique<AiKeysRule>(); }
+RuleModuleStart makeAiKeysRule(const ModuleSettings&) { return {std::make_unique<AiKeysRule>(), {}}; }
 
 }  // namespace codepayload::rules

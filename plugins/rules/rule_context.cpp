@@ -25,6 +25,6 @@ class ContextRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeContextRule(const PipelineSettings&) { return std::make_unique<ContextRule>(); }
+RuleModuleStart makeContextRule(const ModuleSettings&) { return {std::make_unique<ContextRule>(), {}}; }
 
 }  // namespace codepayload::rules

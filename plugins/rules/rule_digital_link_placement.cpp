@@ -72,8 +72,8 @@ class DigitalLinkPlacementRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeDigitalLinkPlacementRule(const PipelineSettings&) {
-  return std::make_unique<DigitalLinkPlacementRule>();
+RuleModuleStart makeDigitalLinkPlacementRule(const ModuleSettings&) {
+  return {std::make_unique<DigitalLinkPlacementRule>(), {}};
 }
 
 }  // namespace codepayload::rules

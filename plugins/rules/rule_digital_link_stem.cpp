@@ -23,8 +23,6 @@ class DigitalLinkStemRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeDigitalLinkStemRule(const PipelineSettings&) {
-  return std::make_unique<DigitalLinkStemRule>();
-}
+RuleModuleStart makeDigitalLinkStemRule(const ModuleSettings&) { return {std::make_unique<DigitalLinkStemRule>(), {}}; }
 
 }  // namespace codepayload::rules

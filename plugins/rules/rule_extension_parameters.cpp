@@ -54,8 +54,8 @@ class ExtensionParametersRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeExtensionParametersRule(const PipelineSettings&) {
-  return std::make_unique<ExtensionParametersRule>();
+RuleModuleStart makeExtensionParametersRule(const ModuleSettings&) {
+  return {std::make_unique<ExtensionParametersRule>(), {}};
 }
 
 }  // namespace codepayload::rules

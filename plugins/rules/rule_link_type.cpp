@@ -2,6 +2,7 @@
 // offers (the GS1 Web Vocabulary minus the resolver-only types; the
 // specification's gs1:defaultPage names are aliases of the vocabulary's
 // gs1:defaultLink ones); any other value must be an absolute http(s) URI.
+#include "common/ascii.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "engine/suggestions.h"
@@ -59,8 +60,18 @@ class LinkTypeRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeLinkTypeRule(const PipelineSettings& settings) {
-  return std::make_unique<LinkTypeRule>(settings.linkTypeAliases);
+// module.linkType.aliases: name=target pairs, separated by commas.
+RuleModuleStart makeLinkTypeRule(const ModuleSettings& settings) {
+  std::vector<std::pair<std::string, std::string>> aliases;
+  for (const std::string& alias : settingList(settings, "aliases")) {
+    std::size_t equals = alias.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == alias.size()) {
+      throw SnapshotError("module.linkType.aliases: \"" + alias + "\" is not name=target");
+    }
+    aliases.emplace_back(common::trimSpaceAndTab(std::string_view(alias).substr(0, equals)),
+                         common::trimSpaceAndTab(std::string_view(alias).substr(equals + 1)));
+  }
+  return {std::make_unique<LinkTypeRule>(std::move(aliases)), {}};
 }
 
 }  // namespace codepayload::rules

@@ -41,8 +41,9 @@ class PrimaryKeyRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makePrimaryKeyRule(const PipelineSettings& settings) {
-  return std::make_unique<PrimaryKeyRule>(settings.elementStringOnlyPrimaryKeys);
+// module.primaryKey.elementStringOnly: the keys accepted without a stem only.
+RuleModuleStart makePrimaryKeyRule(const ModuleSettings& settings) {
+  return {std::make_unique<PrimaryKeyRule>(settingList(settings, "elementStringOnly")), {}};
 }
 
 }  // namespace codepayload::rules

@@ -116,6 +116,6 @@ class RelationsRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeRelationsRule(const PipelineSettings&) { return std::make_unique<RelationsRule>(); }
+RuleModuleStart makeRelationsRule(const ModuleSettings&) { return {std::make_unique<RelationsRule>(), {}}; }
 
 }  // namespace codepayload::rules
