@@ -77,13 +77,14 @@ std::string ItemContext::pathOf(AiSlot slot) {
 std::string ItemContext::aiErrorCode(AiSlot slot) { return slot.primary ? codes::primaryKey() : codes::ai(slot.index); }
 
 void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
-                           const messages::MessageFacts& facts) {
-  std::string message = messages::describe(code, args, facts);
+                           const messages::Fault& fault) {
+  std::string message = messages::describe(fault, args);
   errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args), std::move(message)});
 }
 
 void ItemContext::addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
                            std::string message) {
+  if (message.empty()) message = messages::describeUnknown(code, args);
   errors_.push_back(ValidationError{std::move(code), std::move(path), std::move(args), std::move(message)});
 }
 

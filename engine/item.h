@@ -94,10 +94,11 @@ class ItemContext {
   static std::string pathOf(AiSlot slot);
   static std::string aiErrorCode(AiSlot slot);
 
-  // Adds an error; its message is built from code, args and `facts`
-  // (engine/validation_messages.h). A Lua module may supply `message` itself.
+  // Adds an error; its message is `fault`'s sentence (engine/validation_messages.h).
   void addError(std::string code, std::optional<std::string> path, std::vector<std::string> args,
-                const messages::MessageFacts& facts = {});
+                const messages::Fault& fault);
+  // Adds an error a Lua rule module reported, with its own message or, when
+  // `message` is empty, a generic one made of the code and the args.
   void addError(std::string code, std::optional<std::string> path, std::vector<std::string> args, std::string message);
   bool hasErrors() const { return errors_.size() > firstError_; }
 

@@ -19,14 +19,16 @@ void processItem(const Snapshot& rules, const CodeDefinition& definition, std::s
     std::string_view stem = item.normalisedStem(reason);
     if (reason != nullptr) {
       // The pipeline was configured without digitalLinkStem: never emit a bad URI.
-      item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason});
+      item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason},
+                    messages::Fault{.sentence = messages::stemSentence(reason)});
       return;
     }
     // Every AI must have found its place; a pipeline without digitalLinkPlacement
     // must not drop AIs from the URI silently.
     for (std::size_t i = 0; i < item.ais().size(); ++i) {
       if (item.ais()[i].placement == Placement::Undecided) {
-        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(item.ais()[i].key)});
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(item.ais()[i].key)},
+                      messages::Fault{.sentence = messages::Sentence::NotInDigitalLink});
       }
     }
     if (!outcome.errors.empty()) return;

@@ -2,7 +2,8 @@
 //
 // A linter is a pure function of the component's characters. It answers
 // "fine" or names what is wrong and where, as an offset and a length within
-// the component (the engine adds the component's own offset). The engine owns
+// the component (the engine adds the component's own offset), and owns the
+// sentence each of its reasons gets in an error message. The engine owns
 // this contract; the C++ linters (plugins/linters) implement it and are listed
 // by their GS1 Barcode Syntax Dictionary name in one sorted table, which the
 // program assembling a binary hands to the engine (engine/plugin_tables.h). A
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 namespace codepayload::lint {
@@ -50,9 +52,31 @@ inline constexpr LintResult failExpecting(const char* reason, std::size_t offset
 
 using LinterFn = LintResult (*)(std::string_view component);
 
+// A reason token and the sentence an error message gives it, after "AI <ai>: "
+// (a full stop is added). Placeholders: {part} the characters at fault, with
+// their place when they are not the whole value ("'13' (characters 3 to 4 of
+// '251301')"), {span} those characters alone, {where} "at character 12 of
+// '...'", {value} the whole value as sent, {expected} the right characters,
+// {linter} the linter's name (engine/validation_messages.h fills them in).
+struct ReasonSentence {
+  std::string_view reason;
+  std::string_view sentence;
+};
+
+using ReasonSentences = std::span<const ReasonSentence>;
+
+// The sentence of `reason` in `sentences`, or empty when it has none.
+constexpr std::string_view sentenceOf(ReasonSentences sentences, std::string_view reason) {
+  for (const ReasonSentence& entry : sentences) {
+    if (entry.reason == reason) return entry.sentence;
+  }
+  return {};
+}
+
 struct LinterEntry {
   std::string_view name;  // dictionary name, e.g. "csum"
   LinterFn fn;
+  ReasonSentences (*sentences)();  // every reason fn reports, each with its sentence
 };
 
 // A table of linters sorted by name (aliases included), without duplicates.
@@ -60,11 +84,17 @@ struct LinterTable {
   const LinterEntry* begin = nullptr;
   const LinterEntry* end = nullptr;
 
+  // The row registered under `name`, or nullptr.
+  const LinterEntry* entry(std::string_view name) const {
+    const LinterEntry* it =
+        std::lower_bound(begin, end, name, [](const LinterEntry& row, std::string_view key) { return row.name < key; });
+    return (it != end && it->name == name) ? it : nullptr;
+  }
+
   // The linter registered under `name`, or nullptr.
   LinterFn find(std::string_view name) const {
-    const LinterEntry* it = std::lower_bound(
-        begin, end, name, [](const LinterEntry& entry, std::string_view key) { return entry.name < key; });
-    return (it != end && it->name == name) ? it->fn : nullptr;
+    const LinterEntry* row = entry(name);
+    return row != nullptr ? row->fn : nullptr;
   }
 };
 

@@ -22,6 +22,8 @@ class LinterCatalog {
 
   // The C++ linter registered under `name`, or nullptr.
   lint::LinterFn builtin(std::string_view name) const { return builtins_.find(name); }
+  // Its row (function and sentences), or nullptr.
+  const lint::LinterEntry* builtinEntry(std::string_view name) const { return builtins_.entry(name); }
 
   // The Lua file that would implement `name`.
   std::filesystem::path luaPath(std::string_view name) const;

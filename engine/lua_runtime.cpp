@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "common/utf8.h"
@@ -30,6 +31,12 @@ std::string readFile(const std::filesystem::path& path) {
   text << in.rdbuf();
   return text.str();
 }
+
+// The reason of a Lua linter that failed to run (an error, the instruction
+// budget, the memory cap): the value is refused, never passed.
+constexpr lint::ReasonSentence kLinterError{
+    "linterError",
+    "the check {linter} could not run on the value, so it is refused (the operator finds the cause in the server log)"};
 
 bool isReasonToken(std::string_view text) {
   if (text.empty() || text.size() > 64) return false;
@@ -171,15 +178,35 @@ struct LuaThreadState {
     return false;
   }
 
-  // Loads a chunk and runs it; leaves its single result on the stack.
-  void loadChunk(const LuaRuntime::Source& source) {
+  // Loads a chunk and runs it; leaves its first `results` results on the stack.
+  void loadChunk(const LuaRuntime::Source& source, int results = 1) {
     if (luaL_loadbufferx(L, source.code.data(), source.code.size(), source.chunkName.c_str(), "t") != LUA_OK) {
       std::string message = lua_tostring(L, -1);
       lua_pop(L, 1);
       throw SnapshotError("Lua: " + message);
     }
     std::string error;
-    if (!call(0, 1, error)) throw SnapshotError("Lua: " + source.chunkName.substr(1) + ": " + error);
+    if (!call(0, results, error)) throw SnapshotError("Lua: " + source.chunkName.substr(1) + ": " + error);
+  }
+
+  // A linter's sentences, the optional table after its function: reason token
+  // -> sentence. Leaves the stack as it was.
+  std::map<std::string, std::string, std::less<>> linterSentences(int index, const std::string& where) {
+    std::map<std::string, std::string, std::less<>> sentences;
+    if (lua_isnil(L, index)) return sentences;
+    if (!lua_istable(L, index)) throw SnapshotError("Lua: " + where + ": the sentences must be a table");
+    lua_pushnil(L);
+    while (lua_next(L, index < 0 ? index - 1 : index) != 0) {
+      std::size_t keyLength = 0;
+      const char* key = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &keyLength) : nullptr;
+      const char* sentence = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : nullptr;
+      if (key == nullptr || !isReasonToken(std::string_view(key, keyLength)) || sentence == nullptr) {
+        throw SnapshotError("Lua: " + where + ": the sentences must map reason tokens to strings");
+      }
+      sentences.emplace(std::string(key, keyLength), sentence);
+      lua_pop(L, 1);
+    }
+    return sentences;
   }
 
   void pushSettings(const ModuleSettings& settings) {
@@ -343,12 +370,14 @@ int LuaRuntime::addLinter(std::string_view name) {
   Source source{std::string(name),
                 "@" + (std::filesystem::path("rules") / "linters" / file.filename()).string(),
                 readFile(file),
+                {},
                 {}};
   LuaThreadState scratch;
   scratch.open(limits_.memoryLimitBytes, limits_.instructionBudget);
-  scratch.loadChunk(source);
-  if (!lua_isfunction(scratch.L, -1))
+  scratch.loadChunk(source, 2);
+  if (!lua_isfunction(scratch.L, -2))
     throw SnapshotError("Lua: " + source.chunkName.substr(1) + ": must return a function");
+  source.sentences = scratch.linterSentences(-1, source.chunkName.substr(1));
   linters_.push_back(std::move(source));
   return static_cast<int>(linters_.size() - 1);
 }
@@ -356,8 +385,11 @@ int LuaRuntime::addLinter(std::string_view name) {
 int LuaRuntime::addModule(std::string_view name, const ModuleSettings& settings, bool& enabled, std::string& reason,
                           std::string& summary) {
   std::filesystem::path file = rulesDir_ / "modules" / (std::string(name) + ".lua");
-  Source source{std::string(name), "@" + (std::filesystem::path("rules") / "modules" / file.filename()).string(),
-                readFile(file), settings};
+  Source source{std::string(name),
+                "@" + (std::filesystem::path("rules") / "modules" / file.filename()).string(),
+                readFile(file),
+                settings,
+                {}};
   LuaThreadState scratch;
   scratch.open(limits_.memoryLimitBytes, limits_.instructionBudget);
   scratch.loadModule(source, enabled, reason);
@@ -419,7 +451,14 @@ lint::LintResult LuaRuntime::runLinter(int index, std::string_view component) co
   failures_.fetch_add(1, std::memory_order_relaxed);
   engineMetrics().luaLinterFailures.add();
   logger().error("Lua linter %s failed: %s", linters_[static_cast<std::size_t>(index)].name, error);
-  return lint::fail("linterError", 0, component.size());
+  return lint::fail(kLinterError.reason.data(), 0, component.size());
+}
+
+std::string_view LuaRuntime::linterSentence(int index, std::string_view reason) const {
+  if (reason == kLinterError.reason) return kLinterError.sentence;
+  const auto& sentences = linters_[static_cast<std::size_t>(index)].sentences;
+  auto found = sentences.find(reason);
+  return found != sentences.end() ? std::string_view(found->second) : std::string_view();
 }
 
 void LuaRuntime::runModule(int index, ItemContext& item) const {
@@ -445,19 +484,16 @@ void LuaRuntime::runModule(int index, ItemContext& item) const {
   }
   if (error.empty()) {
     for (ValidationError& reported : collector.errors) {
-      if (reported.message.empty()) {
-        item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args));
-      } else {
-        item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args),
-                      std::move(reported.message));
-      }
+      item.addError(std::move(reported.code), std::move(reported.path), std::move(reported.args),
+                    std::move(reported.message));
     }
     return;
   }
   failures_.fetch_add(1, std::memory_order_relaxed);
   engineMetrics().luaModuleFailures.add();
   logger().error("Lua rule module %s failed: %s", source.name, error);
-  item.addError(codes::ruleModule(source.name), std::nullopt, {"ruleError"});
+  item.addError(codes::ruleModule(source.name), std::nullopt, {"ruleError"},
+                messages::Fault{.sentence = messages::Sentence::RuleModuleFailed, .module = source.name});
 }
 
 }  // namespace codepayload

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,7 +34,8 @@ class LuaRuntime {
   ~LuaRuntime();
 
   // Registers rules/linters/<name>.lua; throws SnapshotError if it does not
-  // load or does not return a function. Returns its index.
+  // load or does not return a function (and, optionally, a table of its
+  // sentences: reason token -> sentence). Returns its index.
   int addLinter(std::string_view name);
 
   // Registers rules/modules/<name>.lua and runs its init(settings). Returns its
@@ -42,6 +44,9 @@ class LuaRuntime {
                 std::string& summary);
 
   lint::LintResult runLinter(int index, std::string_view component) const;
+  // The sentence of a reason linter `index` reported (its own, or the
+  // runtime's for linterError); empty when it gave the reason none.
+  std::string_view linterSentence(int index, std::string_view reason) const;
   void runModule(int index, ItemContext& item) const;
 
   // How many Lua calls failed (error, budget, memory) since start.
@@ -55,6 +60,7 @@ class LuaRuntime {
     std::string chunkName;  // "@rules/linters/latlong.lua"
     std::string code;
     ModuleSettings settings;
+    std::map<std::string, std::string, std::less<>> sentences;  // a linter's: reason token -> sentence
   };
 
  private:

@@ -4,8 +4,9 @@
 // engine owns the RuleModule contract; C++ modules live in plugins/rules and
 // are registered by name in one table (plugins/rules/rule_table.cpp), which the
 // program assembling a binary hands to the engine; Lua modules live in rules/modules/<name>.lua
-// and are named "lua:<name>" in the pipeline. The order and each module's
-// settings come from rules/pipeline.properties. A module may switch itself off
+// and are named "lua:<name>" in the pipeline. The order comes from
+// rules/pipeline.properties, and each module, C++ or Lua, reads its own
+// section of it ("module.<name>.<key> = value"). A module may switch itself off
 // with a reason (e.g. a Lua allow-list with no prefixes configured); the engine
 // lists every module's state.
 #pragma once
@@ -26,17 +27,21 @@ class LuaRuntime;
 // One module's settings: the "module.<name>.<key> = value" lines of the pipeline file.
 using ModuleSettings = std::map<std::string, std::string, std::less<>>;
 
-// The engine-wide settings of the pipeline file (normalisation lists and the
-// like), parsed once into plain data.
-struct PipelineSettings {
-  std::vector<std::string> steps;                                    // pipeline.steps
-  std::vector<std::string> gtinNormalisedAis;                        // normalise.gtin.ais
-  std::vector<std::string> temperatureNormalisedAis;                 // normalise.temperature.ais
-  std::vector<std::string> elementStringOnlyPrimaryKeys;             // primaryKey.elementStringOnly
-  std::vector<std::pair<std::string, std::string>> linkTypeAliases;  // linkType.aliases
-  std::map<std::string, ModuleSettings, std::less<>> modules;
+// A comma-separated list setting of a module, each item trimmed, empty items
+// left out; no items when the key is absent.
+std::vector<std::string> settingList(const ModuleSettings& settings, std::string_view key);
 
-  // Reads rules/pipeline.properties (or another file); throws SnapshotError.
+// The pipeline file, parsed once into plain data: the steps, and each module's
+// section for the module to read.
+struct PipelineSettings {
+  std::vector<std::string> steps;                              // pipeline.steps
+  std::map<std::string, ModuleSettings, std::less<>> modules;  // module.<name>.<key>
+
+  // The section of module `name` (empty when the file has none).
+  const ModuleSettings& module(std::string_view name) const;
+
+  // Reads rules/pipeline.properties (or another file); throws SnapshotError,
+  // also for a key outside pipeline.steps and module.<name>.<key>.
   static PipelineSettings load(const std::filesystem::path& file);
 };
 
@@ -46,7 +51,15 @@ class RuleModule {
   virtual void check(ItemContext& item) const = 0;
 };
 
-using RuleModuleFactory = std::unique_ptr<RuleModule> (*)(const PipelineSettings& settings);
+// What a C++ module's factory makes of its settings: the running module, or
+// none and the reason it switched itself off (as a Lua module's init answers
+// false, "reason"). A setting it cannot use throws SnapshotError.
+struct RuleModuleStart {
+  std::unique_ptr<RuleModule> module;  // null: switched off
+  std::string offReason;
+};
+
+using RuleModuleFactory = RuleModuleStart (*)(const ModuleSettings& settings);
 
 struct RuleModuleEntry {
   std::string_view name;
@@ -79,16 +92,14 @@ class Pipeline {
     int luaModule = -1;                  // index in the LuaRuntime
   };
 
-  Pipeline(std::vector<Step> steps, std::vector<ModuleState> states, PipelineSettings settings);
+  Pipeline(std::vector<Step> steps, std::vector<ModuleState> states);
 
   void run(ItemContext& item) const;
   const std::vector<ModuleState>& states() const { return states_; }
-  const PipelineSettings& settings() const { return settings_; }
 
  private:
   std::vector<Step> steps_;
   std::vector<ModuleState> states_;
-  PipelineSettings settings_;
 };
 
 }  // namespace codepayload

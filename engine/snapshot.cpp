@@ -1,5 +1,7 @@
 #include "engine/snapshot.h"
 
+#include <Poco/Logger.h>
+
 #include <algorithm>
 
 #include "engine/linter_catalog.h"
@@ -32,6 +34,8 @@ AiSet::AiSet(const std::vector<std::string>& ais) {
 
 namespace {
 
+Poco::Logger& logger() { return Poco::Logger::get("codepayload.rules"); }
+
 lint::LinterFn charsetCheck(CharacterSet charset, const LinterCatalog& linters) {
   const char* name = "csetnumeric";
   switch (charset) {
@@ -47,12 +51,48 @@ lint::LinterFn charsetCheck(CharacterSet charset, const LinterCatalog& linters) 
 
 ResolvedLinter resolveLinter(const std::string& name, const AiDefinition& ai, LuaRuntime& lua,
                              const LinterCatalog& linters) {
-  ResolvedLinter resolved{name, linters.builtin(name), -1};
-  if (resolved.builtin != nullptr) return resolved;
+  if (const lint::LinterEntry* builtin = linters.builtinEntry(name); builtin != nullptr) {
+    return ResolvedLinter{name, builtin->fn, builtin->sentences(), -1};
+  }
+  ResolvedLinter resolved{name, nullptr, {}, -1};
   if (linters.find(name) != LinterSource::Lua)
     throw SnapshotError("AI " + ai.ai + ": " + linters.missingImplementation(name));
   resolved.luaIndex = lua.addLinter(name);
   return resolved;
+}
+
+// The steps of pipeline.steps, each module given its own section of the
+// settings; a module that switches itself off is listed, with its reason, and
+// does not run.
+std::unique_ptr<Pipeline> buildPipeline(const PipelineSettings& settings, const RuleModuleTable& ruleModules,
+                                        LuaRuntime& lua, const std::filesystem::path& rulesDir) {
+  std::vector<Pipeline::Step> steps;
+  std::vector<ModuleState> states;
+  for (const std::string& name : settings.steps) {
+    if (name.rfind("lua:", 0) == 0) {
+      std::string moduleName = name.substr(4);
+      bool enabled = true;
+      std::string reason;
+      std::string summary;
+      int index = lua.addModule(moduleName, settings.module(moduleName), enabled, reason, summary);
+      states.push_back({name, "lua", enabled, enabled ? summary : reason});
+      if (enabled) steps.push_back({name, nullptr, index});
+      continue;
+    }
+    const RuleModuleEntry* entry = ruleModules.find(name);
+    if (entry == nullptr) throw SnapshotError("pipeline.steps: no rule module named \"" + name + "\"");
+    RuleModuleStart start;
+    try {
+      start = entry->create(settings.module(name));
+    } catch (const SnapshotError& e) {
+      throw SnapshotError((rulesDir / "pipeline.properties").string() + ": rule module " + name + ": " + e.what());
+    }
+    const bool enabled = start.module != nullptr;
+    if (!enabled) logger().information("rule module %s is switched off: %s", name, start.offReason);
+    states.push_back({name, "cpp", enabled, enabled ? std::string(entry->summary) : start.offReason});
+    if (enabled) steps.push_back({name, std::move(start.module), -1});
+  }
+  return std::make_unique<Pipeline>(std::move(steps), std::move(states));
 }
 
 }  // namespace
@@ -117,28 +157,7 @@ std::shared_ptr<const Snapshot> Snapshot::build(Dictionary dictionary, const std
   }
   for (const std::string& id : snapshot->selectableLinkTypes_) snapshot->selectableLinkTypeIndex_.insert(id);
 
-  std::vector<Pipeline::Step> steps;
-  std::vector<ModuleState> states;
-  for (const std::string& name : settings.steps) {
-    if (name.rfind("lua:", 0) == 0) {
-      std::string moduleName = name.substr(4);
-      auto found = settings.modules.find(moduleName);
-      static const ModuleSettings kNoSettings;
-      bool enabled = true;
-      std::string reason;
-      std::string summary;
-      int index = snapshot->lua_->addModule(moduleName, found != settings.modules.end() ? found->second : kNoSettings,
-                                            enabled, reason, summary);
-      states.push_back({name, "lua", enabled, enabled ? summary : reason});
-      if (enabled) steps.push_back({name, nullptr, index});
-      continue;
-    }
-    const RuleModuleEntry* entry = plugins.ruleModules.find(name);
-    if (entry == nullptr) throw SnapshotError("pipeline.steps: no rule module named \"" + name + "\"");
-    states.push_back({name, "cpp", true, std::string(entry->summary)});
-    steps.push_back({name, entry->create(settings), -1});
-  }
-  snapshot->pipeline_ = std::make_unique<Pipeline>(std::move(steps), std::move(states), std::move(settings));
+  snapshot->pipeline_ = buildPipeline(settings, plugins.ruleModules, *snapshot->lua_, rulesDir);
   return snapshot;
 }
 

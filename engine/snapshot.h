@@ -32,6 +32,7 @@ struct SnapshotError : std::runtime_error {
 struct ResolvedLinter {
   std::string name;
   lint::LinterFn builtin = nullptr;  // null -> Lua linter `luaIndex`
+  lint::ReasonSentences sentences;   // a built-in linter's (a Lua linter's are in the LuaRuntime)
   int luaIndex = -1;
 };
 

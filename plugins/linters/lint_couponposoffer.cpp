@@ -34,4 +34,25 @@ LintResult lintCouponposoffer(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCouponposoffer reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kNonDigitCharacter,
+    {reason::kCouponMissingFormatCode, "the coupon has no format code"},
+    {reason::kCouponInvalidFormatCode, "the coupon format code {part} must be 0 or 1"},
+    {reason::kCouponMissingFunderVli, "the coupon ends where the length digit (VLI) of the funder should be"},
+    {reason::kCouponInvalidFunderLength,
+     "the length digit (VLI) of the coupon's funder {part} is not an allowed length"},
+    {reason::kCouponTruncatedFunder, "the coupon's funder {where} is cut short"},
+    sentence::kCouponTruncatedOfferCode,
+    sentence::kCouponMissingSerialNumberVli,
+    sentence::kCouponTruncatedSerialNumber,
+    sentence::kCouponExcessData,
+};
+
+}  // namespace
+
+ReasonSentences couponposofferSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

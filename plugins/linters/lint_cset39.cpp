@@ -17,4 +17,15 @@ LintResult lintCset39(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCset39 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kInvalidCharacter,
+};
+
+}  // namespace
+
+ReasonSentences cset39Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -27,4 +27,17 @@ LintResult lintCset64(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCset64 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kInvalidCharacter,
+    {reason::kInvalidCset64Padding,
+     "the padding {part} is not allowed there: at most two '=' may end the value, making its length a multiple of 3"},
+};
+
+}  // namespace
+
+ReasonSentences cset64Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -18,4 +18,15 @@ LintResult lintCset82(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCset82 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kInvalidCharacter,
+};
+
+}  // namespace
+
+ReasonSentences cset82Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

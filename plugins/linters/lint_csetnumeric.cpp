@@ -10,4 +10,15 @@ LintResult lintCsetnumeric(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCsetnumeric reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kInvalidCharacter,
+};
+
+}  // namespace
+
+ReasonSentences csetnumericSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -24,4 +24,17 @@ LintResult lintCsum(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCsum reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kTooShortForCheckDigit, "the value is empty, so it has no check digit"},
+    sentence::kNonDigitCharacter,
+    {reason::kIncorrectCheckDigit, "the check digit {part} is wrong; the right check digit is {expected}"},
+};
+
+}  // namespace
+
+ReasonSentences csumSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -63,4 +63,19 @@ LintResult lintCsumalpha(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintCsumalpha reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kTooLongForCheckPairImplementation,
+     "{part} is too long: a check character pair covers at most 97 characters before it"},
+    {reason::kTooShortForCheckPair, "{part} is too short to end in a check character pair"},
+    {reason::kInvalidCset82Character, "{part} is not in GS1 character set 82"},
+    {reason::kIncorrectCheckPair, "the check character pair {part} is wrong; the right pair is {expected}"},
+};
+
+}  // namespace
+
+ReasonSentences csumalphaSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -21,4 +21,16 @@ LintResult lintGcppos1(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintGcppos1 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kTooShortForGcp,
+    sentence::kInvalidGcpPrefix,
+};
+
+}  // namespace
+
+ReasonSentences gcppos1Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

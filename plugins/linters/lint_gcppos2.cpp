@@ -14,4 +14,16 @@ LintResult lintGcppos2(std::string_view component) {
   return rest;
 }
 
+namespace {
+
+// The sentence of each reason lintGcppos2 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kTooShortForGcp,
+    sentence::kInvalidGcpPrefix,
+};
+
+}  // namespace
+
+ReasonSentences gcppos2Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

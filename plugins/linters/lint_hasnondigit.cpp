@@ -10,4 +10,16 @@ LintResult lintHasnondigit(std::string_view component) {
   return fail(reason::kRequiresNonDigitCharacter, 0, component.size());
 }
 
+namespace {
+
+// The sentence of each reason lintHasnondigit reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kRequiresNonDigitCharacter,
+     "{part} is all digits; it must contain at least one character that is not a digit"},
+};
+
+}  // namespace
+
+ReasonSentences hasnondigitSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

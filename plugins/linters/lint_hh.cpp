@@ -13,4 +13,18 @@ LintResult lintHh(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintHh reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kHourTooShort, "{part} is too short for an hour (HH)"},
+    {reason::kHourTooLong, "{part} is too long for an hour (HH)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalHour,
+};
+
+}  // namespace
+
+ReasonSentences hhSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

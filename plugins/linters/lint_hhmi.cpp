@@ -17,4 +17,19 @@ LintResult lintHhmi(std::string_view component) {
   return minute;
 }
 
+namespace {
+
+// The sentence of each reason lintHhmi reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kHourWithMinuteTooShort, "{part} is too short for a time (HHMM)"},
+    {reason::kHourWithMinuteTooLong, "{part} is too long for a time (HHMM)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalHour,
+    sentence::kIllegalMinute,
+};
+
+}  // namespace
+
+ReasonSentences hhmiSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

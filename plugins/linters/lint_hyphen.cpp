@@ -12,4 +12,15 @@ LintResult lintHyphen(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintHyphen reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotHyphen, "{part} must be a hyphen (-)"},
+};
+
+}  // namespace
+
+ReasonSentences hyphenSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -37,4 +37,19 @@ LintResult lintIban(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIban reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kIbanTooShort, "{part} is too short for an IBAN"},
+    {reason::kIllegalIbanCountryCode, "{part} is not an IBAN country code"},
+    {reason::kIbanTooLong, "{part} is too long for an IBAN (at most 34 characters)"},
+    {reason::kInvalidIbanCharacter, "{part} is not allowed in an IBAN (capital letters and digits only)"},
+    {reason::kIncorrectIbanChecksum, "the IBAN check digits {part} are wrong"},
+};
+
+}  // namespace
+
+ReasonSentences ibanSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

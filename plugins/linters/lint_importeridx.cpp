@@ -17,4 +17,16 @@ LintResult lintImporteridx(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintImporteridx reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kImporterIdxMustBeOneCharacter, "the importer index must be exactly one character"},
+    {reason::kInvalidImporterIdxCharacter, "the importer index {part} must be a letter, a digit, '-' or '_'"},
+};
+
+}  // namespace
+
+ReasonSentences importeridxSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -34,4 +34,15 @@ LintResult lintIso3166(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIso3166 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kNotIso3166,
+};
+
+}  // namespace
+
+ReasonSentences iso3166Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

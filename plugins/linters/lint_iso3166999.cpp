@@ -9,4 +9,15 @@ LintResult lintIso3166999(std::string_view component) {
   return fail(reason::kNotIso3166Or999, 0, component.size());
 }
 
+namespace {
+
+// The sentence of each reason lintIso3166999 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotIso3166Or999, "{part} is not an ISO 3166 numeric country code or 999"},
+};
+
+}  // namespace
+
+ReasonSentences iso3166999Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

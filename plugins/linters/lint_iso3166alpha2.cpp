@@ -35,4 +35,15 @@ LintResult lintIso3166alpha2(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIso3166alpha2 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotIso3166Alpha2, "{part} is not an ISO 3166 two-letter country code"},
+};
+
+}  // namespace
+
+ReasonSentences iso3166alpha2Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

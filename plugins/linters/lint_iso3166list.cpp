@@ -18,4 +18,15 @@ LintResult lintIso3166list(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIso3166list reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kNotIso3166,
+};
+
+}  // namespace
+
+ReasonSentences iso3166listSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

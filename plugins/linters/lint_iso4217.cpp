@@ -31,4 +31,15 @@ LintResult lintIso4217(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIso4217 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotIso4217, "{part} is not an ISO 4217 numeric currency code"},
+};
+
+}  // namespace
+
+ReasonSentences iso4217Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -12,4 +12,15 @@ LintResult lintIso5218(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintIso5218 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kInvalidBiologicalSexCode, "{part} must be an ISO/IEC 5218 code: 0, 1, 2 or 9"},
+};
+
+}  // namespace
+
+ReasonSentences iso5218Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -16,4 +16,17 @@ LintResult lintLatitude(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintLatitude reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kLatitudeInvalidLength, "a latitude must be 10 digits: {part}"},
+    sentence::kNonDigitCharacter,
+    {reason::kInvalidLatitude, "the latitude {part} is above 1800000000 (90 degrees north)"},
+};
+
+}  // namespace
+
+ReasonSentences latitudeSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -16,4 +16,17 @@ LintResult lintLongitude(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintLongitude reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kLongitudeInvalidLength, "a longitude must be 10 digits: {part}"},
+    sentence::kNonDigitCharacter,
+    {reason::kInvalidLongitude, "the longitude {part} is above 3600000000 (180 degrees east)"},
+};
+
+}  // namespace
+
+ReasonSentences longitudeSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

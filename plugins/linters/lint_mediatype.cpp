@@ -24,4 +24,15 @@ LintResult lintMediatype(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintMediatype reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kInvalidMediaType, "{part} is not a GS1 media type code"},
+};
+
+}  // namespace
+
+ReasonSentences mediatypeSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -13,4 +13,18 @@ LintResult lintMi(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintMi reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kMinuteTooShort, "{part} is too short for minutes (MI)"},
+    {reason::kMinuteTooLong, "{part} is too long for minutes (MI)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalMinute,
+};
+
+}  // namespace
+
+ReasonSentences miSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

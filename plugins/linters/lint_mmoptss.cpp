@@ -18,4 +18,18 @@ LintResult lintMmoptss(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintMmoptss reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kMmssInvalidLength, "{part} must be minutes (MM) or minutes and seconds (MMSS)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalMinute,
+    sentence::kIllegalSecond,
+};
+
+}  // namespace
+
+ReasonSentences mmoptssSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -13,4 +13,16 @@ LintResult lintNonzero(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintNonzero reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kNonDigitCharacter,
+    {reason::kIllegalZeroValue, "{part} must not be zero"},
+};
+
+}  // namespace
+
+ReasonSentences nonzeroSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -11,4 +11,16 @@ LintResult lintNozeroprefix(std::string_view component) {
   return support::requireDigits(component);
 }
 
+namespace {
+
+// The sentence of each reason lintNozeroprefix reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kIllegalZeroPrefix,
+    sentence::kNonDigitCharacter,
+};
+
+}  // namespace
+
+ReasonSentences nozeroprefixSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -46,4 +46,15 @@ LintResult lintPackagetype(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintPackagetype reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kInvalidPackageType, "{part} is not a UN/ECE Recommendation 21 package type code"},
+};
+
+}  // namespace
+
+ReasonSentences packagetypeSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -24,4 +24,15 @@ LintResult lintPcenc(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintPcenc reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kInvalidPercentSequence, "{part} is not a percent-encoded character (% and two hexadecimal digits)"},
+};
+
+}  // namespace
+
+ReasonSentences pcencSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -20,4 +20,20 @@ LintResult lintPieceoftotal(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintPieceoftotal reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kNonDigitCharacter,
+    {reason::kInvalidLengthForPieceOfTotal,
+     "{part} must be a piece number followed by a total of the same number of digits"},
+    {reason::kZeroPieceNumber, "the piece number {part} must not be zero"},
+    {reason::kZeroTotalPieces, "the total {part} must not be zero"},
+    {reason::kPieceNumberExceedsTotal, "the piece number is greater than the total in {part}"},
+};
+
+}  // namespace
+
+ReasonSentences pieceoftotalSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -25,4 +25,18 @@ LintResult lintPosinseqslash(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintPosinseqslash reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kPositionInSequenceMalformed,
+     "{part} must be a position and a last position separated by '/', without leading zeros (e.g. 3/12)"},
+    sentence::kIllegalZeroPrefix,
+    {reason::kPositionExceedsEnd, "the position is greater than the last position in {part}"},
+};
+
+}  // namespace
+
+ReasonSentences posinseqslashSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -13,4 +13,18 @@ LintResult lintSs(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintSs reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kSecondTooShort, "{part} is too short for seconds (SS)"},
+    {reason::kSecondTooLong, "{part} is too long for seconds (SS)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalSecond,
+};
+
+}  // namespace
+
+ReasonSentences ssSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -12,7 +12,40 @@
 #include "engine/linter.h"
 #include "plugins/linters/lint_reasons.h"
 
-namespace codepayload::lint::support {
+namespace codepayload::lint {
+
+// The sentences of the reasons several linters report (engine/linter.h).
+namespace sentence {
+
+inline constexpr ReasonSentence kCouponExcessData{reason::kCouponExcessData,
+                                                  "the coupon has data left over after its last field: {part}"};
+inline constexpr ReasonSentence kCouponMissingSerialNumberVli{
+    reason::kCouponMissingSerialNumberVli,
+    "the coupon ends where the length digit (VLI) of the serial number should be"};
+inline constexpr ReasonSentence kCouponTruncatedOfferCode{reason::kCouponTruncatedOfferCode,
+                                                          "the coupon's offer code {where} is cut short"};
+inline constexpr ReasonSentence kCouponTruncatedSerialNumber{reason::kCouponTruncatedSerialNumber,
+                                                             "the coupon's serial number {where} is cut short"};
+inline constexpr ReasonSentence kDateTooLong{reason::kDateTooLong, "{part} is too long for a date (YYMMDD)"};
+inline constexpr ReasonSentence kDateTooShort{reason::kDateTooShort, "{part} is too short for a date (YYMMDD)"};
+inline constexpr ReasonSentence kIllegalDay{reason::kIllegalDay, "the day {part} does not exist in that month"};
+inline constexpr ReasonSentence kIllegalHour{reason::kIllegalHour, "the hour {part} must be 00 to 23"};
+inline constexpr ReasonSentence kIllegalMinute{reason::kIllegalMinute, "the minute {part} must be 00 to 59"};
+inline constexpr ReasonSentence kIllegalMonth{reason::kIllegalMonth, "the month {part} must be 01 to 12"};
+inline constexpr ReasonSentence kIllegalSecond{reason::kIllegalSecond, "the second {part} must be 00 to 59"};
+inline constexpr ReasonSentence kIllegalZeroPrefix{reason::kIllegalZeroPrefix, "there must be no leading zero {where}"};
+inline constexpr ReasonSentence kInvalidCharacter{reason::kInvalidCharacter, "{part} is not allowed there"};
+inline constexpr ReasonSentence kInvalidGcpPrefix{
+    reason::kInvalidGcpPrefix, "{part} is not a digit: a GS1 Company Prefix starts with at least 4 digits"};
+inline constexpr ReasonSentence kNonDigitCharacter{reason::kNonDigitCharacter,
+                                                   "{part} is not a digit; only 0 to 9 are allowed there"};
+inline constexpr ReasonSentence kNotIso3166{reason::kNotIso3166, "{part} is not an ISO 3166 numeric country code"};
+inline constexpr ReasonSentence kTooShortForGcp{
+    reason::kTooShortForGcp, "{part} is too short to start with a GS1 Company Prefix (at least 4 digits)"};
+
+}  // namespace sentence
+
+namespace support {
 
 constexpr bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
@@ -84,4 +117,6 @@ constexpr LintResult couponTruncated(const char* why, std::size_t pos, std::size
   return pos == size ? fail(why, 0, size) : fail(why, pos, size - pos);
 }
 
-}  // namespace codepayload::lint::support
+}  // namespace support
+
+}  // namespace codepayload::lint

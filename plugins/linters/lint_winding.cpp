@@ -12,4 +12,15 @@ LintResult lintWinding(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintWinding reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kInvalidWindingDirection, "{part} must be 0 (face out), 1 (face in) or 9 (undefined)"},
+};
+
+}  // namespace
+
+ReasonSentences windingSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

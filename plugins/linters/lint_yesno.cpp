@@ -10,4 +10,15 @@ LintResult lintYesno(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintYesno reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotZeroOrOne, "{part} must be 0 (no) or 1 (yes)"},
+};
+
+}  // namespace
+
+ReasonSentences yesnoSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

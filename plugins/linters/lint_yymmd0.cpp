@@ -21,4 +21,16 @@ LintResult lintYymmd0(std::string_view component) {
   return support::checkMonthAndDay(component, 2, fullYear(support::twoDigitValue(component, 0)));
 }
 
+namespace {
+
+// The sentence of each reason lintYymmd0 reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kDateTooShort, sentence::kDateTooLong, sentence::kNonDigitCharacter,
+    sentence::kIllegalMonth, sentence::kIllegalDay,
+};
+
+}  // namespace
+
+ReasonSentences yymmd0Sentences() { return kSentences; }
+
 }  // namespace codepayload::lint

@@ -10,4 +10,16 @@ LintResult lintYymmdd(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintYymmdd reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kDateTooShort, sentence::kDateTooLong, sentence::kNonDigitCharacter,
+    sentence::kIllegalMonth, sentence::kIllegalDay,
+};
+
+}  // namespace
+
+ReasonSentences yymmddSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

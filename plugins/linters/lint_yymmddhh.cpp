@@ -18,4 +18,20 @@ LintResult lintYymmddhh(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintYymmddhh reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kDateWithHourTooShort, "{part} is too short for a date with hour (YYMMDDHH)"},
+    {reason::kDateWithHourTooLong, "{part} is too long for a date with hour (YYMMDDHH)"},
+    sentence::kNonDigitCharacter,
+    sentence::kIllegalMonth,
+    sentence::kIllegalDay,
+    sentence::kIllegalHour,
+};
+
+}  // namespace
+
+ReasonSentences yymmddhhSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

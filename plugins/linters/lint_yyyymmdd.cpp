@@ -16,4 +16,16 @@ LintResult lintYyyymmdd(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintYyyymmdd reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    sentence::kDateTooShort, sentence::kDateTooLong, sentence::kNonDigitCharacter,
+    sentence::kIllegalMonth, sentence::kIllegalDay,
+};
+
+}  // namespace
+
+ReasonSentences yyyymmddSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

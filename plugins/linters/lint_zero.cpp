@@ -12,4 +12,15 @@ LintResult lintZero(std::string_view component) {
   return kPass;
 }
 
+namespace {
+
+// The sentence of each reason lintZero reports, shown after "AI <ai>: " (engine/linter.h).
+constexpr ReasonSentence kSentences[] = {
+    {reason::kNotZero, "{part} must be all zeros"},
+};
+
+}  // namespace
+
+ReasonSentences zeroSentences() { return kSentences; }
+
 }  // namespace codepayload::lint

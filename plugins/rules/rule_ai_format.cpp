@@ -31,50 +31,68 @@ class AiFormatRule final : public RuleModule {
       if (remaining == 0 && component.optional) break;
       bool fixed = component.minLength == component.maxLength;
       if (remaining < (fixed ? component.maxLength : component.minLength)) {
-        formatError(item, slot, "tooShort", value.size());
+        formatError(item, slot, messages::Sentence::FormatTooShort, "tooShort", value.size());
         return;
       }
       std::size_t length = fixed ? component.maxLength : std::min<std::size_t>(remaining, component.maxLength);
       std::string_view part = value.substr(position, length);
       lint::LintResult charset = component.charsetCheck(part);
       if (!charset.ok()) {
-        formatError(item, slot, "invalidCharacter", position + charset.offset);
+        formatError(item, slot, messages::Sentence::FormatInvalidCharacter, "invalidCharacter",
+                    position + charset.offset);
         return;
       }
       for (const ResolvedLinter& linter : component.linters) {
         lint::LintResult result =
             linter.builtin != nullptr ? linter.builtin(part) : item.rules().lua().runLinter(linter.luaIndex, part);
         if (!result.ok()) {
-          SentSpan span = ai.spanAsSent(position + result.offset, result.length);
-          messages::MessageFacts facts;
-          facts.valueAsSent = ai.sentValue;
-          facts.expected = result.expectedText();
-          facts.inPadding = span.inPadding;
-          item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                        {std::string(ai.key), "linter", linter.name, result.reason, std::to_string(span.offset),
-                         std::to_string(span.length)},
-                        facts);
+          linterError(item, slot, linter, result, position);
           return;
         }
       }
       position += length;
     }
-    if (position < value.size()) formatError(item, slot, "tooLong", position);
+    if (position < value.size()) formatError(item, slot, messages::Sentence::FormatTooLong, "tooLong", position);
   }
 
-  static void formatError(ItemContext& item, AiSlot slot, const char* reason, std::size_t offset) {
+  static void linterError(ItemContext& item, AiSlot slot, const ResolvedLinter& linter, const lint::LintResult& result,
+                          std::size_t componentOffset) {
     const ItemAi& ai = item.at(slot);
-    messages::MessageFacts facts;
-    facts.valueAsSent = ai.sentValue;
+    SentSpan span = ai.spanAsSent(componentOffset + result.offset, result.length);
+    std::string_view sentence = linter.builtin != nullptr
+                                    ? lint::sentenceOf(linter.sentences, result.reason)
+                                    : item.rules().lua().linterSentence(linter.luaIndex, result.reason);
+    messages::Sentence which = span.inPadding     ? messages::Sentence::LinterFaultInPadding
+                               : sentence.empty() ? messages::Sentence::LinterReasonWithoutSentence
+                                                  : messages::Sentence::LinterReason;
+    item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
+                  {std::string(ai.key), "linter", linter.name, result.reason, std::to_string(span.offset),
+                   std::to_string(span.length)},
+                  messages::Fault{.sentence = which,
+                                  .valueAsSent = ai.sentValue,
+                                  .offset = span.offset,
+                                  .length = span.length,
+                                  .inPadding = span.inPadding,
+                                  .expected = result.expectedText(),
+                                  .linter = linter.name,
+                                  .linterSentence = sentence});
+  }
+
+  // `sentence` names the fault; `offset` is where it starts in the value (the
+  // end of the value for a value too short).
+  static void formatError(ItemContext& item, AiSlot slot, messages::Sentence sentence, const char* reason,
+                          std::size_t offset) {
+    const ItemAi& ai = item.at(slot);
+    std::size_t sentOffset = ai.spanAsSent(offset, 0).offset;
     item.addError(
         ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-        {std::string(ai.key), "format", ai.ai->formatSpec, reason, std::to_string(ai.spanAsSent(offset, 0).offset)},
-        facts);
+        {std::string(ai.key), "format", ai.ai->formatSpec, reason, std::to_string(sentOffset)},
+        messages::Fault{.sentence = sentence, .valueAsSent = ai.sentValue, .offset = sentOffset, .length = 1});
   }
 };
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeAiFormatRule(const PipelineSettings&) { return std::make_unique<AiFormatRule>(); }
+RuleModuleStart makeAiFormatRule(const ModuleSettings&) { return {std::make_unique<AiFormatRule>(), {}}; }
 
 }  // namespace codepayload::rules

@@ -20,19 +20,19 @@ class AiKeysRule final : public RuleModule {
       AiSlot slot{false, i};
       if (ai.ai == nullptr) {
         std::string suggestion = suggest::ai(ai.key, item.rules());
-        messages::MessageFacts facts;
-        facts.suggestion = suggestion;
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot), {std::string(ai.key), "unknownAi"},
-                      facts);
+                      messages::Fault{.sentence = messages::Sentence::UnknownAi, .suggestion = suggestion});
       } else if (sameKey(ai, item.primaryKey())) {
         item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                      {std::string(ai.key), "repeatsPrimaryKey"});
+                      {std::string(ai.key), "repeatsPrimaryKey"},
+                      messages::Fault{.sentence = messages::Sentence::RepeatsPrimaryKey});
         ai.usable = false;
       }
       // A repeated key is a fault of its own, whatever else is wrong with it.
       for (std::size_t first = 0; first < i; ++first) {
         if (sameKey(ais[first], ai)) {
-          item.addError(codes::aiKeys(), ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)});
+          item.addError(codes::aiKeys(), ItemContext::pathOf(slot), {std::string(ai.key), std::to_string(first)},
+                        messages::Fault{.sentence = messages::Sentence::DuplicateAi});
           ai.usable = false;
           break;
         }
@@ -43,6 +43,6 @@ class AiKeysRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeAiKeysRule(const PipelineSettings&) { return std::make_unique<AiKeysRule>(); }
+RuleModuleStart makeAiKeysRule(const ModuleSettings&) { return {std::make_unique<AiKeysRule>(), {}}; }
 
 }  // namespace codepayload::rules

@@ -14,15 +14,17 @@ class ContextRule final : public RuleModule {
     const auto& context = item.definition().context;
     if (!context) return;
     if (!item.hasStem()) {
-      item.addError(codes::context(), "context", {"requiresDigitalLinkStem"});
+      item.addError(codes::context(), "context", {"requiresDigitalLinkStem"},
+                    messages::Fault{.sentence = messages::Sentence::ContextRequiresStem});
     } else if (!uri::allQueryLiteral(*context)) {
-      item.addError(codes::context(), "context", {"characters"});
+      item.addError(codes::context(), "context", {"characters"},
+                    messages::Fault{.sentence = messages::Sentence::ContextCharacters});
     }
   }
 };
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeContextRule(const PipelineSettings&) { return std::make_unique<ContextRule>(); }
+RuleModuleStart makeContextRule(const ModuleSettings&) { return {std::make_unique<ContextRule>(), {}}; }
 
 }  // namespace codepayload::rules

@@ -29,7 +29,8 @@ class DigitalLinkPlacementRule final : public RuleModule {
       } else if (ai.ai->definition->digitalLinkDataAttribute) {
         ai.placement = Placement::QueryAttribute;
       } else {
-        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(ai.key)});
+        item.addError(codes::aiDigitalLink(i), "ais." + std::to_string(i), {std::string(ai.key)},
+                      messages::Fault{.sentence = messages::Sentence::NotInDigitalLink});
       }
     }
     if (anyQualifier) rankQualifiers(item, primaryKey);
@@ -64,16 +65,15 @@ class DigitalLinkPlacementRule final : public RuleModule {
       }
       allowed += ')';
     }
-    messages::MessageFacts facts;
-    facts.allowed = allowed;
-    item.addError(codes::qualifiers(), "ais", std::move(args), facts);
+    item.addError(codes::qualifiers(), "ais", std::move(args),
+                  messages::Fault{.sentence = messages::Sentence::QualifierSequence, .allowed = allowed});
   }
 };
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeDigitalLinkPlacementRule(const PipelineSettings&) {
-  return std::make_unique<DigitalLinkPlacementRule>();
+RuleModuleStart makeDigitalLinkPlacementRule(const ModuleSettings&) {
+  return {std::make_unique<DigitalLinkPlacementRule>(), {}};
 }
 
 }  // namespace codepayload::rules

@@ -15,14 +15,14 @@ class DigitalLinkStemRule final : public RuleModule {
     if (!item.hasStem()) return;
     const char* reason = nullptr;
     item.normalisedStem(reason);
-    if (reason != nullptr) item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason});
+    if (reason == nullptr) return;
+    item.addError(codes::digitalLinkStem(), "digitalLinkStem", {reason},
+                  messages::Fault{.sentence = messages::stemSentence(reason)});
   }
 };
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeDigitalLinkStemRule(const PipelineSettings&) {
-  return std::make_unique<DigitalLinkStemRule>();
-}
+RuleModuleStart makeDigitalLinkStemRule(const ModuleSettings&) { return {std::make_unique<DigitalLinkStemRule>(), {}}; }
 
 }  // namespace codepayload::rules

@@ -18,30 +18,33 @@ class ExtensionParametersRule final : public RuleModule {
     const auto& parameters = item.definition().extensionParameters;
     if (parameters.empty()) return;
     if (!item.hasStem()) {
-      item.addError(codes::extensionParameters(), "extensionParameters", {"requiresDigitalLinkStem"});
+      item.addError(codes::extensionParameters(), "extensionParameters", {"requiresDigitalLinkStem"},
+                    messages::Fault{.sentence = messages::Sentence::ExtensionParametersRequireStem});
     }
     for (std::size_t i = 0; i < parameters.size(); ++i) {
       const ExtensionParameter& parameter = parameters[i];
-      auto fault = [&](const char* reason) {
+      auto fault = [&](const char* reason, messages::Sentence sentence) {
         std::string index = std::to_string(i);
         item.addError(codes::extensionParameter(i), "extensionParameters." + index,
-                      {std::string(parameter.key), reason});
+                      {std::string(parameter.key), reason}, messages::Fault{.sentence = sentence});
       };
       std::string_view key = parameter.key;
       if (key.empty()) {
-        fault("emptyKey");
+        fault("emptyKey", messages::Sentence::EmptyExtensionParameterKey);
       } else if (key == "linkType" || key == "context") {
-        fault("reservedKey");
+        fault("reservedKey", messages::Sentence::ReservedExtensionParameterKey);
       } else if (std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        fault("numericKey");
+        fault("numericKey", messages::Sentence::NumericExtensionParameterKey);
       } else if (!uri::allQueryLiteral(key)) {
-        fault("keyCharacters");
+        fault("keyCharacters", messages::Sentence::ExtensionParameterKeyCharacters);
       }
-      if (!uri::allQueryLiteral(parameter.value)) fault("valueCharacters");
+      if (!uri::allQueryLiteral(parameter.value))
+        fault("valueCharacters", messages::Sentence::ExtensionParameterValueCharacters);
       for (std::size_t first = 0; first < i; ++first) {
         if (parameters[first].key == key) {
           item.addError(codes::extensionParameters(), "extensionParameters." + std::to_string(i),
-                        {std::string(key), "duplicateKey"});
+                        {std::string(key), "duplicateKey"},
+                        messages::Fault{.sentence = messages::Sentence::DuplicateExtensionParameterKey});
           break;
         }
       }
@@ -51,8 +54,8 @@ class ExtensionParametersRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeExtensionParametersRule(const PipelineSettings&) {
-  return std::make_unique<ExtensionParametersRule>();
+RuleModuleStart makeExtensionParametersRule(const ModuleSettings&) {
+  return {std::make_unique<ExtensionParametersRule>(), {}};
 }
 
 }  // namespace codepayload::rules

@@ -2,6 +2,7 @@
 // offers (the GS1 Web Vocabulary minus the resolver-only types; the
 // specification's gs1:defaultPage names are aliases of the vocabulary's
 // gs1:defaultLink ones); any other value must be an absolute http(s) URI.
+#include "common/ascii.h"
 #include "engine/item.h"
 #include "engine/snapshot.h"
 #include "engine/suggestions.h"
@@ -13,8 +14,16 @@ namespace codepayload::rules {
 
 namespace {
 
-constexpr const char* kUnknownLinkType = "unknownLinkType";
-constexpr const char* kNotAbsoluteHttpUri = "notAbsoluteHttpUri";
+// A fault: its published reason token and its sentence.
+struct Verdict {
+  const char* reason;
+  messages::Sentence sentence;
+};
+
+constexpr Verdict kRequiresDigitalLinkStem{"requiresDigitalLinkStem", messages::Sentence::LinkTypeRequiresStem};
+constexpr Verdict kNotAbsoluteHttpUri{"notAbsoluteHttpUri", messages::Sentence::LinkTypeNotAbsoluteHttpUri};
+constexpr Verdict kNotSelectable{"notSelectable", messages::Sentence::LinkTypeNotSelectable};
+constexpr Verdict kUnknownLinkType{"unknownLinkType", messages::Sentence::LinkTypeUnknown};
 
 class LinkTypeRule final : public RuleModule {
  public:
@@ -23,28 +32,27 @@ class LinkTypeRule final : public RuleModule {
   void check(ItemContext& item) const override {
     const auto& linkType = item.definition().linkType;
     if (!linkType) return;
-    const char* reason = verdict(item, *linkType);
-    if (reason == nullptr) return;
+    const Verdict* fault = verdict(item, *linkType);
+    if (fault == nullptr) return;
     std::string suggestion;
-    if (reason == kUnknownLinkType || reason == kNotAbsoluteHttpUri) {
+    if (fault == &kUnknownLinkType || fault == &kNotAbsoluteHttpUri) {
       suggestion = suggest::linkType(*linkType, item.rules().selectableLinkTypes());
     }
-    messages::MessageFacts facts;
-    facts.suggestion = suggestion;
-    item.addError(codes::linkType(), "linkType", {std::string(*linkType), reason}, facts);
+    item.addError(codes::linkType(), "linkType", {std::string(*linkType), fault->reason},
+                  messages::Fault{.sentence = fault->sentence, .suggestion = suggestion});
   }
 
  private:
-  const char* verdict(const ItemContext& item, std::string_view value) const {
-    if (!item.hasStem()) return "requiresDigitalLinkStem";
-    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : kNotAbsoluteHttpUri;
+  const Verdict* verdict(const ItemContext& item, std::string_view value) const {
+    if (!item.hasStem()) return &kRequiresDigitalLinkStem;
+    if (value.rfind("gs1:", 0) != 0) return uri::isAbsoluteHttpUri(value) ? nullptr : &kNotAbsoluteHttpUri;
     if (item.rules().isSelectableLinkType(value)) return nullptr;
     std::string_view vocabularyName = value;
     for (const auto& [alias, target] : aliases_) {
       if (alias == value) vocabularyName = target;
     }
     // Known to the vocabulary (directly or by an alias) but not offered, e.g. gs1:handledBy.
-    return item.rules().findLinkType(vocabularyName) != nullptr ? "notSelectable" : kUnknownLinkType;
+    return item.rules().findLinkType(vocabularyName) != nullptr ? &kNotSelectable : &kUnknownLinkType;
   }
 
   std::vector<std::pair<std::string, std::string>> aliases_;
@@ -52,8 +60,18 @@ class LinkTypeRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeLinkTypeRule(const PipelineSettings& settings) {
-  return std::make_unique<LinkTypeRule>(settings.linkTypeAliases);
+// module.linkType.aliases: name=target pairs, separated by commas.
+RuleModuleStart makeLinkTypeRule(const ModuleSettings& settings) {
+  std::vector<std::pair<std::string, std::string>> aliases;
+  for (const std::string& alias : settingList(settings, "aliases")) {
+    std::size_t equals = alias.find('=');
+    if (equals == std::string::npos || equals == 0 || equals + 1 == alias.size()) {
+      throw SnapshotError("module.linkType.aliases: \"" + alias + "\" is not name=target");
+    }
+    aliases.emplace_back(common::trimSpaceAndTab(std::string_view(alias).substr(0, equals)),
+                         common::trimSpaceAndTab(std::string_view(alias).substr(equals + 1)));
+  }
+  return {std::make_unique<LinkTypeRule>(std::move(aliases)), {}};
 }
 
 }  // namespace codepayload::rules

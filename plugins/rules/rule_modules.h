@@ -1,5 +1,6 @@
 // The built-in rule modules: one job each, one file each, one row in
-// rule_table.cpp. Each factory reads what it needs from the pipeline settings.
+// rule_table.cpp. Each factory reads its own section of the pipeline file
+// (module.<name>.<key>) and may switch its module off, saying why.
 #pragma once
 
 #include <memory>
@@ -11,15 +12,15 @@ namespace codepayload::rules {
 // Every built-in module, sorted by name: rule_table.cpp.
 RuleModuleTable builtinRuleModules();
 
-std::unique_ptr<RuleModule> makePrimaryKeyRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeNormalisationRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeAiKeysRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeAiFormatRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeRelationsRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeDigitalLinkPlacementRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeDigitalLinkStemRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeLinkTypeRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeContextRule(const PipelineSettings& settings);
-std::unique_ptr<RuleModule> makeExtensionParametersRule(const PipelineSettings& settings);
+RuleModuleStart makePrimaryKeyRule(const ModuleSettings& settings);
+RuleModuleStart makeNormalisationRule(const ModuleSettings& settings);
+RuleModuleStart makeAiKeysRule(const ModuleSettings& settings);
+RuleModuleStart makeAiFormatRule(const ModuleSettings& settings);
+RuleModuleStart makeRelationsRule(const ModuleSettings& settings);
+RuleModuleStart makeDigitalLinkPlacementRule(const ModuleSettings& settings);
+RuleModuleStart makeDigitalLinkStemRule(const ModuleSettings& settings);
+RuleModuleStart makeLinkTypeRule(const ModuleSettings& settings);
+RuleModuleStart makeContextRule(const ModuleSettings& settings);
+RuleModuleStart makeExtensionParametersRule(const ModuleSettings& settings);
 
 }  // namespace codepayload::rules

@@ -43,7 +43,8 @@ class NormalisationRule final : public RuleModule {
     std::size_t length = value.size();
     if (length != 8 && length != 12 && length != 13 && length != 14) {
       item.addError(ItemContext::aiErrorCode(slot), ItemContext::pathOf(slot),
-                    {std::string(ai.key), "gtinLength", std::to_string(length)});
+                    {std::string(ai.key), "gtinLength", std::to_string(length)},
+                    messages::Fault{.sentence = messages::Sentence::GtinLength});
       ai.valueRejected = true;
       return;
     }
@@ -70,8 +71,15 @@ class NormalisationRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeNormalisationRule(const PipelineSettings& settings) {
-  return std::make_unique<NormalisationRule>(settings.gtinNormalisedAis, settings.temperatureNormalisedAis);
+// module.normalisation.gtinAis and .temperatureAis: the AIs each normalisation
+// applies to. With neither, the module has nothing to do and says so.
+RuleModuleStart makeNormalisationRule(const ModuleSettings& settings) {
+  std::vector<std::string> gtinAis = settingList(settings, "gtinAis");
+  std::vector<std::string> temperatureAis = settingList(settings, "temperatureAis");
+  if (gtinAis.empty() && temperatureAis.empty()) {
+    return {nullptr, "no AIs configured (module.normalisation.gtinAis, module.normalisation.temperatureAis)"};
+  }
+  return {std::make_unique<NormalisationRule>(gtinAis, temperatureAis), {}};
 }
 
 }  // namespace codepayload::rules

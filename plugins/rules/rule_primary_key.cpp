@@ -18,17 +18,18 @@ class PrimaryKeyRule final : public RuleModule {
     ItemAi& key = item.primaryKey();
     if (key.ai == nullptr) {
       std::string suggestion = suggest::ai(key.key, item.rules());
-      messages::MessageFacts facts;
-      facts.suggestion = suggestion;
-      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"}, facts);
+      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "unknownAi"},
+                    messages::Fault{.sentence = messages::Sentence::UnknownAi, .suggestion = suggestion});
       return;
     }
     bool accepted =
         key.ai->definition->digitalLinkPrimaryKey || (!item.hasStem() && elementStringOnly_.contains(key.slot));
     if (!accepted) {
-      messages::MessageFacts facts;
-      facts.elementStringOnly = elementStringOnly_.contains(key.slot);  // refused only because of the stem
-      item.addError(codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"}, facts);
+      bool onlyBecauseOfTheStem = elementStringOnly_.contains(key.slot);
+      item.addError(
+          codes::primaryKey(), "primaryKey", {std::string(key.key), "notPrimaryKey"},
+          messages::Fault{.sentence = onlyBecauseOfTheStem ? messages::Sentence::PrimaryKeyOnlyInElementStrings
+                                                           : messages::Sentence::NotPrimaryKey});
       return;
     }
     item.primaryKeyAccepted = true;
@@ -40,8 +41,9 @@ class PrimaryKeyRule final : public RuleModule {
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makePrimaryKeyRule(const PipelineSettings& settings) {
-  return std::make_unique<PrimaryKeyRule>(settings.elementStringOnlyPrimaryKeys);
+// module.primaryKey.elementStringOnly: the keys accepted without a stem only.
+RuleModuleStart makePrimaryKeyRule(const ModuleSettings& settings) {
+  return {std::make_unique<PrimaryKeyRule>(settingList(settings, "elementStringOnly")), {}};
 }
 
 }  // namespace codepayload::rules

@@ -89,7 +89,8 @@ class RelationsRule final : public RuleModule {
       if (satisfied) continue;
       std::vector<std::string> args;
       for (const auto& alternative : rules[r].alternatives) args.push_back(alternativeText(alternative));
-      item.addError(codes::relationRequires(ai.key), ItemContext::pathOf(ai.slot), std::move(args));
+      item.addError(codes::relationRequires(ai.key), ItemContext::pathOf(ai.slot), std::move(args),
+                    messages::Fault{.sentence = messages::Sentence::RelationRequires, .ai = ai.key});
     }
   }
 
@@ -108,12 +109,13 @@ class RelationsRule final : public RuleModule {
       return;
     }
     item.addError(codes::relationExcludes(named->key, other->key), ItemContext::pathOf(named->slot),
-                  {std::string(named->key), std::string(other->key)});
+                  {std::string(named->key), std::string(other->key)},
+                  messages::Fault{.sentence = messages::Sentence::RelationExcludes});
   }
 };
 
 }  // namespace
 
-std::unique_ptr<RuleModule> makeRelationsRule(const PipelineSettings&) { return std::make_unique<RelationsRule>(); }
+RuleModuleStart makeRelationsRule(const ModuleSettings&) { return {std::make_unique<RelationsRule>(), {}}; }
 
 }  // namespace codepayload::rules

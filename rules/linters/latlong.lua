@@ -8,9 +8,13 @@
 -- The Lua linter contract: the file returns one function that takes the
 -- component's characters and returns nil when they pass, or
 -- reason, offset, length (a camelCase token; zero-based offset and length of
--- the offending span within the component) when they do not.
+-- the offending span within the component) when they do not; and, after the
+-- function, a table giving each of its reasons the sentence an error message
+-- says after "AI <ai>: " ({part} stands for the characters at fault, with
+-- their place in the value; the placeholders are those of engine/linter.h).
+-- A reason without a sentence gets a generic one.
 
-return function(component)
+local function check(component)
   if #component ~= 20 then
     return "latlongInvalidLength", 0, #component
   end
@@ -27,3 +31,12 @@ return function(component)
   end
   return nil
 end
+
+local sentences = {
+  latlongInvalidLength = "a latitude and longitude must be 20 digits: {part}",
+  nonDigitCharacter = "{part} is not a digit; only 0 to 9 are allowed there",
+  invalidLatitude = "the latitude {part} is above 1800000000 (90 degrees north)",
+  invalidLongitude = "the longitude {part} is above 3600000000 (180 degrees east)",
+}
+
+return check, sentences

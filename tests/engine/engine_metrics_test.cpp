@@ -118,9 +118,9 @@ TEST(EngineMetrics, LuaFailuresAreCountedByKindAndTheirItemsByForm) {
   rules.write("pipeline.properties",
               "pipeline.steps = primaryKey, normalisation, aiKeys, aiFormat, relations, digitalLinkPlacement, "
               "digitalLinkStem, linkType, context, extensionParameters, lua:probe\n"
-              "normalise.gtin.ais = 01\nnormalise.temperature.ais = 4330, 4331, 4332, 4333\n"
-              "primaryKey.elementStringOnly = 03\n"
-              "linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n");
+              "module.normalisation.gtinAis = 01\nmodule.normalisation.temperatureAis = 4330, 4331, 4332, 4333\n"
+              "module.primaryKey.elementStringOnly = 03\n"
+              "module.linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n");
   const auto snapshot = releaseSnapshot("2026-01-27", rules.path());
   const Reading before = read();
   runRequest(snapshot, "{\"codes\":[" + kGood + "," + kGood + "]}");

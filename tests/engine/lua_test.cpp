@@ -59,9 +59,10 @@ std::string pipelineWith(const std::string& steps, const std::string& extra = ""
   return "pipeline.steps = primaryKey, normalisation, aiKeys, aiFormat, relations, digitalLinkPlacement, "
          "digitalLinkStem, linkType, context, extensionParameters" +
          steps +
-         "\nnormalise.gtin.ais = 01\nnormalise.temperature.ais = 4330, 4331, 4332, 4333\n"
-         "primaryKey.elementStringOnly = 03\n"
-         "linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n" +
+         "\n"
+         "module.normalisation.gtinAis = 01\nmodule.normalisation.temperatureAis = 4330, 4331, 4332, 4333\n"
+         "module.primaryKey.elementStringOnly = 03\n"
+         "module.linkType.aliases = gs1:defaultPage=gs1:defaultLink, gs1:defaultPageMulti=gs1:defaultLinkMulti\n" +
          extra;
 }
 
@@ -72,6 +73,51 @@ TEST(LuaModule, GcpAllowListIsOffWithoutPrefixesAndSaysWhy) {
   EXPECT_EQ(states.back().kind, "lua");
   EXPECT_FALSE(states.back().enabled);
   EXPECT_EQ(states.back().reason, "no prefixes configured (module.gcp_allowlist.prefixes)");
+}
+
+// A C++ module reads its own section too and may switch itself off: the
+// module list says so, with the reason, and the module does not run.
+TEST(ModuleStates, ACppModuleSwitchedOffIsListedWithItsReasonAndDoesNotRun) {
+  TempRulesDir rules;
+  rules.write("pipeline.properties", "pipeline.steps = primaryKey, normalisation, aiKeys, aiFormat\n");
+  auto snapshot = releaseSnapshot("2026-01-27", rules.path());
+  const auto& states = snapshot->pipeline().states();
+  ASSERT_EQ(states.size(), 4u);
+  EXPECT_EQ(states[1].name, "normalisation");
+  EXPECT_EQ(states[1].kind, "cpp");
+  EXPECT_FALSE(states[1].enabled);
+  EXPECT_EQ(states[1].reason, "no AIs configured (module.normalisation.gtinAis, module.normalisation.temperatureAis)");
+  EXPECT_TRUE(states[0].enabled);
+  EXPECT_EQ(states[0].reason, "primary key: a known AI accepted as primary key here");
+  // Not padded to 14 digits, an 8-digit GTIN is too short for its format.
+  EXPECT_EQ(
+      runDefinition(snapshot, R"J({"primaryKey":{"key":"01","value":"95012346"},"ais":[],"extensionParameters":[]})J"),
+      R"J({"codes":[],"failures":[{"reference":"0","errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey","args":["01","format","N14","tooShort","8"],"message":"AI 01: '95012346' is too short for the format N14."}]}]})J");
+}
+
+// The settings C++ modules once read from top-level keys are refused, not
+// lost: the file must say module.<name>.<key>.
+TEST(ModuleStates, AKeyOutsideTheModuleSectionsRefusesTheFile) {
+  TempRulesDir rules;
+  rules.write("pipeline.properties", "pipeline.steps = primaryKey, normalisation\nnormalise.gtin.ais = 01\n");
+  try {
+    releaseSnapshot("2026-01-27", rules.path());
+    FAIL() << "expected SnapshotError";
+  } catch (const SnapshotError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              (rules.path() / "pipeline.properties").string() +
+                  ": \"normalise.gtin.ais\" is not a pipeline setting: the file holds pipeline.steps and "
+                  "module.<name>.<key> lines (each rule module reads its own section; see docs/decisions.md D-A17)");
+  }
+  rules.write("pipeline.properties", "pipeline.steps = linkType\nmodule.linkType.aliases = gs1:x\n");
+  try {
+    releaseSnapshot("2026-01-27", rules.path());
+    FAIL() << "expected SnapshotError";
+  } catch (const SnapshotError& e) {
+    EXPECT_EQ(std::string(e.what()), (rules.path() / "pipeline.properties").string() +
+                                         ": rule module linkType: module.linkType.aliases: \"gs1:x\" is not "
+                                         "name=target");
+  }
 }
 
 TEST(LuaModule, GcpAllowListAddedWithoutRecompiling) {

@@ -1,6 +1,6 @@
 // A sweep over every registered linter with many generated inputs: each
 // verdict is either a pass or one of that linter's published reason tokens,
-// with a span inside the component. Run under ASan/UBSan this also shows that
+// with a span inside the component and a sentence in the linter's row. Run under ASan/UBSan this also shows that
 // no linter reads outside its component.
 #include <gtest/gtest.h>
 
@@ -169,6 +169,19 @@ TEST(LinterSpans, EveryRegisteredLinterHasAPublishedTokenSet) {
   EXPECT_EQ(count, tokensByLinter().size());
 }
 
+// A linter's row gives each of its published reasons a sentence, and no other.
+TEST(LinterSpans, EveryPublishedTokenHasASentenceBesideItsLinter) {
+  LinterTable table = builtinLinters();
+  for (const LinterEntry* entry = table.begin; entry != table.end; ++entry) {
+    Tokens withSentences;
+    for (const ReasonSentence& sentence : entry->sentences()) {
+      EXPECT_FALSE(sentence.sentence.empty()) << entry->name << ": " << sentence.reason;
+      EXPECT_TRUE(withSentences.insert(sentence.reason).second) << entry->name << " repeats " << sentence.reason;
+    }
+    EXPECT_EQ(withSentences, tokensByLinter().at(entry->name)) << entry->name;
+  }
+}
+
 TEST(LinterSpans, VerdictsUsePublishedTokensAndStayInsideTheComponent) {
   const std::vector<std::string> inputs = sweepInputs();
   LinterTable table = builtinLinters();
@@ -184,6 +197,8 @@ TEST(LinterSpans, VerdictsUsePublishedTokensAndStayInsideTheComponent) {
       }
       ++failures;
       EXPECT_TRUE(allowed.count(result.reason)) << entry->name << " reported \"" << result.reason << "\"";
+      EXPECT_FALSE(sentenceOf(entry->sentences(), result.reason).empty())
+          << entry->name << " has no sentence for \"" << result.reason << "\"";
       EXPECT_LE(std::size_t{result.offset} + result.length, input.size())
           << entry->name << " on a " << input.size() << "-character input";
     }

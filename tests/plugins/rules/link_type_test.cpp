@@ -1,5 +1,5 @@
 // linkType (plugins/rules/rule_link_type.cpp): with a stem, a "gs1:" link type
-// the generator offers (aliases from linkType.aliases) or an absolute http(s) URI.
+// the generator offers (aliases from module.linkType.aliases) or an absolute http(s) URI.
 #include <gtest/gtest.h>
 
 #include "engine/validation_codes.h"
@@ -10,7 +10,7 @@ namespace {
 
 const TestAi kGtinKey{"01", "09506000134352"};
 
-Errors linkTypeErrors(const std::string& linkType, const PipelineSettings& settings = shippedSettings()) {
+Errors linkTypeErrors(const std::string& linkType, const ModuleSettings& settings = shippedModuleSettings("linkType")) {
   TestItem item({.primaryKey = kGtinKey, .digitalLinkStem = std::string(kStem), .linkType = linkType});
   return item.run(*makeModule("linkType", settings));
 }
@@ -70,15 +70,13 @@ TEST(LinkTypeRule, OtherValuesMustBeAbsoluteHttpUris) {
 }
 
 TEST(LinkTypeRule, AliasesComeFromTheSettings) {
-  EXPECT_EQ(shippedSettings().linkTypeAliases,
-            (std::vector<std::pair<std::string, std::string>>{{"gs1:defaultPage", "gs1:defaultLink"},
-                                                              {"gs1:defaultPageMulti", "gs1:defaultLinkMulti"}}));
+  EXPECT_EQ(settingList(shippedModuleSettings("linkType"), "aliases"),
+            (std::vector<std::string>{"gs1:defaultPage=gs1:defaultLink", "gs1:defaultPageMulti=gs1:defaultLinkMulti"}));
   // The shipped aliases name resolver-only types: known, not offered.
   EXPECT_EQ(linkTypeErrors("gs1:defaultPage"), (Errors{linkTypeError("gs1:defaultPage", "notSelectable")}));
   EXPECT_EQ(linkTypeErrors("gs1:defaultPageMulti"), (Errors{linkTypeError("gs1:defaultPageMulti", "notSelectable")}));
 
-  PipelineSettings none = shippedSettings();
-  none.linkTypeAliases.clear();
+  ModuleSettings none;
   EXPECT_EQ(linkTypeErrors("gs1:defaultPage", none), (Errors{linkTypeError("gs1:defaultPage", "unknownLinkType")}));
 }
 

@@ -30,8 +30,9 @@ TEST(NormalisationRule, DescribesItselfInThePipeline) {
 }
 
 TEST(NormalisationRule, ShippedSettings) {
-  EXPECT_EQ(shippedSettings().gtinNormalisedAis, std::vector<std::string>{"01"});
-  EXPECT_EQ(shippedSettings().temperatureNormalisedAis, (std::vector<std::string>{"4330", "4331", "4332", "4333"}));
+  EXPECT_EQ(settingList(shippedModuleSettings("normalisation"), "gtinAis"), std::vector<std::string>{"01"});
+  EXPECT_EQ(settingList(shippedModuleSettings("normalisation"), "temperatureAis"),
+            (std::vector<std::string>{"4330", "4331", "4332", "4333"}));
 }
 
 TEST(NormalisationRule, GtinOfEightTwelveAndThirteenDigitsBecomesFourteen) {
@@ -112,19 +113,20 @@ TEST(NormalisationRule, OtherAisAreUntouched) {
   for (std::size_t i = 0; i < 4; ++i) EXPECT_FALSE(item.ai(i).normalised) << i;
 }
 
-TEST(NormalisationRule, AiListsComeFromTheSettings) {
-  PipelineSettings off = shippedSettings();
-  off.gtinNormalisedAis.clear();
-  off.temperatureNormalisedAis.clear();
-  TestItem untouched({.primaryKey = {"01", "95012346"}, .ais = {{"4330", "12"}, {"01", "123"}}});
-  EXPECT_EQ(untouched.run(*makeModule("normalisation", off)), Errors{});
-  EXPECT_EQ(stateOf(untouched.primaryKey()), (Normalised{false, "95012346", false}));
-  EXPECT_EQ(stateOf(untouched.ai(0)), (Normalised{false, "12", false}));
-  EXPECT_EQ(stateOf(untouched.ai(1)), (Normalised{false, "123", false}));
+TEST(NormalisationRule, WithoutAisItSwitchesItselfOffAndSaysWhy) {
+  RuleModuleStart off = startModule("normalisation", ModuleSettings{});
+  EXPECT_EQ(off.module, nullptr);
+  EXPECT_EQ(off.offReason, "no AIs configured (module.normalisation.gtinAis, module.normalisation.temperatureAis)");
+  RuleModuleStart blank = startModule("normalisation", ModuleSettings{{"gtinAis", " , "}, {"temperatureAis", ""}});
+  EXPECT_EQ(blank.module, nullptr);
+  EXPECT_EQ(blank.offReason, off.offReason);
+  RuleModuleStart gtinOnly = startModule("normalisation", ModuleSettings{{"gtinAis", "01"}});
+  EXPECT_NE(gtinOnly.module, nullptr);
+  EXPECT_EQ(gtinOnly.offReason, "");
+}
 
-  PipelineSettings swapped = shippedSettings();
-  swapped.gtinNormalisedAis = {"02"};
-  swapped.temperatureNormalisedAis = {"4331"};
+TEST(NormalisationRule, AiListsComeFromTheSettings) {
+  ModuleSettings swapped{{"gtinAis", "02"}, {"temperatureAis", "4331"}};
   TestItem item({.primaryKey = {"01", "95012346"}, .ais = {{"02", "95012346"}, {"4330", "12"}, {"4331", "12-"}}});
   EXPECT_EQ(item.run(*makeModule("normalisation", swapped)), Errors{});
   EXPECT_EQ(stateOf(item.primaryKey()), (Normalised{false, "95012346", false}));
@@ -134,9 +136,7 @@ TEST(NormalisationRule, AiListsComeFromTheSettings) {
 }
 
 TEST(NormalisationRule, UnknownAisAreSkippedEvenWhenListed) {
-  PipelineSettings listed = shippedSettings();
-  listed.gtinNormalisedAis = {"7777"};
-  listed.temperatureNormalisedAis = {"7778"};
+  ModuleSettings listed{{"gtinAis", "7777"}, {"temperatureAis", "7778"}};
   TestItem item({.primaryKey = {"7777", "123"}, .ais = {{"7778", "12"}}});
   EXPECT_EQ(item.run(*makeModule("normalisation", listed)), Errors{});
   EXPECT_FALSE(item.primaryKey().normalised);

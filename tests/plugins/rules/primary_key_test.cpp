@@ -1,5 +1,5 @@
 // primaryKey (plugins/rules/rule_primary_key.cpp): a known AI that is a Digital
-// Link primary key (dlpkey), or, without a stem, one of primaryKey.elementStringOnly.
+// Link primary key (dlpkey), or, without a stem, one of module.primaryKey.elementStringOnly.
 #include <gtest/gtest.h>
 
 #include "engine/validation_codes.h"
@@ -62,17 +62,15 @@ TEST(PrimaryKeyRule, ElementStringOnlyKeyIsAcceptedOnlyWithoutStem) {
 }
 
 TEST(PrimaryKeyRule, ElementStringOnlyListComesFromTheSettings) {
-  EXPECT_EQ(shippedSettings().elementStringOnlyPrimaryKeys, std::vector<std::string>{"03"});
+  EXPECT_EQ(settingList(shippedModuleSettings("primaryKey"), "elementStringOnly"), std::vector<std::string>{"03"});
 
-  PipelineSettings none = shippedSettings();
-  none.elementStringOnlyPrimaryKeys.clear();
+  ModuleSettings none;
   TestItem withoutList({.primaryKey = {"03", kGtin}});
   EXPECT_EQ(withoutList.run(*makeModule("primaryKey", none)),
             (Errors{error(codes::primaryKey(), "primaryKey", {"03", "notPrimaryKey"})}));
   EXPECT_FALSE(withoutList.context().primaryKeyAccepted);
 
-  PipelineSettings batch = shippedSettings();
-  batch.elementStringOnlyPrimaryKeys = {"10"};
+  ModuleSettings batch{{"elementStringOnly", "10"}};
   TestItem batchKey({.primaryKey = {"10", "L1"}});
   EXPECT_EQ(batchKey.run(*makeModule("primaryKey", batch)), Errors{});
   EXPECT_TRUE(batchKey.context().primaryKeyAccepted);
@@ -81,8 +79,7 @@ TEST(PrimaryKeyRule, ElementStringOnlyListComesFromTheSettings) {
             (Errors{error(codes::primaryKey(), "primaryKey", {"10", "notPrimaryKey"})}));
 
   // An unknown AI in the list does not make it known.
-  PipelineSettings unknown = shippedSettings();
-  unknown.elementStringOnlyPrimaryKeys = {"7777"};
+  ModuleSettings unknown{{"elementStringOnly", "7777"}};
   TestItem unknownKey({.primaryKey = {"7777", "1"}});
   EXPECT_EQ(unknownKey.run(*makeModule("primaryKey", unknown)),
             (Errors{error(codes::primaryKey(), "primaryKey", {"7777", "unknownAi"})}));

@@ -20,7 +20,7 @@ TEST(RuleTable, FindsEveryModuleByItsExactName) {
     ASSERT_NE(entry, nullptr) << name;
     EXPECT_EQ(entry->name, name);
     EXPECT_FALSE(entry->summary.empty()) << name;
-    EXPECT_NE(entry->create(shippedSettings()), nullptr) << name;
+    EXPECT_NE(entry->create(shippedModuleSettings(name)).module, nullptr) << name;
   }
   for (const char* name :
        {"", "PrimaryKey", "primarykey", "primaryKey ", "lua:gcp_allowlist", "gcp_allowlist", "aiformat", "zzz", "a"}) {

@@ -65,11 +65,23 @@ const PipelineSettings& shippedSettings() {
   return settings;
 }
 
-std::unique_ptr<RuleModule> makeModule(std::string_view name, const PipelineSettings& settings) {
+const ModuleSettings& shippedModuleSettings(std::string_view name) { return shippedSettings().module(name); }
+
+RuleModuleStart startModule(std::string_view name, const ModuleSettings& settings) {
   const RuleModuleEntry* entry = rules::builtinRuleModules().find(name);
   if (entry == nullptr) throw std::invalid_argument("no built-in rule module named " + std::string(name));
   return entry->create(settings);
 }
+
+std::unique_ptr<RuleModule> makeModule(std::string_view name, const ModuleSettings& settings) {
+  RuleModuleStart start = startModule(name, settings);
+  if (start.module == nullptr) {
+    throw std::invalid_argument("rule module " + std::string(name) + " is switched off: " + start.offReason);
+  }
+  return std::move(start.module);
+}
+
+std::unique_ptr<RuleModule> makeModule(std::string_view name) { return makeModule(name, shippedModuleSettings(name)); }
 
 const ModuleState& shippedModuleState(std::string_view name) {
   for (const ModuleState& state : baselineRules().pipeline().states()) {

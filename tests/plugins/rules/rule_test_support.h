@@ -37,9 +37,18 @@ const Snapshot& releaseRules(const std::string& release);
 // rules/pipeline.properties of the repository, parsed.
 const PipelineSettings& shippedSettings();
 
-// The C++ module registered as `name`, created from `settings`; throws
+// The section module.<name> of rules/pipeline.properties (empty when it has none).
+const ModuleSettings& shippedModuleSettings(std::string_view name);
+
+// The C++ module registered as `name`, started from `settings`; throws
 // std::invalid_argument when no module has that name.
-std::unique_ptr<RuleModule> makeModule(std::string_view name, const PipelineSettings& settings = shippedSettings());
+RuleModuleStart startModule(std::string_view name, const ModuleSettings& settings);
+
+// The running module registered as `name`, created from `settings` (the
+// shipped section by default); throws std::invalid_argument when no module has
+// that name or it switches itself off.
+std::unique_ptr<RuleModule> makeModule(std::string_view name, const ModuleSettings& settings);
+std::unique_ptr<RuleModule> makeModule(std::string_view name);
 
 // The state the shipped pipeline lists for `name`; throws std::invalid_argument
 // when the shipped pipeline has no such step.
