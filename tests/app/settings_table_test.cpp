@@ -20,7 +20,7 @@ namespace {
 
 // The document whose "| Key | Environment variable | Default | Meaning |"
 // table lists the settings.
-constexpr std::string_view kSettingsDocument = "README.md";
+constexpr std::string_view kSettingsDocument = "docs/running.md";
 
 const std::filesystem::path kSourceDir = CODEPAYLOAD_TEST_SOURCE_DIR;
 
