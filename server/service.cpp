@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/logging.h"
+#include "app/registry.h"
 #include "app/version.h"
 #include "auth/auth_service.h"
 #include "common/atomic_file.h"
@@ -21,16 +22,16 @@
 #include "db/import/rule_import.h"
 #include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
+#include "server/connections/http_transport.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/session_sweeper.h"
 #include "server/data_dir_lock.h"
-#include "server/tls/development_certificate.h"
-#include "server/connections/http_transport.h"
 #include "server/observability/metrics_endpoint.h"
 #include "server/observability/metrics_exposition.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
+#include "server/tls/development_certificate.h"
 #include "server/tls/tls_certificate_store.h"
 
 namespace codepayload::server {
@@ -75,6 +76,8 @@ struct CodePayloadService::Running {
   Poco::Net::Context::Ptr tls;
   std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<PayloadEngine> engine;
+  // Before every part opened from it.
+  std::unique_ptr<app::Registry> registry;
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<DashboardAccounts> dashboard;
   std::unique_ptr<SessionSweeper> sessionSweeper;
@@ -132,7 +135,7 @@ struct CodePayloadService::Running {
     const app::BuildVersion build = app::buildVersion();
     const auto snapshot = rules->current();
     const RulesWatcher::Counts reloads = watcher->counts();
-    const auth::AuthService::RegistryRefresh registry = auth->registryRefresh();
+    const auth::AuthService::RegistryRefresh refresh = auth->registryRefresh();
     const HttpTransport::Counts connections = transport->counts();
     ScrapeValues values;
     values.version = build.project;
@@ -142,8 +145,8 @@ struct CodePayloadService::Running {
     values.rulesReloads = reloads.reloads;
     values.rulesReloadFailures = reloads.failedReloads;
     values.registryRefreshAgeSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - registry.lastSuccess).count();
-    values.registryRefreshFailures = registry.failures;
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - refresh.lastSuccess).count();
+    values.registryRefreshFailures = refresh.failures;
     const auth::UsageService::FlushCounts usageWrites = usage->flushCounts();
     values.usageWrites = usageWrites.writes;
     values.usageWriteFailures = usageWrites.failures;
@@ -188,22 +191,23 @@ void CodePayloadService::start() {
   running->rules = std::make_unique<SnapshotHolder>(loadRulesSnapshot(rulesDatabase, rulesDirectory));
   running->engine = std::make_unique<PayloadEngine>(*running->rules, EngineLimits{config_.maxItems});
 
+  running->registry = app::openRegistry({dataDir, auth::registryMigrationsDir(config_.schemaDir)});
   auth::AuthSettings authSettings;
   authSettings.dataDir = dataDir;
-  authSettings.migrationsDir = auth::registryMigrationsDir(config_.schemaDir);
   authSettings.token.issuer = config_.issuer;
   authSettings.token.audience = config_.audience;
   authSettings.token.lifetimeSeconds = config_.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config_.tokenLeewaySeconds;
-  running->auth = std::make_unique<auth::AuthService>(authSettings);
+  running->auth = std::make_unique<auth::AuthService>(
+      authSettings, running->registry->openClients(auth::systemUnixSeconds), running->registry->secretHasher());
   if (config_.dashboardEnabled) {
-    running->dashboard = std::make_unique<DashboardAccounts>(dataDir, authSettings.migrationsDir);
+    running->dashboard = std::make_unique<DashboardAccounts>(*running->registry);
     running->dashboard->onStandingChange([auth = running->auth.get()] { auth->refreshRegistryView(); });
   }
-  running->usage = std::make_unique<auth::UsageService>(
-      dataDir / auth::kRegistryDatabaseFile, config_.usageFlushInterval, [log = log_](const std::string& message) {
-        log({app::LogLevel::Warning, message});
-      });
+  running->usage = std::make_unique<auth::UsageService>(running->registry->openUsage(), config_.usageFlushInterval,
+                                                        [log = log_](const std::string& message) {
+                                                          log({app::LogLevel::Warning, message});
+                                                        });
 
   std::filesystem::path certificateFile = config_.tlsCertificateFile;
   std::filesystem::path privateKeyFile = config_.tlsPrivateKeyFile;

@@ -19,15 +19,17 @@
 #include <thread>
 #include <vector>
 
-#include "accounts/account_store.h"
 #include "accounts/base32.h"
 #include "accounts/password_hasher.h"
+#include "accounts/sqlite_account_store.h"
 #include "accounts/totp.h"
+#include "app/registry.h"
+#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
-#include "tests/server/support/service_harness.h"
 #include "tests/server/support/sample_requests.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::server::testing {
 namespace {
@@ -67,7 +69,7 @@ struct Browser {
 class DashboardTest : public ::testing::Test {
  protected:
   DashboardTest()
-      : store_(harness_.dataDir() / auth::kRegistryDatabaseFile,
+      : store_(harness_.dataDir() / app::kRegistryDatabaseFile,
                auth::registryMigrationsDir(harness_.service().config().schemaDir)) {
     auth::ClientRegistry& registry = harness_.service().auth().registry();
     organizationId_ = registry.createOrganization("Acme", auth::Plan::Starter).id;
@@ -149,7 +151,7 @@ class DashboardTest : public ::testing::Test {
   }
 
   ServiceHarness harness_;
-  accounts::AccountStore store_;
+  accounts::SqliteAccountStore store_;
   std::string organizationId_;
   std::string freeOrganizationId_;
   accounts::UserRecord owner_;
@@ -547,7 +549,8 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
             "Validation.Invalid.name");
   // A name that a bidirectional control would show as another ("invoice" + RLO + "fdp.exe" shows as
   // "invoiceexe.pdf"), as a JSON escape and as raw UTF-8.
-  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE" "fdp.exe")}) {
+  for (const std::string& name : {std::string(R"(invoice\u202Efdp.exe)"), std::string("invoice\xE2\x80\xAE"
+                                                                                      "fdp.exe")}) {
     const HttpResult reordered =
         post("/dashboard/data/clients", R"({"name":")" + name + R"(","scopes":["write:codes"]})", &browser);
     EXPECT_EQ(reordered.status, 400) << name;
@@ -611,8 +614,7 @@ TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
             envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
   const HttpResult reordered =
       post("/dashboard/data/organization/users",
-           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}",
-           &owner);
+           R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
                                      "the email address must not contain a bidirectional control character (U+202E "
@@ -671,7 +673,8 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   std::vector<std::string> listed;
   for (unsigned i = 0; i < users->size(); ++i) {
     const Poco::JSON::Object::Ptr user = users->getObject(i);
-    if (user->getValue<std::string>("role") != "developer" || user->getValue<std::string>("email") == "dev@acme.example")
+    if (user->getValue<std::string>("role") != "developer" ||
+        user->getValue<std::string>("email") == "dev@acme.example")
       continue;
     EXPECT_FALSE(user->getValue<bool>("totpEnabled"));
     listed.push_back(user->getValue<std::string>("id"));
@@ -686,7 +689,9 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   }
   // The other organization's account is untouched: its own password still signs it in, to its own organization.
   const Browser thrifty = signIn("owner@thrifty.example");
-  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)->getObject("organization")->getValue<std::string>("id"),
+  EXPECT_EQ(parseObject(get("/dashboard/data/session", &thrifty).body)
+                ->getObject("organization")
+                ->getValue<std::string>("id"),
             freeOrganizationId_);
   // Each is removed alike.
   for (const std::string& id : ids) {
@@ -695,7 +700,8 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   EXPECT_EQ(parseObject(get("/dashboard/data/organization", &owner).body)->getArray("users")->size(), 3u);
   std::vector<std::string> details;
   for (const accounts::AuditRecord& record : store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 6})) {
-    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " + record.detail);
+    details.push_back(record.action + " " + std::string(accounts::auditResultName(record.result)) + " " +
+                      record.detail);
   }
   EXPECT_EQ(details, (std::vector<std::string>{
                          "user.delete success email=ops@installation.example role=developer",
@@ -872,8 +878,9 @@ TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {
   expected.insert(expected.end(), 10, "wrong password");
   EXPECT_EQ(details, expected);
   // The counts are the sign-in's: this address is throttled there for this account too.
-  const HttpResult signInThrottled = post(
-      "/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}", nullptr);
+  const HttpResult signInThrottled =
+      post("/dashboard/data/sign-in", R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + "\"}",
+           nullptr);
   EXPECT_EQ(signInThrottled.status, 429);
   // Another account from the same address is not.
   EXPECT_EQ(post("/dashboard/data/sign-in",
@@ -937,8 +944,7 @@ TEST_F(DashboardTest, OperatorsManageOrganizations) {
             envelope("Validation.Invalid.plan", "plan", "The plan must be free, starter, pro or enterprise."));
   EXPECT_EQ(post("/dashboard/data/organizations/org_0000000000000000/plan", R"({"plan":"pro"})", &browser).body,
             envelope("NotFound", "", "There is no organization with this id."));
-  const HttpResult reordered =
-      post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
+  const HttpResult reordered = post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
                                      "an organization name must not contain a bidirectional control character "
@@ -1003,7 +1009,9 @@ TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
 }
 
 TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
-  DashboardAccounts accounts(harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir));
+  const std::unique_ptr<app::Registry> registry =
+      app::openRegistry({harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir)});
+  DashboardAccounts accounts(*registry);
   for (std::size_t i = 0; i <= DashboardAccounts::kMaxPendingTotp; ++i) {
     accounts.keepPendingTotp("session " + std::to_string(i), "secret " + std::to_string(i));
   }
