@@ -1,15 +1,7 @@
-// The registry's people: organization users (owner, developer, viewer) and
-// the installation's operators, their TOTP secrets and recovery codes, their
-// sessions, and the audit log; on Poco::Data over SQLite (the same
-// registry.db as auth::SqliteClientRegistry, with its own connection; schema
-// db/registry/0003_accounts.sql). It is the CredentialSource of sign-in and
-// the SessionStore of the session manager. Every change is one transaction
-// that also appends its audit record, so a change is never without its record
-// nor a record without its change. Thread-safe (one connection behind a mutex).
+// The registry's people: their records, roles and the errors of the account
+// store; the store's interface.
 #pragma once
 
-#include <filesystem>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -63,24 +55,24 @@ class AccountError : public std::runtime_error {
   Kind kind_;
 };
 
-class AccountStore final : public CredentialSource, public SessionStore {
+// What the registry keeps of people (organization users and operators),
+// their TOTP secrets and recovery codes, their sessions, and the audit log.
+// It is the CredentialSource of sign-in and the SessionStore of the session
+// manager. Every change is one transaction that also appends its audit
+// record, so a change is never without its record nor a record without its
+// change. Implementations are thread-safe. SqliteAccountStore
+// (accounts/sqlite_account_store.h) implements it; app/registry.h opens one.
+class AccountStore : public CredentialSource, public SessionStore {
  public:
-  // Opens (creating it if absent) `databaseFile` and applies the migrations
-  // in `migrationsDir`. Throws AccountError(Storage).
-  AccountStore(const std::filesystem::path& databaseFile, const std::filesystem::path& migrationsDir,
-               auth::UnixClock clock = auth::systemUnixSeconds);
-  ~AccountStore() override;
-
-  AccountStore(const AccountStore&) = delete;
-  AccountStore& operator=(const AccountStore&) = delete;
+  ~AccountStore() override = default;
 
   // A new user of `organizationId`; `passwordHash` is a PHC string from
   // PasswordHasher (the caller checked the password policy). It takes the
   // place of the organization's user placeholder with that email, if any.
   // Audited as "user.create". Throws AccountError: InvalidValue (email, hash),
   // EmailTaken (by a user or an operator), UnknownOrganization, Storage.
-  UserRecord createUser(std::string_view organizationId, std::string_view email, Role role,
-                        std::string_view passwordHash, const AuditContext& audit);
+  virtual UserRecord createUser(std::string_view organizationId, std::string_view email, Role role,
+                                std::string_view passwordHash, const AuditContext& audit) = 0;
   // A new user of `organizationId` added by one of its owners, who must not
   // learn whether the email has an account elsewhere in the installation: an
   // email that a user of another organization or an operator has is not
@@ -88,78 +80,52 @@ class AccountStore final : public CredentialSource, public SessionStore {
   // user who has not signed in yet and audited alike; it is no account.
   // Throws AccountError: InvalidValue, EmailTaken (only when the organization
   // lists the email already), UnknownOrganization, Storage.
-  UserRecord createUserWithoutDisclosure(std::string_view organizationId, std::string_view email, Role role,
-                                         std::string_view passwordHash, const AuditContext& audit);
+  virtual UserRecord createUserWithoutDisclosure(std::string_view organizationId, std::string_view email, Role role,
+                                                 std::string_view passwordHash, const AuditContext& audit) = 0;
   // A new operator; audited as "operator.create". Same errors but UnknownOrganization.
-  OperatorRecord createOperator(std::string_view email, std::string_view passwordHash, const AuditContext& audit);
+  virtual OperatorRecord createOperator(std::string_view email, std::string_view passwordHash,
+                                        const AuditContext& audit) = 0;
 
-  std::optional<UserRecord> findUser(std::string_view userId);
+  virtual std::optional<UserRecord> findUser(std::string_view userId) = 0;
   // A user or a user placeholder, as listUsers shows it.
-  std::optional<UserRecord> findListedUser(std::string_view userId);
+  virtual std::optional<UserRecord> findListedUser(std::string_view userId) = 0;
   // The organization's users and user placeholders, oldest first.
-  std::vector<UserRecord> listUsers(std::string_view organizationId);
-  std::optional<OperatorRecord> findOperator(std::string_view operatorId);
+  virtual std::vector<UserRecord> listUsers(std::string_view organizationId) = 0;
+  virtual std::optional<OperatorRecord> findOperator(std::string_view operatorId) = 0;
 
   // Removes a user (its sessions and recovery codes go with it) or a user
   // placeholder. Audited as "user.delete". Throws AccountError:
   // UnknownAccount, InvalidValue (the organization's last owner), Storage.
-  void deleteUser(std::string_view userId, const AuditContext& audit);
+  virtual void deleteUser(std::string_view userId, const AuditContext& audit) = 0;
 
   // Whether the organization requires its users to sign in with TOTP (false
   // until set). Audited as "org.require-totp" ("required=true|false").
   // Throws AccountError: UnknownOrganization, Storage.
-  bool requiresTotp(std::string_view organizationId);
-  void setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit);
+  virtual bool requiresTotp(std::string_view organizationId) = 0;
+  virtual void setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) = 0;
 
   // Removes the sessions idle for more than `idleSeconds` or past their
   // absolute end at `now` (the background sweep); returns how many.
-  std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds);
+  virtual std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds) = 0;
 
   // Turns TOTP on with `secret` (raw bytes); `confirmedStep` is the step of
   // the code that confirmed the enrolment, kept as the last accepted step, so
   // that code is not accepted again (RFC 6238 section 5.2), nor any older one.
   // Audited as "account.totp-enable". Throws AccountError(UnknownAccount).
-  void enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
-                  const AuditContext& audit);
+  virtual void enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                          const AuditContext& audit) = 0;
   // Turns TOTP off, removing the secret, its last step and the recovery
   // codes. Audited as "account.totp-disable". Throws AccountError(UnknownAccount).
-  void disableTotp(std::string_view principalId, const AuditContext& audit);
+  virtual void disableTotp(std::string_view principalId, const AuditContext& audit) = 0;
   // Replaces the account's recovery codes by `digests`
   // (recoveryCodeDigest); audited as "account.recovery-codes".
-  void replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
-                            const AuditContext& audit);
-  std::size_t recoveryCodesLeft(std::string_view principalId);
+  virtual void replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
+                                    const AuditContext& audit) = 0;
+  virtual std::size_t recoveryCodesLeft(std::string_view principalId) = 0;
 
   // Appends one record on its own (a refused or failed change; a sign-in).
-  void appendAudit(const AuditRecord& record);
-  std::vector<AuditRecord> readAudit(const AuditQuery& query);
-
-  // CredentialSource
-  std::optional<Credentials> findCredentials(std::string_view emailKey) override;
-  bool recordTotpStep(std::string_view principalId, std::int64_t step) override;
-  bool useRecoveryCode(std::string_view principalId, std::string_view digest) override;
-  void replacePasswordHash(std::string_view principalId, std::string_view passwordHash) override;
-
-  // SessionStore
-  void insertSession(const StoredSession& session) override;
-  std::optional<StoredSession> findSession(std::string_view idDigest) override;
-  void touchSession(std::string_view idDigest, std::int64_t lastSeenAt) override;
-  void removeSession(std::string_view idDigest) override;
-  std::size_t removeSessionsOf(std::string_view principalId) override;
-
- private:
-  // What becomes of an email that already has an account elsewhere.
-  enum class EmailElsewhere { Refuse, Placeholder };
-  UserRecord addUser(std::string_view organizationId, std::string_view email, Role role, std::string_view passwordHash,
-                     const AuditContext& audit, EmailElsewhere elsewhere);
-  // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
-  // off, in one audited transaction.
-  void changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
-                  std::optional<std::int64_t> lastStep, const AuditContext& audit);
-
-  struct Connection;
-  std::unique_ptr<Connection> connection_;
-  auth::UnixClock clock_;
+  virtual void appendAudit(const AuditRecord& record) = 0;
+  virtual std::vector<AuditRecord> readAudit(const AuditQuery& query) = 0;
 };
 
 }  // namespace codepayload::accounts

@@ -12,9 +12,7 @@
 
 #include "auth/access_token_verifier.h"
 #include "auth/registry_view.h"
-#include "auth/secret_hasher.h"
 #include "auth/signing_keys.h"
-#include "auth/sqlite_client_registry.h"
 #include "auth/token_issuer.h"
 #include "auth/verified_token_cache.h"
 
@@ -50,23 +48,22 @@ constexpr std::chrono::milliseconds kPastTheSecond{2};
 
 // Members in construction order: each part only refers to parts above it.
 struct AuthService::Parts {
-  Parts(const AuthSettings& settings, UnixClock clock)
+  Parts(const AuthSettings& settings, std::unique_ptr<ClientRegistry> clientRegistry, const SecretHasher& hasher,
+        UnixClock clock)
       : dataDir(preparedDataDir(settings.dataDir)),
-        hasher(SecretHasher::loadOrCreate(dataDir / kPepperFile)),
-        registry(dataDir / kRegistryDatabaseFile, settings.migrationsDir, hasher, clock),
+        registry(std::move(clientRegistry)),
         keys(loadSigningKeys(dataDir)),
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),
         throttle(settings.throttle, clock),
-        view(registry, clock),
-        tokenEndpoint(view, registry, hasher, issuer, throttle, settings.tokenEndpointLimits),
+        view(*registry, clock),
+        tokenEndpoint(view, *registry, hasher, issuer, throttle, settings.tokenEndpointLimits),
         cache(settings.tokenCacheCapacity),
         bearer(verifier, view, cache, clock),
         pollInterval(settings.registryPollInterval) {}
 
   std::filesystem::path dataDir;
-  SecretHasher hasher;
-  SqliteClientRegistry registry;
+  std::unique_ptr<ClientRegistry> registry;
   SigningKeySet keys;
   TokenIssuer issuer;
   AccessTokenVerifier verifier;
@@ -126,8 +123,9 @@ struct AuthService::Parts {
   }
 };
 
-AuthService::AuthService(const AuthSettings& settings, UnixClock clock)
-    : parts_(std::make_unique<Parts>(settings, std::move(clock))) {
+AuthService::AuthService(const AuthSettings& settings, std::unique_ptr<ClientRegistry> registry,
+                         const SecretHasher& hasher, UnixClock clock)
+    : parts_(std::make_unique<Parts>(settings, std::move(registry), hasher, std::move(clock))) {
   parts_->refresher = std::thread([parts = parts_.get()] { parts->refreshLoop(); });
 }
 
@@ -146,7 +144,7 @@ const BearerAuthenticator& AuthService::bearerAuthenticator() const { return par
 
 const std::string& AuthService::jwksJson() const { return parts_->keys.jwksJson(); }
 
-ClientRegistry& AuthService::registry() { return parts_->registry; }
+ClientRegistry& AuthService::registry() { return *parts_->registry; }
 
 void AuthService::refreshRegistryView() { parts_->refresh(); }
 

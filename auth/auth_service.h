@@ -1,6 +1,6 @@
-// Everything the server needs for OAuth, wired from one data directory:
-//   <dataDir>/registry.db             the client registry (SQLite, created and migrated)
-//   <dataDir>/client-secret-pepper    32 random bytes, 0600 (created on first use)
+// Everything the server needs for OAuth, wired around the client registry and
+// the hasher of client secrets it is given (opened by app/registry.h), and the
+// signing keys of one data directory:
 //   <dataDir>/token-signing-key.pem   the signing key, 0600: an EC P-256 private key
 //                                     (tokens are ES256; created on first use) or an
 //                                     RSA private key of at least 2048 bits (RS256)
@@ -33,13 +33,12 @@
 #include "auth/auth_throttle.h"
 #include "auth/bearer_authenticator.h"
 #include "auth/client_registry.h"
+#include "auth/secret_hasher.h"
 #include "auth/token_endpoint.h"
 #include "auth/token_settings.h"
 
 namespace codepayload::auth {
 
-inline constexpr std::string_view kRegistryDatabaseFile = "registry.db";
-inline constexpr std::string_view kPepperFile = "client-secret-pepper";
 inline constexpr std::string_view kSigningKeyFile = "token-signing-key.pem";
 inline constexpr std::string_view kPreviousSigningKeyFile = "token-signing-key.previous.pem";
 inline constexpr std::string_view kNextSigningKeyFile = "token-signing-key.next.pem";
@@ -49,7 +48,6 @@ std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaD
 
 struct AuthSettings {
   std::filesystem::path dataDir = "data";  // created (0700) when absent
-  std::filesystem::path migrationsDir;     // registryMigrationsDir(<schema folder>)
   TokenSettings token;
   ThrottleSettings throttle;
   TokenEndpointLimits tokenEndpointLimits;
@@ -59,10 +57,12 @@ struct AuthSettings {
 
 class AuthService {
  public:
-  // Opens or creates everything listed above and starts the refresher thread.
-  // Throws (RegistryError, PepperError, SigningKeyError, std::filesystem
-  // errors) with a readable message when something cannot be opened.
-  explicit AuthService(const AuthSettings& settings, UnixClock clock = systemUnixSeconds);
+  // Opens or creates the signing keys listed above, loads the registry view
+  // from `registry` and starts the refresher thread. `hasher` must outlive the
+  // service. Throws (RegistryError, SigningKeyError, std::filesystem errors)
+  // with a readable message when something cannot be opened.
+  AuthService(const AuthSettings& settings, std::unique_ptr<ClientRegistry> registry, const SecretHasher& hasher,
+              UnixClock clock = systemUnixSeconds);
   ~AuthService();  // stops the refresher thread
 
   AuthService(const AuthService&) = delete;

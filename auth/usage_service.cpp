@@ -4,9 +4,9 @@
 
 namespace codepayload::auth {
 
-UsageService::UsageService(const std::filesystem::path& registryFile, std::chrono::milliseconds flushInterval, Log log,
+UsageService::UsageService(std::unique_ptr<UsageStore> store, std::chrono::milliseconds flushInterval, Log log,
                            UnixClock clock)
-    : store_(registryFile), flushInterval_(flushInterval), log_(std::move(log)), clock_(std::move(clock)) {
+    : store_(std::move(store)), flushInterval_(flushInterval), log_(std::move(log)), clock_(std::move(clock)) {
   writer_ = std::thread([this] { writeLoop(); });
 }
 
@@ -26,7 +26,7 @@ bool UsageService::flush() {
   std::vector<ClientUsageDelta> deltas = counter_.take();
   if (deltas.empty()) return true;
   try {
-    store_.add(deltas);
+    store_->add(deltas);
   } catch (const std::exception& error) {
     counter_.putBack(std::move(deltas));
     ++flushCounts_.failures;
@@ -101,7 +101,8 @@ std::vector<DailyUsage> UsageService::clientUsage(std::string_view clientId, int
   checkDays(days);
   std::lock_guard lock(flushMutex_);
   return usage(
-      days, [&](std::int64_t firstDay, std::int64_t lastDay) { return store_.clientDays(clientId, firstDay, lastDay); },
+      days,
+      [&](std::int64_t firstDay, std::int64_t lastDay) { return store_->clientDays(clientId, firstDay, lastDay); },
       counter_.pendingOfClient(clientId));
 }
 
@@ -111,7 +112,7 @@ std::vector<DailyUsage> UsageService::organizationUsage(std::string_view organiz
   return usage(
       days,
       [&](std::int64_t firstDay, std::int64_t lastDay) {
-        return store_.organizationDays(organizationId, firstDay, lastDay);
+        return store_->organizationDays(organizationId, firstDay, lastDay);
       },
       counter_.pendingOfOrganization(organizationId));
 }

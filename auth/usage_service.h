@@ -11,7 +11,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -45,10 +44,9 @@ class UsageService {
   using Log = std::function<void(const std::string& message)>;
   static constexpr int kMaxDays = 366;
 
-  // Opens its connection to `registryFile` (already migrated: the client
-  // registry applies the migrations) and starts the writer thread, which
-  // writes every `flushInterval`. Throws RegistryError(Storage).
-  UsageService(const std::filesystem::path& registryFile, std::chrono::milliseconds flushInterval, Log log,
+  // Writes to `store` (app/registry.h opens one) and starts the writer
+  // thread, which writes every `flushInterval`.
+  UsageService(std::unique_ptr<UsageStore> store, std::chrono::milliseconds flushInterval, Log log,
                UnixClock clock = systemUnixSeconds);
   ~UsageService();  // stop()
 
@@ -94,7 +92,7 @@ class UsageService {
       const std::map<std::int64_t, UsageCounts>& pending);
 
   UsageCounter counter_;
-  SqliteUsageStore store_;
+  std::unique_ptr<UsageStore> store_;
   std::chrono::milliseconds flushInterval_;
   Log log_;
   UnixClock clock_;

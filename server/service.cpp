@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "app/logging.h"
+#include "app/registry.h"
 #include "app/version.h"
 #include "auth/auth_service.h"
 #include "common/atomic_file.h"
@@ -97,6 +98,8 @@ struct CodePayloadService::Running {
   std::unique_ptr<TlsCertificateStore> certificates;
   Poco::Net::Context::Ptr tls;
   std::unique_ptr<SnapshotHolder> rules;
+  // Before every part opened from it.
+  std::unique_ptr<app::Registry> registry;
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<LargeRequestSlots> largeRequests;
@@ -145,7 +148,7 @@ struct CodePayloadService::Running {
     const app::BuildVersion build = app::buildVersion();
     const auto snapshot = rules->current();
     const RulesWatcher::Counts reloads = watcher->counts();
-    const auth::AuthService::RegistryRefresh registry = auth->registryRefresh();
+    const auth::AuthService::RegistryRefresh refresh = auth->registryRefresh();
     const HttpTransport::Counts connections = transport->counts();
     ScrapeValues values;
     values.version = build.project;
@@ -155,8 +158,8 @@ struct CodePayloadService::Running {
     values.rulesReloads = reloads.reloads;
     values.rulesReloadFailures = reloads.failedReloads;
     values.registryRefreshAgeSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - registry.lastSuccess).count();
-    values.registryRefreshFailures = registry.failures;
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - refresh.lastSuccess).count();
+    values.registryRefreshFailures = refresh.failures;
     const auth::UsageService::FlushCounts usageWrites = usage->flushCounts();
     values.usageWrites = usageWrites.writes;
     values.usageWriteFailures = usageWrites.failures;
@@ -200,23 +203,24 @@ LoadedRules CodePayloadService::Running::loadRules() {
 }
 
 void CodePayloadService::Running::startAuth() {
+  registry = app::openRegistry({config.dataDir, auth::registryMigrationsDir(config.schemaDir)});
   auth::AuthSettings authSettings;
   authSettings.dataDir = config.dataDir;
-  authSettings.migrationsDir = auth::registryMigrationsDir(config.schemaDir);
   authSettings.token.issuer = config.issuer;
   authSettings.token.audience = config.audience;
   authSettings.token.lifetimeSeconds = config.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config.tokenLeewaySeconds;
-  auth = std::make_unique<auth::AuthService>(authSettings);
+  auth = std::make_unique<auth::AuthService>(authSettings, registry->openClients(auth::systemUnixSeconds),
+                                             registry->secretHasher());
   largeRequests = std::make_unique<LargeRequestSlots>(
       LargeRequestLimits{config.largeBodyBytes, config.maxLargeRequestsPerClient,
                          config.maxLargeRequestsPerOrganization, config.maxLargeRequests});
-  usage = std::make_unique<auth::UsageService>(config.dataDir / auth::kRegistryDatabaseFile, config.usageFlushInterval,
+  usage = std::make_unique<auth::UsageService>(registry->openUsage(), config.usageFlushInterval,
                                                [serviceLog = log](const std::string& message) {
                                                  serviceLog({app::LogLevel::Warning, message});
                                                });
   if (config.dashboardEnabled) {
-    dashboard = std::make_unique<DashboardAccounts>(config.dataDir, authSettings.migrationsDir);
+    dashboard = std::make_unique<DashboardAccounts>(*registry);
     dashboard->onStandingChange([service = auth.get()] { service->refreshRegistryView(); });
   }
 }

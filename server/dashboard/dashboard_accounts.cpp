@@ -1,12 +1,8 @@
 #include "server/dashboard/dashboard_accounts.h"
 
-#include <Poco/Data/Session.h>
 #include <openssl/crypto.h>
 
-#include <stdexcept>
 #include <utility>
-
-#include "auth/auth_service.h"
 
 namespace codepayload::server {
 
@@ -23,21 +19,12 @@ DashboardAccounts::ChangeAudit::ChangeAudit(const accounts::AuditContext& contex
 
 DashboardAccounts::ChangeAudit::~ChangeAudit() { currentChangeAudit = previous_; }
 
-DashboardAccounts::DashboardAccounts(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir)
-    : hasher_(auth::SecretHasher::loadOrCreate(dataDir / auth::kPepperFile)),
-      registry_(dataDir / auth::kRegistryDatabaseFile, migrationsDir, hasher_),
-      accounts_(dataDir / auth::kRegistryDatabaseFile, migrationsDir),
-      passwordCheck_(accounts_, passwords_),
-      sessions_(accounts_),
-      signIn_(accounts_, passwordCheck_, sessions_) {
-  registry_.setChangeRecorder([](Poco::Data::Session& session, const auth::RegistryChange& change) {
-    if (currentChangeAudit == nullptr) throw std::logic_error("a dashboard registry change without its audit context");
-    accounts::appendAuditRecord(
-        session, accounts::AuditRecord{0, auth::systemUnixSeconds(), currentChangeAudit->actor, change.action,
-                                       change.target, change.organizationId, currentChangeAudit->address,
-                                       accounts::AuditResult::Success, change.detail});
-  });
-}
+DashboardAccounts::DashboardAccounts(app::Registry& registry)
+    : registry_(registry.openAuditedClients([] { return currentChangeAudit; })),
+      accounts_(registry.openAccounts(auth::systemUnixSeconds)),
+      passwordCheck_(*accounts_, passwords_),
+      sessions_(*accounts_),
+      signIn_(*accounts_, passwordCheck_, sessions_) {}
 
 void DashboardAccounts::keepPendingTotp(const std::string& sessionDigest, std::string secret) {
   const std::lock_guard lock(pendingMutex_);

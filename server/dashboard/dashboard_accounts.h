@@ -1,4 +1,4 @@
-// What the dashboard's handlers work with, opened from the data directory:
+// What the dashboard's handlers work with, opened from the registry:
 // its own connection to the client registry (changes reach the token
 // endpoint and the bearer check through the registry's version, like a change
 // made with codepayload-admin, and at once through standingChanged), the people's accounts
@@ -10,9 +10,9 @@
 #pragma once
 
 #include <deque>
-#include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -24,22 +24,22 @@
 #include "accounts/password_hasher.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
-#include "auth/secret_hasher.h"
-#include "auth/sqlite_client_registry.h"
+#include "app/registry.h"
+#include "auth/client_registry.h"
 
 namespace codepayload::server {
 
 class DashboardAccounts {
  public:
-  // Opens the registry of `dataDir` (migrated from `migrationsDir`). Throws
-  // with a readable message when it cannot.
-  DashboardAccounts(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir);
+  // Opens its parts of `registry`, which must outlive it. Throws with a
+  // readable message when it cannot.
+  explicit DashboardAccounts(app::Registry& registry);
 
   DashboardAccounts(const DashboardAccounts&) = delete;
   DashboardAccounts& operator=(const DashboardAccounts&) = delete;
 
-  auth::ClientRegistry& registry() { return registry_; }
-  accounts::AccountStore& accounts() { return accounts_; }
+  auth::ClientRegistry& registry() { return *registry_; }
+  accounts::AccountStore& accounts() { return *accounts_; }
   const accounts::PasswordHasher& passwords() const { return passwords_; }
   // Every check of a password (sign-in, and the password asked again before
   // a change) goes through this one, so all share its throttle.
@@ -81,9 +81,8 @@ class DashboardAccounts {
   void forgetPendingTotp(const std::string& sessionDigest);
 
  private:
-  auth::SecretHasher hasher_;
-  auth::SqliteClientRegistry registry_;
-  accounts::AccountStore accounts_;
+  std::unique_ptr<auth::ClientRegistry> registry_;
+  std::unique_ptr<accounts::AccountStore> accounts_;
   accounts::PasswordHasher passwords_;
   accounts::PasswordCheck passwordCheck_;
   accounts::SessionManager sessions_;

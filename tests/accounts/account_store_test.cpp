@@ -1,4 +1,4 @@
-#include "accounts/account_store.h"
+#include "accounts/sqlite_account_store.h"
 
 #include <gtest/gtest.h>
 
@@ -52,7 +52,7 @@ class AccountStoreTest : public ::testing::Test {
   FakeClock clock_;
   auth::SecretHasher hasher_;
   auth::SqliteClientRegistry registry_;
-  AccountStore store_;
+  SqliteAccountStore store_;
   std::string organization_;
 };
 

@@ -14,10 +14,10 @@
 
 #include <pwd.h>
 
-#include "accounts/account_store.h"
 #include "accounts/password_hasher.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
+#include "accounts/sqlite_account_store.h"
 #include "auth/auth_service.h"
 #include "auth/secret_hasher.h"
 #include "auth/sqlite_client_registry.h"
@@ -301,8 +301,8 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   testing::installSharedTestKey(dataDir() / "token-signing-key.pem", SigningAlgorithm::ES256);
   AuthSettings settings;
   settings.dataDir = dataDir();
-  settings.migrationsDir = testing::sourceRegistryMigrations();
-  const AuthService service(settings);
+  const testing::OpenedAuthService opened(settings);
+  const AuthService& service = opened.service;
   const std::string authorization = testing::basic(clientId, secret);
   const std::string_view authorizations[] = {authorization};
   const std::string_view contentType = "application/x-www-form-urlencoded";
@@ -411,7 +411,7 @@ TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
   EXPECT_EQ(created.find("passphrase"), std::string::npos);
 
   // The stored hash is Argon2id of the line, and sign-in accepts it.
-  accounts::AccountStore store(dataDir() / "registry.db", testing::sourceRegistryMigrations());
+  accounts::SqliteAccountStore store(dataDir() / "registry.db", testing::sourceRegistryMigrations());
   const std::optional<accounts::Credentials> ana = store.findCredentials("ana@example.com");
   ASSERT_TRUE(ana);
   EXPECT_EQ(ana->principalId, field(user, "id"));

@@ -22,7 +22,6 @@ using testing::TempDir;
 AuthSettings settingsFor(const std::filesystem::path& dataDir) {
   AuthSettings settings;
   settings.dataDir = dataDir;
-  settings.migrationsDir = testing::sourceRegistryMigrations();
   return settings;
 }
 
@@ -78,7 +77,8 @@ std::string expectedHeader(const SigningKey& key) {
 TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
   TempDir dir;
   const auto dataDir = dir.path() / "data";
-  AuthService service(settingsFor(dataDir));
+  testing::OpenedAuthService serviceOpened(settingsFor(dataDir));
+  AuthService& service = serviceOpened.service;
   EXPECT_EQ(modeOf(dataDir), 0700u);
   EXPECT_EQ(modeOf(dataDir / "client-secret-pepper"), 0600u);
   EXPECT_EQ(modeOf(dataDir / "token-signing-key.pem"), 0600u);
@@ -97,7 +97,8 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
 
 TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
-  AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+  testing::OpenedAuthService serviceOpened(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+  AuthService& service = serviceOpened.service;
   const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
 
@@ -135,12 +136,14 @@ TEST_P(AuthServiceWithKey, ASecondStartReusesTheKeyAndThePepperAndSignsWithTheKe
   std::string jwks;
   CreatedClient client;
   {
-    AuthService first(settingsWithTestKey(dir.path(), GetParam()));
+    testing::OpenedAuthService firstOpened(settingsWithTestKey(dir.path(), GetParam()));
+    AuthService& first = firstOpened.service;
     jwks = first.jwksJson();
     const Organization acme = first.registry().createOrganization("Acme", Plan::Pro);
     client = first.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   }
-  const AuthService second(settingsFor(dir.path()));
+  const testing::OpenedAuthService secondOpened(settingsFor(dir.path()));
+  const AuthService& second = secondOpened.service;
   EXPECT_EQ(second.jwksJson(), jwks);
   const TokenOutcome issued = requestToken(second, client.client.id, client.secret);
   ASSERT_EQ(issued.answer.status, 200);
@@ -158,7 +161,7 @@ TEST(AuthService, RefusesToStartWithASigningKeyOfAnotherKind) {
   }
   ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
   try {
-    const AuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+    const testing::OpenedAuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
     FAIL() << "an Ed25519 next key was accepted";
   } catch (const SigningKeyError& error) {
     EXPECT_EQ(std::string(error.what()),
@@ -187,7 +190,8 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   CreatedClient client;
   std::string oldToken;
   {
-    AuthService service(settingsWithTestKey(dir.path(), before));
+    testing::OpenedAuthService serviceOpened(settingsWithTestKey(dir.path(), before));
+    AuthService& service = serviceOpened.service;
     const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
     client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
     oldToken = accessTokenOf(requestToken(service, client.client.id, client.secret));
@@ -200,7 +204,8 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   EXPECT_EQ(headerOf(oldToken), expectedHeader(first));
   {
     // 1. The next key is published but does not sign yet.
-    const AuthService published(settingsFor(dir.path()));
+    const testing::OpenedAuthService publishedOpened(settingsFor(dir.path()));
+    const AuthService& published = publishedOpened.service;
     EXPECT_EQ(published.jwksJson(), R"({"keys":[)" + first.publicJwk() + "," + second.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(published, client.client.id, client.secret));
     EXPECT_EQ(headerOf(token), expectedHeader(first));
@@ -209,7 +214,8 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   std::filesystem::rename(next, current);
   {
     // 2. The new key signs; tokens of the old one still verify.
-    const AuthService rotated(settingsFor(dir.path()));
+    const testing::OpenedAuthService rotatedOpened(settingsFor(dir.path()));
+    const AuthService& rotated = rotatedOpened.service;
     EXPECT_EQ(rotated.jwksJson(), R"({"keys":[)" + second.publicJwk() + "," + first.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(rotated, client.client.id, client.secret));
     EXPECT_EQ(headerOf(token), expectedHeader(second));
@@ -218,7 +224,8 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   }
   // 3. The old key retired: its tokens are refused at once.
   std::filesystem::remove(previous);
-  const AuthService retired(settingsFor(dir.path()));
+  const testing::OpenedAuthService retiredOpened(settingsFor(dir.path()));
+  const AuthService& retired = retiredOpened.service;
   EXPECT_EQ(retired.jwksJson(), R"({"keys":[)" + second.publicJwk() + "]}");
   EXPECT_EQ(authenticate(retired, oldToken).cause, "unknownKey");
 }
@@ -227,7 +234,7 @@ TEST(AuthService, ReportsAnUnusableDataDirectory) {
   TempDir dir;
   const auto file = dir.path() / "not-a-directory";
   { std::ofstream(file) << "x"; }
-  EXPECT_THROW(AuthService(settingsFor(file)), std::exception);
+  EXPECT_THROW(testing::OpenedAuthService(settingsFor(file)), std::exception);
 }
 
 }  // namespace

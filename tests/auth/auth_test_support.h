@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "app/registry.h"
+#include "auth/auth_service.h"
 #include "auth/client_registry.h"
 #include "auth/signing_keys.h"
 #include "auth/unix_clock.h"
@@ -60,6 +62,17 @@ std::string readWholeFile(const std::filesystem::path& file);
 
 // The registry migrations of this source tree (db/registry).
 std::filesystem::path sourceRegistryMigrations();
+
+// An AuthService on the registry of `settings.dataDir` (migrated from the
+// source tree), opened as the server opens it (app/registry.h).
+struct OpenedAuthService {
+  explicit OpenedAuthService(const AuthSettings& settings)
+      : registry(app::openRegistry({settings.dataDir, sourceRegistryMigrations()})),
+        service(settings, registry->openClients(systemUnixSeconds), registry->secretHasher()) {}
+
+  std::unique_ptr<app::Registry> registry;
+  AuthService service;
+};
 
 // "Basic " + base64(text): no form-encoding step (the checklist's Braw).
 std::string basicRaw(std::string_view text);

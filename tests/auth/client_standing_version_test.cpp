@@ -9,9 +9,9 @@
 
 #include <string>
 
-#include "accounts/account_store.h"
+#include "accounts/sqlite_account_store.h"
 #include "auth/sqlite_client_registry.h"
-#include "auth/usage_store.h"
+#include "auth/sqlite_usage_store.h"
 #include "auth_test_support.h"
 #include "tests/accounts/scratch_registry.h"
 
@@ -112,7 +112,7 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   registry_.setClientState(erp_.id, ClientState::Active);
   registry_.setPlan(acme_.id, Plan::Starter);
   registry_.setSubscription(acme_.id, Subscription::Active);
-  accounts::AccountStore accounts(databaseFile(), testing::sourceRegistryMigrations(), clock_.clock());
+  accounts::SqliteAccountStore accounts(databaseFile(), testing::sourceRegistryMigrations(), clock_.clock());
   registry_.setChangeRecorder([](Poco::Data::Session& session, const RegistryChange& change) {
     accounts::appendAuditRecord(
         session, accounts::AuditRecord{0, kTestEpoch, "cli:tester", change.action, change.target, change.organizationId,

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "auth/sqlite_client_registry.h"
-#include "auth/usage_store.h"
+#include "auth/sqlite_usage_store.h"
 #include "auth_test_support.h"
 #include "behind_the_registry.h"
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "auth/sqlite_client_registry.h"
+#include "auth/sqlite_usage_store.h"
 #include "auth_test_support.h"
 
 namespace codepayload::auth {
@@ -34,7 +35,8 @@ class UsageServiceTest : public ::testing::Test {
         shop_(registry_.createClient(acme_.id, "Shop", {"write:codes"}, "tester").client),
         other_(registry_.createClient(globex_.id, "Other", {"write:codes"}, "tester").client),
         usage_(
-            databaseFile(), kNever, [this](const std::string& line) { log_.push_back(line); }, clock_.clock()) {}
+            std::make_unique<SqliteUsageStore>(databaseFile()), kNever,
+            [this](const std::string& line) { log_.push_back(line); }, clock_.clock()) {}
 
   std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
 
@@ -207,7 +209,7 @@ TEST_F(UsageServiceTest, StopWritesOnceMore) {
 }
 
 TEST_F(UsageServiceTest, AnotherInstanceAddsToTheSameRows) {
-  UsageService second(databaseFile(), kNever, {}, clock_.clock());
+  UsageService second(std::make_unique<SqliteUsageStore>(databaseFile()), kNever, {}, clock_.clock());
   usage_.codesAnswered(erp_.id, acme_.id, 1, 0);
   second.codesAnswered(erp_.id, acme_.id, 2, 1);
   EXPECT_TRUE(usage_.flush());

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "accounts/account_store.h"
 #include "accounts/base32.h"
 #include "accounts/password_hasher.h"
 #include "accounts/password_throttle.h"
+#include "accounts/sqlite_account_store.h"
 #include "accounts/totp.h"
 #include "server/dashboard/dashboard_security.h"
 #include "tests/robustness/fault_support.h"
@@ -79,9 +79,10 @@ class DashboardGuessing : public ::testing::Test {
     const AdminResult organization = runAdmin(dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
     ASSERT_EQ(organization.exitCode, 0) << organization.err;
     organizationId_ = jsonMember(organization.out, "id");
-    store_ = std::make_unique<accounts::AccountStore>(dataDir() / "registry.db", CODEPAYLOAD_REGISTRY_MIGRATIONS_DIR);
-    owner_ = store_->createUser(organizationId_, kOwner, accounts::Role::Owner, accounts::PasswordHasher().hash(kPassword),
-                                accounts::AuditContext{"test", "local"});
+    store_ =
+        std::make_unique<accounts::SqliteAccountStore>(dataDir() / "registry.db", CODEPAYLOAD_REGISTRY_MIGRATIONS_DIR);
+    owner_ = store_->createUser(organizationId_, kOwner, accounts::Role::Owner,
+                                accounts::PasswordHasher().hash(kPassword), accounts::AuditContext{"test", "local"});
   }
 
   std::filesystem::path dataDir() const { return folder_.path() / "data"; }
@@ -122,8 +123,7 @@ class DashboardGuessing : public ::testing::Test {
   // The records of `action`, newest first: "<actor> <address> <result> <detail>".
   std::vector<std::string> audit(const std::string& action) {
     std::vector<std::string> lines;
-    for (const accounts::AuditRecord& record :
-         store_->readAudit(accounts::AuditQuery{std::nullopt, action, 1000})) {
+    for (const accounts::AuditRecord& record : store_->readAudit(accounts::AuditQuery{std::nullopt, action, 1000})) {
       lines.push_back(record.actor + " " + record.address + " " +
                       std::string(accounts::auditResultName(record.result)) + " " + record.detail);
     }
@@ -141,7 +141,7 @@ class DashboardGuessing : public ::testing::Test {
 
   TemporaryFolder folder_{"dashboard-guessing"};
   std::unique_ptr<ServerProcess> server_;
-  std::unique_ptr<accounts::AccountStore> store_;
+  std::unique_ptr<accounts::SqliteAccountStore> store_;
   std::string organizationId_;
   accounts::UserRecord owner_;
 };

@@ -2,7 +2,6 @@
 
 #include <openssl/crypto.h>
 #include <pwd.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -19,11 +18,9 @@
 #include "accounts/password_hasher.h"
 #include "accounts/password_policy.h"
 #include "app/command_line.h"
+#include "app/registry.h"
 #include "app/version.h"
-#include "auth/auth_service.h"
 #include "auth/client_registry.h"
-#include "auth/secret_hasher.h"
-#include "auth/sqlite_client_registry.h"
 #include "common/json_escape.h"
 #include "common/utc_time.h"
 #include "db/file_modes.h"
@@ -172,38 +169,19 @@ auth::Subscription subscriptionArgument(std::string_view text) {
   return *subscription;
 }
 
-// The registry file of `dataDir`, absolute, as the admin names it.
-std::filesystem::path registryFile(const std::filesystem::path& dataDir) {
-  return std::filesystem::absolute(dataDir / auth::kRegistryDatabaseFile).lexically_normal();
-}
-
-// The registry and the pepper it hashes with, opened only for a valid command.
-// Creates the data dir, the pepper and the registry when absent: callers open
-// an absent registry only for init (D-U10). The people and the audit log share
-// its file (accounts/account_store.h); every change of the client registry is
-// recorded, as done by `audit`, in the change's own transaction (D-D8).
+// The registry's parts a command works with, opened only for a valid
+// command. Opening creates the data dir, the pepper and the registry when
+// absent: callers open an absent registry only for init (D-U10). The people
+// and the audit log live beside the clients; every change of the client
+// registry is recorded, as done by `audit`, in the change's own transaction
+// (D-D8).
 struct OpenRegistry {
-  OpenRegistry(const std::filesystem::path& dataDir, const std::filesystem::path& migrationsDir,
-               const accounts::AuditContext& audit)
-      : hasher(loadHasher(dataDir)),
-        registry(registryFile(dataDir), migrationsDir, hasher),
-        accounts(registryFile(dataDir), migrationsDir) {
-    registry.setChangeRecorder([audit](Poco::Data::Session& session, const auth::RegistryChange& change) {
-      accounts::appendAuditRecord(
-          session,
-          accounts::AuditRecord{0, auth::systemUnixSeconds(), audit.actor, change.action, change.target,
-                                change.organizationId, audit.address, accounts::AuditResult::Success, change.detail});
-    });
-  }
+  OpenRegistry(app::Registry& opened, const accounts::AuditContext& audit)
+      : registry(opened.openAuditedClients([&audit] { return &audit; })),
+        accounts(opened.openAccounts(auth::systemUnixSeconds)) {}
 
-  static auth::SecretHasher loadHasher(const std::filesystem::path& dataDir) {
-    if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
-    return auth::SecretHasher::loadOrCreate(dataDir / auth::kPepperFile);
-  }
-
-  auth::SecretHasher hasher;
-  auth::SqliteClientRegistry registry;
-  accounts::AccountStore accounts;
+  std::unique_ptr<ClientRegistry> registry;
+  std::unique_ptr<accounts::AccountStore> accounts;
 };
 
 // What a command works with: the registry (opened on first use), standard
@@ -215,7 +193,7 @@ struct AdminContext {
   accounts::AuditContext audit;
   std::optional<accounts::AuditRecord> attempt;
 
-  ClientRegistry& registry() { return open().registry; }
+  ClientRegistry& registry() { return *open().registry; }
 
   void attempting(std::string action, std::string_view target, std::string_view organizationId) {
     accounts::AuditRecord record;
@@ -356,7 +334,7 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          OpenRegistry& open = context.open();
          context.attempting("user.create", "", organization);
          const std::string hash = newPasswordHash(context.in);
-         return userJson(open.accounts.createUser(organization, email, role, hash, context.audit));
+         return userJson(open.accounts->createUser(organization, email, role, hash, context.audit));
        }},
       {{"operator", "create"},
        [](auto arguments, AdminContext& context) {
@@ -366,7 +344,7 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          OpenRegistry& open = context.open();
          context.attempting("operator.create", "", "");
          const std::string hash = newPasswordHash(context.in);
-         return operatorJson(open.accounts.createOperator(email, hash, context.audit));
+         return operatorJson(open.accounts->createOperator(email, hash, context.audit));
        }},
   };
   return table;
@@ -413,11 +391,11 @@ void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const 
   record.detail = std::string(error.what()).substr(0, 1000);
   try {
     if (record.organizationId.empty() && auth::isWellFormedClientId(record.target)) {
-      if (const std::optional<ClientRecord> client = open.registry.findClient(record.target)) {
+      if (const std::optional<ClientRecord> client = open.registry->findClient(record.target)) {
         record.organizationId = client->organizationId;
       }
     }
-    open.accounts.appendAudit(record);
+    open.accounts->appendAudit(record);
   } catch (const std::exception& auditError) {
     err << "codepayload-admin: the audit record of this command could not be written: " << auditError.what() << '\n';
   }
@@ -440,20 +418,20 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     out << app::versionText("codepayload-admin");
     return kExitOk;
   }
-  const std::filesystem::path registryPath = registryFile(dataDir);
+  const std::unique_ptr<app::Registry> registry = app::openRegistry({dataDir, migrationsDir});
   const accounts::AuditContext audit{cliActor(), std::string(accounts::kLocalAddress)};
   std::unique_ptr<OpenRegistry> open;
   // Opens the registry; one that does not exist is created only when `create`.
   const auto openRegistry = [&](bool create) -> OpenRegistry& {
     if (!open) {
-      if (!create && !std::filesystem::exists(registryPath)) {
-        throw std::runtime_error("no registry at " + registryPath.string() +
+      if (!create && !registry->exists()) {
+        throw std::runtime_error("no registry at " + registry->name() +
                                  "; run 'codepayload-admin init' (or start codepayload-server once) to create one "
                                  "there, or set the data dir (data.dir of codepayload.properties or "
                                  "CODEPAYLOAD_DATA_DIR) to the server's");
       }
-      err << "codepayload-admin: registry " << registryPath.string() << '\n';
-      open = std::make_unique<OpenRegistry>(dataDir, migrationsDir, audit);
+      err << "codepayload-admin: registry " << registry->name() << '\n';
+      open = std::make_unique<OpenRegistry>(*registry, audit);
       if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
         err << "codepayload-admin: " << *warning << '\n';
       }
@@ -465,9 +443,9 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     if (!arguments.empty() && arguments[0] == "init") {
       if (arguments.size() > 1)
         throw UsageError("'init' takes 0 arguments, got " + std::to_string(arguments.size() - 1));
-      const bool existed = std::filesystem::exists(registryPath);
+      const bool existed = registry->exists();
       openRegistry(true);
-      out << R"({"registry":)" << jsonString(registryPath.string()) << R"(,"created":)" << (existed ? "false" : "true")
+      out << R"({"registry":)" << jsonString(registry->name()) << R"(,"created":)" << (existed ? "false" : "true")
           << "}\n";
       return kExitOk;
     }

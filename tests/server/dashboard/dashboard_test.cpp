@@ -19,10 +19,12 @@
 #include <thread>
 #include <vector>
 
-#include "accounts/account_store.h"
 #include "accounts/base32.h"
 #include "accounts/password_hasher.h"
+#include "accounts/sqlite_account_store.h"
 #include "accounts/totp.h"
+#include "app/registry.h"
+#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
@@ -67,7 +69,7 @@ struct Browser {
 class DashboardTest : public ::testing::Test {
  protected:
   DashboardTest()
-      : store_(harness_.dataDir() / auth::kRegistryDatabaseFile,
+      : store_(harness_.dataDir() / app::kRegistryDatabaseFile,
                auth::registryMigrationsDir(harness_.service().config().schemaDir)) {
     auth::ClientRegistry& registry = harness_.service().auth().registry();
     organizationId_ = registry.createOrganization("Acme", auth::Plan::Starter).id;
@@ -149,7 +151,7 @@ class DashboardTest : public ::testing::Test {
   }
 
   ServiceHarness harness_;
-  accounts::AccountStore store_;
+  accounts::SqliteAccountStore store_;
   std::string organizationId_;
   std::string freeOrganizationId_;
   accounts::UserRecord owner_;
@@ -1019,7 +1021,9 @@ TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
 }
 
 TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
-  DashboardAccounts accounts(harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir));
+  const std::unique_ptr<app::Registry> registry =
+      app::openRegistry({harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir)});
+  DashboardAccounts accounts(*registry);
   for (std::size_t i = 0; i <= DashboardAccounts::kMaxPendingTotp; ++i) {
     accounts.keepPendingTotp("session " + std::to_string(i), "secret " + std::to_string(i));
   }

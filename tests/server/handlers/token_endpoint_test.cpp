@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 
+#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "auth/token_issuer.h"
 #include "tests/server/support/service_harness.h"
@@ -203,7 +204,7 @@ TEST(RegistryFaults, AreAnswered500AndLoggedOnTheTokenEndpointAndTheBearerPath) 
           .accessToken;
 
   sqlite3* database = nullptr;
-  ASSERT_EQ(sqlite3_open_v2((harness.dataDir() / auth::kRegistryDatabaseFile).c_str(), &database, SQLITE_OPEN_READWRITE,
+  ASSERT_EQ(sqlite3_open_v2((harness.dataDir() / app::kRegistryDatabaseFile).c_str(), &database, SQLITE_OPEN_READWRITE,
                             nullptr),
             SQLITE_OK);
   // The client standing counter moved too (as by any change of a client,

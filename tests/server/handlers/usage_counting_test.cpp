@@ -7,10 +7,11 @@
 
 #include <ctime>
 
+#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "auth/usage_service.h"
-#include "tests/server/support/service_harness.h"
 #include "tests/server/support/sample_requests.h"
+#include "tests/server/support/service_harness.h"
 
 namespace codepayload::server {
 namespace {
@@ -65,7 +66,7 @@ TEST(UsageCounting, TheTokenEndpointAndCodesCountPerClientAndTheStopWritesThem) 
   harness.stop();
   sqlite3* db = nullptr;
   ASSERT_EQ(
-      sqlite3_open_v2((harness.dataDir() / auth::kRegistryDatabaseFile).c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
+      sqlite3_open_v2((harness.dataDir() / app::kRegistryDatabaseFile).c_str(), &db, SQLITE_OPEN_READONLY, nullptr),
       SQLITE_OK);
   sqlite3_stmt* statement = nullptr;
   ASSERT_EQ(sqlite3_prepare_v2(db,

@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 
+#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "common/json_escape.h"
 #include "tests/auth/behind_the_registry.h"
@@ -215,7 +216,7 @@ ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, a
 }
 
 void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {
-  auth::testing::storeScopesBehindTheRegistry(dataDir_ / auth::kRegistryDatabaseFile, client.clientId, scopes);
+  auth::testing::storeScopesBehindTheRegistry(dataDir_ / app::kRegistryDatabaseFile, client.clientId, scopes);
   service_->auth().refreshRegistryView();
 }
 

@@ -1,4 +1,4 @@
-#include "auth/usage_store.h"
+#include "auth/sqlite_usage_store.h"
 
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>

@@ -1,0 +1,593 @@
+#include "accounts/sqlite_account_store.h"
+
+#include <Poco/Data/Session.h>
+#include <Poco/Data/Statement.h>
+#include <Poco/Exception.h>
+#include <Poco/Nullable.h>
+
+#include <initializer_list>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "accounts/base32.h"
+#include "accounts/email_address.h"
+#include "auth/random_strings.h"
+#include "auth/registry_session.h"
+#include "db/file_modes.h"
+#include "db/poco_migrations.h"
+
+namespace codepayload::accounts {
+
+namespace {
+
+using Poco::Data::Keywords::bind;
+using Poco::Data::Keywords::into;
+using Poco::Data::Keywords::now;
+
+// The table of a user's or an operator's rows, and the column other tables
+// name it by; from the id's prefix.
+struct PrincipalTable {
+  std::string table;
+  std::string column;
+};
+
+PrincipalTable principalTable(std::string_view principalId) {
+  if (principalId.substr(0, kUserIdPrefix.size()) == kUserIdPrefix) return {"users", "user_id"};
+  if (principalId.substr(0, kOperatorIdPrefix.size()) == kOperatorIdPrefix) return {"operators", "operator_id"};
+  throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
+}
+
+Role roleFromColumn(const std::string& text) {
+  const std::optional<Role> role = parseRole(text);
+  if (!role)
+    throw AccountError(AccountError::Kind::Storage, "registry database holds an unknown role \"" + text + "\"");
+  return *role;
+}
+
+void checkNewAccount(std::string_view email, std::string_view passwordHash) {
+  if (const std::optional<std::string> problem = emailProblem(email)) {
+    throw AccountError(AccountError::Kind::InvalidValue, *problem);
+  }
+  if (passwordHash.substr(0, 10) != "$argon2id$") {
+    throw AccountError(AccountError::Kind::InvalidValue, "the password hash is not an Argon2id PHC string");
+  }
+}
+
+// Runs `work` under the connection's lock; database faults become AccountError(Storage).
+template <typename Work>
+auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
+  return auth::guardedRegistryWork<AccountError>(mutex, what, AccountError::Kind::Storage, std::forward<Work>(work));
+}
+
+}  // namespace
+
+struct SqliteAccountStore::Connection {
+  explicit Connection(const std::filesystem::path& file) : session(auth::openRegistrySession(file)) {}
+
+  std::mutex mutex;
+  Poco::Data::Session session;
+
+  // Refuses `emailKey` when a user or an operator has it (inside the
+  // caller's write transaction).
+  void checkEmailFree(const std::string& emailKey, std::string_view email) {
+    Poco::Int64 users = 0;
+    Poco::Int64 operators = 0;
+    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    if (users + operators > 0) {
+      throw AccountError(AccountError::Kind::EmailTaken,
+                         "the email address " + std::string(email) + " already has an account");
+    }
+  }
+
+  // Whether a user of any organization or an operator has `emailKey`.
+  bool emailHasAccount(const std::string& emailKey) {
+    Poco::Int64 users = 0;
+    Poco::Int64 operators = 0;
+    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    return users + operators > 0;
+  }
+
+  // Refuses `emailKey` when the organization lists it already, as a user or a
+  // user placeholder (what its owners see; nothing about other organizations).
+  void checkNotListed(const std::string& organizationId, const std::string& emailKey, std::string_view email) {
+    Poco::Int64 users = 0;
+    Poco::Int64 placeholders = 0;
+    session << "SELECT count(*) FROM users WHERE organization_id = ? AND email_key = ?", bind(organizationId),
+        bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM user_placeholders WHERE organization_id = ? AND email_key = ?",
+        bind(organizationId), bind(emailKey), into(placeholders), now;
+    if (users + placeholders > 0) {
+      throw AccountError(AccountError::Kind::EmailTaken,
+                         "the email address " + std::string(email) + " is already a user of this organization");
+    }
+  }
+
+  // A fresh id with `prefix` that none of `tables` holds.
+  std::string newId(std::string_view prefix, std::initializer_list<std::string_view> tables) {
+    for (;;) {
+      std::string id = std::string(prefix) + auth::randomBase62(kAccountIdRandomLength);
+      Poco::Int64 taken = 0;
+      for (const std::string_view table : tables) {
+        Poco::Int64 count = 0;
+        session << "SELECT count(*) FROM " + std::string(table) + " WHERE id = ?", bind(id), into(count), now;
+        taken += count;
+      }
+      if (taken == 0) return id;
+    }
+  }
+
+  void requireAccount(std::string_view principalId, const PrincipalTable& where) {
+    Poco::Int64 found = 0;
+    session << "SELECT count(*) FROM " + where.table + " WHERE id = ?", bind(std::string(principalId)), into(found),
+        now;
+    if (found == 0) {
+      throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
+    }
+  }
+};
+
+SqliteAccountStore::SqliteAccountStore(const std::filesystem::path& databaseFile,
+                                       const std::filesystem::path& migrationsDir, auth::UnixClock clock)
+    : clock_(std::move(clock)) {
+  try {
+    filemodes::prepareOwnerOnlyDatabase(databaseFile);
+  } catch (const filemodes::FileModeError& error) {
+    throw AccountError(AccountError::Kind::Storage, "registry database: " + std::string(error.what()));
+  }
+  try {
+    connection_ = std::make_unique<Connection>(databaseFile);
+    applyMigrations(connection_->session, migrationsDir);
+  } catch (const Poco::Exception& error) {
+    throw AccountError(AccountError::Kind::Storage,
+                       "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
+  } catch (const DbError& error) {
+    throw AccountError(AccountError::Kind::Storage,
+                       "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
+  }
+}
+
+SqliteAccountStore::~SqliteAccountStore() = default;
+
+UserRecord SqliteAccountStore::createUser(std::string_view organizationId, std::string_view email, Role role,
+                                          std::string_view passwordHash, const AuditContext& audit) {
+  return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Refuse);
+}
+
+UserRecord SqliteAccountStore::createUserWithoutDisclosure(std::string_view organizationId, std::string_view email,
+                                                           Role role, std::string_view passwordHash,
+                                                           const AuditContext& audit) {
+  return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Placeholder);
+}
+
+UserRecord SqliteAccountStore::addUser(std::string_view organizationId, std::string_view email, Role role,
+                                       std::string_view passwordHash, const AuditContext& audit,
+                                       EmailElsewhere elsewhere) {
+  checkNewAccount(email, passwordHash);
+  return guarded(connection_->mutex, "creating a user", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    Poco::Int64 organizations = 0;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)),
+        into(organizations), now;
+    if (organizations == 0) {
+      throw AccountError(AccountError::Kind::UnknownOrganization,
+                         "no organization with id \"" + std::string(organizationId) + "\"");
+    }
+    const std::string key = emailKey(email);
+    UserRecord user{connection_->newId(kUserIdPrefix, {"users", "user_placeholders"}),
+                    std::string(organizationId),
+                    std::string(email),
+                    role,
+                    false,
+                    clock_()};
+    bool placeholder = false;
+    if (elsewhere == EmailElsewhere::Placeholder) {
+      connection_->checkNotListed(user.organizationId, key, email);
+      placeholder = connection_->emailHasAccount(key);
+    } else {
+      connection_->checkEmailFree(key, email);
+    }
+    if (placeholder) {
+      session << "INSERT INTO user_placeholders (id, organization_id, email, email_key, role, created_at)"
+                 " VALUES (?, ?, ?, ?, ?, ?)",
+          bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(Poco::Int64{user.createdAt}), now;
+    } else {
+      session << "DELETE FROM user_placeholders WHERE organization_id = ? AND email_key = ?", bind(user.organizationId),
+          bind(key), now;
+      session
+          << "INSERT INTO users (id, organization_id, email, email_key, role, password_hash, created_at, updated_at)"
+             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+          bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
+          bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
+    }
+    // One record for both: the organization's log must not tell them apart.
+    appendAuditRecord(
+        session, AuditRecord{0, user.createdAt, audit.actor, "user.create", user.id, user.organizationId, audit.address,
+                             AuditResult::Success, "email=" + user.email + " role=" + std::string(roleName(role))});
+    transaction.commit();
+    return user;
+  });
+}
+
+OperatorRecord SqliteAccountStore::createOperator(std::string_view email, std::string_view passwordHash,
+                                                  const AuditContext& audit) {
+  checkNewAccount(email, passwordHash);
+  return guarded(connection_->mutex, "creating an operator", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const std::string key = emailKey(email);
+    connection_->checkEmailFree(key, email);
+    OperatorRecord created{connection_->newId(kOperatorIdPrefix, {"operators"}), std::string(email), false, clock_()};
+    session << "INSERT INTO operators (id, email, email_key, password_hash, created_at, updated_at)"
+               " VALUES (?, ?, ?, ?, ?, ?)",
+        bind(created.id), bind(created.email), bind(key), bind(std::string(passwordHash)),
+        bind(Poco::Int64{created.createdAt}), bind(Poco::Int64{created.createdAt}), now;
+    appendAuditRecord(session, AuditRecord{0, created.createdAt, audit.actor, "operator.create", created.id, "",
+                                           audit.address, AuditResult::Success, "email=" + created.email});
+    transaction.commit();
+    return created;
+  });
+}
+
+namespace {
+
+std::vector<UserRecord> usersFromRows(const std::vector<std::string>& ids,
+                                      const std::vector<std::string>& organizations,
+                                      const std::vector<std::string>& emails, const std::vector<std::string>& roles,
+                                      const std::vector<Poco::Nullable<std::string>>& secrets,
+                                      const std::vector<Poco::Int64>& created) {
+  std::vector<UserRecord> users;
+  users.reserve(ids.size());
+  for (std::size_t row = 0; row < ids.size(); ++row) {
+    users.push_back(UserRecord{ids[row], organizations[row], emails[row], roleFromColumn(roles[row]),
+                               !secrets[row].isNull(), created[row]});
+  }
+  return users;
+}
+
+constexpr const char* kUserColumns = "SELECT id, organization_id, email, role, totp_secret, created_at FROM users";
+// The users and the user placeholders as an organization's owners see them; a
+// placeholder has no TOTP.
+constexpr const char* kListedUsers =
+    "SELECT id, organization_id, email, role, totp_secret, created_at FROM users WHERE {where}"
+    " UNION ALL SELECT id, organization_id, email, role, NULL, created_at FROM user_placeholders WHERE {where}"
+    " ORDER BY created_at, id";
+
+std::string listedUsersWhere(std::string_view condition) {
+  std::string sql = kListedUsers;
+  for (std::size_t at = sql.find("{where}"); at != std::string::npos; at = sql.find("{where}", at)) {
+    sql.replace(at, 7, condition);
+  }
+  return sql;
+}
+
+}  // namespace
+
+std::optional<UserRecord> SqliteAccountStore::findUser(std::string_view userId) {
+  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+    std::vector<std::string> ids, organizations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    connection_->session << std::string(kUserColumns) + " WHERE id = ?", bind(std::string(userId)), into(ids),
+        into(organizations), into(emails), into(roles), into(secrets), into(created), now;
+    std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
+    if (users.empty()) return std::nullopt;
+    return std::move(users.front());
+  });
+}
+
+std::optional<UserRecord> SqliteAccountStore::findListedUser(std::string_view userId) {
+  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+    std::vector<std::string> ids, organizations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    const std::string id(userId);
+    connection_->session << listedUsersWhere("id = ?"), bind(id), bind(id), into(ids), into(organizations),
+        into(emails), into(roles), into(secrets), into(created), now;
+    std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
+    if (users.empty()) return std::nullopt;
+    return std::move(users.front());
+  });
+}
+
+std::vector<UserRecord> SqliteAccountStore::listUsers(std::string_view organizationId) {
+  return guarded(connection_->mutex, "listing users", [&] {
+    std::vector<std::string> ids, organizations, emails, roles;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    const std::string organization(organizationId);
+    connection_->session << listedUsersWhere("organization_id = ?"), bind(organization), bind(organization), into(ids),
+        into(organizations), into(emails), into(roles), into(secrets), into(created), now;
+    return usersFromRows(ids, organizations, emails, roles, secrets, created);
+  });
+}
+
+std::optional<OperatorRecord> SqliteAccountStore::findOperator(std::string_view operatorId) {
+  return guarded(connection_->mutex, "reading an operator", [&]() -> std::optional<OperatorRecord> {
+    std::vector<std::string> ids, emails;
+    std::vector<Poco::Nullable<std::string>> secrets;
+    std::vector<Poco::Int64> created;
+    connection_->session << "SELECT id, email, totp_secret, created_at FROM operators WHERE id = ?",
+        bind(std::string(operatorId)), into(ids), into(emails), into(secrets), into(created), now;
+    if (ids.empty()) return std::nullopt;
+    return OperatorRecord{ids[0], emails[0], !secrets[0].isNull(), created[0]};
+  });
+}
+
+void SqliteAccountStore::enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                                    const AuditContext& audit) {
+  changeTotp(principalId, encodeBase32(secret), confirmedStep, audit);
+}
+
+void SqliteAccountStore::disableTotp(std::string_view principalId, const AuditContext& audit) {
+  changeTotp(principalId, std::nullopt, std::nullopt, audit);
+}
+
+void SqliteAccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                                    std::optional<std::int64_t> lastStep, const AuditContext& audit) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "changing a second factor", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    connection_->requireAccount(principalId, where);
+    const std::int64_t changedAt = clock_();
+    Poco::Nullable<std::string> storedSecret;
+    if (encodedSecret) storedSecret = *encodedSecret;
+    Poco::Nullable<Poco::Int64> storedStep;
+    if (lastStep) storedStep = Poco::Int64{*lastStep};
+    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = ?, updated_at = ? WHERE id = ?",
+        bind(storedSecret), bind(storedStep), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
+    const bool enabled = encodedSecret.has_value();
+    if (!enabled) {
+      session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+    }
+    std::string organization;
+    if (where.table == "users") {
+      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
+          now;
+    }
+    appendAuditRecord(session,
+                      AuditRecord{0, changedAt, audit.actor, enabled ? "account.totp-enable" : "account.totp-disable",
+                                  std::string(principalId), organization, audit.address, AuditResult::Success, ""});
+    transaction.commit();
+  });
+}
+
+void SqliteAccountStore::replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
+                                              const AuditContext& audit) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "replacing recovery codes", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    connection_->requireAccount(principalId, where);
+    const std::int64_t changedAt = clock_();
+    session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+    for (const std::string& digest : digests) {
+      session << "INSERT INTO recovery_codes (code_digest, " + where.column + ", created_at) VALUES (?, ?, ?)",
+          bind(digest), bind(std::string(principalId)), bind(Poco::Int64{changedAt}), now;
+    }
+    std::string organization;
+    if (where.table == "users") {
+      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
+          now;
+    }
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "account.recovery-codes",
+                                           std::string(principalId), organization, audit.address, AuditResult::Success,
+                                           "count=" + std::to_string(digests.size())});
+    transaction.commit();
+  });
+}
+
+std::size_t SqliteAccountStore::recoveryCodesLeft(std::string_view principalId) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "counting recovery codes", [&] {
+    Poco::Int64 count = 0;
+    connection_->session << "SELECT count(*) FROM recovery_codes WHERE " + where.column + " = ?",
+        bind(std::string(principalId)), into(count), now;
+    return static_cast<std::size_t>(count);
+  });
+}
+
+void SqliteAccountStore::appendAudit(const AuditRecord& record) {
+  guarded(connection_->mutex, "appending to the audit log", [&] {
+    auth::WriteTransaction transaction(connection_->session);
+    appendAuditRecord(connection_->session, record);
+    transaction.commit();
+  });
+}
+
+std::vector<AuditRecord> SqliteAccountStore::readAudit(const AuditQuery& query) {
+  return guarded(connection_->mutex, "reading the audit log",
+                 [&] { return readAuditRecords(connection_->session, query); });
+}
+
+std::optional<Credentials> SqliteAccountStore::findCredentials(std::string_view emailKey) {
+  return guarded(connection_->mutex, "reading an account", [&]() -> std::optional<Credentials> {
+    for (const char* table : {"users", "operators"}) {
+      std::vector<std::string> ids, hashes;
+      std::vector<Poco::Nullable<std::string>> secrets;
+      std::vector<Poco::Nullable<Poco::Int64>> steps;
+      connection_->session << "SELECT id, password_hash, totp_secret, totp_last_step FROM " + std::string(table) +
+                                  " WHERE email_key = ?",
+          bind(std::string(emailKey)), into(ids), into(hashes), into(secrets), into(steps), now;
+      if (ids.empty()) continue;
+      Credentials credentials{ids[0], hashes[0], std::nullopt, std::nullopt};
+      if (!secrets[0].isNull()) {
+        std::optional<std::string> secret = decodeBase32(secrets[0].value());
+        if (!secret) {
+          throw AccountError(AccountError::Kind::Storage, "registry database holds a TOTP secret that is not base32");
+        }
+        credentials.totpSecret = std::move(secret);
+      }
+      if (!steps[0].isNull()) credentials.lastTotpStep = steps[0].value();
+      return credentials;
+    }
+    return std::nullopt;
+  });
+}
+
+bool SqliteAccountStore::recordTotpStep(std::string_view principalId, std::int64_t step) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "recording a TOTP step", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "UPDATE " + where.table +
+                     " SET totp_last_step = ? WHERE id = ? AND totp_secret IS NOT NULL"
+                     " AND (totp_last_step IS NULL OR totp_last_step < ?)",
+        bind(Poco::Int64{step}), bind(std::string(principalId)), bind(Poco::Int64{step});
+    return statement.execute() == 1;
+  });
+}
+
+bool SqliteAccountStore::useRecoveryCode(std::string_view principalId, std::string_view digest) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "using a recovery code", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM recovery_codes WHERE code_digest = ? AND " + where.column + " = ?",
+        bind(std::string(digest)), bind(std::string(principalId));
+    return statement.execute() == 1;
+  });
+}
+
+void SqliteAccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
+  const PrincipalTable where = principalTable(principalId);
+  guarded(connection_->mutex, "replacing a password hash", [&] {
+    connection_->session << "UPDATE " + where.table + " SET password_hash = ?, updated_at = ? WHERE id = ?",
+        bind(std::string(passwordHash)), bind(Poco::Int64{clock_()}), bind(std::string(principalId)), now;
+  });
+}
+
+void SqliteAccountStore::insertSession(const StoredSession& stored) {
+  const PrincipalTable where = principalTable(stored.principalId);
+  guarded(connection_->mutex, "starting a session", [&] {
+    connection_->session << "INSERT INTO sessions (id_digest, " + where.column +
+                                ", created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+        bind(stored.idDigest), bind(stored.principalId), bind(Poco::Int64{stored.createdAt}),
+        bind(Poco::Int64{stored.lastSeenAt}), bind(Poco::Int64{stored.expiresAt}), now;
+  });
+}
+
+std::optional<StoredSession> SqliteAccountStore::findSession(std::string_view idDigest) {
+  return guarded(connection_->mutex, "reading a session", [&]() -> std::optional<StoredSession> {
+    std::vector<std::string> digests;
+    std::vector<Poco::Nullable<std::string>> users, operators;
+    std::vector<Poco::Int64> created, lastSeen, expires;
+    connection_->session << "SELECT id_digest, user_id, operator_id, created_at, last_seen_at, expires_at"
+                            " FROM sessions WHERE id_digest = ?",
+        bind(std::string(idDigest)), into(digests), into(users), into(operators), into(created), into(lastSeen),
+        into(expires), now;
+    if (digests.empty()) return std::nullopt;
+    return StoredSession{digests[0], users[0].isNull() ? operators[0].value() : users[0].value(), created[0],
+                         lastSeen[0], expires[0]};
+  });
+}
+
+void SqliteAccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
+  guarded(connection_->mutex, "recording a session's activity", [&] {
+    connection_->session << "UPDATE sessions SET last_seen_at = ? WHERE id_digest = ?", bind(Poco::Int64{lastSeenAt}),
+        bind(std::string(idDigest)), now;
+  });
+}
+
+void SqliteAccountStore::removeSession(std::string_view idDigest) {
+  guarded(connection_->mutex, "ending a session", [&] {
+    connection_->session << "DELETE FROM sessions WHERE id_digest = ?", bind(std::string(idDigest)), now;
+  });
+}
+
+std::size_t SqliteAccountStore::removeSessionsOf(std::string_view principalId) {
+  const PrincipalTable where = principalTable(principalId);
+  return guarded(connection_->mutex, "ending sessions", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM sessions WHERE " + where.column + " = ?", bind(std::string(principalId));
+    return statement.execute();
+  });
+}
+
+void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {
+  guarded(connection_->mutex, "removing a user", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    std::string organization;
+    std::string email;
+    std::string role;
+    Poco::Data::Statement find(session);
+    find << "SELECT organization_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
+        into(organization), into(email), into(role);
+    if (find.execute() == 0) {
+      Poco::Data::Statement findPlaceholder(session);
+      findPlaceholder << "SELECT organization_id, email, role FROM user_placeholders WHERE id = ?",
+          bind(std::string(userId)), into(organization), into(email), into(role);
+      if (findPlaceholder.execute() == 0) {
+        throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+      }
+      // Removed like a user, and recorded alike; it never counts as an owner.
+      session << "DELETE FROM user_placeholders WHERE id = ?", bind(std::string(userId)), now;
+      appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
+                                             audit.address, AuditResult::Success, "email=" + email + " role=" + role});
+      transaction.commit();
+      return;
+    }
+    if (role == roleName(Role::Owner)) {
+      Poco::Int64 owners = 0;
+      session << "SELECT count(*) FROM users WHERE organization_id = ? AND role = 'owner'", bind(organization),
+          into(owners), now;
+      if (owners <= 1) {
+        throw AccountError(AccountError::Kind::InvalidValue,
+                           "the organization's last owner cannot be removed; make another user owner first");
+      }
+    }
+    session << "DELETE FROM users WHERE id = ?", bind(std::string(userId)), now;
+    appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
+                                           audit.address, AuditResult::Success, "email=" + email + " role=" + role});
+    transaction.commit();
+  });
+}
+
+bool SqliteAccountStore::requiresTotp(std::string_view organizationId) {
+  return guarded(connection_->mutex, "reading an organization's settings", [&] {
+    Poco::Int64 required = 0;
+    connection_->session << "SELECT count(*) FROM organization_settings WHERE organization_id = ? AND require_totp = 1",
+        bind(std::string(organizationId)), into(required), now;
+    return required > 0;
+  });
+}
+
+void SqliteAccountStore::setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) {
+  guarded(connection_->mutex, "changing an organization's settings", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    Poco::Int64 known = 0;
+    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(known), now;
+    if (known == 0) {
+      throw AccountError(AccountError::Kind::UnknownOrganization,
+                         "no organization with id \"" + std::string(organizationId) + "\"");
+    }
+    const std::int64_t changedAt = clock_();
+    Poco::Data::Statement update(session);
+    update << "UPDATE organization_settings SET require_totp = ?, updated_at = ? WHERE organization_id = ?",
+        bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), bind(std::string(organizationId));
+    if (update.execute() == 0) {
+      session << "INSERT INTO organization_settings (organization_id, require_totp, updated_at) VALUES (?, ?, ?)",
+          bind(std::string(organizationId)), bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), now;
+    }
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "org.require-totp", std::string(organizationId),
+                                           std::string(organizationId), audit.address, AuditResult::Success,
+                                           required ? "required=true" : "required=false"});
+    transaction.commit();
+  });
+}
+
+std::size_t SqliteAccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
+  return guarded(connection_->mutex, "removing ended sessions", [&] {
+    Poco::Data::Statement statement(connection_->session);
+    statement << "DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at + ? <= ?", bind(Poco::Int64{at}),
+        bind(Poco::Int64{idleSeconds}), bind(Poco::Int64{at});
+    return statement.execute();
+  });
+}
+
+}  // namespace codepayload::accounts

@@ -1,0 +1,35 @@
+// The usage store on SQLite (db/registry/0004_client_usage.sql). Its own
+// connection to registry.db, so a write never waits for, or
+// holds, the client registry's lock that the token endpoint takes. Portable
+// SQL (D-D12); thread-safe (one connection behind a mutex).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "auth/usage_store.h"
+
+namespace codepayload::auth {
+
+class SqliteUsageStore final : public UsageStore {
+ public:
+  // Opens `databaseFile`, a registry already migrated (the client registry
+  // applies the migrations). Throws RegistryError(Storage).
+  explicit SqliteUsageStore(const std::filesystem::path& databaseFile);
+  ~SqliteUsageStore() override;
+
+  SqliteUsageStore(const SqliteUsageStore&) = delete;
+  SqliteUsageStore& operator=(const SqliteUsageStore&) = delete;
+
+  void add(const std::vector<ClientUsageDelta>& deltas) override;
+  std::map<std::int64_t, UsageCounts> clientDays(std::string_view clientId, std::int64_t firstDay,
+                                                 std::int64_t lastDay) override;
+  std::map<std::int64_t, UsageCounts> organizationDays(std::string_view organizationId, std::int64_t firstDay,
+                                                       std::int64_t lastDay) override;
+
+ private:
+  struct Connection;
+  std::unique_ptr<Connection> connection_;
+};
+
+}  // namespace codepayload::auth
