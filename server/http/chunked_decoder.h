@@ -30,6 +30,11 @@ class ChunkedDecoder {
   enum class Step { Size, Extension, SizeLf, Data, DataCr, DataLf, TrailerStart, Trailer, TrailerLf, FinalLf };
 
   State fail() { return state_ = State::Malformed; }
+  // One byte of the framing: of a size line (its digits, extension and LF),
+  // of the trailers, or the CRLF after a chunk's data or the last trailer.
+  void sizeLine(char c, std::size_t limit);
+  void trailers(char c);
+  void lineEnd(char c);
 
   // Longest chunk-size line (size, extensions) and all trailer lines together.
   static constexpr std::size_t kMaxSizeLine = 1024;
