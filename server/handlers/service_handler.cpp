@@ -110,19 +110,11 @@ std::size_t ServiceHandler::admit(HttpExchange& exchange, RouteMetrics& route) c
   try {
     return admitRequest(exchange, trace);
   } catch (const std::exception& error) {
-    if (context_.log) {
-      context_.log({app::LogLevel::Error, std::string("request failed: ") + error.what(), exchange.requestId()});
-    }
+    logFailure(exchange, error.what());
   } catch (...) {
-    if (context_.log) context_.log({app::LogLevel::Error, "request failed: unknown exception", exchange.requestId()});
+    logFailure(exchange, "unknown exception");
   }
-  if (!exchange.answered()) {
-    try {
-      sendFault(exchange, faultBody_, trace);
-    } catch (...) {
-      trace.status = 500;
-    }
-  }
+  if (!exchange.answered()) sendFaultOrMark(exchange, trace);
   return 0;
 }
 
@@ -138,21 +130,32 @@ void ServiceHandler::serve(HttpExchange& exchange, RequestTrace& trace) const no
     // The client went away or read too slowly: the connection ends, nothing
     // is wrong with the server.
   } catch (const std::exception& error) {
-    if (context_.log) {
-      context_.log({app::LogLevel::Error, std::string("request failed: ") + error.what(), exchange.requestId()});
-    }
+    logFailure(exchange, error.what());
   } catch (...) {
-    if (context_.log) context_.log({app::LogLevel::Error, "request failed: unknown exception", exchange.requestId()});
+    logFailure(exchange, "unknown exception");
   }
   if (!exchange.answered()) {
-    try {
-      sendFault(exchange, faultBody_, trace);
-    } catch (...) {
-      trace.status = 500;
-    }
+    sendFaultOrMark(exchange, trace);
   } else if (exchange.streamOpen()) {
     // A streamed answer cut short: the connection ends without its last chunk.
     exchange.closeAfterAnswer();
+    trace.status = 500;
+  }
+}
+
+void ServiceHandler::logFailure(const HttpExchange& exchange, std::string_view what) const noexcept {
+  if (!context_.log) return;
+  try {
+    context_.log({app::LogLevel::Error, "request failed: " + std::string(what), exchange.requestId()});
+  } catch (...) {
+    // Logging is best effort here: the answer below matters more.
+  }
+}
+
+void ServiceHandler::sendFaultOrMark(HttpExchange& exchange, RequestTrace& trace) const noexcept {
+  try {
+    sendFault(exchange, faultBody_, trace);
+  } catch (...) {
     trace.status = 500;
   }
 }

@@ -66,6 +66,11 @@ class ServiceHandler {
  private:
   class Record;
   void serve(HttpExchange& exchange, RequestTrace& trace) const noexcept;
+  // What a handler threw: one error line with the request id.
+  void logFailure(const HttpExchange& exchange, std::string_view what) const noexcept;
+  // The 500 of a request nothing answered; when even that cannot be sent,
+  // the trace says 500 (the connection ends).
+  void sendFaultOrMark(HttpExchange& exchange, RequestTrace& trace) const noexcept;
 
   FaultBody faultBody_;
   std::size_t bodyLimit_;
