@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh BUILD_DIR: every benchmark of issue 4, measured side by side in
+# bench/run.sh BUILD_DIR: every benchmark of the project, measured side by side in
 # one run, written to bench/results/latest.md (make bench calls this).
 #
 #  1. HTTP over HTTPS on loopback with wrk against a fresh codepayload-server
@@ -9,8 +9,8 @@
 #     issuer and key type, decision D-T4): GET /healthz, single-item /codes and /oauth/token at
 #     BENCH_CONNECTIONS and at BENCH_MANY_CONNECTIONS connections, 1,000-item
 #     /codes batches at BENCH_CONNECTIONS. Real and ceiling runs alternate,
-#     BENCH_RUNS times each; medians, and the transport table of issue 10
-#     (p99 and throughput against the ceiling's).
+#     BENCH_RUNS times each; medians, and the transport table (D-T2:
+#     p99 and throughput against the ceiling's).
 #  2. Memory: VmRSS of the idle server; VmHWM while it serves 10,000-item
 #     batches (peak reset through /proc/PID/clear_refs first).
 #  3. The engine in process (codepayload_engine_bench, repetitions, medians),
@@ -469,7 +469,7 @@ per_run_rows() {
 }
 
 # transport_row SCENARIO LABEL CONNECTIONS THROUGHPUT_TARGET: one row of the
-# transport table (issue 10): medians of server and ceiling, the median
+# transport table (D-T2): medians of server and ceiling, the median
 # per-run ratios, and the verdicts (p99 <= 1.25 x the ceiling's; with
 # THROUGHPUT_TARGET "yes", requests/s >= 0.9 x the ceiling's).
 transport_row() {
