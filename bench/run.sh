@@ -25,8 +25,8 @@
 # BENCH_MANY_CONNECTIONS (256), BENCH_WORKERS (worker threads of both the
 # server and the ceiling: http.maxThreads of config/codepayload.properties),
 # BENCH_TOKEN_CLIENTS (API clients per token run, 1000: each may mint 600
-# tokens a minute, so 1000 allow 60,000 tokens/s over a run; 500 capped a
-# quiet machine's runs at 30,000 with 429s), BENCH_MEMORY_DURATION
+# tokens a minute, so 1000 allow 60,000 tokens/s over a run; fewer cap a
+# quiet machine's runs with 429s, docs/decisions.md D-B1), BENCH_MEMORY_DURATION
 # (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5),
 # BENCH_TIMING_ROUNDS (interleaved rounds of the failure timing, 20000),
 # BENCH_OUTPUT (bench/results/latest.md).
@@ -204,7 +204,7 @@ export CODEPAYLOAD_DATA_DIR=$work/data
 : >"$work/runs.txt"
 
 # The engine first: after the HTTP runs the (virtual) cores stay slower for a
-# while, which showed as 20 % more CPU time per code.
+# while, which would count as the engine's CPU time (docs/decisions.md D-B1).
 echo "== engine: codepayload_engine_bench, $engine_repetitions repetitions"
 "$engine_bench" --benchmark_repetitions="$engine_repetitions" --benchmark_report_aggregates_only=true \
   --benchmark_out="$work/engine.csv" --benchmark_out_format=csv >"$work/engine.log" 2>&1 ||
