@@ -44,8 +44,8 @@ class SecretHasher {
  private:
   // SHA-256 after the pepper's inner and outer pads (RFC 2104), set up once and
   // copied for each digest: OpenSSL's one-shot HMAC() looks the algorithm up
-  // and keys a new context every call, 7 times the work (docs/performance.md
-  // section 12). The pepper itself is not kept.
+  // and keys a new context every call, several times the work of a copy
+  // (docs/performance.md section 12). The pepper itself is not kept.
   openssl::DigestContext innerPadded_;
   openssl::DigestContext outerPadded_;
 };

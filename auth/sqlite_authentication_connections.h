@@ -4,9 +4,9 @@
 // to the same file (WAL: readers never wait for each other or for a writer),
 // each with the authentication query prepared and its own lock.
 //
-// Why: with one lock, 64 request threads on two cores queued behind a holder
-// the scheduler had preempted in the middle of its query (2,000 lock waits in
-// 2 s at 13,000 tokens/s, docs/performance.md section 11). A lookup now takes
+// Why: with one lock, request threads outnumbering the cores queue behind a
+// holder the scheduler preempted in the middle of its query, and a core stays
+// idle (docs/performance.md section 11). A lookup takes
 // the first free connection, starting at one chosen by its thread, and waits
 // only when all are busy.
 #pragma once

@@ -2,7 +2,7 @@
 // query on SQLite, prepared once (SQLITE_PREPARE_PERSISTENT) on the
 // connection under the registry's Poco::Data session and kept. Poco::Data
 // 1.11 prepares a statement again on every execute (SQLiteStatementImpl::
-// compileImpl), which made the lookup four times slower (docs/decisions.md
+// compileImpl), which costs more than the lookup itself (docs/decisions.md
 // D-A13b); everything else in the registry speaks Poco::Data. Not
 // thread-safe: each one belongs to one connection of
 // SqliteAuthenticationConnections and runs under that connection's lock.

@@ -449,7 +449,8 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
   });
 }
 
-// An unknown id must cost what a known one does (issue 12, finding 7): the
+// An unknown id must cost what a known one does (D-S5: the time of a refusal must not tell
+// whether the id exists): the
 // query then reads the stand-in client's row, and its record is built in full
 // and dropped. Only a registry without any client answers a miss sooner, and
 // there no id is known to compare with.

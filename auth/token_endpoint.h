@@ -8,7 +8,7 @@
 // one of token_error_descriptions below: fixed, never quoting the request, and
 // one text for every invalid_client cause (docs/decisions.md D-U8).
 //
-// Order of checks (checklist D13: request syntax before client authentication,
+// Order of checks (D-K13: request syntax before client authentication,
 // as fosite does; syntax errors reveal nothing about clients):
 //  1. method != POST                     -> 405, Allow: POST, invalid_request
 //  2. address over its failure budget    -> 429, Retry-After, rate_limited
@@ -91,7 +91,7 @@ inline constexpr std::string_view kUnsupportedGrantType = "the only grant_type i
 // Every client authentication failure (no, malformed or non-Basic
 // Authorization, unknown id, wrong secret, blocked or deleted client): one text,
 // so the answer tells nothing about which check failed. It also answers
-// credentials sent as client_id/client_secret parameters without Basic (D12).
+// credentials sent as client_id/client_secret parameters without Basic (D-K12).
 inline constexpr std::string_view kInvalidClient =
     "client authentication failed: send the client id and secret with HTTP Basic authentication";
 inline constexpr std::string_view kUnauthorizedClient = "the organization's subscription does not cover API clients";

@@ -1,5 +1,5 @@
-// Usage of the API clients counted on the request path, in memory (issue 11,
-// D-D11, D-D12): per client and UTC day the tokens issued and the codes
+// Usage of the API clients counted on the request path, in memory (D-D11,
+// D-D12): per client and UTC day the tokens issued and the codes
 // accepted and rejected, and the minute of the client's last use. No database
 // and no I/O here: a background writer (auth/usage_service.h) takes the counts
 // out and adds them to the registry. Thread-safe; a count is one short lock of

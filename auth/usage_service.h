@@ -1,4 +1,4 @@
-// API client usage for the dashboard (issue 11): owns the in-memory counter
+// API client usage for the dashboard: owns the in-memory counter
 // the request path adds to (auth/usage_counter.h), the background writer that
 // adds the counts to the registry every flush interval (and once more on
 // stop), and the reads, which include the counts not yet written, so the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/run.sh BUILD_DIR: every benchmark of issue 4, measured side by side in
+# bench/run.sh BUILD_DIR: every benchmark of the project, measured side by side in
 # one run, written to bench/results/latest.md (make bench calls this).
 #
 #  1. HTTP over HTTPS on loopback with wrk against a fresh codepayload-server
@@ -9,8 +9,8 @@
 #     issuer and key type, decision D-T4): GET /healthz, single-item /codes and /oauth/token at
 #     BENCH_CONNECTIONS and at BENCH_MANY_CONNECTIONS connections, 1,000-item
 #     /codes batches at BENCH_CONNECTIONS. Real and ceiling runs alternate,
-#     BENCH_RUNS times each; medians, and the transport table of issue 10
-#     (p99 and throughput against the ceiling's).
+#     BENCH_RUNS times each; medians, and the transport table (D-T2:
+#     p99 and throughput against the ceiling's).
 #  2. Memory: VmRSS of the idle server; VmHWM while it serves 10,000-item
 #     batches (peak reset through /proc/PID/clear_refs first).
 #  3. The engine in process (codepayload_engine_bench, repetitions, medians),
@@ -25,8 +25,8 @@
 # BENCH_MANY_CONNECTIONS (256), BENCH_WORKERS (worker threads of both the
 # server and the ceiling: http.maxThreads of config/codepayload.properties),
 # BENCH_TOKEN_CLIENTS (API clients per token run, 1000: each may mint 600
-# tokens a minute, so 1000 allow 60,000 tokens/s over a run; 500 capped a
-# quiet machine's runs at 30,000 with 429s), BENCH_MEMORY_DURATION
+# tokens a minute, so 1000 allow 60,000 tokens/s over a run; fewer cap a
+# quiet machine's runs with 429s, docs/decisions.md D-B1), BENCH_MEMORY_DURATION
 # (seconds per memory run, 5), BENCH_ENGINE_REPETITIONS (5),
 # BENCH_TIMING_ROUNDS (interleaved rounds of the failure timing, 20000),
 # BENCH_OUTPUT (bench/results/latest.md).
@@ -204,7 +204,7 @@ export CODEPAYLOAD_DATA_DIR=$work/data
 : >"$work/runs.txt"
 
 # The engine first: after the HTTP runs the (virtual) cores stay slower for a
-# while, which showed as 20 % more CPU time per code.
+# while, which would count as the engine's CPU time (docs/decisions.md D-B1).
 echo "== engine: codepayload_engine_bench, $engine_repetitions repetitions"
 "$engine_bench" --benchmark_repetitions="$engine_repetitions" --benchmark_report_aggregates_only=true \
   --benchmark_out="$work/engine.csv" --benchmark_out_format=csv >"$work/engine.log" 2>&1 ||
@@ -469,7 +469,7 @@ per_run_rows() {
 }
 
 # transport_row SCENARIO LABEL CONNECTIONS THROUGHPUT_TARGET: one row of the
-# transport table (issue 10): medians of server and ceiling, the median
+# transport table (D-T2): medians of server and ceiling, the median
 # per-run ratios, and the verdicts (p99 <= 1.25 x the ceiling's; with
 # THROUGHPUT_TARGET "yes", requests/s >= 0.9 x the ceiling's).
 transport_row() {

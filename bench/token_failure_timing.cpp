@@ -1,6 +1,7 @@
 // codepayload_token_failure_timing: does the token endpoint take the same time
-// to refuse an unknown client id as a known id with a wrong secret? (Issue 12,
-// finding 7: it did not, by about 12 µs.)
+// to refuse an unknown client id as a known id with a wrong secret? A
+// difference would tell a caller which ids exist (docs/decisions.md D-S5,
+// docs/robustness.md).
 //
 // Measures TokenEndpoint::handle, the whole server-side decision, over a real
 // SQLite registry in a temporary directory (WAL, the shipped migrations) and
@@ -58,11 +59,11 @@ namespace {
 
 using namespace codepayload::auth;
 
-// The largest difference of medians that passes. Why this value: the finding
-// was 12 µs; the shared 2-core machine's run-to-run drift of one path's
-// median is a few hundred nanoseconds, and a rank test over tens of thousands
-// of samples flags differences of a few nanoseconds (cache placement of two
-// different strings) that no client across a network can resolve.
+// The largest difference of medians that passes (D-S5). Why this value: far
+// below the difference the leak showed, yet above one path's run-to-run drift
+// (docs/decisions.md D-S5); a rank test over tens of thousands of samples
+// flags differences of a few nanoseconds (cache placement of two different
+// strings) that no client across a network can resolve.
 constexpr double kBoundNanoseconds = 500.0;
 constexpr std::size_t kIdsPerKind = 64;
 constexpr std::string_view kAddress = "192.0.2.10";

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/token_only.sh BUILD_DIR...: only the /oauth/token scenario of
-# bench/run.sh, to compare builds in one session (docs/performance.md, issue 13).
+# bench/run.sh, to compare builds in one session (docs/performance.md).
 # For each round (BENCH_RUNS, 3) and each BUILD_DIR in turn: a fresh server of
 # that build on a temporary data dir, BENCH_TOKEN_CLIENTS (1000) API clients,
 # then wrk against the server and against that build's ceiling server

@@ -1,5 +1,5 @@
 # Writes a C++ source defining codepayload::server::dashboardFiles(): every
-# file under ROOT (the dashboard's pages and assets, issue 11) as its
+# file under ROOT (the dashboard's pages and assets) as its
 # path relative to ROOT and its bytes, sorted by path. Bytes are written as
 # hexadecimal escapes, so any file (an image too) is carried exactly. The
 # binary holds the files themselves, never a path of the source tree.

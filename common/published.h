@@ -6,8 +6,8 @@
 //
 // Not std::atomic<std::shared_ptr>: libstdc++ 12 guards it with a spin lock
 // (a lock bit and a pause loop, no sleep), so when the thread holding that bit
-// is preempted, every reader on its core spins for a whole time slice: 4 ms
-// each, 20 ms stalls of every request with 64 threads on 2 cores
+// is preempted, every reader on its core spins for a whole time slice, and
+// with many more threads than cores such stalls add up on every request
 // (docs/performance.md section 12).
 #pragma once
 

@@ -13,13 +13,13 @@
 namespace codepayload {
 
 // Why a body is not a CodesRequest at all (the whole request is refused; the
-// HTTP layer answers 400, or 413 for kTooManyItems).
+// HTTP layer answers 400, or 413 for TooManyItems).
 struct RequestError {
   enum class Kind {
     InvalidJson,   // not JSON, or not UTF-8, or trailing garbage
     MissingField,  // a required field is absent
     WrongType,     // a field has the wrong JSON type
-    TooManyItems,  // more definitions than Limits::maxItems
+    TooManyItems,  // more definitions than EngineLimits::maxItems
   };
   Kind kind;
   std::string path;     // "codes.3.primaryKey.value"; "" for the whole body

@@ -18,7 +18,7 @@ Poco::Net::HTTPServerParams::Ptr httpParams(const ServerConfig& config) {
   params->setMaxQueued(config.maxQueued);
   // Poco 1.11's TCPServer::stop() wakes only one waiting dispatcher thread;
   // any other idle one notices the stop when its idle wait ends, and the
-  // service's stop() joins them all: a short idle wait keeps that join short
+  // ceiling's shutdown joins them all: a short idle wait keeps that join short
   // (D-H8). Each pooled OS thread stays in the ThreadPool for reuse anyway.
   params->setThreadIdleTime(Poco::Timespan(1, 0));
   params->setTimeout(Poco::Timespan(static_cast<long>(config.ioTimeout.count()), 0));

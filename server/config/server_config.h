@@ -45,7 +45,7 @@ struct ServerConfig {
   // Plain-HTTP listener serving only GET /metrics (Prometheus text); off when
   // empty.
   std::optional<ListenAddress> metricsListen;
-  // The dashboard (/dashboard/, issue 11): on or off, and on the HTTPS
+  // The dashboard (/dashboard/): on or off, and on the HTTPS
   // listener (nullopt) or on its own HTTPS listener (then only there).
   bool dashboardEnabled = true;
   std::optional<ListenAddress> dashboardListen;

@@ -1,4 +1,4 @@
-// What every /dashboard/data/ endpoint works with (issue 11): the call being
+// What every /dashboard/data/ endpoint works with: the call being
 // answered (Call: the exchange, who asks, the parsed body and query), the
 // refusals that end it (Refusal, answered as an ErrorEnvelope by the
 // handler), reading the JSON body, writing JSON, the answers, and what a

@@ -1,4 +1,4 @@
-// The dashboard's pages and assets (the files of dashboard/, issue 11),
+// The dashboard's pages and assets (the files of dashboard/),
 // compiled into the binary by cmake/EmbedDashboard.cmake: the server needs no
 // file of the source tree at run time, and serves exactly what was built.
 #pragma once

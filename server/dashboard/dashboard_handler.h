@@ -1,4 +1,4 @@
-// Everything under /dashboard/ (issue 11): the pages (embedded files of
+// Everything under /dashboard/: the pages (embedded files of
 // dashboard/) and the JSON endpoints under /dashboard/data/ that the pages
 // call. Thin: each endpoint parses, checks who asks (session, role, CSRF
 // token, same origin), calls the registry or the accounts, and answers.

@@ -1,4 +1,4 @@
-// The dashboard's browser-facing safeguards as pure functions (issue 11,
+// The dashboard's browser-facing safeguards as pure functions (the
 // OWASP Session Management and CSRF cheat sheets): the response headers every
 // /dashboard/ answer carries, the session cookie, and the cross-site checks a
 // state-changing request must pass. The handler applies them; the tests

@@ -1,7 +1,7 @@
 // The start-up check of the TLS certificate and key the HTTPS listener will
 // present: the key belongs to the certificate, and the certificate is within
-// its validity dates. One function, so that a certificate reload (SIGHUP,
-// issue 9) runs the same check before it swaps the TLS context.
+// its validity dates. One function, so that a certificate reload (SIGHUP)
+// runs the same check before it swaps the TLS context.
 #pragma once
 
 #include <ctime>

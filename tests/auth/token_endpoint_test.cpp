@@ -269,7 +269,7 @@ TEST_P(TokenEndpointSyntax, Answer) {
   expectAnswer(outcome.answer, expectedError(400, "Bad Request", row.expectedError, row.description));
   EXPECT_EQ(outcome.cause, row.cause);
   EXPECT_EQ(outcome.clientId, "");
-  EXPECT_EQ(registry_.authenticationLookups, 0);  // syntax is checked before any client lookup (D13)
+  EXPECT_EQ(registry_.authenticationLookups, 0);  // syntax is checked before any client lookup (D-K13)
 }
 
 std::string fields(int count) {
@@ -456,7 +456,7 @@ TEST_F(TokenEndpointTest, D12_ClientCredentialsInParametersAlongsideBasicAreInva
     expectAnswer(outcome.answer, kMultipleAuthMethods);
     EXPECT_EQ(outcome.cause, "multipleAuthMethods");
   }
-  // Without an Authorization header they are ignored, and Basic is missing (D12).
+  // Without an Authorization header they are ignored, and Basic is missing (D-K12).
   Request bodyOnly;
   bodyOnly.body = "grant_type=client_credentials&client_id=" + clientId_ + "&client_secret=" + secret_;
   expectAnswer(send(bodyOnly).answer, kInvalidClient);

@@ -86,7 +86,7 @@ TEST(TokenIssuer, SignsWithTheActiveKeyOfARotation) {
 }
 
 TEST_P(TokenIssuerTest, ClaimsAreExactWithIntegerNumericDates) {
-  // TK-04, TK-06: D9 sub = organization id, plus client_id; nothing else.
+  // TK-04, TK-06: D-K9 sub = organization id, plus client_id; nothing else.
   const IssuedToken issued = issuer_.issue({kOrg, kClient, scopes_});
   EXPECT_EQ(issued.expiresIn, 3600);
   const DecodedToken token = decode(issued.accessToken);

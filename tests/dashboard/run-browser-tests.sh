@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The dashboard's browser tests (ctest: codepayload_dashboard_browser_tests): a real
 # codepayload-server on 127.0.0.1 with a scratch data directory, an organization with an owner and
-# a viewer and an operator made with codepayload-admin (the commands), then
+# a viewer and an operator made with codepayload-admin (the commands an operator types), then
 # dashboard.test.mjs under `node --test`, which drives Debian's chromium-headless-shell with
 # playwright-core (pinned in package.json; installed by scripts/install-deps.sh with npm ci).
 # Screenshots of every page go to ARTIFACTS_DIR.

@@ -1,4 +1,4 @@
-"""No credential, token or hash in the logs of the HTTP tests (issue 9, item 6).
+"""No credential, token or hash in the logs of the HTTP tests.
 
 The service and robustness tests record every exchange (RECORDED_RESPONSES_DIR/*.jsonl: request
 headers, small request bodies, responses) and, when each server ends, its logs

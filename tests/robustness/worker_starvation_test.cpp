@@ -1,4 +1,4 @@
-// The worker starvation scenario of issue 10, against the server process with
+// The worker starvation scenario (D-T1), against the server process with
 // its default settings: 40 connections from 127.0.0.2 trickle header lines one
 // a second, and 300 TCP connections from 127.0.0.3 never start the TLS
 // handshake; both bad clients reopen every connection the server closes, so
@@ -44,10 +44,10 @@ constexpr std::chrono::seconds kRampUp{2};
 // short deadline involved, so connections the server closes are reopened
 // and taken again while it watches.
 constexpr std::chrono::seconds kObserved{12};
-// The issue's bound: 1 s. A sanitizer build runs the server several times
+// The bound a normal client is answered within: 1 s. A sanitizer build runs the server several times
 // slower (AddressSanitizer checks every access, each new connection's TLS
 // handshake included), so there, on CI's two busy cores, it is 3 s: still far
-// below what starvation costs (8-10 s before D-T1).
+// below what starvation costs (docs/decisions.md D-T1).
 #if defined(__SANITIZE_ADDRESS__)
 constexpr bool kSanitizedBuild = true;
 #elif defined(__has_feature)

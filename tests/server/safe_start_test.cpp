@@ -1,4 +1,4 @@
-// Start-up refusals (issue 14, item 1): a port already in use, a data
+// Start-up refusals: a port already in use, a data
 // directory another server holds, a TLS key that does not match its
 // certificate, a certificate outside its validity dates. In process (the
 // exact exception) and as the real executable (exit 70, the exact line).

@@ -108,7 +108,7 @@ TEST_F(CliTest, ImportsTheBaseline) {
   EXPECT_EQ(result.err, "");
 }
 
-// Issue 14: an older release does not silently replace a newer one.
+// An older release does not silently replace a newer one.
 TEST_F(CliTest, RefusesAnOlderReleaseOverANewerOneUnlessAllowed) {
   const std::string db = (temp_ / "rules.db").string();
   ASSERT_EQ(run({"--db", db, "--baseline", baselinePath(kRulesDir).string()}).exitCode, 0);

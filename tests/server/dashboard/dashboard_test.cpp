@@ -1,4 +1,4 @@
-// The dashboard's HTTP side against the real service (issue 11): pages and
+// The dashboard's HTTP side against the real service: pages and
 // their headers, the access token refusal, sign-in and the session cookie,
 // the CSRF token and the cross-site checks, roles, and the API clients'
 // lifecycle as the token endpoint sees it.
