@@ -32,6 +32,7 @@ using server::testing::metricSamples;
 using server::testing::sampleValue;
 using server::testing::scrapeAfterRequests;
 using server::testing::scrapeMetrics;
+using server::testing::scrapeWhenSettled;
 
 constexpr const char* kPromtool = "/usr/bin/promtool";
 
@@ -114,7 +115,7 @@ TEST_F(MetricsScrape, PromtoolAcceptsARealScrapeAndTheCountersMoveByExactlyTheRe
   const CreatedApiClient client = createApiClient(dataDir, "metrics");
   const std::string token = acceptedAccessToken(server.endpoint(), client);
 
-  const auto before = metricSamples(scrapeMetrics(port));
+  const auto before = metricSamples(scrapeWhenSettled(port));
   for (int request = 0; request < 3; ++request) {
     const HttpResult accepted = exchange(server.endpoint(), codesCall(token, kOneItem));
     ASSERT_EQ(accepted.body, kOneItemResponse);

@@ -38,7 +38,7 @@ class Metrics : public ::testing::Test {
   }
 
   static std::map<std::string, double> scrape() {
-    return metricSamples(scrapeMetrics(*harness_->service().metricsPort()));
+    return metricSamples(scrapeWhenSettled(*harness_->service().metricsPort()));
   }
   // A scrape once the `requests` sent since `before` are all counted.
   static std::map<std::string, double> scrapeAfter(const std::map<std::string, double>& before, int requests) {

@@ -59,6 +59,18 @@ std::string scrapeAfterRequests(std::uint16_t port, const std::map<std::string, 
   return text;
 }
 
+std::string scrapeWhenSettled(std::uint16_t port) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  std::string text = scrapeMetrics(port);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::string next = scrapeMetrics(port);
+    if (requestsCounted(metricSamples(next)) == requestsCounted(metricSamples(text))) return next;
+    text = std::move(next);
+  }
+  return text;
+}
+
 std::map<std::string, double> metricSamples(const std::string& text) {
   std::map<std::string, double> samples;
   std::istringstream lines(text);

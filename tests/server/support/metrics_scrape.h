@@ -28,6 +28,11 @@ std::string scrapeMetrics(std::uint16_t port);
 // the test's own assertions then say what is missing).
 std::string scrapeAfterRequests(std::uint16_t port, const std::map<std::string, double>& before, int requests);
 
+// A scrape once the requests already answered are all counted: scrapes until
+// the requests counted stay the same over two scrapes 20 ms apart (at most
+// 2 s), for a "before" taken right after requests were answered.
+std::string scrapeWhenSettled(std::uint16_t port);
+
 // Every sample line of `text`: "codepayload_x_total{a=\"b\"}" -> value.
 std::map<std::string, double> metricSamples(const std::string& text);
 
