@@ -32,6 +32,13 @@ bool freedMemoryCanBeReturned() {
 #endif
 }
 
+bool releaseIfOver(std::string& buffer, std::size_t keep) {
+  if (buffer.capacity() <= keep) return false;
+  const bool large = buffer.capacity() > kLargeBufferBytes;
+  std::string().swap(buffer);
+  return large;
+}
+
 void returnFreedMemoryToSystem() {
 #if defined(__GLIBC__)
   if (!kAddressSanitizer) malloc_trim(0);

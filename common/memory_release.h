@@ -5,6 +5,9 @@
 // maximum-size batches at once would keep their peak resident for good.
 #pragma once
 
+#include <cstddef>
+#include <string>
+
 namespace codepayload::common {
 
 // Returns the free pages of every malloc arena to the system (glibc
@@ -15,5 +18,14 @@ void returnFreedMemoryToSystem();
 
 // Whether returnFreedMemoryToSystem() can do anything in this build.
 bool freedMemoryCanBeReturned();
+
+// A buffer past this size served a large request: the engine's scratch and a
+// connection's buffers free it instead of keeping it for the next request,
+// and its freed memory is worth returning to the system.
+inline constexpr std::size_t kLargeBufferBytes = 4 * 1024 * 1024;
+
+// Frees `buffer` when its capacity is over `keep`. Returns whether it was
+// over kLargeBufferBytes.
+bool releaseIfOver(std::string& buffer, std::size_t keep);
 
 }  // namespace codepayload::common

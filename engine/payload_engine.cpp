@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "common/memory_release.h"
 #include "engine/engine_metrics.h"
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
@@ -34,13 +35,9 @@ thread_local Scratch scratch;
 // thread gives its scratch memory back instead of keeping it for the next
 // request: a worker that once served a 32 MiB batch must not hold that much
 // (and simdjson's indexes of about 4 bytes per body byte) for good.
-constexpr std::size_t kRetainedScratchBytes = 4 * 1024 * 1024;
+constexpr std::size_t kRetainedScratchBytes = common::kLargeBufferBytes;
 // Definitions kept (with their vectors' capacity) between requests.
 constexpr std::size_t kRetainedDefinitions = 10000;
-
-void releaseIfHuge(std::string& buffer) {
-  if (buffer.capacity() > kRetainedScratchBytes) std::string().swap(buffer);
-}
 
 // Releases what a large request left in the thread's scratch; runs when
 // generate() returns or throws.
@@ -50,10 +47,10 @@ struct ScratchRelease {
     if (bodyBytes > kRetainedScratchBytes) scratch.parser.releaseBuffers();
     if (scratch.definitions.size() > kRetainedDefinitions) std::vector<CodeDefinition>().swap(scratch.definitions);
     if (scratch.laterFailures.capacity() > kRetainedDefinitions) std::vector<std::size_t>().swap(scratch.laterFailures);
-    releaseIfHuge(scratch.pending);
-    releaseIfHuge(scratch.failures);
-    releaseIfHuge(scratch.outcome.barcodeText);
-    releaseIfHuge(scratch.outcome.hri);
+    common::releaseIfOver(scratch.pending, kRetainedScratchBytes);
+    common::releaseIfOver(scratch.failures, kRetainedScratchBytes);
+    common::releaseIfOver(scratch.outcome.barcodeText, kRetainedScratchBytes);
+    common::releaseIfOver(scratch.outcome.hri, kRetainedScratchBytes);
   }
 };
 

@@ -30,10 +30,6 @@ constexpr std::size_t kRetainedBufferBytes = 256 * 1024;
 // Buffers an idle connection keeps between requests; larger ones are freed
 // once the request no longer needs them.
 constexpr std::size_t kRetainedIdleBytes = 64 * 1024;
-// When a freed buffer was over this, the freed memory goes back to the
-// system at the request's end: one large batch must not stay resident in the
-// allocator's free lists.
-constexpr std::size_t kRetainedRequestBytes = 4 * 1024 * 1024;
 // A Content-Length body's buffer starts at this size and doubles as bytes
 // arrive: an announced size costs nothing until it is sent.
 constexpr std::size_t kFirstBodyBytes = 16 * 1024;
@@ -73,11 +69,9 @@ void appendHex(std::string& out, std::size_t value) {
 }
 
 // Frees `buffer` when it holds more than `retained`; `large` is set when it
-// held more than kRetainedRequestBytes (freed memory is then worth returning).
+// was a large request's (freed memory is then worth returning).
 void releaseIfOver(std::string& buffer, std::size_t retained, bool& large) {
-  if (buffer.capacity() <= retained) return;
-  if (buffer.capacity() > kRetainedRequestBytes) large = true;
-  std::string().swap(buffer);
+  if (common::releaseIfOver(buffer, retained)) large = true;
 }
 
 }  // namespace

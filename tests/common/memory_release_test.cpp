@@ -44,5 +44,17 @@ TEST(MemoryRelease, FreedHeapMemoryGoesBackToTheSystem) {
   EXPECT_GT(before, after + 48u * 1024 * 1024);
 }
 
+TEST(ReleaseIfOver, FreesOnlyABufferOverWhatIsKeptAndSaysWhetherItWasLarge) {
+  std::string small(1000, 'x');
+  EXPECT_FALSE(releaseIfOver(small, 4096));
+  EXPECT_EQ(small.size(), 1000u);
+  std::string medium(100 * 1024, 'x');
+  EXPECT_FALSE(releaseIfOver(medium, 4096));
+  EXPECT_EQ(medium.capacity(), std::string().capacity());
+  std::string large(kLargeBufferBytes + 1, 'x');
+  EXPECT_TRUE(releaseIfOver(large, 4096));
+  EXPECT_TRUE(large.empty());
+}
+
 }  // namespace
 }  // namespace codepayload::common
