@@ -18,8 +18,6 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 5> kHeaders{
 
 using common::equalsIgnoringAsciiCase;
 
-std::string_view trimSpaces(std::string_view text) { return common::trimSpaceAndTab(text); }
-
 }  // namespace
 
 std::span<const std::pair<std::string_view, std::string_view>> dashboardHeaders() { return kHeaders; }
@@ -36,11 +34,12 @@ std::string_view sessionIdFromCookies(std::span<const std::string_view> cookieHe
   for (std::string_view header : cookieHeaders) {
     while (!header.empty()) {
       const std::size_t end = header.find(';');
-      const std::string_view pair = trimSpaces(header.substr(0, end));
+      const std::string_view pair = common::trimSpaceAndTab(header.substr(0, end));
       header = end == std::string_view::npos ? std::string_view() : header.substr(end + 1);
       const std::size_t equals = pair.find('=');
       if (equals == std::string_view::npos) continue;
-      if (trimSpaces(pair.substr(0, equals)) == kSessionCookieName) return trimSpaces(pair.substr(equals + 1));
+      if (common::trimSpaceAndTab(pair.substr(0, equals)) == kSessionCookieName)
+        return common::trimSpaceAndTab(pair.substr(equals + 1));
     }
   }
   return {};
