@@ -43,11 +43,23 @@ std::string linterOfSuite(std::string_view suite) {
   return name;
 }
 
+using Names = std::set<std::string>;
+
+// The names of `names` that `others` lacks (a short failure message, where
+// comparing whole sets would print forty names).
+Names without(const Names& names, const Names& others) {
+  Names left;
+  for (const std::string& name : names) {
+    if (!others.count(name)) left.insert(name);
+  }
+  return left;
+}
+
 // Every linter with a test suite of its own, and those whose suite pins the
 // reasons it publishes (lint_test_rows.h).
 struct TestedLinters {
-  std::set<std::string> withSuite;
-  std::set<std::string> withPinnedReasons;
+  Names withSuite;
+  Names withPinnedReasons;
 };
 
 TestedLinters testedLinters() {
@@ -78,13 +90,15 @@ TEST(LinterTable, IsSortedWithoutDuplicates) {
 // test suite pinning its reasons, and each such suite has its row (its test
 // reaches the linter through the table by name and fails without one).
 TEST(LinterTable, RegistersExactlyTheLintersWithTestsOfTheirOwn) {
-  std::set<std::string> expected;
+  Names expected;
   for (std::string_view name : registeredNames()) {
     if (!kRenamedForms.count(name)) expected.emplace(name);
   }
   const TestedLinters tested = testedLinters();
-  EXPECT_EQ(tested.withSuite, expected);
-  EXPECT_EQ(tested.withPinnedReasons, expected);
+  EXPECT_EQ(without(expected, tested.withSuite), Names{}) << "rows without a Lint<Name> test suite";
+  EXPECT_EQ(without(tested.withSuite, expected), Names{}) << "Lint<Name> test suites without a row";
+  EXPECT_EQ(without(expected, tested.withPinnedReasons), Names{})
+      << "rows whose test suite has no PublishesExactlyItsReasons";
   EXPECT_EQ(registeredNames().size(), expected.size() + kRenamedForms.size());
 }
 
