@@ -18,9 +18,12 @@
 // GCP; on an all-digit GCP of 6 or more digits it cannot fail without a GCP
 // lookup, so it is not repeated here.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linter this one builds on, defined in its own file (no header lists
+// the linters: linter_table.cpp registers them).
+LintResult lintYymmdd(std::string_view component);  // lint_yymmdd.cpp
 
 namespace {
 

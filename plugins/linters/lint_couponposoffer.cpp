@@ -4,7 +4,6 @@
 // A truncated field is reported from its start to the end of the data, or
 // over the whole data when nothing of it is left.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -1,6 +1,5 @@
 // cset39: every character is in GS1 AI encodable character set 39 (component type Y).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -4,7 +4,6 @@
 // multiple of 3; any other run of trailing '=' is reported as a padding
 // fault over that run, and an '=' elsewhere is an invalid character.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

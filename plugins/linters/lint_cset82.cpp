@@ -1,6 +1,5 @@
 // cset82: every character is in GS1 AI encodable character set 82 (component type X).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

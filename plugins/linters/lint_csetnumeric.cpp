@@ -1,6 +1,5 @@
 // csetnumeric: every character is a digit (component type N).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -2,7 +2,6 @@
 // (weights 3, 1, 3, ... from the rightmost data digit). Non-digits are
 // reported at the first (leftmost) one, as the reference does.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

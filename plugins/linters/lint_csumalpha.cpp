@@ -6,7 +6,6 @@
 #include <array>
 
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -3,7 +3,6 @@
 // the component is at least as long as the shortest GCP (4 digits) and that
 // those first 4 characters are digits. Also registered as `key`.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

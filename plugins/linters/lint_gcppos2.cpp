@@ -3,9 +3,12 @@
 // fewer than 2 characters is too short as a whole; otherwise gcppos1 is
 // applied to the rest and its span shifted by one. Also registered as `keyoff1`.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linter this one builds on, defined in its own file (no header lists
+// the linters: linter_table.cpp registers them).
+LintResult lintGcppos1(std::string_view component);  // lint_gcppos1.cpp
 
 LintResult lintGcppos2(std::string_view component) {
   if (component.size() < 2) return fail(reason::kTooShortForGcp, 0, component.size());

@@ -1,7 +1,6 @@
 // hasnondigit: the component contains at least one character that is not a
 // digit; otherwise (including when empty) the whole component is at fault.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

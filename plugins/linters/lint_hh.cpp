@@ -1,6 +1,5 @@
 // hh: an hour of the day as two digits, 00 to 23.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

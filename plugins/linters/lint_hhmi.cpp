@@ -2,9 +2,13 @@
 // checks on the two halves. Also registered as `hhmm`, its name before the
 // 2025-01-30 dictionary release (the reference's hhmm performs the same checks).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linters this one builds on, defined in their own files (no header
+// lists the linters: linter_table.cpp registers them).
+LintResult lintHh(std::string_view component);  // lint_hh.cpp
+LintResult lintMi(std::string_view component);  // lint_mi.cpp
 
 LintResult lintHhmi(std::string_view component) {
   if (component.size() != 4) {

@@ -4,9 +4,12 @@
 // (scanned from the 5th character to the end, then the first four); and the
 // mod-97 checksum of the rearranged number (reported on the two check digits).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linter this one builds on, defined in its own file (no header lists
+// the linters: linter_table.cpp registers them).
+LintResult lintIso3166alpha2(std::string_view component);  // lint_iso3166alpha2.cpp
 
 namespace {
 

@@ -1,7 +1,6 @@
 // importeridx: the Importer Index of an EU 2018/574 Facility or Machine ID,
 // one character from '-', '0'-'9', 'A'-'Z', '_', 'a'-'z'.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

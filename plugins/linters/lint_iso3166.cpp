@@ -2,7 +2,6 @@
 #include <cstdint>
 
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

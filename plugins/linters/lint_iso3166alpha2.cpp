@@ -1,6 +1,5 @@
 // iso3166alpha2: an ISO 3166-1 alpha-2 country code, two upper-case letters.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

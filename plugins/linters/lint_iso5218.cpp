@@ -1,7 +1,6 @@
 // iso5218: an ISO/IEC 5218 biological sex code, "0" (not known), "1" (male),
 // "2" (female) or "9" (not applicable).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

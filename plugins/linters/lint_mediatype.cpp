@@ -3,7 +3,6 @@
 #include <cstdint>
 
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

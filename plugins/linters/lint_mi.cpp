@@ -1,6 +1,5 @@
 // mi: a minute of the hour as two digits, 00 to 59.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

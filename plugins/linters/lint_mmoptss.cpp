@@ -2,7 +2,6 @@
 // dictionary releases before 2024-06-10 (AI 8008); the check is the
 // reference's last real implementation (later releases kept only a stub).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

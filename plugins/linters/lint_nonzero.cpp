@@ -1,7 +1,6 @@
 // nonzero: an all-digit component whose value is not zero. A non-digit is
 // reported first; an all-zero (or empty) component is at fault as a whole.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

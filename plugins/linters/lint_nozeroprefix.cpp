@@ -2,7 +2,6 @@
 // leading zero is checked before the digits, as in the reference; an empty
 // component passes.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -1,7 +1,6 @@
 // packagetype: a PackageTypeCode (UN/ECE Recommendation 21 codes extended
 // by GS1), 1 to 3 characters.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

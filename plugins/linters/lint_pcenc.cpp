@@ -2,7 +2,6 @@
 // percent-encoding). A '%' with fewer than two characters after it is
 // reported from the '%' to the end; a bad sequence over its three characters.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

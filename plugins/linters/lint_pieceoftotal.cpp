@@ -3,7 +3,6 @@
 // reference's order: digits, even non-zero length, zero piece, zero total,
 // piece above total.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -2,7 +2,6 @@
 // starting with '0', the position not above the end (e.g. "3/12"). Any other
 // shape is malformed as a whole.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -1,7 +1,6 @@
 // winding: a roll's winding direction, "0" (face out), "1" (face in) or "9"
 // (undefined).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

@@ -1,6 +1,5 @@
 // yesno: the component is "0" (no) or "1" (yes).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

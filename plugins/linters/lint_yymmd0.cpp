@@ -3,7 +3,6 @@
 // YY 00-71 is 20YY) and applies the Gregorian leap-year rule to the full
 // year, so February 29 is valid exactly when YY is a multiple of 4.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

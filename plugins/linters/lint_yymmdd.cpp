@@ -1,8 +1,11 @@
 // yymmdd: a date as YYMMDD: the yymmd0 checks, and DD may not be 00.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linter this one builds on, defined in its own file (no header lists
+// the linters: linter_table.cpp registers them).
+LintResult lintYymmd0(std::string_view component);  // lint_yymmd0.cpp
 
 LintResult lintYymmdd(std::string_view component) {
   if (LintResult date = lintYymmd0(component); !date.ok()) return date;

@@ -3,9 +3,12 @@
 // 2024-06-10 (AI 8008); the check is the reference's last real
 // implementation (later releases kept only a stub).
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
+
+// The linter this one builds on, defined in its own file (no header lists
+// the linters: linter_table.cpp registers them).
+LintResult lintYymmdd(std::string_view component);  // lint_yymmdd.cpp
 
 LintResult lintYymmddhh(std::string_view component) {
   if (component.size() != 8) {

@@ -1,7 +1,6 @@
 // yyyymmdd: a date as YYYYMMDD with the Gregorian leap-year rule; DD may not
 // be 00.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

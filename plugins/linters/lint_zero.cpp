@@ -1,7 +1,6 @@
 // zero: the component is one or more '0' characters; otherwise the whole
 // component is at fault.
 #include "plugins/linters/lint_support.h"
-#include "plugins/linters/linters.h"
 
 namespace codepayload::lint {
 

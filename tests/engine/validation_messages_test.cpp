@@ -47,6 +47,12 @@ std::vector<lint::ReasonSentence> builtinLinterSentences() {
   return sentences;
 }
 
+// The sentences of the built-in linter registered under `name` (none when absent).
+lint::ReasonSentences linterSentences(std::string_view name) {
+  const lint::LinterEntry* row = lint::builtinLinters().entry(name);
+  return row != nullptr ? row->sentences() : lint::ReasonSentences{};
+}
+
 std::set<std::string> reasonsWithSentences() {
   std::set<std::string> reasons;
   for (const lint::ReasonSentence& entry : builtinLinterSentences()) reasons.emplace(entry.reason);
@@ -170,7 +176,7 @@ TEST(Messages, ACheckDigitNamesTheRightDigitAndItsPlaceInTheValueAsSent) {
               .length = 1,
               .expected = "6",
               .linter = "csum",
-              .linterSentence = lint::sentenceOf(lint::csumSentences(), "incorrectCheckDigit")};
+              .linterSentence = lint::sentenceOf(linterSentences("csum"), "incorrectCheckDigit")};
   EXPECT_EQ(describe(fault, {"01", "linter", "csum", "incorrectCheckDigit", "11", "1"}),
             "AI 01: the check digit '7' (character 12 of '614141000037') is wrong; the right check digit is 6.");
   fault.valueAsSent = "1987654Ad4X4bL5ttr2310c2L";
@@ -178,7 +184,7 @@ TEST(Messages, ACheckDigitNamesTheRightDigitAndItsPlaceInTheValueAsSent) {
   fault.length = 2;
   fault.expected = "2K";
   fault.linter = "csumalpha";
-  fault.linterSentence = lint::sentenceOf(lint::csumalphaSentences(), "incorrectCheckPair");
+  fault.linterSentence = lint::sentenceOf(linterSentences("csumalpha"), "incorrectCheckPair");
   EXPECT_EQ(describe(fault, {"8013", "linter", "csumalpha", "incorrectCheckPair", "23", "2"}),
             "AI 8013: the check character pair '2L' (characters 24 to 25 of '1987654Ad4X4bL5ttr2310c2L') is wrong; "
             "the right pair is 2K.");

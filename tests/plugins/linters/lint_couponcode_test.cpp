@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCouponcode{"couponcode"};
 
 // The mandatory part used below: GCP VLI 0 + "123456", offer code "123456",
 // save value VLI 1 + "1", purchase requirement VLI 1 + "1", requirement
@@ -160,5 +161,62 @@ TEST(LintCouponcode, ReportsDataAfterTheLastField) {
                                  bad("0123456123456111101232110123910110123", "couponExcessData", 29, 8),
                              });
 }
+// The reason tokens lintCouponcode publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCouponcode, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCouponcode.publishedReasons(), (Tokens{"nonDigitCharacter",
+                                                       "couponMissingGcpVli",
+                                                       "couponInvalidGcpLength",
+                                                       "couponTruncatedGcp",
+                                                       "couponTruncatedOfferCode",
+                                                       "couponMissingSaveValueVli",
+                                                       "couponInvalidSaveValueLength",
+                                                       "couponTruncatedSaveValue",
+                                                       "couponMissing1stPurchaseRequirementVli",
+                                                       "couponInvalid1stPurchaseRequirementLength",
+                                                       "couponTruncated1stPurchaseRequirement",
+                                                       "couponMissing1stPurchaseRequirementCode",
+                                                       "couponInvalid1stPurchaseRequirementCode",
+                                                       "couponTruncated1stPurchaseFamilyCode",
+                                                       "couponMissingAdditionalPurchaseRulesCode",
+                                                       "couponInvalidAdditionalPurchaseRulesCode",
+                                                       "couponMissing2ndPurchaseRequirementVli",
+                                                       "couponInvalid2ndPurchaseRequirementLength",
+                                                       "couponTruncated2ndPurchaseRequirement",
+                                                       "couponMissing2ndPurchaseRequirementCode",
+                                                       "couponInvalid2ndPurchaseRequirementCode",
+                                                       "couponTruncated2ndPurchaseFamilyCode",
+                                                       "couponMissing2ndPurchaseGcpVli",
+                                                       "couponInvalid2ndPurchaseGcpLength",
+                                                       "couponTruncated2ndPurchaseGcp",
+                                                       "couponMissing3rdPurchaseRequirementVli",
+                                                       "couponInvalid3rdPurchaseRequirementLength",
+                                                       "couponTruncated3rdPurchaseRequirement",
+                                                       "couponMissing3rdPurchaseRequirementCode",
+                                                       "couponInvalid3rdPurchaseRequirementCode",
+                                                       "couponTruncated3rdPurchaseFamilyCode",
+                                                       "couponMissing3rdPurchaseGcpVli",
+                                                       "couponInvalid3rdPurchaseGcpLength",
+                                                       "couponTruncated3rdPurchaseGcp",
+                                                       "couponTooShortForExpirationDate",
+                                                       "couponInvalidExpirationDate",
+                                                       "couponTooShortForStartDate",
+                                                       "couponInvalidStartDate",
+                                                       "couponExpirationBeforeStart",
+                                                       "couponMissingSerialNumberVli",
+                                                       "couponTruncatedSerialNumber",
+                                                       "couponMissingRetailerGcpOrGlnVli",
+                                                       "couponInvalidRetailerGcpOrGlnLength",
+                                                       "couponTruncatedRetailerGcpOrGln",
+                                                       "couponMissingSaveValueCode",
+                                                       "couponInvalidSaveValueCode",
+                                                       "couponMissingSaveValueAppliesToItem",
+                                                       "couponInvalidSaveValueAppliesToItem",
+                                                       "couponMissingStoreCouponFlag",
+                                                       "couponMissingDontMultiplyFlag",
+                                                       "couponInvalidDontMultiplyFlag",
+                                                       "couponExcessData"}));
+}
+
 }  // namespace
 }  // namespace codepayload::lint::test

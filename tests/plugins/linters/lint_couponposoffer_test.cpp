@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCouponposoffer{"couponposoffer"};
 
 TEST(LintCouponposoffer, AcceptsCompleteCoupons) {
   expectRows(lintCouponposoffer, {
@@ -59,6 +60,15 @@ TEST(LintCouponposoffer, ReportsDataAfterTheSerialNumber) {
                                      bad("0612345678901212345691234567890123456", "couponExcessData", 36, 1),
                                      bad("00123456123456012345600", "couponExcessData", 21, 2),
                                  });
+}
+
+// The reason tokens lintCouponposoffer publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCouponposoffer, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCouponposoffer.publishedReasons(),
+            (Tokens{"nonDigitCharacter", "couponMissingFormatCode", "couponInvalidFormatCode", "couponMissingFunderVli",
+                    "couponInvalidFunderLength", "couponTruncatedFunder", "couponTruncatedOfferCode",
+                    "couponMissingSerialNumberVli", "couponTruncatedSerialNumber", "couponExcessData"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCset64{"cset64"};
 
 TEST(LintCset64, AcceptsTheBase64UrlAlphabet) {
   expectRows(lintCset64, {
@@ -57,6 +58,12 @@ TEST(LintCset64, ReportsAnInnerPadAsAnInvalidCharacter) {
                              bad("A=C=", "invalidCset64Padding", 3, 1),
                              bad("A=B=C=", "invalidCharacter", 1, 1),
                          });
+}
+
+// The reason tokens lintCset64 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCset64, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCset64.publishedReasons(), (Tokens{"invalidCharacter", "invalidCset64Padding"}));
 }
 
 }  // namespace

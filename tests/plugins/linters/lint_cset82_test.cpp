@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCset82{"cset82"};
 
 using namespace std::literals;
 
@@ -35,6 +36,10 @@ TEST(LintCset82, ReportsTheFirstCharacterOutsideCset82) {
                              bad("A\0B"sv, "invalidCharacter", 1, 1),
                          });
 }
+
+// The reason tokens lintCset82 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCset82, PublishesExactlyItsReasons) { EXPECT_EQ(lintCset82.publishedReasons(), (Tokens{"invalidCharacter"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

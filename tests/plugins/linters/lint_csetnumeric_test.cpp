@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCsetnumeric{"csetnumeric"};
 
 using namespace std::literals;
 
@@ -18,6 +19,12 @@ TEST(LintCsetnumeric, AcceptsDigitsOnly) {
                                   bad("12 34x", "invalidCharacter", 2, 1),
                                   bad("1\0"sv, "invalidCharacter", 1, 1),
                               });
+}
+
+// The reason tokens lintCsetnumeric publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCsetnumeric, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCsetnumeric.publishedReasons(), (Tokens{"invalidCharacter"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCsum{"csum"};
 
 TEST(LintCsum, AcceptsCorrectCheckDigits) {
   expectRows(lintCsum, {
@@ -46,6 +47,12 @@ TEST(LintCsum, NamesTheRightCheckDigit) {
   EXPECT_EQ(lintCsum("1").expectedText(), "0");
   EXPECT_EQ(lintCsum("1a3b5").expectedText(), "");
   EXPECT_EQ(lintCsum("12345670").expectedText(), "");
+}
+
+// The reason tokens lintCsum publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCsum, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCsum.publishedReasons(), (Tokens{"tooShortForCheckDigit", "nonDigitCharacter", "incorrectCheckDigit"}));
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 #include <string>
 
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintCsumalpha{"csumalpha"};
 
 TEST(LintCsumalpha, AcceptsCorrectCheckPairs) {
   expectRows(lintCsumalpha, {
@@ -60,6 +61,13 @@ TEST(LintCsumalpha, NamesTheRightCheckPair) {
   EXPECT_EQ(lintCsumalpha("1987654Ad4X4bL5ttr2310c2L").expectedText(), "2K");
   EXPECT_EQ(lintCsumalpha("12").expectedText(), "22");
   EXPECT_EQ(lintCsumalpha("1987654Ad4X4bL5ttr2310c2K").expectedText(), "");
+}
+
+// The reason tokens lintCsumalpha publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintCsumalpha, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintCsumalpha.publishedReasons(), (Tokens{"tooLongForCheckPairImplementation", "tooShortForCheckPair",
+                                                      "invalidCset82Character", "incorrectCheckPair"}));
 }
 
 }  // namespace

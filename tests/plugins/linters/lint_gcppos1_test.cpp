@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintGcppos1{"gcppos1"};
 
 TEST(LintGcppos1, AcceptsFourLeadingDigits) {
   expectRows(lintGcppos1, {
@@ -30,6 +31,12 @@ TEST(LintGcppos1, ReportsTheFirstNonDigitInTheFirstFour) {
                               bad("012AAA", "invalidGcpPrefix", 3, 1),
                               bad("0AAAAA", "invalidGcpPrefix", 1, 1),
                           });
+}
+
+// The reason tokens lintGcppos1 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintGcppos1, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintGcppos1.publishedReasons(), (Tokens{"tooShortForGcp", "invalidGcpPrefix"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintGcppos2{"gcppos2"};
 
 TEST(LintGcppos2, AcceptsFourDigitsAfterTheFirstCharacter) {
   expectRows(lintGcppos2, {
@@ -29,6 +30,12 @@ TEST(LintGcppos2, ReportsTheFirstNonDigitInThePrefix) {
                               bad("I012AAA", "invalidGcpPrefix", 4, 1),
                               bad("00 123", "invalidGcpPrefix", 2, 1),
                           });
+}
+
+// The reason tokens lintGcppos2 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintGcppos2, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintGcppos2.publishedReasons(), (Tokens{"tooShortForGcp", "invalidGcpPrefix"}));
 }
 
 }  // namespace

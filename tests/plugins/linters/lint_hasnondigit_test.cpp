@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintHasnondigit{"hasnondigit"};
 
 TEST(LintHasnondigit, AcceptsAnyNonDigit) {
   expectRows(lintHasnondigit, {
@@ -22,6 +23,12 @@ TEST(LintHasnondigit, ReportsAllDigitComponentsAsAWhole) {
                                   bad("9", "requiresNonDigitCharacter", 0, 1),
                                   bad("0123456789", "requiresNonDigitCharacter", 0, 10),
                               });
+}
+
+// The reason tokens lintHasnondigit publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintHasnondigit, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintHasnondigit.publishedReasons(), (Tokens{"requiresNonDigitCharacter"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintHh{"hh"};
 
 TEST(LintHh, AcceptsHours00To23) {
   expectRows(lintHh, {
@@ -24,6 +25,12 @@ TEST(LintHh, ReportsLengthThenNonDigits) {
                          bad("x0", "nonDigitCharacter", 0, 1),
                          bad("0x", "nonDigitCharacter", 1, 1),
                      });
+}
+
+// The reason tokens lintHh publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintHh, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintHh.publishedReasons(), (Tokens{"hourTooShort", "hourTooLong", "nonDigitCharacter", "illegalHour"}));
 }
 
 }  // namespace

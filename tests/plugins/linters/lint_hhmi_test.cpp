@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintHhmi{"hhmi"};
 
 TEST(LintHhmi, AcceptsTimesOfDay) {
   expectRows(lintHhmi, {
@@ -34,6 +35,13 @@ TEST(LintHhmi, ReportsOtherLengthsAsAWhole) {
                            bad("111", "hourWithMinuteTooShort", 0, 3),
                            bad("11111", "hourWithMinuteTooLong", 0, 5),
                        });
+}
+
+// The reason tokens lintHhmi publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintHhmi, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintHhmi.publishedReasons(), (Tokens{"hourWithMinuteTooShort", "hourWithMinuteTooLong", "nonDigitCharacter",
+                                                 "illegalHour", "illegalMinute"}));
 }
 
 }  // namespace

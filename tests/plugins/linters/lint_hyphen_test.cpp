@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintHyphen{"hyphen"};
 
 TEST(LintHyphen, AcceptsHyphensOnly) {
   expectRows(lintHyphen, {
@@ -20,6 +21,10 @@ TEST(LintHyphen, ReportsAnythingElseAsAWhole) {
                              bad("--_", "notHyphen", 0, 3),
                          });
 }
+
+// The reason tokens lintHyphen publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintHyphen, PublishesExactlyItsReasons) { EXPECT_EQ(lintHyphen.publishedReasons(), (Tokens{"notHyphen"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintIban{"iban"};
 
 TEST(LintIban, AcceptsValidIbans) {
   expectRows(lintIban, {
@@ -54,6 +55,13 @@ TEST(LintIban, ReportsInvalidCharactersFromTheFifthOnThenTheFirstFour) {
                            bad("DEx9370400440532013000", "invalidIbanCharacter", 2, 1),
                            bad("DE8-370400440532013000", "invalidIbanCharacter", 3, 1),
                        });
+}
+
+// The reason tokens lintIban publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintIban, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintIban.publishedReasons(), (Tokens{"ibanTooShort", "illegalIbanCountryCode", "ibanTooLong",
+                                                 "invalidIbanCharacter", "incorrectIbanChecksum"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintImporteridx{"importeridx"};
 
 TEST(LintImporteridx, AcceptsOneIndexCharacter) {
   expectRows(lintImporteridx, {
@@ -41,6 +42,13 @@ TEST(LintImporteridx, ReportsAnyOtherLengthAsAWhole) {
                                   bad("AA", "importerIdxMustBeOneCharacter", 0, 2),
                                   bad("!!!", "importerIdxMustBeOneCharacter", 0, 3),
                               });
+}
+
+// The reason tokens lintImporteridx publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintImporteridx, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintImporteridx.publishedReasons(),
+            (Tokens{"importerIdxMustBeOneCharacter", "invalidImporterIdxCharacter"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintIso3166{"iso3166"};
 
 TEST(LintIso3166, AcceptsListedNumericCodes) {
   expectRows(lintIso3166, {
@@ -33,6 +34,10 @@ TEST(LintIso3166, ReportsAnythingElseAsAWhole) {
                               bad("8 4", "notIso3166", 0, 3),
                           });
 }
+
+// The reason tokens lintIso3166 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintIso3166, PublishesExactlyItsReasons) { EXPECT_EQ(lintIso3166.publishedReasons(), (Tokens{"notIso3166"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintIso3166alpha2{"iso3166alpha2"};
 
 TEST(LintIso3166alpha2, AcceptsListedAlpha2Codes) {
   expectRows(lintIso3166alpha2, {
@@ -31,6 +32,12 @@ TEST(LintIso3166alpha2, ReportsAnythingElseAsAWhole) {
                                     bad("AD_", "notIso3166Alpha2", 0, 3),
                                     bad("12", "notIso3166Alpha2", 0, 2),
                                 });
+}
+
+// The reason tokens lintIso3166alpha2 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintIso3166alpha2, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintIso3166alpha2.publishedReasons(), (Tokens{"notIso3166Alpha2"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintIso3166list{"iso3166list"};
 
 TEST(LintIso3166list, AcceptsConcatenatedCountryCodes) {
   expectRows(lintIso3166list, {
@@ -33,6 +34,12 @@ TEST(LintIso3166list, ReportsLeftoverCharactersToTheEnd) {
                                   bad("89400", "notIso3166", 3, 2),
                                   bad("00489400", "notIso3166", 6, 2),
                               });
+}
+
+// The reason tokens lintIso3166list publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintIso3166list, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintIso3166list.publishedReasons(), (Tokens{"notIso3166"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintIso4217{"iso4217"};
 
 TEST(LintIso4217, AcceptsListedCurrencyCodes) {
   expectRows(lintIso4217, {
@@ -30,6 +31,10 @@ TEST(LintIso4217, ReportsAnythingElseAsAWhole) {
                               bad("EUR", "notIso4217", 0, 3),
                           });
 }
+
+// The reason tokens lintIso4217 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintIso4217, PublishesExactlyItsReasons) { EXPECT_EQ(lintIso4217.publishedReasons(), (Tokens{"notIso4217"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintLatitude{"latitude"};
 
 TEST(LintLatitude, AcceptsTenDigitsUpTo1800000000) {
   expectRows(lintLatitude, {
@@ -22,6 +23,12 @@ TEST(LintLatitude, ReportsOtherLengthsAsAWholeAndNonDigitsByPosition) {
                                bad("02790858A8", "nonDigitCharacter", 8, 1),
                                bad("-279085848", "nonDigitCharacter", 0, 1),
                            });
+}
+
+// The reason tokens lintLatitude publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintLatitude, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintLatitude.publishedReasons(), (Tokens{"latitudeInvalidLength", "nonDigitCharacter", "invalidLatitude"}));
 }
 
 }  // namespace

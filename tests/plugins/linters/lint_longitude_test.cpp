@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintLongitude{"longitude"};
 
 TEST(LintLongitude, AcceptsTenDigitsUpTo3600000000) {
   expectRows(lintLongitude, {
@@ -21,6 +22,13 @@ TEST(LintLongitude, ReportsOtherLengthsAsAWholeAndNonDigitsByPosition) {
                                 bad("30152979711", "longitudeInvalidLength", 0, 11),
                                 bad("3015x97971", "nonDigitCharacter", 4, 1),
                             });
+}
+
+// The reason tokens lintLongitude publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintLongitude, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintLongitude.publishedReasons(),
+            (Tokens{"longitudeInvalidLength", "nonDigitCharacter", "invalidLongitude"}));
 }
 
 }  // namespace

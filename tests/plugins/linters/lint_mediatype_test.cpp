@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintMediatype{"mediatype"};
 
 TEST(LintMediatype, AcceptsAssignedMediaTypes) {
   expectRows(lintMediatype, {
@@ -28,6 +29,12 @@ TEST(LintMediatype, ReportsAnythingElseAsAWhole) {
                                 bad("01_", "invalidMediaType", 0, 3),
                                 bad("AA", "invalidMediaType", 0, 2),
                             });
+}
+
+// The reason tokens lintMediatype publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintMediatype, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintMediatype.publishedReasons(), (Tokens{"invalidMediaType"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintMi{"mi"};
 
 TEST(LintMi, AcceptsMinutes00To59) {
   expectRows(lintMi, {
@@ -22,6 +23,13 @@ TEST(LintMi, ReportsLengthThenNonDigits) {
                          bad("x0", "nonDigitCharacter", 0, 1),
                          bad("0x", "nonDigitCharacter", 1, 1),
                      });
+}
+
+// The reason tokens lintMi publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintMi, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintMi.publishedReasons(),
+            (Tokens{"minuteTooShort", "minuteTooLong", "nonDigitCharacter", "illegalMinute"}));
 }
 
 }  // namespace

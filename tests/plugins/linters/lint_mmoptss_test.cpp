@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintMmoptss{"mmoptss"};
 
 TEST(LintMmoptss, AcceptsMinutesWithOptionalSeconds) {
   expectRows(lintMmoptss, {
@@ -35,6 +36,13 @@ TEST(LintMmoptss, ReportsLengthThenNonDigits) {
                               bad("00x0", "nonDigitCharacter", 2, 1),
                               bad("000x", "nonDigitCharacter", 3, 1),
                           });
+}
+
+// The reason tokens lintMmoptss publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintMmoptss, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintMmoptss.publishedReasons(),
+            (Tokens{"mmssInvalidLength", "nonDigitCharacter", "illegalMinute", "illegalSecond"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintNonzero{"nonzero"};
 
 TEST(LintNonzero, AcceptsNonZeroValues) {
   expectRows(lintNonzero, {
@@ -30,6 +31,12 @@ TEST(LintNonzero, ReportsTheFirstNonDigitBeforeTheValue) {
                               bad("999A", "nonDigitCharacter", 3, 1),
                               bad("00A0", "nonDigitCharacter", 2, 1),
                           });
+}
+
+// The reason tokens lintNonzero publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintNonzero, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintNonzero.publishedReasons(), (Tokens{"nonDigitCharacter", "illegalZeroValue"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintNozeroprefix{"nozeroprefix"};
 
 TEST(LintNozeroprefix, AcceptsNumbersWithoutALeadingZero) {
   expectRows(lintNozeroprefix, {
@@ -28,6 +29,12 @@ TEST(LintNozeroprefix, ReportsTheFirstNonDigit) {
                                    bad("9A99", "nonDigitCharacter", 1, 1),
                                    bad("999A", "nonDigitCharacter", 3, 1),
                                });
+}
+
+// The reason tokens lintNozeroprefix publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintNozeroprefix, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintNozeroprefix.publishedReasons(), (Tokens{"illegalZeroPrefix", "nonDigitCharacter"}));
 }
 
 }  // namespace

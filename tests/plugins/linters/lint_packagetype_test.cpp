@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintPackagetype{"packagetype"};
 
 TEST(LintPackagetype, AcceptsListedPackageTypeCodes) {
   expectRows(lintPackagetype, {
@@ -31,6 +32,12 @@ TEST(LintPackagetype, ReportsAnythingElseAsAWhole) {
                                   bad("1A_", "invalidPackageType", 0, 3),
                                   bad("APEX", "invalidPackageType", 0, 4),
                               });
+}
+
+// The reason tokens lintPackagetype publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintPackagetype, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintPackagetype.publishedReasons(), (Tokens{"invalidPackageType"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintPcenc{"pcenc"};
 
 TEST(LintPcenc, AcceptsWellFormedPercentSequences) {
   expectRows(lintPcenc, {
@@ -36,6 +37,12 @@ TEST(LintPcenc, ReportsAShortSequenceToTheEnd) {
                             bad("ABC%g", "invalidPercentSequence", 3, 2),
                             bad("%20%", "invalidPercentSequence", 3, 1),
                         });
+}
+
+// The reason tokens lintPcenc publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintPcenc, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintPcenc.publishedReasons(), (Tokens{"invalidPercentSequence"}));
 }
 
 }  // namespace

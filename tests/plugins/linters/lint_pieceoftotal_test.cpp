@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintPieceoftotal{"pieceoftotal"};
 
 TEST(LintPieceoftotal, AcceptsPiecesUpToTheTotal) {
   expectRows(lintPieceoftotal, {
@@ -55,6 +56,14 @@ TEST(LintPieceoftotal, ReportsAPieceAboveTheTotalAsAWhole) {
                                    bad("100099", "pieceNumberExceedsTotal", 0, 6),
                                    bad("999998", "pieceNumberExceedsTotal", 0, 6),
                                });
+}
+
+// The reason tokens lintPieceoftotal publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintPieceoftotal, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintPieceoftotal.publishedReasons(),
+            (Tokens{"nonDigitCharacter", "invalidLengthForPieceOfTotal", "zeroPieceNumber", "zeroTotalPieces",
+                    "pieceNumberExceedsTotal"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintPosinseqslash{"posinseqslash"};
 
 TEST(LintPosinseqslash, AcceptsPositionsUpToTheEnd) {
   expectRows(lintPosinseqslash, {
@@ -51,6 +52,13 @@ TEST(LintPosinseqslash, ReportsAPositionAboveTheEndAsAWhole) {
                                     bad("100/99", "positionExceedsEnd", 0, 6),
                                     bad("999/998", "positionExceedsEnd", 0, 7),
                                 });
+}
+
+// The reason tokens lintPosinseqslash publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintPosinseqslash, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintPosinseqslash.publishedReasons(),
+            (Tokens{"positionInSequenceMalformed", "illegalZeroPrefix", "positionExceedsEnd"}));
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintSs{"ss"};
 
 TEST(LintSs, AcceptsSeconds00To59) {
   expectRows(lintSs, {
@@ -23,6 +24,13 @@ TEST(LintSs, ReportsLengthThenNonDigits) {
                          bad("x0", "nonDigitCharacter", 0, 1),
                          bad("0x", "nonDigitCharacter", 1, 1),
                      });
+}
+
+// The reason tokens lintSs publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintSs, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintSs.publishedReasons(),
+            (Tokens{"secondTooShort", "secondTooLong", "nonDigitCharacter", "illegalSecond"}));
 }
 
 }  // namespace

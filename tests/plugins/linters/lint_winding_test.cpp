@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintWinding{"winding"};
 
 TEST(LintWinding, AcceptsZeroOneAndNine) {
   expectRows(lintWinding, {
@@ -15,6 +16,12 @@ TEST(LintWinding, AcceptsZeroOneAndNine) {
                               bad(":", "invalidWindingDirection", 0, 1),
                               bad("01", "invalidWindingDirection", 0, 2),
                           });
+}
+
+// The reason tokens lintWinding publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintWinding, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintWinding.publishedReasons(), (Tokens{"invalidWindingDirection"}));
 }
 
 }  // namespace

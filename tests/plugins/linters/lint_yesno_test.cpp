@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintYesno{"yesno"};
 
 TEST(LintYesno, AcceptsZeroAndOne) {
   expectRows(lintYesno, {
@@ -15,6 +16,10 @@ TEST(LintYesno, AcceptsZeroAndOne) {
                             bad("01", "notZeroOrOne", 0, 2),
                         });
 }
+
+// The reason tokens lintYesno publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintYesno, PublishesExactlyItsReasons) { EXPECT_EQ(lintYesno.publishedReasons(), (Tokens{"notZeroOrOne"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test

@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintYymmd0{"yymmd0"};
 
 TEST(LintYymmd0, AcceptsDatesAndDay00) {
   expectRows(lintYymmd0, {
@@ -82,6 +83,13 @@ TEST(LintYymmd0, ReportsLengthBeforeNonDigits) {
                              bad("200x31", "nonDigitCharacter", 3, 1),
                              bad("20013x", "nonDigitCharacter", 5, 1),
                          });
+}
+
+// The reason tokens lintYymmd0 publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintYymmd0, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintYymmd0.publishedReasons(),
+            (Tokens{"dateTooShort", "dateTooLong", "nonDigitCharacter", "illegalMonth", "illegalDay"}));
 }
 
 }  // namespace

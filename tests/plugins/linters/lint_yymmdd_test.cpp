@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintYymmdd{"yymmdd"};
 
 TEST(LintYymmdd, AcceptsDates) {
   expectRows(lintYymmdd, {
@@ -32,6 +33,13 @@ TEST(LintYymmdd, ReportsTheYymmd0Faults) {
                              bad("230229", "illegalDay", 4, 2),
                              bad("200431", "illegalDay", 4, 2),
                          });
+}
+
+// The reason tokens lintYymmdd publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintYymmdd, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintYymmdd.publishedReasons(),
+            (Tokens{"dateTooShort", "dateTooLong", "nonDigitCharacter", "illegalMonth", "illegalDay"}));
 }
 
 }  // namespace

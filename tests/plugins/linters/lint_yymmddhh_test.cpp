@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintYymmddhh{"yymmddhh"};
 
 TEST(LintYymmddhh, AcceptsDatesWithHours) {
   expectRows(lintYymmddhh, {
@@ -33,6 +34,13 @@ TEST(LintYymmddhh, ReportsLengthThenNonDigits) {
                                bad("2001310x", "nonDigitCharacter", 7, 1),
                                bad("2x013100", "nonDigitCharacter", 1, 1),
                            });
+}
+
+// The reason tokens lintYymmddhh publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintYymmddhh, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintYymmddhh.publishedReasons(), (Tokens{"dateWithHourTooShort", "dateWithHourTooLong", "nonDigitCharacter",
+                                                     "illegalMonth", "illegalDay", "illegalHour"}));
 }
 
 }  // namespace

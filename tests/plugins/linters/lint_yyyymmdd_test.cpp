@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintYyyymmdd{"yyyymmdd"};
 
 TEST(LintYyyymmdd, AcceptsDates) {
   expectRows(lintYyyymmdd, {
@@ -49,6 +50,13 @@ TEST(LintYyyymmdd, ReportsLengthBeforeNonDigits) {
                                bad("2020x131", "nonDigitCharacter", 4, 1),
                                bad("2020013x", "nonDigitCharacter", 7, 1),
                            });
+}
+
+// The reason tokens lintYyyymmdd publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintYyyymmdd, PublishesExactlyItsReasons) {
+  EXPECT_EQ(lintYyyymmdd.publishedReasons(),
+            (Tokens{"dateTooShort", "dateTooLong", "nonDigitCharacter", "illegalMonth", "illegalDay"}));
 }
 
 }  // namespace

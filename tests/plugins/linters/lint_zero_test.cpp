@@ -1,8 +1,9 @@
-#include "plugins/linters/linters.h"
 #include "tests/plugins/linters/lint_test_rows.h"
 
 namespace codepayload::lint::test {
 namespace {
+
+constexpr RegisteredLinter lintZero{"zero"};
 
 TEST(LintZero, AcceptsZeros) {
   expectRows(lintZero, {
@@ -23,6 +24,10 @@ TEST(LintZero, ReportsAnythingElseAsAWhole) {
                            bad("0X", "notZero", 0, 2),
                        });
 }
+
+// The reason tokens lintZero publishes (API error args), exactly: clients match on
+// them, so dropping or renaming one must fail here.
+TEST(LintZero, PublishesExactlyItsReasons) { EXPECT_EQ(lintZero.publishedReasons(), (Tokens{"notZero"})); }
 
 }  // namespace
 }  // namespace codepayload::lint::test
