@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/install-deps.sh keeps the one list of Debian packages, in two modes: `run` (what
 # scripts/run.sh and make run install) holds the build and nothing the tests alone need, neither a
-# browser, Node.js, npm, Prometheus nor GoogleTest; `test` (scripts/test.sh, make test) holds all of
+# browser, Node.js, npm, Prometheus, a PostgreSQL server nor GoogleTest; `test` (scripts/test.sh, make test) holds all of
 # `run` and the tests' own. Reads the lists with --list, installs nothing.
 # usage: install_deps_test.sh SOURCE_DIR
 set -euo pipefail
@@ -14,7 +14,7 @@ run_list=$(bash "$deps" --list run)
 test_list=$(bash "$deps" --list test)
 [ -n "$run_list" ] || fail "install-deps.sh --list run printed nothing"
 
-for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgmock' '^node-'; do
+for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgmock' '^node-' '^postgresql'; do
   if grep -E -q "$forbidden" <<<"$run_list"; then
     fail "the run list holds $(grep -E "$forbidden" <<<"$run_list" | tr '\n' ' ')"
   fi
@@ -22,7 +22,7 @@ done
 for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev; do
   grep -qx "$needed" <<<"$run_list" || fail "the run list lacks $needed"
 done
-for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl; do
+for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15 libpq-dev; do
   grep -qx "$needed" <<<"$test_list" || fail "the test list lacks $needed"
 done
 while read -r package; do
