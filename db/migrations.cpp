@@ -22,6 +22,23 @@ const MigrationDialect kSqliteMigrationDialect{
     "BEGIN IMMEDIATE",
 };
 
+// Only one instance migrates at a time: each holds a transaction-scoped
+// advisory lock, on one fixed key ("gs1_migr" in ASCII) used for nothing else.
+// createMigrationsTable takes it too: two instances starting at once on an
+// empty database would otherwise race in CREATE TABLE IF NOT EXISTS, which
+// PostgreSQL does not make safe. Sent as one simple query without BEGIN, its
+// two statements are one implicit transaction, which holds the lock to its end.
+const MigrationDialect kPostgresqlMigrationDialect{
+    "SELECT pg_advisory_xact_lock(7454356094155581298);"
+    " CREATE TABLE IF NOT EXISTS schema_migrations ("
+    " version BIGINT PRIMARY KEY CHECK (version >= 1),"
+    " name TEXT NOT NULL,"
+    " applied_at TEXT NOT NULL"
+    ")",
+    "SELECT 1 WHERE to_regclass('schema_migrations') IS NOT NULL",
+    "BEGIN; SELECT pg_advisory_xact_lock(7454356094155581298)",
+};
+
 namespace {
 
 // "0001_rules.sql" -> 1; 0 when the name is not NNNN_<name>.sql.

@@ -56,6 +56,12 @@ struct MigrationDialect {
 // SQLite: STRICT table, sqlite_schema, BEGIN IMMEDIATE.
 extern const MigrationDialect kSqliteMigrationDialect;
 
+// PostgreSQL: BIGINT version, to_regclass, and a transaction-scoped advisory
+// lock in place of SQLite's database-wide write lock.
+// Its createMigrationsTable and beginWrite are several statements in one
+// string: the connection must run them as one script (libpq's PQexec).
+extern const MigrationDialect kPostgresqlMigrationDialect;
+
 // The portable SQL of the runner, run by every MigrationConnection.
 inline constexpr const char* kSelectRecordedMigrations = "SELECT version, name FROM schema_migrations ORDER BY version";
 inline constexpr const char* kInsertRecordedMigration =

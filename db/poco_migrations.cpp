@@ -3,6 +3,12 @@
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
 
+#ifdef CODEPAYLOAD_POSTGRESQL
+#include <Poco/Data/PostgreSQL/Connector.h>
+#include <Poco/Data/PostgreSQL/SessionImpl.h>
+#include <libpq-fe.h>
+#endif
+
 #include <string>
 #include <vector>
 
@@ -19,14 +25,56 @@ using Poco::Data::Keywords::useRef;
   throw DbError(std::string(what) + ": " + databaseMessageOf(error));
 }
 
+// Poco::Data::PostgreSQL::Connector::KEY, also in a build without it.
+constexpr std::string_view kPostgresqlConnector = "postgresql";
+
+// kInsertRecordedMigration for PostgreSQL: Poco 1.11's connector hands the SQL
+// to PQprepare unchanged, and PostgreSQL numbers its parameters.
+constexpr const char* kInsertRecordedMigrationNumbered =
+    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)";
+
+#ifdef CODEPAYLOAD_POSTGRESQL
+// Runs `sql`, one or more statements, on a PostgreSQL session. Poco's
+// PostgreSQL statements are prepared (PQprepare), which takes a single
+// statement; a migration file and the dialect's strings are scripts, so they
+// go through libpq's simple query (PQexec) on the session's own connection.
+void executePostgresqlScript(Poco::Data::Session& session, const std::string& sql, std::string_view what) {
+  auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
+  if (impl == nullptr) throw DbError(std::string(what) + ": not a PostgreSQL session");
+  Poco::Data::PostgreSQL::SessionHandle& handle = impl->handle();
+  std::string error;
+  {
+    Poco::FastMutex::ScopedLock lock(handle.mutex());
+    PGconn* connection = handle;
+    PGresult* result = PQexec(connection, sql.c_str());
+    const ExecStatusType status = result != nullptr ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) error = PQerrorMessage(connection);
+    PQclear(result);
+    // A script that failed after its own BEGIN leaves a failed transaction
+    // open; end it, so the connection is usable (the runner's rollback()
+    // after this is then a no-op).
+    if (!error.empty() && PQtransactionStatus(connection) == PQTRANS_INERROR) PQclear(PQexec(connection, "ROLLBACK"));
+  }
+  while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
+  if (!error.empty()) throw DbError(std::string(what) + ": " + error);
+}
+#else
+[[noreturn]] void executePostgresqlScript(Poco::Data::Session&, const std::string&, std::string_view what) {
+  throw DbError(std::string(what) + ": this build has no PostgreSQL support (built without libpq-dev)");
+}
+#endif
+
 class PocoMigrationConnection final : public MigrationConnection {
  public:
   explicit PocoMigrationConnection(Poco::Data::Session& session)
-      : session_(session), dialect_(migrationDialectOf(session)) {}
+      : session_(session),
+        dialect_(migrationDialectOf(session)),
+        postgresql_(&dialect_ == &kPostgresqlMigrationDialect) {}
 
   const MigrationDialect& dialect() const override { return dialect_; }
 
   void execute(const std::string& sql, std::string_view what) override {
+    if (postgresql_) return executePostgresqlScript(session_, sql, what);
     try {
       session_ << sql, now;
     } catch (const Poco::Exception& error) {
@@ -62,7 +110,8 @@ class PocoMigrationConnection final : public MigrationConnection {
   void record(const RecordedMigration& migration, const std::string& appliedAt, std::string_view what) override {
     try {
       Poco::Int64 version = migration.version;
-      session_ << kInsertRecordedMigration, use(version), useRef(migration.name), useRef(appliedAt), now;
+      session_ << (postgresql_ ? kInsertRecordedMigrationNumbered : kInsertRecordedMigration), use(version),
+          useRef(migration.name), useRef(appliedAt), now;
     } catch (const Poco::Exception& error) {
       fail(what, error);
     }
@@ -79,6 +128,7 @@ class PocoMigrationConnection final : public MigrationConnection {
  private:
   Poco::Data::Session& session_;
   const MigrationDialect& dialect_;
+  const bool postgresql_;
 };
 
 }  // namespace
@@ -96,6 +146,7 @@ std::string databaseMessageOf(const Poco::Exception& error) {
 const MigrationDialect& migrationDialectOf(const Poco::Data::Session& session) {
   const std::string connector = session.connector();
   if (connector == "sqlite") return kSqliteMigrationDialect;
+  if (connector == kPostgresqlConnector) return kPostgresqlMigrationDialect;
   throw DbError("the migration runner has no SQL dialect for the Poco::Data connector \"" + connector + "\"");
 }
 

@@ -1,7 +1,7 @@
 // The migration runner (db/migrations.h) on a Poco::Data::Session: the client
 // registry's schema is applied through the same database API the registry
 // speaks. The SQL that differs between databases comes from the session's
-// connector (only "sqlite" so far).
+// connector: "sqlite" or "postgresql".
 #pragma once
 
 #include <Poco/Data/Session.h>
