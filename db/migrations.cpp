@@ -30,6 +30,8 @@ const MigrationDialect kSqliteMigrationDialect{
 // two statements are one implicit transaction, which holds the lock to its end.
 const MigrationDialect kPostgresqlMigrationDialect{
     "SELECT pg_advisory_xact_lock(7454356094155581298);"
+    // Without the notice "relation already exists, skipping" on every start.
+    " SET LOCAL client_min_messages = warning;"
     " CREATE TABLE IF NOT EXISTS schema_migrations ("
     " version BIGINT PRIMARY KEY CHECK (version >= 1),"
     " name TEXT NOT NULL,"

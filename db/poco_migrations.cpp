@@ -58,7 +58,20 @@ void executePostgresqlScript(Poco::Data::Session& session, const std::string& sq
   while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
   if (!error.empty()) throw DbError(std::string(what) + ": " + error);
 }
+
+// Rolls back the session's open transaction, if any: executePostgresqlScript
+// may have ended it already, and a ROLLBACK without one only earns a warning.
+void rollbackPostgresql(Poco::Data::Session& session) noexcept {
+  auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
+  if (impl == nullptr) return;
+  Poco::Data::PostgreSQL::SessionHandle& handle = impl->handle();
+  Poco::FastMutex::ScopedLock lock(handle.mutex());
+  PGconn* connection = handle;
+  if (PQtransactionStatus(connection) != PQTRANS_IDLE) PQclear(PQexec(connection, "ROLLBACK"));
+}
 #else
+void rollbackPostgresql(Poco::Data::Session&) noexcept {}
+
 [[noreturn]] void executePostgresqlScript(Poco::Data::Session&, const std::string&, std::string_view what) {
   throw DbError(std::string(what) + ": this build has no PostgreSQL support (built without libpq-dev)");
 }
@@ -118,6 +131,7 @@ class PocoMigrationConnection final : public MigrationConnection {
   }
 
   void rollback() noexcept override {
+    if (postgresql_) return rollbackPostgresql(session_);
     try {
       session_ << "ROLLBACK", now;
     } catch (...) {

@@ -20,6 +20,7 @@
 
 #include "db/poco_migrations.h"
 #include "tests/support/scratch_postgresql.h"
+#include "tests/tools/test_files.h"
 
 namespace codepayload {
 namespace {
@@ -195,6 +196,25 @@ TEST_F(PostgresqlRegistrySchemaTest, TheAuditLogRefusesUpdateDeleteAndTruncate) 
   EXPECT_NE(errorOf(session, "DELETE FROM audit_log").find("audit_log is append-only"), std::string::npos);
   EXPECT_NE(errorOf(session, "TRUNCATE audit_log").find("audit_log is append-only"), std::string::npos);
   EXPECT_EQ(strings(session, "SELECT id || ' ' || detail FROM audit_log"), std::vector<std::string>{"1 "});
+}
+
+TEST_F(PostgresqlRegistrySchemaTest, AFailingMigrationLeavesNothingAndTheSessionUsable) {
+  testing::TempDir folder;
+  testing::writeFile(folder.path() / "0001_first.sql", "CREATE TABLE first (x BIGINT);\n");
+  testing::writeFile(folder.path() / "0002_broken.sql",
+                     "CREATE TABLE second (x BIGINT);\nCREATE TABLE first (y BIGINT);\n");
+  Poco::Data::Session session = open();
+  try {
+    applyMigrations(session, folder.path());
+    ADD_FAILURE() << "a broken migration was applied";
+  } catch (const DbError& error) {
+    EXPECT_NE(
+        std::string(error.what()).find("applying migration 0002_broken.sql: ERROR:  relation \"first\" already exists"),
+        std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(schemaVersion(session), 1);
+  EXPECT_EQ(integer(session, "SELECT count(*) FROM pg_tables WHERE tablename = 'second'"), 0);
 }
 
 TEST_F(PostgresqlRegistrySchemaTest, TwoMigratorsAtOnceBothSucceedAndApplyItOnce) {
