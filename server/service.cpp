@@ -149,7 +149,6 @@ struct CodePayloadService::Running {
     const auto snapshot = rules->current();
     const RulesWatcher::Counts reloads = watcher->counts();
     const auth::AuthService::RegistryRefresh refresh = auth->registryRefresh();
-    const HttpTransport::Counts connections = transport->counts();
     ScrapeValues values;
     values.version = build.project;
     values.commit = build.gitCommit;
@@ -163,11 +162,7 @@ struct CodePayloadService::Running {
     const auth::UsageService::FlushCounts usageWrites = usage->flushCounts();
     values.usageWrites = usageWrites.writes;
     values.usageWriteFailures = usageWrites.failures;
-    values.refusedOverAddressLimit = connections.refusedOverAddressLimit;
-    values.refusedOverConnectionLimit = connections.refusedOverConnectionLimit;
-    values.refusedQueueFull = connections.refusedQueueFull;
-    values.closedOverdue = connections.closedOverdue;
-    values.closedSlowReader = connections.closedSlowReader;
+    values.connections = transport->counts();
     values.openConnections = static_cast<std::int64_t>(transport->openConnections());
     writePrometheusText(values, *metrics, engineMetrics(), out);
   }

@@ -197,16 +197,17 @@ void writeState(std::string& out, const ScrapeValues& values, const ServiceMetri
   header(out, "codepayload_connections_refused_total", "counter",
          "Connections refused at accept: the address held its limit of connections, the server held its limit, or "
          "every worker was busy and the queue full.");
-  sample(out, "codepayload_connections_refused_total", {{"reason", "address_limit"}}, values.refusedOverAddressLimit);
+  sample(out, "codepayload_connections_refused_total", {{"reason", "address_limit"}},
+         values.connections.refusedOverAddressLimit);
   sample(out, "codepayload_connections_refused_total", {{"reason", "connection_limit"}},
-         values.refusedOverConnectionLimit);
-  sample(out, "codepayload_connections_refused_total", {{"reason", "queue_full"}}, values.refusedQueueFull);
+         values.connections.refusedOverConnectionLimit);
+  sample(out, "codepayload_connections_refused_total", {{"reason", "queue_full"}}, values.connections.refusedQueueFull);
   header(out, "codepayload_connections_closed_overdue_total", "counter",
          "Connections closed because a request did not arrive whole within http.requestTimeout.");
-  sample(out, "codepayload_connections_closed_overdue_total", {}, values.closedOverdue);
+  sample(out, "codepayload_connections_closed_overdue_total", {}, values.connections.closedOverdue);
   header(out, "codepayload_connections_closed_slow_reader_total", "counter",
          "Connections closed because the client read its answers slower than http.minSendRate allows.");
-  sample(out, "codepayload_connections_closed_slow_reader_total", {}, values.closedSlowReader);
+  sample(out, "codepayload_connections_closed_slow_reader_total", {}, values.connections.closedSlowReader);
   header(out, "codepayload_answers_undelivered_total", "counter",
          "Answers whose connection ended (the client went away or read too slowly) before all of them went out.");
   sample(out, "codepayload_answers_undelivered_total", {}, service.undeliveredAnswers());

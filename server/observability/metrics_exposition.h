@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "engine/engine_metrics.h"
+#include "server/connections/http_transport.h"
 #include "server/observability/service_metrics.h"
 
 namespace codepayload::server {
@@ -28,11 +29,7 @@ struct ScrapeValues {
   std::uint64_t registryRefreshFailures = 0;
   std::uint64_t usageWrites = 0;  // writes of API client usage to the registry (auth/usage_service.h)
   std::uint64_t usageWriteFailures = 0;
-  std::uint64_t refusedOverAddressLimit = 0;
-  std::uint64_t refusedOverConnectionLimit = 0;
-  std::uint64_t refusedQueueFull = 0;
-  std::uint64_t closedOverdue = 0;
-  std::uint64_t closedSlowReader = 0;
+  HttpTransport::Counts connections;  // refused and closed connections
   std::int64_t openConnections = 0;
 };
 

@@ -48,8 +48,8 @@ ConnectionStream::ConnectionStream(int fd, SSL_CTX* tls) : fd_(fd) {
   SSL_set_accept_state(ssl_);
   // Partial writes and a moving buffer: a write that stopped is offered again
   // from the first unsent byte, wherever the buffer now is. The record
-  // buffers stay (releasing them when idle cost an allocation of 34 KiB per
-  // request).
+  // buffers stay with the connection: releasing them when idle would cost
+  // their allocation again on every request (D-S7).
   SSL_set_mode(ssl_, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
 }
 

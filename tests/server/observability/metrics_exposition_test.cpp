@@ -25,11 +25,11 @@ ScrapeValues sampleValues() {
   values.registryRefreshFailures = 4;
   values.usageWrites = 9;
   values.usageWriteFailures = 10;
-  values.refusedOverAddressLimit = 5;
-  values.refusedQueueFull = 6;
-  values.closedOverdue = 7;
-  values.refusedOverConnectionLimit = 11;
-  values.closedSlowReader = 12;
+  values.connections.refusedOverAddressLimit = 5;
+  values.connections.refusedQueueFull = 6;
+  values.connections.closedOverdue = 7;
+  values.connections.refusedOverConnectionLimit = 11;
+  values.connections.closedSlowReader = 12;
   values.openConnections = 8;
   return values;
 }
