@@ -37,7 +37,7 @@ void appendAuditRecord(Poco::Data::Session& session, const AuditRecord& record) 
   Poco::Nullable<std::string> organization;
   if (!record.organizationId.empty()) organization = record.organizationId;
   session << "INSERT INTO audit_log (at, actor, action, target, organization_id, address, result, detail)"
-             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
       bind(Poco::Int64{record.at}), bind(record.actor), bind(record.action), bind(record.target), bind(organization),
       bind(record.address), bind(std::string(auditResultName(record.result))), bind(record.detail), now;
 }
@@ -49,9 +49,11 @@ std::vector<AuditRecord> readAuditRecords(Poco::Data::Session& session, const Au
   std::string organization = query.organizationId.value_or("");
   std::string action = query.action.value_or("");
   Poco::Int64 limit = static_cast<Poco::Int64>(query.limit);
-  if (query.organizationId) sql += " AND organization_id = ?";
-  if (query.action) sql += " AND action = ?";
-  sql += " ORDER BY id DESC LIMIT ?";
+  int parameters = 0;
+  const auto parameter = [&parameters] { return "$" + std::to_string(++parameters); };
+  if (query.organizationId) sql += " AND organization_id = " + parameter();
+  if (query.action) sql += " AND action = " + parameter();
+  sql += " ORDER BY id DESC LIMIT " + parameter();
   std::vector<Poco::Int64> ids, ats;
   std::vector<std::string> actors, actions, targets, addresses, results, details;
   std::vector<Poco::Nullable<std::string>> organizations;

@@ -73,8 +73,8 @@ struct SqliteAccountStore::Connection {
   void checkEmailFree(const std::string& emailKey, std::string_view email) {
     Poco::Int64 users = 0;
     Poco::Int64 operators = 0;
-    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
-    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    session << "SELECT count(*) FROM users WHERE email_key = $1", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = $1", bind(emailKey), into(operators), now;
     if (users + operators > 0) {
       throw AccountError(AccountError::Kind::EmailTaken,
                          "the email address " + std::string(email) + " already has an account");
@@ -85,8 +85,8 @@ struct SqliteAccountStore::Connection {
   bool emailHasAccount(const std::string& emailKey) {
     Poco::Int64 users = 0;
     Poco::Int64 operators = 0;
-    session << "SELECT count(*) FROM users WHERE email_key = ?", bind(emailKey), into(users), now;
-    session << "SELECT count(*) FROM operators WHERE email_key = ?", bind(emailKey), into(operators), now;
+    session << "SELECT count(*) FROM users WHERE email_key = $1", bind(emailKey), into(users), now;
+    session << "SELECT count(*) FROM operators WHERE email_key = $1", bind(emailKey), into(operators), now;
     return users + operators > 0;
   }
 
@@ -95,9 +95,9 @@ struct SqliteAccountStore::Connection {
   void checkNotListed(const std::string& organizationId, const std::string& emailKey, std::string_view email) {
     Poco::Int64 users = 0;
     Poco::Int64 placeholders = 0;
-    session << "SELECT count(*) FROM users WHERE organization_id = ? AND email_key = ?", bind(organizationId),
+    session << "SELECT count(*) FROM users WHERE organization_id = $1 AND email_key = $2", bind(organizationId),
         bind(emailKey), into(users), now;
-    session << "SELECT count(*) FROM user_placeholders WHERE organization_id = ? AND email_key = ?",
+    session << "SELECT count(*) FROM user_placeholders WHERE organization_id = $1 AND email_key = $2",
         bind(organizationId), bind(emailKey), into(placeholders), now;
     if (users + placeholders > 0) {
       throw AccountError(AccountError::Kind::EmailTaken,
@@ -112,7 +112,7 @@ struct SqliteAccountStore::Connection {
       Poco::Int64 taken = 0;
       for (const std::string_view table : tables) {
         Poco::Int64 count = 0;
-        session << "SELECT count(*) FROM " + std::string(table) + " WHERE id = ?", bind(id), into(count), now;
+        session << "SELECT count(*) FROM " + std::string(table) + " WHERE id = $1", bind(id), into(count), now;
         taken += count;
       }
       if (taken == 0) return id;
@@ -121,7 +121,7 @@ struct SqliteAccountStore::Connection {
 
   void requireAccount(std::string_view principalId, const PrincipalTable& where) {
     Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM " + where.table + " WHERE id = ?", bind(std::string(principalId)), into(found),
+    session << "SELECT count(*) FROM " + where.table + " WHERE id = $1", bind(std::string(principalId)), into(found),
         now;
     if (found == 0) {
       throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
@@ -170,7 +170,7 @@ UserRecord SqliteAccountStore::addUser(std::string_view organizationId, std::str
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     Poco::Int64 organizations = 0;
-    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)),
+    session << "SELECT count(*) FROM organizations WHERE id = $1", bind(std::string(organizationId)),
         into(organizations), now;
     if (organizations == 0) {
       throw AccountError(AccountError::Kind::UnknownOrganization,
@@ -192,15 +192,15 @@ UserRecord SqliteAccountStore::addUser(std::string_view organizationId, std::str
     }
     if (placeholder) {
       session << "INSERT INTO user_placeholders (id, organization_id, email, email_key, role, created_at)"
-                 " VALUES (?, ?, ?, ?, ?, ?)",
+                 " VALUES ($1, $2, $3, $4, $5, $6)",
           bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
           bind(Poco::Int64{user.createdAt}), now;
     } else {
-      session << "DELETE FROM user_placeholders WHERE organization_id = ? AND email_key = ?", bind(user.organizationId),
-          bind(key), now;
+      session << "DELETE FROM user_placeholders WHERE organization_id = $1 AND email_key = $2",
+          bind(user.organizationId), bind(key), now;
       session
           << "INSERT INTO users (id, organization_id, email, email_key, role, password_hash, created_at, updated_at)"
-             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+             " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
           bind(user.id), bind(user.organizationId), bind(user.email), bind(key), bind(std::string(roleName(role))),
           bind(std::string(passwordHash)), bind(Poco::Int64{user.createdAt}), bind(Poco::Int64{user.createdAt}), now;
     }
@@ -223,7 +223,7 @@ OperatorRecord SqliteAccountStore::createOperator(std::string_view email, std::s
     connection_->checkEmailFree(key, email);
     OperatorRecord created{connection_->newId(kOperatorIdPrefix, {"operators"}), std::string(email), false, clock_()};
     session << "INSERT INTO operators (id, email, email_key, password_hash, created_at, updated_at)"
-               " VALUES (?, ?, ?, ?, ?, ?)",
+               " VALUES ($1, $2, $3, $4, $5, $6)",
         bind(created.id), bind(created.email), bind(key), bind(std::string(passwordHash)),
         bind(Poco::Int64{created.createdAt}), bind(Poco::Int64{created.createdAt}), now;
     appendAuditRecord(session, AuditRecord{0, created.createdAt, audit.actor, "operator.create", created.id, "",
@@ -272,7 +272,7 @@ std::optional<UserRecord> SqliteAccountStore::findUser(std::string_view userId) 
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
-    connection_->session << std::string(kUserColumns) + " WHERE id = ?", bind(std::string(userId)), into(ids),
+    connection_->session << std::string(kUserColumns) + " WHERE id = $1", bind(std::string(userId)), into(ids),
         into(organizations), into(emails), into(roles), into(secrets), into(created), now;
     std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
     if (users.empty()) return std::nullopt;
@@ -286,8 +286,8 @@ std::optional<UserRecord> SqliteAccountStore::findListedUser(std::string_view us
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
     const std::string id(userId);
-    connection_->session << listedUsersWhere("id = ?"), bind(id), bind(id), into(ids), into(organizations),
-        into(emails), into(roles), into(secrets), into(created), now;
+    connection_->session << listedUsersWhere("id = $1"), bind(id), into(ids), into(organizations), into(emails),
+        into(roles), into(secrets), into(created), now;
     std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
     if (users.empty()) return std::nullopt;
     return std::move(users.front());
@@ -300,7 +300,7 @@ std::vector<UserRecord> SqliteAccountStore::listUsers(std::string_view organizat
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
     const std::string organization(organizationId);
-    connection_->session << listedUsersWhere("organization_id = ?"), bind(organization), bind(organization), into(ids),
+    connection_->session << listedUsersWhere("organization_id = $1"), bind(organization), into(ids),
         into(organizations), into(emails), into(roles), into(secrets), into(created), now;
     return usersFromRows(ids, organizations, emails, roles, secrets, created);
   });
@@ -311,7 +311,7 @@ std::optional<OperatorRecord> SqliteAccountStore::findOperator(std::string_view 
     std::vector<std::string> ids, emails;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
-    connection_->session << "SELECT id, email, totp_secret, created_at FROM operators WHERE id = ?",
+    connection_->session << "SELECT id, email, totp_secret, created_at FROM operators WHERE id = $1",
         bind(std::string(operatorId)), into(ids), into(emails), into(secrets), into(created), now;
     if (ids.empty()) return std::nullopt;
     return OperatorRecord{ids[0], emails[0], !secrets[0].isNull(), created[0]};
@@ -339,15 +339,15 @@ void SqliteAccountStore::changeTotp(std::string_view principalId, const std::opt
     if (encodedSecret) storedSecret = *encodedSecret;
     Poco::Nullable<Poco::Int64> storedStep;
     if (lastStep) storedStep = Poco::Int64{*lastStep};
-    session << "UPDATE " + where.table + " SET totp_secret = ?, totp_last_step = ?, updated_at = ? WHERE id = ?",
+    session << "UPDATE " + where.table + " SET totp_secret = $1, totp_last_step = $2, updated_at = $3 WHERE id = $4",
         bind(storedSecret), bind(storedStep), bind(Poco::Int64{changedAt}), bind(std::string(principalId)), now;
     const bool enabled = encodedSecret.has_value();
     if (!enabled) {
-      session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+      session << "DELETE FROM recovery_codes WHERE " + where.column + " = $1", bind(std::string(principalId)), now;
     }
     std::string organization;
     if (where.table == "users") {
-      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
+      session << "SELECT organization_id FROM users WHERE id = $1", bind(std::string(principalId)), into(organization),
           now;
     }
     appendAuditRecord(session,
@@ -365,14 +365,14 @@ void SqliteAccountStore::replaceRecoveryCodes(std::string_view principalId, cons
     auth::WriteTransaction transaction(session);
     connection_->requireAccount(principalId, where);
     const std::int64_t changedAt = clock_();
-    session << "DELETE FROM recovery_codes WHERE " + where.column + " = ?", bind(std::string(principalId)), now;
+    session << "DELETE FROM recovery_codes WHERE " + where.column + " = $1", bind(std::string(principalId)), now;
     for (const std::string& digest : digests) {
-      session << "INSERT INTO recovery_codes (code_digest, " + where.column + ", created_at) VALUES (?, ?, ?)",
+      session << "INSERT INTO recovery_codes (code_digest, " + where.column + ", created_at) VALUES ($1, $2, $3)",
           bind(digest), bind(std::string(principalId)), bind(Poco::Int64{changedAt}), now;
     }
     std::string organization;
     if (where.table == "users") {
-      session << "SELECT organization_id FROM users WHERE id = ?", bind(std::string(principalId)), into(organization),
+      session << "SELECT organization_id FROM users WHERE id = $1", bind(std::string(principalId)), into(organization),
           now;
     }
     appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "account.recovery-codes",
@@ -386,7 +386,7 @@ std::size_t SqliteAccountStore::recoveryCodesLeft(std::string_view principalId) 
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "counting recovery codes", [&] {
     Poco::Int64 count = 0;
-    connection_->session << "SELECT count(*) FROM recovery_codes WHERE " + where.column + " = ?",
+    connection_->session << "SELECT count(*) FROM recovery_codes WHERE " + where.column + " = $1",
         bind(std::string(principalId)), into(count), now;
     return static_cast<std::size_t>(count);
   });
@@ -412,7 +412,7 @@ std::optional<Credentials> SqliteAccountStore::findCredentials(std::string_view 
       std::vector<Poco::Nullable<std::string>> secrets;
       std::vector<Poco::Nullable<Poco::Int64>> steps;
       connection_->session << "SELECT id, password_hash, totp_secret, totp_last_step FROM " + std::string(table) +
-                                  " WHERE email_key = ?",
+                                  " WHERE email_key = $1",
           bind(std::string(emailKey)), into(ids), into(hashes), into(secrets), into(steps), now;
       if (ids.empty()) continue;
       Credentials credentials{ids[0], hashes[0], std::nullopt, std::nullopt};
@@ -435,8 +435,8 @@ bool SqliteAccountStore::recordTotpStep(std::string_view principalId, std::int64
   return guarded(connection_->mutex, "recording a TOTP step", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "UPDATE " + where.table +
-                     " SET totp_last_step = ? WHERE id = ? AND totp_secret IS NOT NULL"
-                     " AND (totp_last_step IS NULL OR totp_last_step < ?)",
+                     " SET totp_last_step = $1 WHERE id = $2 AND totp_secret IS NOT NULL"
+                     " AND (totp_last_step IS NULL OR totp_last_step < $3)",
         bind(Poco::Int64{step}), bind(std::string(principalId)), bind(Poco::Int64{step});
     return statement.execute() == 1;
   });
@@ -446,7 +446,7 @@ bool SqliteAccountStore::useRecoveryCode(std::string_view principalId, std::stri
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "using a recovery code", [&] {
     Poco::Data::Statement statement(connection_->session);
-    statement << "DELETE FROM recovery_codes WHERE code_digest = ? AND " + where.column + " = ?",
+    statement << "DELETE FROM recovery_codes WHERE code_digest = $1 AND " + where.column + " = $2",
         bind(std::string(digest)), bind(std::string(principalId));
     return statement.execute() == 1;
   });
@@ -455,7 +455,7 @@ bool SqliteAccountStore::useRecoveryCode(std::string_view principalId, std::stri
 void SqliteAccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "replacing a password hash", [&] {
-    connection_->session << "UPDATE " + where.table + " SET password_hash = ?, updated_at = ? WHERE id = ?",
+    connection_->session << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2 WHERE id = $3",
         bind(std::string(passwordHash)), bind(Poco::Int64{clock_()}), bind(std::string(principalId)), now;
   });
 }
@@ -464,7 +464,7 @@ void SqliteAccountStore::insertSession(const StoredSession& stored) {
   const PrincipalTable where = principalTable(stored.principalId);
   guarded(connection_->mutex, "starting a session", [&] {
     connection_->session << "INSERT INTO sessions (id_digest, " + where.column +
-                                ", created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+                                ", created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
         bind(stored.idDigest), bind(stored.principalId), bind(Poco::Int64{stored.createdAt}),
         bind(Poco::Int64{stored.lastSeenAt}), bind(Poco::Int64{stored.expiresAt}), now;
   });
@@ -476,7 +476,7 @@ std::optional<StoredSession> SqliteAccountStore::findSession(std::string_view id
     std::vector<Poco::Nullable<std::string>> users, operators;
     std::vector<Poco::Int64> created, lastSeen, expires;
     connection_->session << "SELECT id_digest, user_id, operator_id, created_at, last_seen_at, expires_at"
-                            " FROM sessions WHERE id_digest = ?",
+                            " FROM sessions WHERE id_digest = $1",
         bind(std::string(idDigest)), into(digests), into(users), into(operators), into(created), into(lastSeen),
         into(expires), now;
     if (digests.empty()) return std::nullopt;
@@ -487,14 +487,14 @@ std::optional<StoredSession> SqliteAccountStore::findSession(std::string_view id
 
 void SqliteAccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
   guarded(connection_->mutex, "recording a session's activity", [&] {
-    connection_->session << "UPDATE sessions SET last_seen_at = ? WHERE id_digest = ?", bind(Poco::Int64{lastSeenAt}),
+    connection_->session << "UPDATE sessions SET last_seen_at = $1 WHERE id_digest = $2", bind(Poco::Int64{lastSeenAt}),
         bind(std::string(idDigest)), now;
   });
 }
 
 void SqliteAccountStore::removeSession(std::string_view idDigest) {
   guarded(connection_->mutex, "ending a session", [&] {
-    connection_->session << "DELETE FROM sessions WHERE id_digest = ?", bind(std::string(idDigest)), now;
+    connection_->session << "DELETE FROM sessions WHERE id_digest = $1", bind(std::string(idDigest)), now;
   });
 }
 
@@ -502,7 +502,7 @@ std::size_t SqliteAccountStore::removeSessionsOf(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "ending sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
-    statement << "DELETE FROM sessions WHERE " + where.column + " = ?", bind(std::string(principalId));
+    statement << "DELETE FROM sessions WHERE " + where.column + " = $1", bind(std::string(principalId));
     return statement.execute();
   });
 }
@@ -515,17 +515,17 @@ void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext&
     std::string email;
     std::string role;
     Poco::Data::Statement find(session);
-    find << "SELECT organization_id, email, role FROM users WHERE id = ?", bind(std::string(userId)),
+    find << "SELECT organization_id, email, role FROM users WHERE id = $1", bind(std::string(userId)),
         into(organization), into(email), into(role);
     if (find.execute() == 0) {
       Poco::Data::Statement findPlaceholder(session);
-      findPlaceholder << "SELECT organization_id, email, role FROM user_placeholders WHERE id = ?",
+      findPlaceholder << "SELECT organization_id, email, role FROM user_placeholders WHERE id = $1",
           bind(std::string(userId)), into(organization), into(email), into(role);
       if (findPlaceholder.execute() == 0) {
         throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
       }
       // Removed like a user, and recorded alike; it never counts as an owner.
-      session << "DELETE FROM user_placeholders WHERE id = ?", bind(std::string(userId)), now;
+      session << "DELETE FROM user_placeholders WHERE id = $1", bind(std::string(userId)), now;
       appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
                                              audit.address, AuditResult::Success, "email=" + email + " role=" + role});
       transaction.commit();
@@ -533,14 +533,14 @@ void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext&
     }
     if (role == roleName(Role::Owner)) {
       Poco::Int64 owners = 0;
-      session << "SELECT count(*) FROM users WHERE organization_id = ? AND role = 'owner'", bind(organization),
+      session << "SELECT count(*) FROM users WHERE organization_id = $1 AND role = 'owner'", bind(organization),
           into(owners), now;
       if (owners <= 1) {
         throw AccountError(AccountError::Kind::InvalidValue,
                            "the organization's last owner cannot be removed; make another user owner first");
       }
     }
-    session << "DELETE FROM users WHERE id = ?", bind(std::string(userId)), now;
+    session << "DELETE FROM users WHERE id = $1", bind(std::string(userId)), now;
     appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
                                            audit.address, AuditResult::Success, "email=" + email + " role=" + role});
     transaction.commit();
@@ -550,7 +550,8 @@ void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext&
 bool SqliteAccountStore::requiresTotp(std::string_view organizationId) {
   return guarded(connection_->mutex, "reading an organization's settings", [&] {
     Poco::Int64 required = 0;
-    connection_->session << "SELECT count(*) FROM organization_settings WHERE organization_id = ? AND require_totp = 1",
+    connection_->session
+        << "SELECT count(*) FROM organization_settings WHERE organization_id = $1 AND require_totp = 1",
         bind(std::string(organizationId)), into(required), now;
     return required > 0;
   });
@@ -561,17 +562,17 @@ void SqliteAccountStore::setRequireTotp(std::string_view organizationId, bool re
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     Poco::Int64 known = 0;
-    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(known), now;
+    session << "SELECT count(*) FROM organizations WHERE id = $1", bind(std::string(organizationId)), into(known), now;
     if (known == 0) {
       throw AccountError(AccountError::Kind::UnknownOrganization,
                          "no organization with id \"" + std::string(organizationId) + "\"");
     }
     const std::int64_t changedAt = clock_();
     Poco::Data::Statement update(session);
-    update << "UPDATE organization_settings SET require_totp = ?, updated_at = ? WHERE organization_id = ?",
+    update << "UPDATE organization_settings SET require_totp = $1, updated_at = $2 WHERE organization_id = $3",
         bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), bind(std::string(organizationId));
     if (update.execute() == 0) {
-      session << "INSERT INTO organization_settings (organization_id, require_totp, updated_at) VALUES (?, ?, ?)",
+      session << "INSERT INTO organization_settings (organization_id, require_totp, updated_at) VALUES ($1, $2, $3)",
           bind(std::string(organizationId)), bind(Poco::Int64{required ? 1 : 0}), bind(Poco::Int64{changedAt}), now;
     }
     appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "org.require-totp", std::string(organizationId),
@@ -584,7 +585,7 @@ void SqliteAccountStore::setRequireTotp(std::string_view organizationId, bool re
 std::size_t SqliteAccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
   return guarded(connection_->mutex, "removing ended sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
-    statement << "DELETE FROM sessions WHERE expires_at <= ? OR last_seen_at + ? <= ?", bind(Poco::Int64{at}),
+    statement << "DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at + $2 <= $3", bind(Poco::Int64{at}),
         bind(Poco::Int64{idleSeconds}), bind(Poco::Int64{at});
     return statement.execute();
   });

@@ -61,8 +61,7 @@ bool SqliteAuthenticationQuery::run(std::string_view clientId, std::string_view 
   sqlite3_stmt* statement = statement_.get();
   const StatementReset reset(statement);
   if (sqlite3_bind_text64(statement, 1, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
-      sqlite3_bind_text64(statement, 2, clientId.data(), clientId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK ||
-      sqlite3_bind_text64(statement, 3, standInId.data(), standInId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
+      sqlite3_bind_text64(statement, 2, standInId.data(), standInId.size(), SQLITE_STATIC, SQLITE_UTF8) != SQLITE_OK) {
     throwSqliteError(database);
   }
   const int stepped = sqlite3_step(statement);

@@ -35,9 +35,8 @@ struct AuthenticationRow {
 
 class SqliteAuthenticationQuery {
  public:
-  // Prepares `sql` (three text parameters: the client id twice, the stand-in
-  // id) on `session`'s connection; `session` must outlive the query. Throws
-  // RegistryError(Storage).
+  // Prepares `sql` (two text parameters: the client id, the stand-in id) on `session`'s connection; `session` must
+  // outlive the query. Throws RegistryError(Storage).
   SqliteAuthenticationQuery(Poco::Data::Session& session, const char* sql);
   ~SqliteAuthenticationQuery();
 

@@ -134,11 +134,11 @@ ClientState stateFromColumn(const std::string& text) {
 // there is none, of the stand-in client (the third), so that an unknown id
 // costs the same as a known one: the same two index lookups, the join, and the
 // same columns read and turned into a record. The first column tells which
-// row it is. Positional parameters only: portable SQL.
+// row it is.
 constexpr const char* kAuthenticationQuery =
     "SELECT c.id, c.organization_id, c.state, c.scopes, c.secret_digest, o.plan, o.subscription,"
     " c.tokens_not_before FROM api_clients c JOIN organizations o ON o.id = c.organization_id"
-    " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
+    " WHERE c.id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = $1) THEN $1 ELSE $2 END";
 
 }  // namespace
 
@@ -204,11 +204,11 @@ Organization SqliteClientRegistry::createOrganization(std::string_view name, Pla
     for (;;) {
       organization.id = std::string(kOrganizationIdPrefix) + randomBase62(kOrganizationIdRandomLength);
       Poco::Int64 taken = 0;
-      session << "SELECT count(*) FROM organizations WHERE id = ?", bind(organization.id), into(taken), now;
+      session << "SELECT count(*) FROM organizations WHERE id = $1", bind(organization.id), into(taken), now;
       if (taken == 0) break;
     }
     session << "INSERT INTO organizations (id, name, plan, subscription, created_at, updated_at)"
-               " VALUES (?, ?, ?, 'active', ?, ?)",
+               " VALUES ($1, $2, $3, 'active', $4, $5)",
         bind(organization.id), bind(organization.name), bind(std::string(planName(plan))),
         bind(Poco::Int64{organization.createdAt}), bind(Poco::Int64{organization.createdAt}), now;
     connection_->record(RegistryChange{"org.create", organization.id, organization.id,
@@ -235,12 +235,12 @@ void SqliteClientRegistry::updateOrganization(std::string_view organizationId, s
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(found), now;
+    session << "SELECT count(*) FROM organizations WHERE id = $1", bind(std::string(organizationId)), into(found), now;
     if (found == 0) {
       throw RegistryError(RegistryError::Kind::UnknownOrganization,
                           "no organization with id \"" + std::string(organizationId) + "\"");
     }
-    session << "UPDATE organizations SET " + std::string(column) + " = ?, updated_at = ? WHERE id = ?",
+    session << "UPDATE organizations SET " + std::string(column) + " = $1, updated_at = $2 WHERE id = $3",
         bind(std::string(value)), bind(Poco::Int64{clock_()}), bind(std::string(organizationId)), now;
     connection_->record(RegistryChange{std::string(action), std::string(organizationId), std::string(organizationId),
                                        std::string(column) + "=" + std::string(value)});
@@ -252,7 +252,7 @@ std::optional<Organization> SqliteClientRegistry::findOrganization(std::string_v
   return guarded(connection_->mutex, "reading an organization", [&]() -> std::optional<Organization> {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
-    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations WHERE id = ?",
+    connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations WHERE id = $1",
         bind(std::string(organizationId)), into(ids), into(names), into(plans), into(subscriptions), into(created), now;
     if (ids.empty()) return std::nullopt;
     return Organization{ids[0], names[0], planFromColumn(plans[0]), subscriptionFromColumn(subscriptions[0]),
@@ -290,7 +290,7 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organizationId
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     std::vector<std::string> plans, subscriptions;
-    session << "SELECT plan, subscription FROM organizations WHERE id = ?", bind(std::string(organizationId)),
+    session << "SELECT plan, subscription FROM organizations WHERE id = $1", bind(std::string(organizationId)),
         into(plans), into(subscriptions), now;
     if (plans.empty()) {
       throw RegistryError(RegistryError::Kind::UnknownOrganization,
@@ -317,14 +317,14 @@ CreatedClient SqliteClientRegistry::createClient(std::string_view organizationId
     for (;;) {
       client.id = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
       Poco::Int64 taken = 0;
-      session << "SELECT count(*) FROM api_clients WHERE id = ?", bind(client.id), into(taken), now;
+      session << "SELECT count(*) FROM api_clients WHERE id = $1", bind(client.id), into(taken), now;
       if (taken == 0) break;
     }
     created.secret = randomBase64Url(kSecretBytes);
     const SecretDigest digest = hasher_.digest(created.secret);
     const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
     session << "INSERT INTO api_clients (id, organization_id, name, scopes, state, secret_digest, created_at,"
-               " updated_at, created_by) VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+               " updated_at, created_by) VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8)",
         bind(client.id), bind(client.organizationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
         bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), bind(client.createdBy), now;
     connection_->record(
@@ -375,13 +375,13 @@ std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view org
   return guarded(connection_->mutex, "listing clients", [&] {
     Poco::Data::Session& session = connection_->session;
     Poco::Int64 found = 0;
-    session << "SELECT count(*) FROM organizations WHERE id = ?", bind(std::string(organizationId)), into(found), now;
+    session << "SELECT count(*) FROM organizations WHERE id = $1", bind(std::string(organizationId)), into(found), now;
     if (found == 0) {
       throw RegistryError(RegistryError::Kind::UnknownOrganization,
                           "no organization with id \"" + std::string(organizationId) + "\"");
     }
     ClientRows rows;
-    readClientRows(session, std::string(kClientColumns) + " WHERE organization_id = ? ORDER BY created_at, rowid",
+    readClientRows(session, std::string(kClientColumns) + " WHERE organization_id = $1 ORDER BY created_at, rowid",
                    std::string(organizationId), rows);
     return clientsFromRows(rows);
   });
@@ -390,7 +390,7 @@ std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view org
 std::optional<ClientRecord> SqliteClientRegistry::findClient(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientRecord> {
     ClientRows rows;
-    readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = ?", std::string(clientId), rows);
+    readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = $1", std::string(clientId), rows);
     std::vector<ClientRecord> clients = clientsFromRows(rows);
     if (clients.empty()) return std::nullopt;
     return std::move(clients.front());
@@ -403,7 +403,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
     WriteTransaction transaction(session);
     std::vector<std::string> states, organizationIds;
     std::vector<Poco::Int64> notBefore;
-    session << "SELECT state, tokens_not_before, organization_id FROM api_clients WHERE id = ?",
+    session << "SELECT state, tokens_not_before, organization_id FROM api_clients WHERE id = $1",
         bind(std::string(clientId)), into(states), into(notBefore), into(organizationIds), now;
     if (states.empty()) {
       throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
@@ -426,7 +426,7 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       return;
     }
     if (state == ClientState::Deleted) {
-      session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = ? WHERE id = ?",
+      session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = $1 WHERE id = $2",
           bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
     } else if (state == ClientState::Blocked) {
       // iat has a resolution of one second: a token issued in this second,
@@ -437,11 +437,11 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
       // earlier block in this same second carry iat = that value, and this
       // block revokes them too.
       const Poco::Int64 blockedAt = clock_();
-      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = ?, updated_at = ? WHERE id = ?",
+      session << "UPDATE api_clients SET state = 'blocked', tokens_not_before = $1, updated_at = $2 WHERE id = $3",
           bind(std::max(notBefore[0] + 1, Poco::Int64{blockedAt + 1})), bind(blockedAt), bind(std::string(clientId)),
           now;
     } else {
-      session << "UPDATE api_clients SET state = ?, updated_at = ? WHERE id = ?",
+      session << "UPDATE api_clients SET state = $1, updated_at = $2 WHERE id = $3",
           bind(std::string(clientStateName(state))), bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
     }
     connection_->record(RegistryChange{action, organizationIds[0], std::string(clientId), ""});

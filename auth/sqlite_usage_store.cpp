@@ -19,19 +19,17 @@ using Poco::Data::Keywords::bind;
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 
-// Portable SQL (D-D12): an UPDATE that adds, and an INSERT when it touched no
-// row, inside one write transaction. SQLite's BEGIN IMMEDIATE serialises the
-// writers of every process; on PostgreSQL, where two instances could both
-// find no row, the pair becomes one INSERT ... ON CONFLICT (client_id, day) DO
-// UPDATE SET n = client_usage_daily.n + excluded.n.
+// One upsert that adds (D-D12): two instances adding to the same day never
+// overwrite each other's counts, whichever inserts the row. The same words in
+// SQLite (3.24 and later) and PostgreSQL.
 constexpr const char* kAddToDay =
-    "UPDATE client_usage_daily SET tokens_issued = tokens_issued + ?, codes_accepted = codes_accepted + ?,"
-    " codes_rejected = codes_rejected + ? WHERE client_id = ? AND day = ?";
-constexpr const char* kInsertDay =
     "INSERT INTO client_usage_daily (client_id, organization_id, day, tokens_issued, codes_accepted, codes_rejected)"
-    " VALUES (?, ?, ?, ?, ?, ?)";
+    " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (client_id, day) DO UPDATE SET"
+    " tokens_issued = client_usage_daily.tokens_issued + excluded.tokens_issued,"
+    " codes_accepted = client_usage_daily.codes_accepted + excluded.codes_accepted,"
+    " codes_rejected = client_usage_daily.codes_rejected + excluded.codes_rejected";
 constexpr const char* kMoveLastUse =
-    "UPDATE api_clients SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)";
+    "UPDATE api_clients SET last_used_at = $1 WHERE id = $2 AND (last_used_at IS NULL OR last_used_at < $1)";
 
 // Counts are at most 2^63 - 1 in the database's INTEGER.
 Poco::Int64 column(std::uint64_t count) { return static_cast<Poco::Int64>(count); }
@@ -95,17 +93,12 @@ void SqliteUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
     for (const ClientUsageDelta& delta : deltas) {
       for (const auto& [dayNumber, counts] : delta.days) {
         const std::string day = utcDayText(dayNumber);
-        Poco::Data::Statement update(session);
-        update << kAddToDay, bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)),
-            bind(column(counts.codesRejected)), bind(delta.clientId), bind(day);
-        if (update.execute() != 0) continue;
-        session << kInsertDay, bind(delta.clientId), bind(delta.organizationId), bind(day),
+        session << kAddToDay, bind(delta.clientId), bind(delta.organizationId), bind(day),
             bind(column(counts.tokensIssued)), bind(column(counts.codesAccepted)), bind(column(counts.codesRejected)),
             now;
       }
       if (delta.lastUsedAt) {
-        session << kMoveLastUse, bind(Poco::Int64{*delta.lastUsedAt}), bind(delta.clientId),
-            bind(Poco::Int64{*delta.lastUsedAt}), now;
+        session << kMoveLastUse, bind(Poco::Int64{*delta.lastUsedAt}), bind(delta.clientId), now;
       }
     }
     transaction.commit();
@@ -118,7 +111,7 @@ std::map<std::int64_t, UsageCounts> SqliteUsageStore::clientDays(std::string_vie
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
     connection_->session << "SELECT day, tokens_issued, codes_accepted, codes_rejected FROM client_usage_daily"
-                            " WHERE client_id = ? AND day >= ? AND day <= ?",
+                            " WHERE client_id = $1 AND day >= $2 AND day <= $3",
         bind(std::string(clientId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days), into(tokens),
         into(accepted), into(rejected), now;
     return daysFromRows(days, tokens, accepted, rejected, firstDay, lastDay);
@@ -130,8 +123,9 @@ std::map<std::int64_t, UsageCounts> SqliteUsageStore::organizationDays(std::stri
   return guarded(connection_->mutex, "reading an organization's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
-    connection_->session << "SELECT day, sum(tokens_issued), sum(codes_accepted), sum(codes_rejected)"
-                            " FROM client_usage_daily WHERE organization_id = ? AND day >= ? AND day <= ?"
+    connection_->session << "SELECT day, CAST(sum(tokens_issued) AS BIGINT), CAST(sum(codes_accepted) AS BIGINT),"
+                            " CAST(sum(codes_rejected) AS BIGINT)"
+                            " FROM client_usage_daily WHERE organization_id = $1 AND day >= $2 AND day <= $3"
                             " GROUP BY day",
         bind(std::string(organizationId)), bind(utcDayText(firstDay)), bind(utcDayText(lastDay)), into(days),
         into(tokens), into(accepted), into(rejected), now;

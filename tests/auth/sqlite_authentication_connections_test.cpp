@@ -18,7 +18,7 @@ using testing::TempDir;
 
 constexpr const char* kOneClientQuery =
     "SELECT id, organization_id, state, scopes, secret_digest, 'pro', 'active', 0 FROM api_clients"
-    " WHERE id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = ?) THEN ? ELSE ? END";
+    " WHERE id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = $1) THEN $1 ELSE $2 END";
 
 class SqliteAuthenticationConnectionsTest : public ::testing::Test {
  protected:
