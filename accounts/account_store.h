@@ -60,8 +60,8 @@ class AccountError : public std::runtime_error {
 // It is the CredentialSource of sign-in and the SessionStore of the session
 // manager. Every change is one transaction that also appends its audit
 // record, so a change is never without its record nor a record without its
-// change. Implementations are thread-safe. SqliteAccountStore
-// (accounts/sqlite_account_store.h) implements it; app/registry.h opens one.
+// change. Implementations are thread-safe. SqlAccountStore
+// (accounts/sql_account_store.h) implements it; app/registry.h opens one.
 class AccountStore : public CredentialSource, public SessionStore {
  public:
   ~AccountStore() override = default;

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "accounts/sqlite_account_store.h"
-#include "auth/sqlite_client_registry.h"
-#include "auth/sqlite_usage_store.h"
+#include "accounts/sql_account_store.h"
+#include "auth/sql_client_registry.h"
+#include "auth/sql_usage_store.h"
 
 namespace codepayload::app {
 
@@ -20,12 +20,11 @@ namespace {
 class SqliteRegistry final : public Registry {
  public:
   explicit SqliteRegistry(const RegistryLocation& location)
-      : location_(location),
-        databaseFile_(std::filesystem::absolute(location.dataDir / kRegistryDatabaseFile).lexically_normal()) {}
+      : location_(location), database_(auth::RegistryDatabase::sqlite(location.dataDir / kRegistryDatabaseFile)) {}
 
-  std::string name() const override { return databaseFile_.string(); }
+  std::string name() const override { return database_.name; }
 
-  bool exists() const override { return std::filesystem::exists(databaseFile_); }
+  bool exists() const override { return std::filesystem::exists(database_.file); }
 
   const auth::SecretHasher& secretHasher() override {
     if (!hasher_) {
@@ -40,7 +39,7 @@ class SqliteRegistry final : public Registry {
   }
 
   std::unique_ptr<auth::ClientRegistry> openAuditedClients(ChangeActor actor) override {
-    std::unique_ptr<auth::SqliteClientRegistry> clients = openSqliteClients(auth::systemUnixSeconds);
+    std::unique_ptr<auth::SqlClientRegistry> clients = openSqliteClients(auth::systemUnixSeconds);
     clients->setChangeRecorder(
         [actor = std::move(actor)](Poco::Data::Session& session, const auth::RegistryChange& change) {
           const accounts::AuditContext* context = actor();
@@ -54,22 +53,19 @@ class SqliteRegistry final : public Registry {
   }
 
   std::unique_ptr<accounts::AccountStore> openAccounts(auth::UnixClock clock) override {
-    return std::make_unique<accounts::SqliteAccountStore>(databaseFile_, location_.migrationsDir, std::move(clock));
+    return std::make_unique<accounts::SqlAccountStore>(database_, location_.migrationsDir, std::move(clock));
   }
 
-  std::unique_ptr<auth::UsageStore> openUsage() override {
-    return std::make_unique<auth::SqliteUsageStore>(databaseFile_);
-  }
+  std::unique_ptr<auth::UsageStore> openUsage() override { return std::make_unique<auth::SqlUsageStore>(database_); }
 
  private:
-  std::unique_ptr<auth::SqliteClientRegistry> openSqliteClients(auth::UnixClock clock) {
+  std::unique_ptr<auth::SqlClientRegistry> openSqliteClients(auth::UnixClock clock) {
     const auth::SecretHasher& hasher = secretHasher();
-    return std::make_unique<auth::SqliteClientRegistry>(databaseFile_, location_.migrationsDir, hasher,
-                                                        std::move(clock));
+    return std::make_unique<auth::SqlClientRegistry>(database_, location_.migrationsDir, hasher, std::move(clock));
   }
 
   RegistryLocation location_;
-  std::filesystem::path databaseFile_;
+  auth::RegistryDatabase database_;
   std::optional<auth::SecretHasher> hasher_;
 };
 

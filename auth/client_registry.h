@@ -1,5 +1,5 @@
 // The one interface the rest of the service uses for organizations, their
-// plans and subscriptions, and API clients. SqliteClientRegistry implements it;
+// plans and subscriptions, and API clients. SqlClientRegistry implements it;
 // a PostgreSQL registry can be added without touching handlers or token logic.
 //
 // Every mutating call is one transaction: after a crash there is a complete

@@ -1,6 +1,6 @@
 // The usage counts the registry keeps: adds what the request path counted
-// (auth/usage_counter.h) and reads the days back. SqliteUsageStore
-// (auth/sqlite_usage_store.h) implements it; app/registry.h opens one.
+// (auth/usage_counter.h) and reads the days back. SqlUsageStore
+// (auth/sql_usage_store.h) implements it; app/registry.h opens one.
 // Implementations are thread-safe.
 #pragma once
 

@@ -51,9 +51,9 @@
 #include "auth/signing_keys.h"
 #include "auth/token_issuer.h"
 #include "common/atomic_file.h"
-#include "server/tls/development_certificate.h"
 #include "server/config/server_config.h"
 #include "server/server_transport.h"
+#include "server/tls/development_certificate.h"
 
 namespace {
 

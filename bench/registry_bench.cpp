@@ -1,5 +1,5 @@
 // codepayload_registry_bench: the client registry's authentication lookup
-// (SqliteClientRegistry::findClientForAuthentication, the one query the token
+// (SqlClientRegistry::findClientForAuthentication, the one query the token
 // endpoint runs per request) in process, over a real registry in a temporary
 // directory (WAL, the shipped migrations) holding 500 clients, as a token run
 // of bench/run.sh does. Two cases: a known client id (cycling through all 500)
@@ -22,7 +22,7 @@
 
 #include "auth/random_strings.h"
 #include "auth/secret_hasher.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 
 namespace {
 
@@ -37,8 +37,9 @@ class Fixture {
     std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-registry-bench-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("cannot create a temporary directory");
     dir_ = pattern;
-    registry_ = std::make_unique<SqliteClientRegistry>(
-        dir_ / "registry.db", std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry", hasher_);
+    registry_ =
+        std::make_unique<SqlClientRegistry>(RegistryDatabase::sqlite(dir_ / "registry.db"),
+                                            std::filesystem::path(CODEPAYLOAD_SOURCE_DB_DIR) / "registry", hasher_);
     const Organization organization = registry_->createOrganization("Bench", Plan::Pro);
     for (std::size_t index = 0; index < kClients; ++index) {
       ids_.push_back(registry_->createClient(organization.id, "client", {"write:codes"}, "bench").client.id);
@@ -52,13 +53,13 @@ class Fixture {
   Fixture(const Fixture&) = delete;
   Fixture& operator=(const Fixture&) = delete;
 
-  SqliteClientRegistry& registry() { return *registry_; }
+  SqlClientRegistry& registry() { return *registry_; }
   const std::vector<std::string>& ids() const { return ids_; }
 
  private:
   std::filesystem::path dir_;
   SecretHasher hasher_;
-  std::unique_ptr<SqliteClientRegistry> registry_;
+  std::unique_ptr<SqlClientRegistry> registry_;
   std::vector<std::string> ids_;
 };
 

@@ -51,7 +51,7 @@
 #include "auth/registry_view.h"
 #include "auth/secret_hasher.h"
 #include "auth/signing_keys.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth/token_endpoint.h"
 #include "auth/token_issuer.h"
 
@@ -147,7 +147,7 @@ int run(std::size_t rounds, const std::filesystem::path& migrations) {
   } removeDir{dir};
 
   const SecretHasher hasher(randomBase64Url(24));  // 32 characters: kPepperSize bytes
-  SqliteClientRegistry registry(dir / "registry.db", migrations, hasher);
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir / "registry.db"), migrations, hasher);
   const SigningKeySet keys(SigningKey::generate(SigningAlgorithm::ES256));
   const TokenIssuer issuer(keys, TokenSettings{});
   ThrottleSettings budgets;

@@ -65,7 +65,7 @@ extern const MigrationDialect kPostgresqlMigrationDialect;
 // The portable SQL of the runner, run by every MigrationConnection.
 inline constexpr const char* kSelectRecordedMigrations = "SELECT version, name FROM schema_migrations ORDER BY version";
 inline constexpr const char* kInsertRecordedMigration =
-    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)";
+    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)";
 
 // What the runner needs of a database connection. Every failure throws
 // DbError("<what>: <the database's message>").

@@ -3,11 +3,9 @@
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
 
-#ifdef CODEPAYLOAD_POSTGRESQL
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/PostgreSQL/SessionImpl.h>
 #include <libpq-fe.h>
-#endif
 
 #include <string>
 #include <vector>
@@ -25,19 +23,19 @@ using Poco::Data::Keywords::useRef;
   throw DbError(std::string(what) + ": " + databaseMessageOf(error));
 }
 
-// Poco::Data::PostgreSQL::Connector::KEY, also in a build without it.
-constexpr std::string_view kPostgresqlConnector = "postgresql";
+// PostgreSQL's own words in libpq's message: "ERROR:  <message>\nLINE 1:
+// ...\nDETAIL: ..." becomes "<message>"; a message without "ERROR:" (a
+// connection that failed) keeps its first line.
+std::string postgresqlMessage(std::string message) {
+  constexpr std::string_view kError = "ERROR:  ";
+  if (const std::size_t at = message.find(kError); at != std::string::npos) message.erase(0, at + kError.size());
+  if (const std::size_t end = message.find('\n'); end != std::string::npos) message.resize(end);
+  while (!message.empty() && message.back() == ' ') message.pop_back();
+  return message;
+}
 
-// kInsertRecordedMigration for PostgreSQL: Poco 1.11's connector hands the SQL
-// to PQprepare unchanged, and PostgreSQL numbers its parameters.
-constexpr const char* kInsertRecordedMigrationNumbered =
-    "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)";
+}  // namespace
 
-#ifdef CODEPAYLOAD_POSTGRESQL
-// Runs `sql`, one or more statements, on a PostgreSQL session. Poco's
-// PostgreSQL statements are prepared (PQprepare), which takes a single
-// statement; a migration file and the dialect's strings are scripts, so they
-// go through libpq's simple query (PQexec) on the session's own connection.
 void executePostgresqlScript(Poco::Data::Session& session, const std::string& sql, std::string_view what) {
   auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
   if (impl == nullptr) throw DbError(std::string(what) + ": not a PostgreSQL session");
@@ -55,12 +53,9 @@ void executePostgresqlScript(Poco::Data::Session& session, const std::string& sq
     // after this is then a no-op).
     if (!error.empty() && PQtransactionStatus(connection) == PQTRANS_INERROR) PQclear(PQexec(connection, "ROLLBACK"));
   }
-  while (!error.empty() && (error.back() == '\n' || error.back() == ' ')) error.pop_back();
-  if (!error.empty()) throw DbError(std::string(what) + ": " + error);
+  if (!error.empty()) throw DbError(std::string(what) + ": " + postgresqlMessage(error));
 }
 
-// Rolls back the session's open transaction, if any: executePostgresqlScript
-// may have ended it already, and a ROLLBACK without one only earns a warning.
 void rollbackPostgresql(Poco::Data::Session& session) noexcept {
   auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
   if (impl == nullptr) return;
@@ -69,13 +64,7 @@ void rollbackPostgresql(Poco::Data::Session& session) noexcept {
   PGconn* connection = handle;
   if (PQtransactionStatus(connection) != PQTRANS_IDLE) PQclear(PQexec(connection, "ROLLBACK"));
 }
-#else
-void rollbackPostgresql(Poco::Data::Session&) noexcept {}
-
-[[noreturn]] void executePostgresqlScript(Poco::Data::Session&, const std::string&, std::string_view what) {
-  throw DbError(std::string(what) + ": this build has no PostgreSQL support (built without libpq-dev)");
-}
-#endif
+namespace {
 
 class PocoMigrationConnection final : public MigrationConnection {
  public:
@@ -123,8 +112,7 @@ class PocoMigrationConnection final : public MigrationConnection {
   void record(const RecordedMigration& migration, const std::string& appliedAt, std::string_view what) override {
     try {
       Poco::Int64 version = migration.version;
-      session_ << (postgresql_ ? kInsertRecordedMigrationNumbered : kInsertRecordedMigration), use(version),
-          useRef(migration.name), useRef(appliedAt), now;
+      session_ << kInsertRecordedMigration, use(version), useRef(migration.name), useRef(appliedAt), now;
     } catch (const Poco::Exception& error) {
       fail(what, error);
     }
@@ -149,6 +137,9 @@ class PocoMigrationConnection final : public MigrationConnection {
 
 std::string databaseMessageOf(const Poco::Exception& error) {
   std::string message = error.message();
+  // Poco's PostgreSQL connector: "[PostgreSQL]: <its step> error: <libpq's message>".
+  constexpr std::string_view kPostgresqlPrefix = "[PostgreSQL]: ";
+  if (message.starts_with(kPostgresqlPrefix)) return postgresqlMessage(message.substr(kPostgresqlPrefix.size()));
   const std::size_t half = message.size() >= 2 ? (message.size() - 2) / 2 : 0;
   if (half > 0 && message.size() == 2 * half + 2 && message.compare(half, 2, ": ") == 0 &&
       message.compare(0, half, message, half + 2, half) == 0) {
@@ -160,7 +151,7 @@ std::string databaseMessageOf(const Poco::Exception& error) {
 const MigrationDialect& migrationDialectOf(const Poco::Data::Session& session) {
   const std::string connector = session.connector();
   if (connector == "sqlite") return kSqliteMigrationDialect;
-  if (connector == kPostgresqlConnector) return kPostgresqlMigrationDialect;
+  if (connector == Poco::Data::PostgreSQL::Connector::KEY) return kPostgresqlMigrationDialect;
   throw DbError("the migration runner has no SQL dialect for the Poco::Data connector \"" + connector + "\"");
 }
 

@@ -28,4 +28,16 @@ const MigrationDialect& migrationDialectOf(const Poco::Data::Session& session);
 void applyMigrations(Poco::Data::Session& session, const std::filesystem::path& dir);
 int schemaVersion(Poco::Data::Session& session);
 
+// Runs `sql`, one or more statements, on a PostgreSQL session. Poco's
+// PostgreSQL statements are prepared (PQprepare), which takes a single
+// statement; a migration file and a transaction's start with its lock are
+// scripts, so they go through libpq's simple query (PQexec) on the session's
+// own connection. A script that fails inside its own transaction leaves none
+// open. Throws DbError("<what>: <PostgreSQL's message>").
+void executePostgresqlScript(Poco::Data::Session& session, const std::string& sql, std::string_view what);
+
+// Rolls back the PostgreSQL session's open transaction, if any (a ROLLBACK
+// without one only earns a warning); does nothing on another session.
+void rollbackPostgresql(Poco::Data::Session& session) noexcept;
+
 }  // namespace codepayload

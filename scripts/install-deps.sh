@@ -8,7 +8,7 @@
 #          pkg_check_modules (their runtime libraries come with them)
 #   test   (the default) those, and what the tests need: GoogleTest, the tools the tests drive
 #          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, a scratch PostgreSQL 15
-#          server and libpq-dev for the registry's PostgreSQL tests, ...), Debian's
+#          server for the registry's PostgreSQL tests, ...), Debian's
 #          chromium-headless-shell, and the browser tests' npm packages (tests/dashboard:
 #          playwright-core, pinned, with npm ci; never a browser downloaded by npm)
 # More, by environment: CODEPAYLOAD_BENCH_DEPS=1, CODEPAYLOAD_FUZZ_DEPS=1, CODEPAYLOAD_PACKAGE_DEPS=1.
@@ -17,13 +17,13 @@ set -euo pipefail
 
 run_packages=(
   build-essential cmake ninja-build pkg-config
-  libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libsimdjson-dev libargon2-dev libsystemd-dev
+  libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libsimdjson-dev libargon2-dev libsystemd-dev libpq-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev
   git ca-certificates openssl sqlite3 curl python3 python3-jsonschema systemd prometheus
   nodejs chromium-headless-shell
-  postgresql-15 libpq-dev
+  postgresql-15
 )
 
 list_only=0

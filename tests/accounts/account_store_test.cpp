@@ -1,4 +1,4 @@
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 
 #include <gtest/gtest.h>
 
@@ -12,14 +12,15 @@
 #include "accounts/totp.h"
 #include "memory_stores.h"
 #include "scratch_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::accounts {
 namespace {
 
+using codepayload::testing::rawColumn;
+using codepayload::testing::rawSql;
 using testing::FakeClock;
 using testing::kTestEpoch;
-using testing::rawColumn;
-using testing::rawSql;
 using testing::ScratchDir;
 using testing::sourceRegistryMigrations;
 
@@ -31,11 +32,13 @@ class AccountStoreTest : public ::testing::Test {
  protected:
   AccountStoreTest()
       : hasher_(std::string(32, 'p')),
-        registry_(database(), sourceRegistryMigrations(), hasher_, clock_.clock()),
-        store_(database(), sourceRegistryMigrations(), clock_.clock()),
+        database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        registry_(database_, sourceRegistryMigrations(), hasher_, clock_.clock()),
+        store_(database_, sourceRegistryMigrations(), clock_.clock()),
         organization_(registry_.createOrganization("Acme GmbH", auth::Plan::Starter).id) {}
 
-  std::filesystem::path database() const { return dir_.path() / "registry.db"; }
+  const auth::RegistryDatabase& database() const { return database_; }
+  bool onPostgresql() const { return database_.kind == auth::RegistryDatabase::Kind::Postgresql; }
 
   AccountError::Kind errorOf(const std::function<void()>& call, std::string& message) {
     try {
@@ -51,8 +54,9 @@ class AccountStoreTest : public ::testing::Test {
   ScratchDir dir_;
   FakeClock clock_;
   auth::SecretHasher hasher_;
-  auth::SqliteClientRegistry registry_;
-  SqliteAccountStore store_;
+  auth::RegistryDatabase database_;
+  auth::SqlClientRegistry registry_;
+  SqlAccountStore store_;
   std::string organization_;
 };
 
@@ -95,13 +99,14 @@ TEST_F(AccountStoreTest, EmailsAreUniqueIgnoringAsciiCaseAcrossUsersAndOperators
   // Nothing half-written: one user, one operator, two records.
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users"), "1");
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM operators"), "1");
-  EXPECT_EQ(rawColumn(database(), "SELECT group_concat(action, ' ') FROM audit_log"), "user.create operator.create");
+  EXPECT_EQ(rawColumn(database(), "SELECT action FROM audit_log ORDER BY id"), "user.create|operator.create");
   // The schema itself refuses a second row with the same key.
   EXPECT_EQ(rawSql(database(),
                    "INSERT INTO users (id, organization_id, email, email_key, role, password_hash, created_at,"
                    " updated_at) VALUES ('usr_AAAAAAAAAAAAAAAA', '" +
                        organization_ + "', 'a@b.co', 'ana@example.com', 'owner', '$argon2id$x', 0, 0)"),
-            "UNIQUE constraint failed: users.email_key");
+            onPostgresql() ? "duplicate key value violates unique constraint \"users_email_key_key\""
+                           : "UNIQUE constraint failed: users.email_key");
 }
 
 TEST_F(AccountStoreTest, AnOwnersNewUserWithAnAccountElsewhereIsAPlaceholderListedAlike) {
@@ -253,10 +258,10 @@ TEST_F(AccountStoreTest, RecoveryCodesAreUsedOnceAndGoWithTotp) {
   EXPECT_EQ(store_.findCredentials("ana@example.com"),
             (Credentials{ana.id, std::string(kHash), std::nullopt, std::nullopt}));
   EXPECT_EQ(rawColumn(database(),
-                      "SELECT group_concat(action || ' ' || target || ' ' || detail, ', ') FROM audit_log"
-                      " WHERE action LIKE 'account.%'"),
-            "account.totp-enable " + ana.id + " , account.recovery-codes " + ana.id +
-                " count=3, account.totp-disable " + ana.id + " ");
+                      "SELECT action || ' ' || target || ' ' || detail FROM audit_log"
+                      " WHERE action LIKE 'account.%' ORDER BY id"),
+            "account.totp-enable " + ana.id + " |account.recovery-codes " + ana.id + " count=3|account.totp-disable " +
+                ana.id + " ");
 }
 
 TEST_F(AccountStoreTest, KeepsSessionsForTheSessionManager) {
@@ -281,7 +286,8 @@ TEST_F(AccountStoreTest, KeepsSessionsForTheSessionManager) {
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM sessions"), "0");
   // A session names exactly one account.
   EXPECT_EQ(rawSql(database(), "INSERT INTO sessions VALUES ('" + std::string(64, 'a') + "', NULL, NULL, 0, 0, 0)"),
-            "CHECK constraint failed: (user_id IS NULL) <> (operator_id IS NULL)");
+            onPostgresql() ? "new row for relation \"sessions\" violates check constraint \"sessions_check\""
+                           : "CHECK constraint failed: (user_id IS NULL) <> (operator_id IS NULL)");
 }
 
 TEST_F(AccountStoreTest, SignInRunsOnTheStore) {

@@ -1,10 +1,7 @@
-// A scratch registry database for the accounts tests: a fresh folder with
-// registry.db migrated from this source tree's db/registry, an organization
-// to put users in (through auth::SqliteClientRegistry, as the admin CLI makes
-// one), and raw SQL for what the stores must not allow.
+// A scratch folder for the accounts tests, and the registry migrations of
+// this source tree (the database itself: tests/support/scratch_registry.h).
 #pragma once
 
-#include <sqlite3.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,7 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "auth/secret_hasher.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 
 namespace codepayload::accounts::testing {
 
@@ -41,39 +38,5 @@ class ScratchDir {
  private:
   std::filesystem::path path_;
 };
-
-// Runs `sql` on its own connection; "" on success, else SQLite's message.
-inline std::string rawSql(const std::filesystem::path& database, const std::string& sql) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
-    sqlite3_close(db);
-    return "cannot open";
-  }
-  char* message = nullptr;
-  std::string result;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) result = message ? message : "error";
-  sqlite3_free(message);
-  sqlite3_close(db);
-  return result;
-}
-
-// The first column of every row of `sql`, joined with '|'.
-inline std::string rawColumn(const std::filesystem::path& database, const std::string& sql) {
-  sqlite3* db = nullptr;
-  std::string joined;
-  if (sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-    sqlite3_stmt* statement = nullptr;
-    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK) {
-      while (sqlite3_step(statement) == SQLITE_ROW) {
-        if (!joined.empty()) joined.push_back('|');
-        const unsigned char* text = sqlite3_column_text(statement, 0);
-        joined += text ? reinterpret_cast<const char*>(text) : "NULL";
-      }
-    }
-    sqlite3_finalize(statement);
-  }
-  sqlite3_close(db);
-  return joined;
-}
 
 }  // namespace codepayload::accounts::testing

@@ -17,10 +17,10 @@
 #include "accounts/password_hasher.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 #include "auth/auth_service.h"
 #include "auth/secret_hasher.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth_test_support.h"
 
 namespace codepayload::auth {
@@ -342,7 +342,8 @@ TEST_F(AdminCliTest, AKillDashNineLeavesCompleteClientsOrNone) {
   ::waitpid(child, &status, 0);
 
   const SecretHasher hasher = SecretHasher::loadOrCreate(dataDir() / "client-secret-pepper");
-  SqliteClientRegistry registry(dataDir() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dataDir() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher);
   const std::vector<ClientRecord> clients = registry.listClients(org);
   EXPECT_GT(clients.size(), 0u);
   for (const ClientRecord& client : clients) {
@@ -411,7 +412,8 @@ TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
   EXPECT_EQ(created.find("passphrase"), std::string::npos);
 
   // The stored hash is Argon2id of the line, and sign-in accepts it.
-  accounts::SqliteAccountStore store(dataDir() / "registry.db", testing::sourceRegistryMigrations());
+  accounts::SqlAccountStore store(RegistryDatabase::sqlite(dataDir() / "registry.db"),
+                                  testing::sourceRegistryMigrations());
   const std::optional<accounts::Credentials> ana = store.findCredentials("ana@example.com");
   ASSERT_TRUE(ana);
   EXPECT_EQ(ana->principalId, field(user, "id"));

@@ -11,7 +11,7 @@
 #include "auth/base64.h"
 #include "auth/secret_hasher.h"
 #include "auth/signing_keys.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth_test_support.h"
 
 namespace codepayload::auth {
@@ -114,7 +114,8 @@ TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
 
   // Blocked by another process (the admin tool): seen within a second.
   const SecretHasher hasher = SecretHasher::loadOrCreate(dir.path() / "client-secret-pepper");
-  SqliteClientRegistry admin(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry admin(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                          hasher);
   admin.setClientState(client.client.id, ClientState::Blocked);
   const auto blockedAt = std::chrono::steady_clock::now();
   while (authenticate(service, token).allowed() &&

@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth/token_issuer.h"
 #include "auth_test_support.h"
-#include "behind_the_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -26,7 +26,8 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
  protected:
   BearerAuthenticatorTest()
       : hasher_(std::string(32, 'p')),
-        registry_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        registry_(RegistryDatabase::sqlite(dir_.path() / "registry.db"), testing::sourceRegistryMigrations(), hasher_,
+                  clock_.clock()),
         keys_(testing::sharedTestKey(GetParam())),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         verifier_(keys_, TokenSettings{}),
@@ -41,7 +42,8 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   // is no scope the server knows).
   ClientRecord clientWithStoredScopes(std::string_view name, const std::string& scopes) {
     const ClientRecord created = registry_.createClient(organization_.id, name, {"write:codes"}, "tester").client;
-    testing::storeScopesBehindTheRegistry(dir_.path() / "registry.db", created.id, scopes);
+    codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir_.path() / "registry.db"),
+                                                       created.id, scopes);
     return registry_.findClient(created.id).value();
   }
 
@@ -73,7 +75,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry registry_;
+  SqlClientRegistry registry_;
   SigningKeySet keys_;
   TokenIssuer issuer_;
   AccessTokenVerifier verifier_;
@@ -304,7 +306,8 @@ TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARev
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                           hasher, clock.clock());
   testing::FaultInjectingRegistry registry(sqlite);
   const SigningKeySet keys(testing::sharedTestKey(SigningAlgorithm::ES256));
   const TokenIssuer issuer(keys, TokenSettings{}, clock.clock());

@@ -1,19 +1,18 @@
-// SqliteClientRegistry::version() is the change counter of
+// SqlClientRegistry::version() is the change counter of
 // db/registry/0006_client_standing_version.sql (D-T3) and 0007 (D-T6): it
 // moves on every change that can alter a row of listClientsForAuthentication,
 // by this registry or any other connection, and on nothing else written to
 // registry.db.
 #include <Poco/Data/Session.h>
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <string>
 
-#include "accounts/sqlite_account_store.h"
-#include "auth/sqlite_client_registry.h"
-#include "auth/sqlite_usage_store.h"
+#include "accounts/sql_account_store.h"
+#include "auth/sql_client_registry.h"
+#include "auth/sql_usage_store.h"
 #include "auth_test_support.h"
-#include "tests/accounts/scratch_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -29,20 +28,20 @@ class ClientStandingVersionTest : public ::testing::Test {
  protected:
   ClientStandingVersionTest()
       : hasher_(std::string(32, 'p')),
-        registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        registry_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
         acme_(registry_.createOrganization("Acme GmbH", Plan::Starter)),
         erp_(registry_.createClient(acme_.id, "ERP", {"write:codes"}, "tester").client) {}
 
-  std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
-
   // Runs `sql` on a raw connection of its own (another process); "" on
-  // success, else SQLite's message.
-  std::string executeElsewhere(const std::string& sql) const { return accounts::testing::rawSql(databaseFile(), sql); }
+  // success, else the database's message.
+  std::string executeElsewhere(const std::string& sql) const { return codepayload::testing::rawSql(database_, sql); }
 
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry registry_;
+  RegistryDatabase database_;
+  SqlClientRegistry registry_;
   Organization acme_;
   ClientRecord erp_;
 };
@@ -65,7 +64,7 @@ TEST_F(ClientStandingVersionTest, MovesByOneOnEveryChangeOfAStanding) {
   EXPECT_EQ(registry_.version(), 7u);
 
   // Another process's registry (the admin CLI's) on the same file: seen here.
-  SqliteClientRegistry other(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock());
+  SqlClientRegistry other(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock());
   EXPECT_EQ(other.version(), 7u);
   other.setSubscription(acme_.id, Subscription::Active);
   EXPECT_EQ(registry_.version(), 8u);
@@ -84,7 +83,10 @@ TEST_F(ClientStandingVersionTest, MovesByOneOnEveryChangeOfAStanding) {
   EXPECT_EQ(registry_.version(), 12u);
   // An organization removed with the foreign key off (a manual repair) leaves
   // its clients out of the status rows.
-  EXPECT_EQ(executeElsewhere("DELETE FROM organizations WHERE id = '" + acme_.id + "'"), "");
+  const std::string foreignKeyOff = database_.kind == RegistryDatabase::Kind::Postgresql
+                                        ? "ALTER TABLE api_clients DROP CONSTRAINT api_clients_organization_id_fkey; "
+                                        : "";
+  EXPECT_EQ(executeElsewhere(foreignKeyOff + "DELETE FROM organizations WHERE id = '" + acme_.id + "'"), "");
   EXPECT_EQ(registry_.version(), 13u);
   EXPECT_TRUE(registry_.listClientsForAuthentication().empty());
 }
@@ -94,7 +96,9 @@ TEST_F(ClientStandingVersionTest, MovesWhenAClientsScopesOrSecretDigestAreRewrit
   EXPECT_EQ(registry_.version(), 1u);
   EXPECT_EQ(executeElsewhere("UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + erp_.id + "'"), "");
   EXPECT_EQ(registry_.version(), 2u);
-  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET secret_digest = zeroblob(32) WHERE id = '" + erp_.id + "'"), "");
+  EXPECT_EQ(executeElsewhere("UPDATE api_clients SET secret_digest = " +
+                             codepayload::testing::zeroBytesSql(database_, 32) + " WHERE id = '" + erp_.id + "'"),
+            "");
   EXPECT_EQ(registry_.version(), 3u);
   EXPECT_EQ(executeElsewhere("UPDATE api_clients SET scopes = scopes, secret_digest = secret_digest"), "");
   EXPECT_EQ(registry_.version(), 3u);
@@ -112,7 +116,7 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   registry_.setClientState(erp_.id, ClientState::Active);
   registry_.setPlan(acme_.id, Plan::Starter);
   registry_.setSubscription(acme_.id, Subscription::Active);
-  accounts::SqliteAccountStore accounts(databaseFile(), testing::sourceRegistryMigrations(), clock_.clock());
+  accounts::SqlAccountStore accounts(database_, testing::sourceRegistryMigrations(), clock_.clock());
   registry_.setChangeRecorder([](Poco::Data::Session& session, const RegistryChange& change) {
     accounts::appendAuditRecord(
         session, accounts::AuditRecord{0, kTestEpoch, "cli:tester", change.action, change.target, change.organizationId,
@@ -127,7 +131,7 @@ TEST_F(ClientStandingVersionTest, StaysOnWritesThatCannotChangeAStanding) {
   EXPECT_EQ(registry_.version(), start);
 
   // The usage writer, with its own connection: counts and last_used_at.
-  SqliteUsageStore usage(databaseFile());
+  SqlUsageStore usage(database_);
   usage.add({ClientUsageDelta{erp_.id, acme_.id, {{utcDayNumber(kTestEpoch), UsageCounts{3, 5, 1}}}, kTestEpoch}});
   usage.add({ClientUsageDelta{erp_.id, acme_.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 0, 0}}}, kTestEpoch + 60}});
   EXPECT_EQ(registry_.findClient(erp_.id)->lastUsedAt, kTestEpoch + 60);
@@ -177,7 +181,10 @@ TEST_F(ClientStandingVersionTest, AMissingCounterRowIsAStorageFault) {
   }
   // The table allows no second row.
   EXPECT_EQ(executeElsewhere("INSERT INTO client_standing_version (id, version) VALUES (2, 0)"),
-            "CHECK constraint failed: id = 1");
+            database_.kind == RegistryDatabase::Kind::Postgresql
+                ? "new row for relation \"client_standing_version\" violates check constraint"
+                  " \"client_standing_version_id_check\""
+                : "CHECK constraint failed: id = 1");
 }
 
 }  // namespace

@@ -9,17 +9,21 @@
 #include <optional>
 #include <string>
 
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth_test_support.h"
 #include "db/migrations.h"
-#include "tests/accounts/scratch_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
 
-using accounts::testing::rawColumn;
 using testing::FakeClock;
 using testing::TempDir;
+
+// The first column of `sql`'s rows, '|'-joined, read from the SQLite file `database`.
+std::string rawColumn(const std::filesystem::path& database, const std::string& sql) {
+  return codepayload::testing::rawColumn(RegistryDatabase::sqlite(database), sql);
+}
 
 class RegistryUpgradeTest : public ::testing::Test {
  protected:
@@ -42,7 +46,7 @@ class RegistryUpgradeTest : public ::testing::Test {
 
   // "" on success, else SQLite's message; foreign keys enforced.
   std::string sql(const std::string& statement) const {
-    return accounts::testing::rawSql(database(), "PRAGMA foreign_keys = ON; " + statement);
+    return codepayload::testing::rawSql(RegistryDatabase::sqlite(database()), "PRAGMA foreign_keys = ON; " + statement);
   }
 
   std::filesystem::path database() const { return dir_.path() / "registry.db"; }
@@ -73,13 +77,15 @@ TEST_F(RegistryUpgradeTest, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClien
                 clientId + "', 'org_0000000000000001', 'ERP', 'write:codes', 'active', X'" + digestHex + "', 1, 1)"),
             "");
 
-  SqliteClientRegistry upgraded(database(), testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry upgraded(RegistryDatabase::sqlite(database()), testing::sourceRegistryMigrations(), hasher,
+                             clock.clock());
   const std::optional<ClientAuthRecord> record = upgraded.findClientForAuthentication(clientId);
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->tokensNotBefore, 0);
   EXPECT_EQ(record->secretDigest, hasher.digest(secret));
-  EXPECT_EQ(upgraded.findClient(clientId), (ClientRecord{clientId, "org_0000000000000001", "ERP", {"write:codes"},
-                                                         ClientState::Active, 1, "", std::nullopt}));
+  EXPECT_EQ(upgraded.findClient(clientId),
+            (ClientRecord{
+                clientId, "org_0000000000000001", "ERP", {"write:codes"}, ClientState::Active, 1, "", std::nullopt}));
   upgraded.setClientState(clientId, ClientState::Blocked);
   EXPECT_EQ(upgraded.findClientForAuthentication(clientId)->tokensNotBefore, testing::kTestEpoch + 1);
 }
@@ -116,8 +122,9 @@ TEST_F(RegistryUpgradeTest, TheSpellingMigrationKeepsEveryRowUnderTheNewNames) {
             "org_0000000000000001|3");
   EXPECT_EQ(rawColumn(database(), "SELECT organization_id || '|' || require_totp FROM organization_settings"),
             "org_0000000000000001|1");
-  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM sqlite_schema WHERE lower(name) LIKE '%organis%'"
-                                  " OR lower(sql) LIKE '%organis%'"),
+  EXPECT_EQ(rawColumn(database(),
+                      "SELECT count(*) FROM sqlite_schema WHERE lower(name) LIKE '%organis%'"
+                      " OR lower(sql) LIKE '%organis%'"),
             "0");
 
   // The foreign keys follow the renamed table: a client of no organization is refused.

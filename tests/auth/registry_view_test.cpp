@@ -2,10 +2,10 @@
 
 #include <gtest/gtest.h>
 
-#include "auth/sqlite_client_registry.h"
-#include "auth/sqlite_usage_store.h"
+#include "auth/sql_client_registry.h"
+#include "auth/sql_usage_store.h"
 #include "auth_test_support.h"
-#include "behind_the_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -18,7 +18,8 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const Organization other = registry.createOrganization("Other", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
@@ -42,7 +43,8 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 1), ClientStanding::Lapsed);
 
   // A change by another process (connection) is seen too.
-  SqliteClientRegistry otherProcess(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry otherProcess(RegistryDatabase::sqlite(dir.path() / "registry.db"),
+                                 testing::sourceRegistryMigrations(), hasher);
   otherProcess.setClientState(client.id, ClientState::Deleted);
   EXPECT_TRUE(view.refreshIfChanged());
   // Deleted clients are not in the view: unknown, which the bearer check refuses
@@ -54,7 +56,8 @@ TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   TempDir dir;
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
@@ -101,11 +104,12 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
-  SqliteUsageStore usage(dir.path() / "registry.db");
+  SqlUsageStore usage(RegistryDatabase::sqlite(dir.path() / "registry.db"));
 
   usage.add({ClientUsageDelta{client.id, acme.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 2, 0}}}, kTestEpoch}});
   EXPECT_EQ(registry.findClient(client.id)->lastUsedAt, kTestEpoch);
@@ -126,11 +130,13 @@ TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasCheck
   TempDir dir;
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   // Two scopes (stored as a registry from before D-U9 may hold them): in order.
-  testing::storeScopesBehindTheRegistry(dir.path() / "registry.db", client.client.id, "write:codes read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
+                                                     client.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry.createClient(acme.id, "b", {"write:codes"}, "tester");
   registry.setClientState(blocked.client.id, ClientState::Blocked);
   const Organization lapsed = registry.createOrganization("Lapsed", Plan::Pro);
@@ -178,7 +184,8 @@ TEST(RegistryView, StopsVouchingWhileItsChecksFail) {
   TempDir dir;
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                           hasher, clock.clock());
   testing::FaultInjectingRegistry registry(sqlite);
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
@@ -204,18 +211,21 @@ TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher, clock.clock());
+  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                             hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   RegistryView view(registry, clock.clock());
 
-  testing::storeScopesBehindTheRegistry(dir.path() / "registry.db", client.client.id, "read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
+                                                     client.client.id, "read:codes");
   EXPECT_TRUE(view.refreshIfChanged());
   const SecretDigest right = hasher.digest(client.secret);
   EXPECT_EQ(view.authenticated(client.client.id, right).client->scopes, (std::vector<std::string>{"read:codes"}));
 
   const SecretDigest replaced = hasher.digest("another-secret");
-  testing::storeSecretDigestBehindTheRegistry(dir.path() / "registry.db", client.client.id, replaced);
+  codepayload::testing::storeSecretDigestBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
+                                                           client.client.id, replaced);
   EXPECT_TRUE(view.refreshIfChanged());
   EXPECT_EQ(view.authenticated(client.client.id, right).client, nullptr);
   EXPECT_NE(view.authenticated(client.client.id, replaced).client, nullptr);
@@ -224,7 +234,8 @@ TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
 TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   TempDir dir;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqliteClientRegistry sqlite(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+                           hasher);
   testing::FaultInjectingRegistry registry(sqlite);
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;

@@ -10,8 +10,9 @@
 
 #include "auth/access_token_verifier.h"
 #include "auth/base64.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth_test_support.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -84,31 +85,32 @@ class TokenEndpointTest : public ::testing::Test {
   explicit TokenEndpointTest(ThrottleSettings throttleSettings = generousThrottle(),
                              SigningAlgorithm algorithm = SigningAlgorithm::ES256)
       : hasher_(std::string(32, 'p')),
-        sqlite_(dir_.path() / "registry.db", testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
-        registry_(sqlite_),
+        database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        stored_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        registry_(stored_),
         keys_(testing::sharedTestKey(algorithm)),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         throttle_(throttleSettings, clock_.clock()),
         view_(registry_, clock_.clock()),
         endpoint_(view_, registry_, hasher_, issuer_, throttle_) {
-    const Organization acme = sqlite_.createOrganization("Acme", Plan::Starter);
-    const CreatedClient client = sqlite_.createClient(acme.id, "erp", {"write:codes"}, "tester");
+    const Organization acme = stored_.createOrganization("Acme", Plan::Starter);
+    const CreatedClient client = stored_.createClient(acme.id, "erp", {"write:codes"}, "tester");
     clientId_ = client.client.id;
     secret_ = client.secret;
     organizationId_ = acme.id;
-    const CreatedClient blocked = sqlite_.createClient(acme.id, "blocked", {"write:codes"}, "tester");
+    const CreatedClient blocked = stored_.createClient(acme.id, "blocked", {"write:codes"}, "tester");
     blockedId_ = blocked.client.id;
     blockedSecret_ = blocked.secret;
-    sqlite_.setClientState(blockedId_, ClientState::Blocked);
-    const CreatedClient deleted = sqlite_.createClient(acme.id, "deleted", {"write:codes"}, "tester");
+    stored_.setClientState(blockedId_, ClientState::Blocked);
+    const CreatedClient deleted = stored_.createClient(acme.id, "deleted", {"write:codes"}, "tester");
     deletedId_ = deleted.client.id;
     deletedSecret_ = deleted.secret;
-    sqlite_.setClientState(deletedId_, ClientState::Deleted);
-    const Organization lapsed = sqlite_.createOrganization("Lapsed", Plan::Pro);
-    const CreatedClient lapsedClient = sqlite_.createClient(lapsed.id, "lapsed", {"write:codes"}, "tester");
+    stored_.setClientState(deletedId_, ClientState::Deleted);
+    const Organization lapsed = stored_.createOrganization("Lapsed", Plan::Pro);
+    const CreatedClient lapsedClient = stored_.createClient(lapsed.id, "lapsed", {"write:codes"}, "tester");
     lapsedId_ = lapsedClient.client.id;
     lapsedSecret_ = lapsedClient.secret;
-    sqlite_.setSubscription(lapsed.id, Subscription::Inactive);
+    stored_.setSubscription(lapsed.id, Subscription::Inactive);
     seeChanges();
   }
 
@@ -160,7 +162,8 @@ class TokenEndpointTest : public ::testing::Test {
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry sqlite_;
+  RegistryDatabase database_;
+  SqlClientRegistry stored_;
   testing::FaultInjectingRegistry registry_;
   SigningKeySet keys_;
   TokenIssuer issuer_;
@@ -188,10 +191,10 @@ TEST_F(TokenEndpointTest, ATokenIssuedInTheSecondOfABlockIsDatedAfterTheBlock) {
     return claims.issuedAt;
   };
   EXPECT_EQ(issuedAt(send(valid())), clock_.now());
-  sqlite_.setClientState(clientId_, ClientState::Blocked);
+  stored_.setClientState(clientId_, ClientState::Blocked);
   seeChanges();
   expectAnswer(send(valid()).answer, kInvalidClient);
-  sqlite_.setClientState(clientId_, ClientState::Active);
+  stored_.setClientState(clientId_, ClientState::Active);
   seeChanges();
   const TokenOutcome sameSecond = send(valid());
   expectToken(sameSecond, clientId_);
@@ -555,7 +558,7 @@ TEST_F(TokenEndpointTest, ES02_LapsedSubscriptionIsUnauthorizedClient) {
   EXPECT_EQ(outcome.clientId, lapsedId_);
   EXPECT_EQ(outcome.cause, "unauthorizedClient");
   // A downgrade to Free lapses too.
-  sqlite_.setPlan(organizationId_, Plan::Free);
+  stored_.setPlan(organizationId_, Plan::Free);
   seeChanges();
   expectAnswer(send(valid()).answer, kUnauthorizedClient);
 }
@@ -607,7 +610,7 @@ TEST_F(TokenEndpointTest, TheViewAnswersTheRightSecretAndTheRegistryEverythingEl
   expectToken(send(valid()), clientId_);
   EXPECT_EQ(registry_.authenticationLookups, 0);
   // A client created since the view's last check: found in the registry.
-  const CreatedClient fresh = sqlite_.createClient(organizationId_, "fresh", {"write:codes"}, "tester");
+  const CreatedClient fresh = stored_.createClient(organizationId_, "fresh", {"write:codes"}, "tester");
   Request request;
   request.authorizations = {basic(fresh.client.id, fresh.secret)};
   expectToken(send(request), fresh.client.id);
@@ -626,7 +629,7 @@ TEST_F(TokenEndpointTest, TheViewAnswersTheRightSecretAndTheRegistryEverythingEl
 // tokensNotBefore, so it is revoked with every other token of the client,
 // the unblock after included (D-S6, D-T6).
 TEST_F(TokenEndpointTest, ATokenTheViewVouchedForAfterAnUnseenBlockStaysRevokedAfterTheUnblock) {
-  sqlite_.setClientState(clientId_, ClientState::Blocked);
+  stored_.setClientState(clientId_, ClientState::Blocked);
   const TokenOutcome unseen = send(valid());
   expectToken(unseen, clientId_);
   const std::string& body = unseen.answer.body;
@@ -635,7 +638,7 @@ TEST_F(TokenEndpointTest, ATokenTheViewVouchedForAfterAnUnseenBlockStaysRevokedA
   // The next second the view is not vouching: the registry refuses.
   clock_.advance(1);
   expectAnswer(send(valid()).answer, kInvalidClient);
-  sqlite_.setClientState(clientId_, ClientState::Active);
+  stored_.setClientState(clientId_, ClientState::Active);
   seeChanges();
   const AccessTokenVerifier verifier(keys_, TokenSettings{});
   AccessTokenClaims claims;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "auth/sqlite_client_registry.h"
-#include "auth/sqlite_usage_store.h"
+#include "auth/sql_client_registry.h"
+#include "auth/sql_usage_store.h"
 #include "auth_test_support.h"
 
 namespace codepayload::auth {
@@ -28,14 +28,15 @@ class UsageServiceTest : public ::testing::Test {
   UsageServiceTest()
       : clock_(kNoonNov24),
         hasher_(std::string(32, 'p')),
-        registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
+        registry_(RegistryDatabase::sqlite(databaseFile()), testing::sourceRegistryMigrations(), hasher_,
+                  clock_.clock()),
         acme_(registry_.createOrganization("Acme", Plan::Starter)),
         globex_(registry_.createOrganization("Globex", Plan::Starter)),
         erp_(registry_.createClient(acme_.id, "ERP", {"write:codes"}, "tester").client),
         shop_(registry_.createClient(acme_.id, "Shop", {"write:codes"}, "tester").client),
         other_(registry_.createClient(globex_.id, "Other", {"write:codes"}, "tester").client),
         usage_(
-            std::make_unique<SqliteUsageStore>(databaseFile()), kNever,
+            std::make_unique<SqlUsageStore>(RegistryDatabase::sqlite(databaseFile())), kNever,
             [this](const std::string& line) { log_.push_back(line); }, clock_.clock()) {}
 
   std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
@@ -82,7 +83,7 @@ class UsageServiceTest : public ::testing::Test {
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry registry_;
+  SqlClientRegistry registry_;
   Organization acme_;
   Organization globex_;
   ClientRecord erp_;
@@ -209,7 +210,8 @@ TEST_F(UsageServiceTest, StopWritesOnceMore) {
 }
 
 TEST_F(UsageServiceTest, AnotherInstanceAddsToTheSameRows) {
-  UsageService second(std::make_unique<SqliteUsageStore>(databaseFile()), kNever, {}, clock_.clock());
+  UsageService second(std::make_unique<SqlUsageStore>(RegistryDatabase::sqlite(databaseFile())), kNever, {},
+                      clock_.clock());
   usage_.codesAnswered(erp_.id, acme_.id, 1, 0);
   second.codesAnswered(erp_.id, acme_.id, 2, 1);
   EXPECT_TRUE(usage_.flush());

@@ -128,7 +128,10 @@ TEST_F(PostgresqlRegistrySchemaTest, MigratesAnEmptyDatabaseAndRecordsIt) {
 TEST_F(PostgresqlRegistrySchemaTest, HasSqlitesFinalTablesColumnsIndexesAndTriggers) {
   Poco::Data::Session session = open();
   applyMigrations(session, kPostgresqlDir);
-  EXPECT_EQ(strings(session, kPostgresqlColumns), sqliteStrings(kSqliteColumns));
+  // SQLite's rowid, implicit there, is a column of two tables here.
+  std::vector<std::string> columns = strings(session, kPostgresqlColumns);
+  EXPECT_EQ(std::erase_if(columns, [](const std::string& column) { return column.ends_with(".rowid"); }), 2u);
+  EXPECT_EQ(columns, sqliteStrings(kSqliteColumns));
   EXPECT_EQ(strings(session, kPostgresqlIndexes), sqliteStrings(kSqliteIndexes));
   // TRUNCATE is PostgreSQL's alone.
   std::vector<std::string> triggers = sqliteStrings(kSqliteTriggers);
@@ -208,9 +211,8 @@ TEST_F(PostgresqlRegistrySchemaTest, AFailingMigrationLeavesNothingAndTheSession
     applyMigrations(session, folder.path());
     ADD_FAILURE() << "a broken migration was applied";
   } catch (const DbError& error) {
-    EXPECT_NE(
-        std::string(error.what()).find("applying migration 0002_broken.sql: ERROR:  relation \"first\" already exists"),
-        std::string::npos)
+    EXPECT_NE(std::string(error.what()).find("applying migration 0002_broken.sql: relation \"first\" already exists"),
+              std::string::npos)
         << error.what();
   }
   EXPECT_EQ(schemaVersion(session), 1);

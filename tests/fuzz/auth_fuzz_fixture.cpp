@@ -9,7 +9,7 @@
 #include "app/paths.h"
 #include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
-#include "tests/auth/behind_the_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::fuzz {
 
@@ -46,8 +46,9 @@ AuthFuzzFixture::AuthFuzzFixture()
       hasher_(kPepper),
       rsaKey_(auth::SigningKey::generate(auth::SigningAlgorithm::RS256)),
       keys_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256), {rsaKey_}) {
-  registry_ = std::make_unique<auth::SqliteClientRegistry>(
-      directory_ / app::kRegistryDatabaseFile, auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
+  registry_ =
+      std::make_unique<auth::SqlClientRegistry>(auth::RegistryDatabase::sqlite(directory_ / app::kRegistryDatabaseFile),
+                                                auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());
   const std::vector<std::string> scoped{std::string(kScope)};
   const auth::Organization organization = registry_->createOrganization("Fuzz Org", auth::Plan::Starter);
   active_ = makeClient(*registry_, organization, "active", scoped);
@@ -57,7 +58,8 @@ AuthFuzzFixture::AuthFuzzFixture()
   registry_->setClientState(deleted_.id, auth::ClientState::Deleted);
   // A client without write:codes, as a registry from before D-U9 may hold one.
   unscoped_ = makeClient(*registry_, organization, "unscoped", scoped);
-  auth::testing::storeScopesBehindTheRegistry(directory_ / app::kRegistryDatabaseFile, unscoped_.id, "read:other");
+  codepayload::testing::storeScopesBehindTheRegistry(
+      auth::RegistryDatabase::sqlite(directory_ / app::kRegistryDatabaseFile), unscoped_.id, "read:other");
   unscoped_.scope = "read:other";
   const auth::Organization lapsedOrganization = registry_->createOrganization("Fuzz Lapsed", auth::Plan::Starter);
   lapsed_ = makeClient(*registry_, lapsedOrganization, "lapsed", scoped);

@@ -14,7 +14,7 @@
 #include "auth/client_registry.h"
 #include "auth/secret_hasher.h"
 #include "auth/signing_keys.h"
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth/unix_clock.h"
 
 namespace codepayload::fuzz {
@@ -74,7 +74,7 @@ class AuthFuzzFixture {
   auth::SecretHasher hasher_;
   auth::SigningKey rsaKey_;
   auth::SigningKeySet keys_;
-  std::unique_ptr<auth::SqliteClientRegistry> registry_;
+  std::unique_ptr<auth::SqlClientRegistry> registry_;
   FuzzClient active_, blocked_, deleted_, unscoped_, lapsed_;
 };
 

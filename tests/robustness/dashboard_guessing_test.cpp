@@ -26,7 +26,7 @@
 #include "accounts/base32.h"
 #include "accounts/password_hasher.h"
 #include "accounts/password_throttle.h"
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 #include "accounts/totp.h"
 #include "server/dashboard/dashboard_security.h"
 #include "tests/robustness/fault_support.h"
@@ -79,8 +79,8 @@ class DashboardGuessing : public ::testing::Test {
     const AdminResult organization = runAdmin(dataDir(), {"org", "create", "--name", "Acme", "--plan", "starter"});
     ASSERT_EQ(organization.exitCode, 0) << organization.err;
     organizationId_ = jsonMember(organization.out, "id");
-    store_ =
-        std::make_unique<accounts::SqliteAccountStore>(dataDir() / "registry.db", CODEPAYLOAD_REGISTRY_MIGRATIONS_DIR);
+    store_ = std::make_unique<accounts::SqlAccountStore>(auth::RegistryDatabase::sqlite(dataDir() / "registry.db"),
+                                                         CODEPAYLOAD_REGISTRY_MIGRATIONS_DIR);
     owner_ = store_->createUser(organizationId_, kOwner, accounts::Role::Owner,
                                 accounts::PasswordHasher().hash(kPassword), accounts::AuditContext{"test", "local"});
   }
@@ -141,7 +141,7 @@ class DashboardGuessing : public ::testing::Test {
 
   TemporaryFolder folder_{"dashboard-guessing"};
   std::unique_ptr<ServerProcess> server_;
-  std::unique_ptr<accounts::SqliteAccountStore> store_;
+  std::unique_ptr<accounts::SqlAccountStore> store_;
   std::string organizationId_;
   accounts::UserRecord owner_;
 };

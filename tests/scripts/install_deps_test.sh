@@ -19,10 +19,10 @@ for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgm
     fail "the run list holds $(grep -E "$forbidden" <<<"$run_list" | tr '\n' ' ')"
   fi
 done
-for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev; do
+for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev libpq-dev; do
   grep -qx "$needed" <<<"$run_list" || fail "the run list lacks $needed"
 done
-for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15 libpq-dev; do
+for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15; do
   grep -qx "$needed" <<<"$test_list" || fail "the test list lacks $needed"
 done
 while read -r package; do

@@ -4,8 +4,10 @@
 -- translates (their "[PostgreSQL: ...]" notes): no STRICT; BIGINT for every
 -- SQLite INTEGER (seconds, counts, steps: SQLite's integers are 64-bit);
 -- BYTEA for BLOB; audit_log.id an identity column (SQLite's rowid, numbered
--- in insertion order); the triggers as trigger functions, with IS DISTINCT
--- FROM for SQLite's IS NOT. A later change to the registry adds a file here
+-- in insertion order), and a `rowid` identity column on the two tables whose
+-- listings follow SQLite's rowid (organizations, api_clients), so that the
+-- stores' queries are one SQL for both; the triggers as trigger functions,
+-- with IS DISTINCT FROM for SQLite's IS NOT. A later change to the registry adds a file here
 -- and one in db/registry/ together.
 
 CREATE TABLE organizations (
@@ -14,7 +16,8 @@ CREATE TABLE organizations (
   plan TEXT NOT NULL CHECK (plan IN ('free', 'starter', 'pro', 'enterprise')),
   subscription TEXT NOT NULL CHECK (subscription IN ('active', 'inactive')),
   created_at BIGINT NOT NULL,
-  updated_at BIGINT NOT NULL
+  updated_at BIGINT NOT NULL,
+  rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE
 );
 
 CREATE TABLE api_clients (
@@ -29,7 +32,8 @@ CREATE TABLE api_clients (
   updated_at BIGINT NOT NULL,
   tokens_not_before BIGINT NOT NULL DEFAULT 0 CHECK (tokens_not_before >= 0),
   created_by TEXT NOT NULL DEFAULT '' CHECK (length(created_by) <= 300),
-  last_used_at BIGINT CHECK (last_used_at IS NULL OR last_used_at % 60 = 0)
+  last_used_at BIGINT CHECK (last_used_at IS NULL OR last_used_at % 60 = 0),
+  rowid BIGINT GENERATED ALWAYS AS IDENTITY UNIQUE
 );
 
 CREATE INDEX api_clients_by_organization ON api_clients (organization_id, created_at, id);

@@ -21,7 +21,7 @@
 
 #include "accounts/base32.h"
 #include "accounts/password_hasher.h"
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 #include "accounts/totp.h"
 #include "app/registry.h"
 #include "app/sqlite_registry.h"
@@ -69,7 +69,7 @@ struct Browser {
 class DashboardTest : public ::testing::Test {
  protected:
   DashboardTest()
-      : store_(harness_.dataDir() / app::kRegistryDatabaseFile,
+      : store_(auth::RegistryDatabase::sqlite(harness_.dataDir() / app::kRegistryDatabaseFile),
                auth::registryMigrationsDir(harness_.service().config().schemaDir)) {
     auth::ClientRegistry& registry = harness_.service().auth().registry();
     organizationId_ = registry.createOrganization("Acme", auth::Plan::Starter).id;
@@ -151,7 +151,7 @@ class DashboardTest : public ::testing::Test {
   }
 
   ServiceHarness harness_;
-  accounts::SqliteAccountStore store_;
+  accounts::SqlAccountStore store_;
   std::string organizationId_;
   std::string freeOrganizationId_;
   accounts::UserRecord owner_;

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 #include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "server/http/request_id.h"
@@ -171,8 +171,8 @@ TEST(TrustedProxy, TheSignInAuditRecordsTheAddressInTheHeaderTheProxyWrites) {
     const HttpResult refused = harness.request(HttpCall{
         "POST", "/dashboard/data/sign-in", headers, R"({"email":"nobody@example.org","password":"not the password"})"});
     EXPECT_EQ(refused.status, 401) << refused.body;
-    accounts::SqliteAccountStore store(harness.dataDir() / app::kRegistryDatabaseFile,
-                                       auth::registryMigrationsDir(harness.service().config().schemaDir));
+    accounts::SqlAccountStore store(auth::RegistryDatabase::sqlite(harness.dataDir() / app::kRegistryDatabaseFile),
+                                    auth::registryMigrationsDir(harness.service().config().schemaDir));
     const std::vector<accounts::AuditRecord> records =
         store.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 10});
     ASSERT_EQ(records.size(), 1u);

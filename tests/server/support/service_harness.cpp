@@ -24,7 +24,7 @@
 #include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "common/json_escape.h"
-#include "tests/auth/behind_the_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::server::testing {
 
@@ -216,7 +216,8 @@ ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, a
 }
 
 void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {
-  auth::testing::storeScopesBehindTheRegistry(dataDir_ / app::kRegistryDatabaseFile, client.clientId, scopes);
+  codepayload::testing::storeScopesBehindTheRegistry(
+      auth::RegistryDatabase::sqlite(dataDir_ / app::kRegistryDatabaseFile), client.clientId, scopes);
   service_->auth().refreshRegistryView();
 }
 

@@ -1,5 +1,5 @@
 // AC-*: the token endpoint's own registry connections.
-#include "auth/sqlite_authentication_connections.h"
+#include "auth/authentication_connections.h"
 
 #include <gtest/gtest.h>
 
@@ -7,8 +7,9 @@
 #include <thread>
 #include <vector>
 
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 #include "auth_test_support.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -17,49 +18,49 @@ using testing::FakeClock;
 using testing::TempDir;
 
 constexpr const char* kOneClientQuery =
-    "SELECT id, organization_id, state, scopes, secret_digest, 'pro', 'active', 0 FROM api_clients"
+    "SELECT id, organization_id, state, scopes, secret_digest, 'pro', 'active', CAST(0 AS BIGINT) FROM api_clients"
     " WHERE id = CASE WHEN EXISTS (SELECT 1 FROM api_clients WHERE id = $1) THEN $1 ELSE $2 END";
 
-class SqliteAuthenticationConnectionsTest : public ::testing::Test {
+class AuthenticationConnectionsTest : public ::testing::Test {
  protected:
-  SqliteAuthenticationConnectionsTest()
+  AuthenticationConnectionsTest()
       : hasher_(std::string(32, 'p')),
-        registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()) {}
-
-  std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
+        database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        registry_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()) {}
 
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry registry_;
+  RegistryDatabase database_;
+  SqlClientRegistry registry_;
 };
 
-TEST_F(SqliteAuthenticationConnectionsTest, LeasesHeldTogetherAreDifferentConnections) {
+TEST_F(AuthenticationConnectionsTest, LeasesHeldTogetherAreDifferentConnections) {
   // AC-01: a lease never hands out a connection another lease holds.
-  SqliteAuthenticationConnections connections(databaseFile(), kOneClientQuery);
-  std::vector<SqliteAuthenticationConnections::Lease> leases;
-  std::set<const SqliteAuthenticationConnections::Connection*> distinct;
-  for (std::size_t index = 0; index < SqliteAuthenticationConnections::kCount; ++index) {
+  AuthenticationConnections connections(database_, kOneClientQuery);
+  std::vector<AuthenticationConnections::Lease> leases;
+  std::set<const AuthenticationConnections::Connection*> distinct;
+  for (std::size_t index = 0; index < AuthenticationConnections::kCount; ++index) {
     leases.push_back(connections.lease());
     distinct.insert(&*leases.back());
   }
-  EXPECT_EQ(distinct.size(), SqliteAuthenticationConnections::kCount);
+  EXPECT_EQ(distinct.size(), AuthenticationConnections::kCount);
 }
 
-TEST_F(SqliteAuthenticationConnectionsTest, EachConnectionReadsWhatTheRegistryCommitted) {
+TEST_F(AuthenticationConnectionsTest, EachConnectionReadsWhatTheRegistryCommitted) {
   // AC-02: every connection sees a client created after it was first used.
   const Organization acme = registry_.createOrganization("Acme", Plan::Pro);
   const CreatedClient first = registry_.createClient(acme.id, "first", {"write:codes"}, "test");
-  SqliteAuthenticationConnections connections(databaseFile(), kOneClientQuery);
-  std::vector<SqliteAuthenticationConnections::Lease> leases;
-  for (std::size_t index = 0; index < SqliteAuthenticationConnections::kCount; ++index) {
+  AuthenticationConnections connections(database_, kOneClientQuery);
+  std::vector<AuthenticationConnections::Lease> leases;
+  for (std::size_t index = 0; index < AuthenticationConnections::kCount; ++index) {
     leases.push_back(connections.lease());
     AuthenticationRow row;
     ASSERT_TRUE(leases.back()->query().run(first.client.id, first.client.id, row));
     EXPECT_EQ(row.clientId, first.client.id);
   }
   const CreatedClient second = registry_.createClient(acme.id, "second", {"write:codes"}, "test");
-  for (SqliteAuthenticationConnections::Lease& lease : leases) {
+  for (AuthenticationConnections::Lease& lease : leases) {
     AuthenticationRow row;
     ASSERT_TRUE(lease->query().run(second.client.id, first.client.id, row));
     EXPECT_EQ(row.clientId, second.client.id);
@@ -67,7 +68,7 @@ TEST_F(SqliteAuthenticationConnectionsTest, EachConnectionReadsWhatTheRegistryCo
   }
 }
 
-TEST_F(SqliteAuthenticationConnectionsTest, ConcurrentLookupsThroughTheRegistryFindTheirOwnClients) {
+TEST_F(AuthenticationConnectionsTest, ConcurrentLookupsThroughTheRegistryFindTheirOwnClients) {
   // AC-03: 8 threads, 200 lookups each, known and unknown ids interleaved.
   const Organization acme = registry_.createOrganization("Acme", Plan::Pro);
   std::vector<CreatedClient> clients;

@@ -1,25 +1,25 @@
-// The usage store on SQLite (db/registry/0004_client_usage.sql). Its own
-// connection to registry.db, so a write never waits for, or
+// The usage store (db/registry/0004_client_usage.sql), on SQLite or
+// PostgreSQL. Its own connection to the registry, so a write never waits for, or
 // holds, the client registry's lock that the token endpoint takes. Portable
 // SQL (D-D12); thread-safe (one connection behind a mutex).
 #pragma once
 
-#include <filesystem>
 #include <memory>
 
+#include "auth/registry_database.h"
 #include "auth/usage_store.h"
 
 namespace codepayload::auth {
 
-class SqliteUsageStore final : public UsageStore {
+class SqlUsageStore final : public UsageStore {
  public:
-  // Opens `databaseFile`, a registry already migrated (the client registry
+  // Opens `database`, a registry already migrated (the client registry
   // applies the migrations). Throws RegistryError(Storage).
-  explicit SqliteUsageStore(const std::filesystem::path& databaseFile);
-  ~SqliteUsageStore() override;
+  explicit SqlUsageStore(const RegistryDatabase& database);
+  ~SqlUsageStore() override;
 
-  SqliteUsageStore(const SqliteUsageStore&) = delete;
-  SqliteUsageStore& operator=(const SqliteUsageStore&) = delete;
+  SqlUsageStore(const SqlUsageStore&) = delete;
+  SqlUsageStore& operator=(const SqlUsageStore&) = delete;
 
   void add(const std::vector<ClientUsageDelta>& deltas) override;
   std::map<std::int64_t, UsageCounts> clientDays(std::string_view clientId, std::int64_t firstDay,

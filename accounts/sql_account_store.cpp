@@ -1,4 +1,4 @@
-#include "accounts/sqlite_account_store.h"
+#include "accounts/sql_account_store.h"
 
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
@@ -13,8 +13,7 @@
 #include "accounts/base32.h"
 #include "accounts/email_address.h"
 #include "auth/random_strings.h"
-#include "auth/registry_session.h"
-#include "db/file_modes.h"
+#include "auth/registry_database.h"
 #include "db/poco_migrations.h"
 
 namespace codepayload::accounts {
@@ -62,8 +61,8 @@ auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(
 
 }  // namespace
 
-struct SqliteAccountStore::Connection {
-  explicit Connection(const std::filesystem::path& file) : session(auth::openRegistrySession(file)) {}
+struct SqlAccountStore::Connection {
+  explicit Connection(Poco::Data::Session opened) : session(std::move(opened)) {}
 
   std::mutex mutex;
   Poco::Data::Session session;
@@ -129,42 +128,32 @@ struct SqliteAccountStore::Connection {
   }
 };
 
-SqliteAccountStore::SqliteAccountStore(const std::filesystem::path& databaseFile,
-                                       const std::filesystem::path& migrationsDir, auth::UnixClock clock)
+SqlAccountStore::SqlAccountStore(const auth::RegistryDatabase& database,
+                                 const std::filesystem::path& registryMigrations, auth::UnixClock clock)
     : clock_(std::move(clock)) {
   try {
-    filemodes::prepareOwnerOnlyDatabase(databaseFile);
-  } catch (const filemodes::FileModeError& error) {
-    throw AccountError(AccountError::Kind::Storage, "registry database: " + std::string(error.what()));
-  }
-  try {
-    connection_ = std::make_unique<Connection>(databaseFile);
-    applyMigrations(connection_->session, migrationsDir);
-  } catch (const Poco::Exception& error) {
-    throw AccountError(AccountError::Kind::Storage,
-                       "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
-  } catch (const DbError& error) {
-    throw AccountError(AccountError::Kind::Storage,
-                       "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
+    connection_ = std::make_unique<Connection>(auth::openMigratedRegistrySession(database, registryMigrations));
+  } catch (const auth::RegistryOpenError& error) {
+    throw AccountError(AccountError::Kind::Storage, error.what());
   }
 }
 
-SqliteAccountStore::~SqliteAccountStore() = default;
+SqlAccountStore::~SqlAccountStore() = default;
 
-UserRecord SqliteAccountStore::createUser(std::string_view organizationId, std::string_view email, Role role,
-                                          std::string_view passwordHash, const AuditContext& audit) {
+UserRecord SqlAccountStore::createUser(std::string_view organizationId, std::string_view email, Role role,
+                                       std::string_view passwordHash, const AuditContext& audit) {
   return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Refuse);
 }
 
-UserRecord SqliteAccountStore::createUserWithoutDisclosure(std::string_view organizationId, std::string_view email,
-                                                           Role role, std::string_view passwordHash,
-                                                           const AuditContext& audit) {
+UserRecord SqlAccountStore::createUserWithoutDisclosure(std::string_view organizationId, std::string_view email,
+                                                        Role role, std::string_view passwordHash,
+                                                        const AuditContext& audit) {
   return addUser(organizationId, email, role, passwordHash, audit, EmailElsewhere::Placeholder);
 }
 
-UserRecord SqliteAccountStore::addUser(std::string_view organizationId, std::string_view email, Role role,
-                                       std::string_view passwordHash, const AuditContext& audit,
-                                       EmailElsewhere elsewhere) {
+UserRecord SqlAccountStore::addUser(std::string_view organizationId, std::string_view email, Role role,
+                                    std::string_view passwordHash, const AuditContext& audit,
+                                    EmailElsewhere elsewhere) {
   checkNewAccount(email, passwordHash);
   return guarded(connection_->mutex, "creating a user", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -213,8 +202,8 @@ UserRecord SqliteAccountStore::addUser(std::string_view organizationId, std::str
   });
 }
 
-OperatorRecord SqliteAccountStore::createOperator(std::string_view email, std::string_view passwordHash,
-                                                  const AuditContext& audit) {
+OperatorRecord SqlAccountStore::createOperator(std::string_view email, std::string_view passwordHash,
+                                               const AuditContext& audit) {
   checkNewAccount(email, passwordHash);
   return guarded(connection_->mutex, "creating an operator", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -267,7 +256,7 @@ std::string listedUsersWhere(std::string_view condition) {
 
 }  // namespace
 
-std::optional<UserRecord> SqliteAccountStore::findUser(std::string_view userId) {
+std::optional<UserRecord> SqlAccountStore::findUser(std::string_view userId) {
   return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
@@ -280,7 +269,7 @@ std::optional<UserRecord> SqliteAccountStore::findUser(std::string_view userId) 
   });
 }
 
-std::optional<UserRecord> SqliteAccountStore::findListedUser(std::string_view userId) {
+std::optional<UserRecord> SqlAccountStore::findListedUser(std::string_view userId) {
   return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
@@ -294,7 +283,7 @@ std::optional<UserRecord> SqliteAccountStore::findListedUser(std::string_view us
   });
 }
 
-std::vector<UserRecord> SqliteAccountStore::listUsers(std::string_view organizationId) {
+std::vector<UserRecord> SqlAccountStore::listUsers(std::string_view organizationId) {
   return guarded(connection_->mutex, "listing users", [&] {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
@@ -306,7 +295,7 @@ std::vector<UserRecord> SqliteAccountStore::listUsers(std::string_view organizat
   });
 }
 
-std::optional<OperatorRecord> SqliteAccountStore::findOperator(std::string_view operatorId) {
+std::optional<OperatorRecord> SqlAccountStore::findOperator(std::string_view operatorId) {
   return guarded(connection_->mutex, "reading an operator", [&]() -> std::optional<OperatorRecord> {
     std::vector<std::string> ids, emails;
     std::vector<Poco::Nullable<std::string>> secrets;
@@ -318,17 +307,17 @@ std::optional<OperatorRecord> SqliteAccountStore::findOperator(std::string_view 
   });
 }
 
-void SqliteAccountStore::enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
-                                    const AuditContext& audit) {
+void SqlAccountStore::enableTotp(std::string_view principalId, std::string_view secret, std::int64_t confirmedStep,
+                                 const AuditContext& audit) {
   changeTotp(principalId, encodeBase32(secret), confirmedStep, audit);
 }
 
-void SqliteAccountStore::disableTotp(std::string_view principalId, const AuditContext& audit) {
+void SqlAccountStore::disableTotp(std::string_view principalId, const AuditContext& audit) {
   changeTotp(principalId, std::nullopt, std::nullopt, audit);
 }
 
-void SqliteAccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
-                                    std::optional<std::int64_t> lastStep, const AuditContext& audit) {
+void SqlAccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
+                                 std::optional<std::int64_t> lastStep, const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "changing a second factor", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -357,8 +346,8 @@ void SqliteAccountStore::changeTotp(std::string_view principalId, const std::opt
   });
 }
 
-void SqliteAccountStore::replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
-                                              const AuditContext& audit) {
+void SqlAccountStore::replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
+                                           const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "replacing recovery codes", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -382,7 +371,7 @@ void SqliteAccountStore::replaceRecoveryCodes(std::string_view principalId, cons
   });
 }
 
-std::size_t SqliteAccountStore::recoveryCodesLeft(std::string_view principalId) {
+std::size_t SqlAccountStore::recoveryCodesLeft(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "counting recovery codes", [&] {
     Poco::Int64 count = 0;
@@ -392,7 +381,7 @@ std::size_t SqliteAccountStore::recoveryCodesLeft(std::string_view principalId) 
   });
 }
 
-void SqliteAccountStore::appendAudit(const AuditRecord& record) {
+void SqlAccountStore::appendAudit(const AuditRecord& record) {
   guarded(connection_->mutex, "appending to the audit log", [&] {
     auth::WriteTransaction transaction(connection_->session);
     appendAuditRecord(connection_->session, record);
@@ -400,12 +389,12 @@ void SqliteAccountStore::appendAudit(const AuditRecord& record) {
   });
 }
 
-std::vector<AuditRecord> SqliteAccountStore::readAudit(const AuditQuery& query) {
+std::vector<AuditRecord> SqlAccountStore::readAudit(const AuditQuery& query) {
   return guarded(connection_->mutex, "reading the audit log",
                  [&] { return readAuditRecords(connection_->session, query); });
 }
 
-std::optional<Credentials> SqliteAccountStore::findCredentials(std::string_view emailKey) {
+std::optional<Credentials> SqlAccountStore::findCredentials(std::string_view emailKey) {
   return guarded(connection_->mutex, "reading an account", [&]() -> std::optional<Credentials> {
     for (const char* table : {"users", "operators"}) {
       std::vector<std::string> ids, hashes;
@@ -430,7 +419,7 @@ std::optional<Credentials> SqliteAccountStore::findCredentials(std::string_view 
   });
 }
 
-bool SqliteAccountStore::recordTotpStep(std::string_view principalId, std::int64_t step) {
+bool SqlAccountStore::recordTotpStep(std::string_view principalId, std::int64_t step) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "recording a TOTP step", [&] {
     Poco::Data::Statement statement(connection_->session);
@@ -442,7 +431,7 @@ bool SqliteAccountStore::recordTotpStep(std::string_view principalId, std::int64
   });
 }
 
-bool SqliteAccountStore::useRecoveryCode(std::string_view principalId, std::string_view digest) {
+bool SqlAccountStore::useRecoveryCode(std::string_view principalId, std::string_view digest) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "using a recovery code", [&] {
     Poco::Data::Statement statement(connection_->session);
@@ -452,7 +441,7 @@ bool SqliteAccountStore::useRecoveryCode(std::string_view principalId, std::stri
   });
 }
 
-void SqliteAccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
+void SqlAccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
   const PrincipalTable where = principalTable(principalId);
   guarded(connection_->mutex, "replacing a password hash", [&] {
     connection_->session << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2 WHERE id = $3",
@@ -460,7 +449,7 @@ void SqliteAccountStore::replacePasswordHash(std::string_view principalId, std::
   });
 }
 
-void SqliteAccountStore::insertSession(const StoredSession& stored) {
+void SqlAccountStore::insertSession(const StoredSession& stored) {
   const PrincipalTable where = principalTable(stored.principalId);
   guarded(connection_->mutex, "starting a session", [&] {
     connection_->session << "INSERT INTO sessions (id_digest, " + where.column +
@@ -470,7 +459,7 @@ void SqliteAccountStore::insertSession(const StoredSession& stored) {
   });
 }
 
-std::optional<StoredSession> SqliteAccountStore::findSession(std::string_view idDigest) {
+std::optional<StoredSession> SqlAccountStore::findSession(std::string_view idDigest) {
   return guarded(connection_->mutex, "reading a session", [&]() -> std::optional<StoredSession> {
     std::vector<std::string> digests;
     std::vector<Poco::Nullable<std::string>> users, operators;
@@ -485,20 +474,20 @@ std::optional<StoredSession> SqliteAccountStore::findSession(std::string_view id
   });
 }
 
-void SqliteAccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
+void SqlAccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
   guarded(connection_->mutex, "recording a session's activity", [&] {
     connection_->session << "UPDATE sessions SET last_seen_at = $1 WHERE id_digest = $2", bind(Poco::Int64{lastSeenAt}),
         bind(std::string(idDigest)), now;
   });
 }
 
-void SqliteAccountStore::removeSession(std::string_view idDigest) {
+void SqlAccountStore::removeSession(std::string_view idDigest) {
   guarded(connection_->mutex, "ending a session", [&] {
     connection_->session << "DELETE FROM sessions WHERE id_digest = $1", bind(std::string(idDigest)), now;
   });
 }
 
-std::size_t SqliteAccountStore::removeSessionsOf(std::string_view principalId) {
+std::size_t SqlAccountStore::removeSessionsOf(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(connection_->mutex, "ending sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
@@ -507,7 +496,7 @@ std::size_t SqliteAccountStore::removeSessionsOf(std::string_view principalId) {
   });
 }
 
-void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {
+void SqlAccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {
   guarded(connection_->mutex, "removing a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
@@ -547,7 +536,7 @@ void SqliteAccountStore::deleteUser(std::string_view userId, const AuditContext&
   });
 }
 
-bool SqliteAccountStore::requiresTotp(std::string_view organizationId) {
+bool SqlAccountStore::requiresTotp(std::string_view organizationId) {
   return guarded(connection_->mutex, "reading an organization's settings", [&] {
     Poco::Int64 required = 0;
     connection_->session
@@ -557,7 +546,7 @@ bool SqliteAccountStore::requiresTotp(std::string_view organizationId) {
   });
 }
 
-void SqliteAccountStore::setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) {
+void SqlAccountStore::setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) {
   guarded(connection_->mutex, "changing an organization's settings", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
@@ -582,7 +571,7 @@ void SqliteAccountStore::setRequireTotp(std::string_view organizationId, bool re
   });
 }
 
-std::size_t SqliteAccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
+std::size_t SqlAccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
   return guarded(connection_->mutex, "removing ended sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at + $2 <= $3", bind(Poco::Int64{at}),

@@ -1,4 +1,4 @@
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -13,7 +13,7 @@
 #include "auth/base64.h"
 #include "auth_test_support.h"
 #include "db/migrations.h"
-#include "behind_the_registry.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -21,21 +21,28 @@ namespace {
 using testing::FakeClock;
 using testing::TempDir;
 
-class SqliteClientRegistryTest : public ::testing::Test {
+class SqlClientRegistryTest : public ::testing::Test {
  protected:
-  SqliteClientRegistryTest()
+  SqlClientRegistryTest()
       : hasher_(std::string(32, 'p')),
-        registry_(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock()) {}
+        database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        registry_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()) {}
 
-  std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
+  bool onPostgresql() const { return database_.kind == RegistryDatabase::Kind::Postgresql; }
+  // Runs `sql` on a connection of its own (another process, for the registry).
+  void executeElsewhere(const std::string& sql) { EXPECT_EQ(codepayload::testing::rawSql(database_, sql), "") << sql; }
 
   Organization starterOrganization() { return registry_.createOrganization("Acme GmbH", Plan::Starter); }
 
   TempDir dir_;
   FakeClock clock_;
   SecretHasher hasher_;
-  SqliteClientRegistry registry_;
+  RegistryDatabase database_;
+  SqlClientRegistry registry_;
 };
+
+// What only an SQLite registry has: a file, its modes, its journal.
+using SqliteRegistryFileTest = SqlClientRegistryTest;
 
 std::string storageErrorOf(const std::function<void()>& action) {
   try {
@@ -47,7 +54,7 @@ std::string storageErrorOf(const std::function<void()>& action) {
   return "";
 }
 
-TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganizations) {
+TEST_F(SqlClientRegistryTest, CreatesAndListsOrganizations) {
   const Organization acme = registry_.createOrganization("Acme GmbH", Plan::Pro);
   EXPECT_TRUE(isWellFormedOrganizationId(acme.id)) << acme.id;
   EXPECT_EQ(acme.name, "Acme GmbH");
@@ -61,7 +68,7 @@ TEST_F(SqliteClientRegistryTest, CreatesAndListsOrganizations) {
   EXPECT_EQ(registry_.findOrganization("org_0000000000000000"), std::nullopt);
 }
 
-TEST_F(SqliteClientRegistryTest, ChangesPlanAndSubscription) {
+TEST_F(SqlClientRegistryTest, ChangesPlanAndSubscription) {
   const Organization acme = starterOrganization();
   registry_.setPlan(acme.id, Plan::Enterprise);
   registry_.setSubscription(acme.id, Subscription::Inactive);
@@ -78,7 +85,7 @@ TEST_F(SqliteClientRegistryTest, ChangesPlanAndSubscription) {
   EXPECT_THROW(registry_.setSubscription("nope", Subscription::Active), RegistryError);
 }
 
-TEST_F(SqliteClientRegistryTest, RefusesBadOrganizationNames) {
+TEST_F(SqlClientRegistryTest, RefusesBadOrganizationNames) {
   for (const std::string_view name : {std::string_view(""), std::string_view("tab\there"), std::string_view("\x7f"),
                                       std::string_view("bad \xff utf8"), std::string_view("\xc2\x85 C1")}) {
     try {
@@ -122,7 +129,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadOrganizationNames) {
   EXPECT_EQ(registry_.listOrganizations().size(), 2u);
 }
 
-TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
+TEST_F(SqlClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   EXPECT_TRUE(isWellFormedClientId(created.client.id)) << created.client.id;
@@ -154,7 +161,7 @@ TEST_F(SqliteClientRegistryTest, CreatesAClientWithAFreshIdAndSecret) {
   EXPECT_EQ(registry_.listClients(acme.id), (std::vector<ClientRecord>{created.client, second.client}));
 }
 
-TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganizationHasAnActiveStarterOrHigherPlan) {
+TEST_F(SqlClientRegistryTest, RefusesClientsUnlessTheOrganizationHasAnActiveStarterOrHigherPlan) {
   const Organization free = registry_.createOrganization("Free Ltd", Plan::Free);
   try {
     registry_.createClient(free.id, "x", {"write:codes"}, "tester");
@@ -179,7 +186,7 @@ TEST_F(SqliteClientRegistryTest, RefusesClientsUnlessTheOrganizationHasAnActiveS
   EXPECT_TRUE(registry_.listClients(lapsed.id).empty());
 }
 
-TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
+TEST_F(SqlClientRegistryTest, RefusesBadScopesAndNames) {
   const Organization acme = starterOrganization();
   const auto kindOf = [&](const std::vector<std::string>& scopes, std::string_view name) {
     try {
@@ -206,7 +213,7 @@ TEST_F(SqliteClientRegistryTest, RefusesBadScopesAndNames) {
   EXPECT_TRUE(registry_.listClients(acme.id).empty());
 }
 
-TEST_F(SqliteClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCreator) {
+TEST_F(SqlClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCreator) {
   const Organization acme = starterOrganization();
   const CreatedClient byCli = registry_.createClient(acme.id, "a", {"write:codes"}, "cli:alice");
   const CreatedClient byUser = registry_.createClient(acme.id, "b", {"write:codes"}, "owner@example.com");
@@ -230,7 +237,7 @@ TEST_F(SqliteClientRegistryTest, KeepsWhoCreatedAClientAndRefusesAnUnprintableCr
 }
 
 // D-U9: only scopes the server knows, and at least one.
-TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
+TEST_F(SqlClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
   const Organization acme = starterOrganization();
   const auto problemOf = [&](const std::vector<std::string>& scopes) {
     try {
@@ -252,7 +259,7 @@ TEST_F(SqliteClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
   EXPECT_EQ(problemOf({"write:codes"}), "accepted");
 }
 
-TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
+TEST_F(SqlClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
   const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
   const std::string& id = created.client.id;
@@ -289,7 +296,7 @@ TEST_F(SqliteClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
   EXPECT_EQ(registry_.listClients(acme.id)[0].state, ClientState::Deleted);
 }
 
-TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
+TEST_F(SqlClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
   const Organization acme = starterOrganization();
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   const auto notBefore = [&] {
@@ -319,7 +326,7 @@ TEST_F(SqliteClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterThe
 // Block, unblock and block again within one second: a token issued between
 // the two blocks is dated at the first block's tokensNotBefore, so the second
 // block must move it past that (it once stayed put, and the token survived).
-TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedSinceTheFirst) {
+TEST_F(SqlClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedSinceTheFirst) {
   const Organization acme = starterOrganization();
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
   clock_.set(testing::kTestEpoch + 100);
@@ -331,11 +338,11 @@ TEST_F(SqliteClientRegistryTest, ASecondBlockInTheSameSecondRevokesTokensIssuedS
   EXPECT_LT(issuedAt, registry_.findClientForAuthentication(id)->tokensNotBefore);
 }
 
-TEST_F(SqliteClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatchTheLookup) {
+TEST_F(SqlClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatchTheLookup) {
   const Organization acme = starterOrganization();
   const Organization free = registry_.createOrganization("Later Free", Plan::Pro);
   const CreatedClient active = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
-  testing::storeScopesBehindTheRegistry(databaseFile(), active.client.id, "write:codes read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(database_, active.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
   const CreatedClient deleted = registry_.createClient(acme.id, "c", {"write:codes"}, "tester");
   const CreatedClient downgraded = registry_.createClient(free.id, "d", {"write:codes"}, "tester");
@@ -363,11 +370,11 @@ TEST_F(SqliteClientRegistryTest, AuthenticationRowsLeaveOutDeletedClientsAndMatc
 // A row whose scopes are not a scope list (written by hand): listed with no
 // scopes and an all-zero digest, so the view never authenticates it and its
 // lookup reports the fault; the other clients are listed as ever.
-TEST_F(SqliteClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsItsOwnLookup) {
+TEST_F(SqlClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsItsOwnLookup) {
   const Organization acme = starterOrganization();
   const CreatedClient good = registry_.createClient(acme.id, "a", {"write:codes"}, "tester");
   const CreatedClient bad = registry_.createClient(acme.id, "b", {"write:codes"}, "tester");
-  testing::storeScopesBehindTheRegistry(databaseFile(), bad.client.id, "write:codes  read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(database_, bad.client.id, "write:codes  read:codes");
 
   std::vector<ClientAuthRecord> listed = registry_.listClientsForAuthentication();
   ASSERT_EQ(listed.size(), 2u);
@@ -381,7 +388,7 @@ TEST_F(SqliteClientRegistryTest, AnUnreadableRowIsListedWithoutDigestAndFailsIts
             "registry database: a client's scopes are not a scope list");
 }
 
-TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
+TEST_F(SqlClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
   const Organization acme = starterOrganization();
   const std::uint64_t start = registry_.version();
   EXPECT_EQ(registry_.version(), start);  // reading changes nothing
@@ -392,29 +399,20 @@ TEST_F(SqliteClientRegistryTest, VersionMovesOnOwnAndOtherConnectionsChanges) {
   EXPECT_NE(afterOwnChange, start);
 
   // Another process (here: another connection) changes the database.
-  SqliteClientRegistry other(databaseFile(), testing::sourceRegistryMigrations(), hasher_, clock_.clock());
+  SqlClientRegistry other(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock());
   other.setSubscription(acme.id, Subscription::Inactive);
   EXPECT_NE(registry_.version(), afterOwnChange);
   EXPECT_EQ(registry_.findOrganization(acme.id)->subscription, Subscription::Inactive);
 }
 
-// Runs `sql` on a second, raw connection to the registry database (another process).
-void executeElsewhere(const std::filesystem::path& database, const std::string& sql) {
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-  EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK) << sql;
-  sqlite3_close(db);
-}
-
-TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
+TEST_F(SqlClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSurvivesFaults) {
   // findClientForAuthentication keeps its prepared statement between calls:
   // each call must bind afresh, read current rows and leave it reusable.
   const Organization acme = starterOrganization();
   const std::string first = registry_.createClient(acme.id, "first", {"write:codes"}, "tester").client.id;
   const std::string second = registry_.createClient(acme.id, "second", {"write:codes"}, "tester").client.id;
   // Scopes the server no longer knows, stored before (D-U9): read as stored.
-  executeElsewhere(databaseFile(),
-                   "UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
+  executeElsewhere("UPDATE api_clients SET scopes = 'read:codes write:codes' WHERE id = '" + second + "'");
   EXPECT_EQ(registry_.findClientForAuthentication(first)->scopes, (std::vector<std::string>{"write:codes"}));
   EXPECT_EQ(registry_.findClientForAuthentication("svc_client_000000000000000000000000"), std::nullopt);
   EXPECT_EQ(registry_.findClientForAuthentication(""), std::nullopt);
@@ -422,8 +420,8 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
             (std::vector<std::string>{"read:codes", "write:codes"}));
 
   // Another process blocks the first client and lets the subscription lapse.
-  executeElsewhere(databaseFile(), "UPDATE api_clients SET state = 'blocked' WHERE id = '" + first + "'");
-  executeElsewhere(databaseFile(), "UPDATE organizations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
+  executeElsewhere("UPDATE api_clients SET state = 'blocked' WHERE id = '" + first + "'");
+  executeElsewhere("UPDATE organizations SET subscription = 'inactive' WHERE id = '" + acme.id + "'");
   const std::optional<ClientAuthRecord> blocked = registry_.findClientForAuthentication(first);
   ASSERT_TRUE(blocked.has_value());
   EXPECT_EQ(blocked->state, ClientState::Blocked);
@@ -431,29 +429,33 @@ TEST_F(SqliteClientRegistryTest, TheKeptAuthenticationQuerySeesEveryChangeAndSur
 
   // A stored digest of the wrong size (past the schema's CHECK) is a storage
   // fault; the next lookup works.
-  executeElsewhere(databaseFile(),
-                   "PRAGMA ignore_check_constraints = ON;"
-                   " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" +
-                       first + "'");
+  executeElsewhere(onPostgresql()
+                       ? "ALTER TABLE api_clients DROP CONSTRAINT api_clients_check;"
+                         " UPDATE api_clients SET secret_digest = " +
+                             codepayload::testing::zeroBytesSql(database_, 31) + " WHERE id = '" + first + "'"
+                       : "PRAGMA ignore_check_constraints = ON;"
+                         " UPDATE api_clients SET secret_digest = zeroblob(31) WHERE id = '" +
+                             first + "'");
   EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(first); }),
             "registry database holds a secret digest of the wrong size");
   EXPECT_EQ(registry_.findClientForAuthentication(second)->clientId, second);
 
   // The table gone under the kept statement: a storage fault naming the cause.
-  executeElsewhere(databaseFile(), "PRAGMA foreign_keys = OFF; DROP TABLE api_clients");
+  executeElsewhere(onPostgresql() ? "DROP TABLE api_clients CASCADE"
+                                  : "PRAGMA foreign_keys = OFF; DROP TABLE api_clients");
   EXPECT_EQ(storageErrorOf([&] { registry_.findClientForAuthentication(second); }),
-            "registry database, reading a client: no such table: api_clients");
+            onPostgresql() ? "registry database, reading a client: relation \"api_clients\" does not exist"
+                           : "registry database, reading a client: no such table: api_clients");
 }
 
-TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInClientsRow) {
+TEST_F(SqlClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInClientsRow) {
   // For equal work an unknown id reads the oldest client's row instead (the
   // timing is judged in bench/token_failure_timing.cpp): never returned.
   const std::string unknown = "svc_client_000000000000000000000000";
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);  // no client at all yet
   const Organization acme = starterOrganization();
   const CreatedClient oldest = registry_.createClient(acme.id, "oldest", {"write:codes"}, "tester");
-  executeElsewhere(databaseFile(),
-                   "UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
+  executeElsewhere("UPDATE api_clients SET scopes = 'read:codes' WHERE id = '" + oldest.client.id + "'");
   const CreatedClient newer = registry_.createClient(acme.id, "newer", {"write:codes"}, "tester");
   for (int round = 0; round < 2; ++round) {
     EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
@@ -470,13 +472,13 @@ TEST_F(SqliteClientRegistryTest, AnUnknownIdFindsNothingThoughItReadsAStandInCli
   }
   // The stand-in's row gone behind the registry's back (a restored copy): an
   // unknown id still finds nothing, and the next lookups pick a new stand-in.
-  executeElsewhere(databaseFile(), "DELETE FROM api_clients WHERE id = '" + oldest.client.id + "'");
+  executeElsewhere("DELETE FROM api_clients WHERE id = '" + oldest.client.id + "'");
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
   EXPECT_EQ(registry_.findClientForAuthentication(unknown), std::nullopt);
   EXPECT_EQ(registry_.findClientForAuthentication(newer.client.id)->clientId, newer.client.id);
 }
 
-TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
+TEST_F(SqliteRegistryFileTest, NoSecretIsStoredInPlainText) {
   const Organization acme = starterOrganization();
   std::vector<std::string> secrets;
   for (int index = 0; index < 5; ++index)
@@ -501,10 +503,10 @@ TEST_F(SqliteClientRegistryTest, NoSecretIsStoredInPlainText) {
   EXPECT_EQ(everything.find(std::string(32, 'p')), std::string::npos);
 }
 
-TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
+TEST_F(SqliteRegistryFileTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
   starterOrganization();
   sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_open_v2(database_.file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
   const auto scalar = [db](const char* sql) {
     sqlite3_stmt* statement = nullptr;
     EXPECT_EQ(sqlite3_prepare_v2(db, sql, -1, &statement, nullptr), SQLITE_OK) << sql;
@@ -536,7 +538,7 @@ TEST_F(SqliteClientRegistryTest, UsesWalJournalForeignKeysAndTheMigrationTable) 
   sqlite3_close(db);
 }
 
-TEST(SqliteClientRegistryOpen, ReportsAnUnusableDatabaseAsStorageError) {
+TEST(SqliteRegistryFileOpen, ReportsAnUnusableDatabaseAsStorageError) {
   TempDir dir;
   const SecretHasher hasher(std::string(32, 'p'));
   {
@@ -544,14 +546,15 @@ TEST(SqliteClientRegistryOpen, ReportsAnUnusableDatabaseAsStorageError) {
     out << "this is not a database, just text that is long enough to look like a header....";
   }
   try {
-    SqliteClientRegistry registry(dir.path() / "registry.db", testing::sourceRegistryMigrations(), hasher);
+    SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
+                               testing::sourceRegistryMigrations(), hasher);
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
     EXPECT_TRUE(std::string(error.what()).starts_with("cannot ")) << error.what();
   }
   try {
-    SqliteClientRegistry registry(dir.path() / "other.db", dir.path() / "no-migrations", hasher);
+    SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "other.db"), dir.path() / "no-migrations", hasher);
     FAIL();
   } catch (const RegistryError& error) {
     EXPECT_EQ(error.kind(), RegistryError::Kind::Storage);
@@ -563,7 +566,7 @@ TEST(SqliteClientRegistryOpen, ReportsAnUnusableDatabaseAsStorageError) {
 
 // D-S4: the registry and the -wal/-shm beside it are 0600 whatever the umask
 // of the process, and an older install's 0644 files are tightened on open.
-TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
+TEST(SqliteRegistryFileOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
   const mode_t previousUmask = ::umask(022);
   TempDir dir;
   const SecretHasher hasher(std::string(32, 'p'));
@@ -574,7 +577,7 @@ TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
   };
   const std::filesystem::path database = dir.path() / "registry.db";
   {
-    SqliteClientRegistry fresh(database, testing::sourceRegistryMigrations(), hasher);
+    SqlClientRegistry fresh(RegistryDatabase::sqlite(database), testing::sourceRegistryMigrations(), hasher);
     fresh.createOrganization("Acme GmbH", Plan::Starter);
     for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
   }
@@ -584,14 +587,14 @@ TEST(SqliteClientRegistryOpen, KeepsTheDatabaseAndItsWalAndShmFilesOwnerOnly) {
     if (!std::filesystem::exists(file)) std::ofstream(file).close();
     ASSERT_EQ(::chmod(file.c_str(), 0644), 0);
   }
-  SqliteClientRegistry reopened(database, testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry reopened(RegistryDatabase::sqlite(database), testing::sourceRegistryMigrations(), hasher);
   reopened.createOrganization("Beta AG", Plan::Pro);
   for (const char* suffix : {"", "-wal", "-shm"}) EXPECT_EQ(modeOf(database.string() + suffix), 0600u) << suffix;
   EXPECT_EQ(reopened.listOrganizations().size(), 2u);
   ::umask(previousUmask);
 }
 
-TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction) {
+TEST_F(SqlClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction) {
   std::vector<RegistryChange> changes;
   registry_.setChangeRecorder([&](Poco::Data::Session&, const RegistryChange& change) { changes.push_back(change); });
   const Organization acme = starterOrganization();
@@ -617,7 +620,7 @@ TEST_F(SqliteClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransacti
   for (const RegistryChange& change : changes) EXPECT_EQ(change.detail.find(created.secret), std::string::npos);
 }
 
-TEST_F(SqliteClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
+TEST_F(SqlClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
   const Organization acme = starterOrganization();
   const CreatedClient created = registry_.createClient(acme.id, "Billing", {"write:codes"}, "tester");
   registry_.setChangeRecorder(

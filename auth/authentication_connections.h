@@ -1,8 +1,8 @@
 // The connections the token endpoint's lookups run on. Every other registry
 // call shares the registry's one connection under one lock; the token
-// endpoint's lookup, one per token request, has kCount connections of its own
-// to the same file (WAL: readers never wait for each other or for a writer),
-// each with the authentication query prepared and its own lock.
+// endpoint's lookup has kCount connections of its own to the same database
+// (SQLite's WAL, PostgreSQL's MVCC: readers never wait for each other or for a
+// writer), each with the authentication query prepared and its own lock.
 //
 // Why: with one lock, request threads outnumbering the cores queue behind a
 // holder the scheduler preempted in the middle of its query, and a core stays
@@ -14,18 +14,18 @@
 #include <Poco/Data/Session.h>
 
 #include <cstddef>
-#include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "auth/sqlite_authentication_query.h"
+#include "auth/authentication_query.h"
+#include "auth/registry_database.h"
 
 namespace codepayload::auth {
 
-class SqliteAuthenticationConnections {
+class AuthenticationConnections {
  public:
   static constexpr std::size_t kCount = 8;
 
@@ -34,24 +34,24 @@ class SqliteAuthenticationConnections {
   // names columns that a registry under migration may not have yet).
   class Connection {
    public:
-    Connection(const std::filesystem::path& databaseFile, const char* sql) : databaseFile_(databaseFile), sql_(sql) {}
+    Connection(const RegistryDatabase& database, const char* sql) : database_(database), sql_(sql) {}
 
     // The session and the prepared query; the first call opens and prepares.
     // Throws what Poco throws, and RegistryError(Storage) when the query cannot be prepared.
     Poco::Data::Session& session();
-    SqliteAuthenticationQuery& query();
+    AuthenticationQuery& query();
 
     std::mutex mutex;
     AuthenticationRow row;  // the row the query reads into, kept for its buffers
-    // The id the query looks up in place of an unknown one (sqlite_client_registry.cpp):
+    // The id the query looks up in place of an unknown one (sql_client_registry.cpp):
     // found on first use, kept, as client ids are never removed. Empty until found.
     std::string standInClientId;
 
    private:
-    const std::filesystem::path& databaseFile_;
+    const RegistryDatabase& database_;
     const char* sql_;
     std::optional<Poco::Data::Session> session_;
-    std::unique_ptr<SqliteAuthenticationQuery> query_;  // after session_: finalized before it closes
+    std::unique_ptr<AuthenticationQuery> query_;  // after session_: finalized before it closes
   };
 
   // A connection held for one lookup; unlocked when the lease ends.
@@ -66,15 +66,15 @@ class SqliteAuthenticationConnections {
     std::unique_lock<std::mutex> lock_;
   };
 
-  // kCount connections to `databaseFile` for `sql` (a static string), not yet opened.
-  SqliteAuthenticationConnections(std::filesystem::path databaseFile, const char* sql);
+  // kCount connections to `database` for `sql` (a static string), not yet opened.
+  AuthenticationConnections(RegistryDatabase database, const char* sql);
 
   // A free connection, or, when every one is busy, the calling thread's own
   // choice once it is released.
   Lease lease();
 
  private:
-  std::filesystem::path databaseFile_;
+  RegistryDatabase database_;
   std::vector<std::unique_ptr<Connection>> connections_;
 };
 

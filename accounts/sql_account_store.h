@@ -1,5 +1,5 @@
-// The account store on Poco::Data over SQLite: the same registry.db as
-// auth::SqliteClientRegistry, with its own connection (schema
+// The account store on Poco::Data, over SQLite or PostgreSQL: the same registry as
+// auth::SqlClientRegistry, with its own connection (schema
 // db/registry/0003_accounts.sql). Thread-safe (one connection behind a mutex).
 #pragma once
 
@@ -11,20 +11,21 @@
 #include <vector>
 
 #include "accounts/account_store.h"
+#include "auth/registry_database.h"
 #include "auth/unix_clock.h"
 
 namespace codepayload::accounts {
 
-class SqliteAccountStore final : public AccountStore {
+class SqlAccountStore final : public AccountStore {
  public:
-  // Opens (creating it if absent) `databaseFile` and applies the migrations
-  // in `migrationsDir`. Throws AccountError(Storage).
-  SqliteAccountStore(const std::filesystem::path& databaseFile, const std::filesystem::path& migrationsDir,
-                     auth::UnixClock clock = auth::systemUnixSeconds);
-  ~SqliteAccountStore() override;
+  // Opens `database` (an SQLite file is created when absent) and applies
+  // the migrations in `registryMigrations`. Throws AccountError(Storage).
+  SqlAccountStore(const auth::RegistryDatabase& database, const std::filesystem::path& registryMigrations,
+                  auth::UnixClock clock = auth::systemUnixSeconds);
+  ~SqlAccountStore() override;
 
-  SqliteAccountStore(const SqliteAccountStore&) = delete;
-  SqliteAccountStore& operator=(const SqliteAccountStore&) = delete;
+  SqlAccountStore(const SqlAccountStore&) = delete;
+  SqlAccountStore& operator=(const SqlAccountStore&) = delete;
 
   // AccountStore
   UserRecord createUser(std::string_view organizationId, std::string_view email, Role role,

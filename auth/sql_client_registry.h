@@ -1,8 +1,8 @@
-// ClientRegistry on SQLite through Poco::Data: WAL journal, a busy timeout,
-// foreign keys on; the schema comes from db/registry/*.sql through the
+// ClientRegistry through Poco::Data, on SQLite or PostgreSQL
+// (auth/registry_database.h); the schema comes from db/registry through the
 // project's migration runner. Thread-safe: one connection behind a mutex, and
 // the token endpoint's lookups on connections of their own
-// (sqlite_authentication_connections.h).
+// (authentication_connections.h).
 #pragma once
 
 #include <filesystem>
@@ -11,6 +11,7 @@
 #include <string>
 
 #include "auth/client_registry.h"
+#include "auth/registry_database.h"
 #include "auth/secret_hasher.h"
 #include "auth/unix_clock.h"
 
@@ -20,7 +21,7 @@ class Session;
 
 namespace codepayload::auth {
 
-class SqliteAuthenticationConnections;
+class AuthenticationConnections;
 
 // A change the registry made, as the audit log records it: the action
 // ("org.create", "org.set-plan", "org.set-subscription", "client.create",
@@ -42,17 +43,17 @@ struct RegistryChange {
 // and when it throws the change is rolled back and the call fails.
 using ChangeRecorder = std::function<void(Poco::Data::Session& session, const RegistryChange& change)>;
 
-class SqliteClientRegistry final : public ClientRegistry {
+class SqlClientRegistry final : public ClientRegistry {
  public:
-  // Opens (creating it if absent) the database `databaseFile` and applies the
-  // migrations in `migrationsDir` (normally schemaDir() / "registry").
+  // Opens `database` (an SQLite file is created when absent) and applies
+  // the migrations in `registryMigrations` (normally schemaDir() / "registry").
   // `hasher` must outlive the registry. Throws RegistryError(Storage).
-  SqliteClientRegistry(const std::filesystem::path& databaseFile, const std::filesystem::path& migrationsDir,
-                       const SecretHasher& hasher, UnixClock clock = systemUnixSeconds);
-  ~SqliteClientRegistry() override;
+  SqlClientRegistry(const RegistryDatabase& database, const std::filesystem::path& registryMigrations,
+                    const SecretHasher& hasher, UnixClock clock = systemUnixSeconds);
+  ~SqlClientRegistry() override;
 
-  SqliteClientRegistry(const SqliteClientRegistry&) = delete;
-  SqliteClientRegistry& operator=(const SqliteClientRegistry&) = delete;
+  SqlClientRegistry(const SqlClientRegistry&) = delete;
+  SqlClientRegistry& operator=(const SqlClientRegistry&) = delete;
 
   Organization createOrganization(std::string_view name, Plan plan) override;
   void setPlan(std::string_view organizationId, Plan plan) override;
@@ -80,7 +81,7 @@ class SqliteClientRegistry final : public ClientRegistry {
 
   struct Connection;
   std::unique_ptr<Connection> connection_;
-  std::unique_ptr<SqliteAuthenticationConnections> authentication_;
+  std::unique_ptr<AuthenticationConnections> authentication_;
   const SecretHasher& hasher_;
   UnixClock clock_;
 };

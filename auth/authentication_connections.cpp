@@ -1,32 +1,32 @@
-#include "auth/sqlite_authentication_connections.h"
+#include "auth/authentication_connections.h"
 
 #include <functional>
 #include <thread>
 #include <utility>
 
-#include "auth/registry_session.h"
+#include "auth/registry_database.h"
 
 namespace codepayload::auth {
 
-Poco::Data::Session& SqliteAuthenticationConnections::Connection::session() {
-  if (!session_) session_.emplace(openRegistrySession(databaseFile_));
+Poco::Data::Session& AuthenticationConnections::Connection::session() {
+  if (!session_) session_.emplace(openRegistrySession(database_));
   return *session_;
 }
 
-SqliteAuthenticationQuery& SqliteAuthenticationConnections::Connection::query() {
-  if (query_ == nullptr) query_ = std::make_unique<SqliteAuthenticationQuery>(session(), sql_);
+AuthenticationQuery& AuthenticationConnections::Connection::query() {
+  if (query_ == nullptr) query_ = prepareAuthenticationQuery(session(), sql_);
   return *query_;
 }
 
-SqliteAuthenticationConnections::SqliteAuthenticationConnections(std::filesystem::path databaseFile, const char* sql)
-    : databaseFile_(std::move(databaseFile)) {
+AuthenticationConnections::AuthenticationConnections(RegistryDatabase database, const char* sql)
+    : database_(std::move(database)) {
   connections_.reserve(kCount);
   for (std::size_t index = 0; index < kCount; ++index) {
-    connections_.push_back(std::make_unique<Connection>(databaseFile_, sql));
+    connections_.push_back(std::make_unique<Connection>(database_, sql));
   }
 }
 
-SqliteAuthenticationConnections::Lease SqliteAuthenticationConnections::lease() {
+AuthenticationConnections::Lease AuthenticationConnections::lease() {
   // Threads start at different connections, so that they rarely try the same
   // one first.
   const std::size_t first = std::hash<std::thread::id>{}(std::this_thread::get_id()) % kCount;

@@ -1,4 +1,4 @@
-#include "auth/sqlite_client_registry.h"
+#include "auth/sql_client_registry.h"
 
 #include <Poco/Data/LOB.h>
 #include <Poco/Data/Session.h>
@@ -11,14 +11,12 @@
 #include <set>
 #include <utility>
 
+#include "auth/authentication_connections.h"
 #include "auth/known_scopes.h"
 #include "auth/random_strings.h"
-#include "auth/registry_session.h"
-#include "auth/sqlite_authentication_connections.h"
-#include "auth/sqlite_authentication_query.h"
+#include "auth/registry_database.h"
 #include "common/bidi_controls.h"
 #include "common/utf8.h"
-#include "db/file_modes.h"
 #include "db/poco_migrations.h"
 
 namespace codepayload::auth {
@@ -34,13 +32,8 @@ constexpr std::size_t kMaxCreatedByLength = 300;
 constexpr std::size_t kMaxScopes = 32;
 constexpr std::size_t kSecretBytes = 32;
 
-// --- What is SQLite's own: the connection (auth/registry_session.h: the
-// connector, the session settings, the write transaction's start) and the
-// kept authentication query (auth/sqlite_authentication_query.h). The queries
-// are portable SQL but for `rowid` (the insertion order the listings and the
-// stand-in follow).
-
-// --- Portable from here on.
+// The queries are one SQL for SQLite and PostgreSQL (auth/registry_database.h);
+// `rowid` is the insertion order the listings and the stand-in follow.
 
 // The change counter of the clients' standing, which the triggers of
 // db/registry/0006_client_standing_version.sql and 0007 move on every commit, by any
@@ -142,8 +135,8 @@ constexpr const char* kAuthenticationQuery =
 
 }  // namespace
 
-struct SqliteClientRegistry::Connection {
-  explicit Connection(const std::filesystem::path& file) : session(openRegistrySession(file)) {}
+struct SqlClientRegistry::Connection {
+  explicit Connection(Poco::Data::Session opened) : session(std::move(opened)) {}
 
   std::mutex mutex;
   Poco::Data::Session session;
@@ -165,33 +158,20 @@ auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(
 
 }  // namespace
 
-SqliteClientRegistry::SqliteClientRegistry(const std::filesystem::path& databaseFile,
-                                           const std::filesystem::path& migrationsDir, const SecretHasher& hasher,
-                                           UnixClock clock)
+SqlClientRegistry::SqlClientRegistry(const RegistryDatabase& database, const std::filesystem::path& registryMigrations,
+                                     const SecretHasher& hasher, UnixClock clock)
     : hasher_(hasher), clock_(std::move(clock)) {
   try {
-    // Installs before D-S4 wrote it 0644, and SQLite gives -wal and -shm the
-    // database file's mode.
-    filemodes::prepareOwnerOnlyDatabase(databaseFile);
-  } catch (const filemodes::FileModeError& error) {
-    throw RegistryError(RegistryError::Kind::Storage, "registry database: " + std::string(error.what()));
+    connection_ = std::make_unique<Connection>(openMigratedRegistrySession(database, registryMigrations));
+  } catch (const RegistryOpenError& error) {
+    throw RegistryError(RegistryError::Kind::Storage, error.what());
   }
-  try {
-    connection_ = std::make_unique<Connection>(databaseFile);
-    applyMigrations(connection_->session, migrationsDir);
-    authentication_ = std::make_unique<SqliteAuthenticationConnections>(databaseFile, kAuthenticationQuery);
-  } catch (const Poco::Exception& error) {
-    throw RegistryError(RegistryError::Kind::Storage,
-                        "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
-  } catch (const DbError& error) {
-    throw RegistryError(RegistryError::Kind::Storage,
-                        "cannot migrate the registry database " + databaseFile.string() + ": " + error.what());
-  }
+  authentication_ = std::make_unique<AuthenticationConnections>(database, kAuthenticationQuery);
 }
 
-SqliteClientRegistry::~SqliteClientRegistry() = default;
+SqlClientRegistry::~SqlClientRegistry() = default;
 
-Organization SqliteClientRegistry::createOrganization(std::string_view name, Plan plan) {
+Organization SqlClientRegistry::createOrganization(std::string_view name, Plan plan) {
   checkName(name, false, "an organization");
   return guarded(connection_->mutex, "creating an organization", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -218,19 +198,19 @@ Organization SqliteClientRegistry::createOrganization(std::string_view name, Pla
   });
 }
 
-void SqliteClientRegistry::setPlan(std::string_view organizationId, Plan plan) {
+void SqlClientRegistry::setPlan(std::string_view organizationId, Plan plan) {
   updateOrganization(organizationId, "plan", planName(plan), "changing a plan", "org.set-plan");
 }
 
-void SqliteClientRegistry::setSubscription(std::string_view organizationId, Subscription subscription) {
+void SqlClientRegistry::setSubscription(std::string_view organizationId, Subscription subscription) {
   updateOrganization(organizationId, "subscription", subscriptionName(subscription), "changing a subscription",
                      "org.set-subscription");
 }
 
 // Sets one column of an existing organization (`column` is one of our own
 // names, never input) in one transaction.
-void SqliteClientRegistry::updateOrganization(std::string_view organizationId, std::string_view column,
-                                              std::string_view value, std::string_view what, std::string_view action) {
+void SqlClientRegistry::updateOrganization(std::string_view organizationId, std::string_view column,
+                                           std::string_view value, std::string_view what, std::string_view action) {
   guarded(connection_->mutex, what, [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
@@ -248,7 +228,7 @@ void SqliteClientRegistry::updateOrganization(std::string_view organizationId, s
   });
 }
 
-std::optional<Organization> SqliteClientRegistry::findOrganization(std::string_view organizationId) {
+std::optional<Organization> SqlClientRegistry::findOrganization(std::string_view organizationId) {
   return guarded(connection_->mutex, "reading an organization", [&]() -> std::optional<Organization> {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
@@ -260,7 +240,7 @@ std::optional<Organization> SqliteClientRegistry::findOrganization(std::string_v
   });
 }
 
-std::vector<Organization> SqliteClientRegistry::listOrganizations() {
+std::vector<Organization> SqlClientRegistry::listOrganizations() {
   return guarded(connection_->mutex, "listing organizations", [&] {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
@@ -277,8 +257,8 @@ std::vector<Organization> SqliteClientRegistry::listOrganizations() {
   });
 }
 
-CreatedClient SqliteClientRegistry::createClient(std::string_view organizationId, std::string_view name,
-                                                 const std::vector<std::string>& scopes, std::string_view createdBy) {
+CreatedClient SqlClientRegistry::createClient(std::string_view organizationId, std::string_view name,
+                                              const std::vector<std::string>& scopes, std::string_view createdBy) {
   checkName(name, true, "a client");
   checkScopes(scopes);
   if (createdBy.size() > kMaxCreatedByLength || !isDisplayable(createdBy)) {
@@ -371,7 +351,7 @@ std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
 
 }  // namespace
 
-std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view organizationId) {
+std::vector<ClientRecord> SqlClientRegistry::listClients(std::string_view organizationId) {
   return guarded(connection_->mutex, "listing clients", [&] {
     Poco::Data::Session& session = connection_->session;
     Poco::Int64 found = 0;
@@ -387,7 +367,7 @@ std::vector<ClientRecord> SqliteClientRegistry::listClients(std::string_view org
   });
 }
 
-std::optional<ClientRecord> SqliteClientRegistry::findClient(std::string_view clientId) {
+std::optional<ClientRecord> SqlClientRegistry::findClient(std::string_view clientId) {
   return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientRecord> {
     ClientRows rows;
     readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = $1", std::string(clientId), rows);
@@ -397,7 +377,7 @@ std::optional<ClientRecord> SqliteClientRegistry::findClient(std::string_view cl
   });
 }
 
-void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState state) {
+void SqlClientRegistry::setClientState(std::string_view clientId, ClientState state) {
   guarded(connection_->mutex, "changing a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
@@ -454,8 +434,8 @@ void SqliteClientRegistry::setClientState(std::string_view clientId, ClientState
 // query then reads the stand-in client's row, and its record is built in full
 // and dropped. Only a registry without any client answers a miss sooner, and
 // there no id is known to compare with.
-std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthentication(std::string_view clientId) {
-  const SqliteAuthenticationConnections::Lease connection = authentication_->lease();
+std::optional<ClientAuthRecord> SqlClientRegistry::findClientForAuthentication(std::string_view clientId) {
+  const AuthenticationConnections::Lease connection = authentication_->lease();
   return registryWork<RegistryError>(
       "reading a client", RegistryError::Kind::Storage, [&]() -> std::optional<ClientAuthRecord> {
         // The stand-in is the oldest client: its id is kept once found, as ids are
@@ -490,7 +470,7 @@ std::optional<ClientAuthRecord> SqliteClientRegistry::findClientForAuthenticatio
 // A row whose scopes or digest cannot be read keeps an all-zero digest here:
 // it is never authenticated from memory, so its token requests reach
 // findClientForAuthentication, which reports the fault for that client alone.
-std::vector<ClientAuthRecord> SqliteClientRegistry::listClientsForAuthentication() {
+std::vector<ClientAuthRecord> SqlClientRegistry::listClientsForAuthentication() {
   return guarded(connection_->mutex, "listing clients", [&] {
     std::vector<std::string> ids, organizationIds, states, scopes, plans, subscriptions;
     std::vector<Poco::Data::BLOB> digests;
@@ -523,11 +503,11 @@ std::vector<ClientAuthRecord> SqliteClientRegistry::listClientsForAuthentication
   });
 }
 
-void SqliteClientRegistry::setChangeRecorder(ChangeRecorder recorder) {
+void SqlClientRegistry::setChangeRecorder(ChangeRecorder recorder) {
   connection_->changeRecorder = std::move(recorder);
 }
 
-std::uint64_t SqliteClientRegistry::version() {
+std::uint64_t SqlClientRegistry::version() {
   return guarded(connection_->mutex, "reading the client standing version", [&] {
     std::vector<Poco::Int64> versions;
     connection_->session << kStandingVersionQuery, into(versions), now;

@@ -1,4 +1,4 @@
-#include "auth/sqlite_usage_store.h"
+#include "auth/sql_usage_store.h"
 
 #include <Poco/Data/Session.h>
 #include <Poco/Data/Statement.h>
@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "auth/client_registry.h"
-#include "auth/registry_session.h"
+#include "auth/registry_database.h"
 #include "db/poco_migrations.h"
 
 namespace codepayload::auth {
@@ -58,8 +58,8 @@ std::map<std::int64_t, UsageCounts> daysFromRows(const std::vector<std::string>&
 
 }  // namespace
 
-struct SqliteUsageStore::Connection {
-  explicit Connection(const std::filesystem::path& file) : session(openRegistrySession(file)) {}
+struct SqlUsageStore::Connection {
+  explicit Connection(const RegistryDatabase& database) : session(openRegistrySession(database)) {}
   std::mutex mutex;
   Poco::Data::Session session;
 };
@@ -74,18 +74,18 @@ auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(
 
 }  // namespace
 
-SqliteUsageStore::SqliteUsageStore(const std::filesystem::path& databaseFile) {
+SqlUsageStore::SqlUsageStore(const RegistryDatabase& database) {
   try {
-    connection_ = std::make_unique<Connection>(databaseFile);
+    connection_ = std::make_unique<Connection>(database);
   } catch (const Poco::Exception& error) {
     throw RegistryError(RegistryError::Kind::Storage,
-                        "cannot open the registry database " + databaseFile.string() + ": " + databaseMessageOf(error));
+                        "cannot open the registry database " + database.name + ": " + databaseMessageOf(error));
   }
 }
 
-SqliteUsageStore::~SqliteUsageStore() = default;
+SqlUsageStore::~SqlUsageStore() = default;
 
-void SqliteUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
+void SqlUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
   if (deltas.empty()) return;
   guarded(connection_->mutex, "adding usage", [&] {
     Poco::Data::Session& session = connection_->session;
@@ -105,8 +105,8 @@ void SqliteUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
   });
 }
 
-std::map<std::int64_t, UsageCounts> SqliteUsageStore::clientDays(std::string_view clientId, std::int64_t firstDay,
-                                                                 std::int64_t lastDay) {
+std::map<std::int64_t, UsageCounts> SqlUsageStore::clientDays(std::string_view clientId, std::int64_t firstDay,
+                                                              std::int64_t lastDay) {
   return guarded(connection_->mutex, "reading a client's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
@@ -118,8 +118,8 @@ std::map<std::int64_t, UsageCounts> SqliteUsageStore::clientDays(std::string_vie
   });
 }
 
-std::map<std::int64_t, UsageCounts> SqliteUsageStore::organizationDays(std::string_view organizationId,
-                                                                       std::int64_t firstDay, std::int64_t lastDay) {
+std::map<std::int64_t, UsageCounts> SqlUsageStore::organizationDays(std::string_view organizationId,
+                                                                    std::int64_t firstDay, std::int64_t lastDay) {
   return guarded(connection_->mutex, "reading an organization's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
