@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "app/address_blocks.h"
+#include "app/registry_url.h"
 #include "app/settings.h"
 #include "common/ascii.h"
 
@@ -22,6 +23,14 @@ constexpr std::array<std::string_view, 2> kForwardedHeaders{"X-Forwarded-For", "
 constexpr std::array kTable{
     SettingRow{"data.dir", "CODEPAYLOAD_DATA_DIR", Folder, "./data",
                "databases, keys, certificate, server.port, server.lock; one server per folder"},
+    SettingRow{"registry.url", "CODEPAYLOAD_REGISTRY_URL", RegistryUrl, "",
+               "the registry's database: empty for SQLite in the data directory, or "
+               "postgresql://user:password@host:port/dbname"},
+    SettingRow{"registry.passwordFile", "CODEPAYLOAD_REGISTRY_PASSWORD_FILE", File, "",
+               "a file (mode 0600) holding the password of registry.url's user instead of the URL"},
+    SettingRow{"secrets.keyEncryptionKeyFile", "CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE", File, "",
+               "a file of at least 32 random bytes that encrypts the signing keys and the secret pepper in a "
+               "PostgreSQL registry; required with registry.url"},
     SettingRow{"listen", "CODEPAYLOAD_LISTEN", Listen, "127.0.0.1:8443", "the HTTPS listener; port 0: any free port"},
     SettingRow{"plain.listen", "CODEPAYLOAD_PLAIN_LISTEN", ListenOrOff, "",
                "a plain HTTP listener, only behind a TLS-terminating proxy"},
@@ -105,6 +114,16 @@ void checkUri(std::string_view value) {
     throw SettingsError("must be an absolute URI of at most 256 visible ASCII characters, got " + quoted(value));
 }
 
+// The parser's own words without its "registry.url: ", which the caller's
+// prefix names.
+void checkRegistryUrl(std::string_view value) {
+  try {
+    readRegistryUrl(value, {});
+  } catch (const RegistryUrlError& error) {
+    throw SettingsError(error.reason());
+  }
+}
+
 void checkAddressBlocks(std::string_view value) {
   try {
     parseAddressBlocks(value);
@@ -141,6 +160,7 @@ void checkSettingValue(const SettingRow& row, std::string_view value) {
     case LogTarget:
       if (value.empty()) throw SettingsError("must be '-' (stdout), 'off' or a file path, got ''");
       return;
+    case RegistryUrl: checkRegistryUrl(value); return;
   }
 }
 

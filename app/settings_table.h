@@ -28,6 +28,7 @@ enum class SettingType {
   AddressBlocks,  // a comma-separated CIDR list (app/address_blocks.h)
   Choice,         // one of `choices`, in any letter case
   LogTarget,      // "-" (stdout), "off" or a file path
+  RegistryUrl,    // empty (SQLite) or a PostgreSQL URL (app/registry_url.h)
 };
 
 struct SettingRow {

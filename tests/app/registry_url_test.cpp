@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/settings_table.h"
 #include "tests/tools/test_files.h"
 
 namespace codepayload::app {
@@ -319,6 +320,22 @@ TEST(RegistryUrl, APasswordInBothOrAFileWithoutAUrlIsRefused) {
   EXPECT_EQ(refusalOf("", file),
             "registry.passwordFile: set, but registry.url is empty (the registry is then SQLite in the data "
             "directory): set registry.url or clear registry.passwordFile");
+}
+
+// Every binary checks registry.url with this parser through the settings
+// table; the caller's prefix names the source and the key.
+TEST(RegistryUrl, TheSettingsTableChecksTheUrlWithTheSameWords) {
+  const SettingRow* row = findSetting("registry.url");
+  ASSERT_NE(row, nullptr);
+  EXPECT_EQ(row->type, SettingType::RegistryUrl);
+  EXPECT_NO_THROW(checkSettingValue(*row, ""));
+  EXPECT_NO_THROW(checkSettingValue(*row, "postgresql://app:" + std::string(kPassword) + "@db/registry"));
+  try {
+    checkSettingValue(*row, "postgresql://app:" + std::string(kPassword) + "@db/registry?foo=1");
+    ADD_FAILURE() << "no error";
+  } catch (const SettingsError& error) {
+    EXPECT_EQ(std::string(error.what()), R"(unknown parameter "foo" )" + std::string(kKnown));
+  }
 }
 
 }  // namespace

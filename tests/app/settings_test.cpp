@@ -123,6 +123,21 @@ TEST(Settings, EveryValueIsCheckedAgainstTheTableNamingItsSource) {
   EXPECT_EQ(integerSetting(load({}), "limits.maxItems"), 100000);
 }
 
+// registry.url is checked by its own parser (app/registry_url.h), in its words,
+// which never carry the password.
+TEST(Settings, TheRegistryUrlIsCheckedByItsParser) {
+  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_REGISTRY_URL", "mysql://app:Pw-9sQ@db/registry"}}),
+            "environment variable CODEPAYLOAD_REGISTRY_URL (key registry.url): \"mysql://...\" is not a PostgreSQL "
+            "URL (postgresql://user:password@host:port/dbname)");
+  EXPECT_EQ(refusalOf({{"CODEPAYLOAD_REGISTRY_URL", "postgresql://app:Pw-9sQ@db/registry?sslmode=on"}}),
+            "environment variable CODEPAYLOAD_REGISTRY_URL (key registry.url): sslmode \"on\" is not one of disable, "
+            "allow, prefer, require, verify-ca, verify-full");
+  const Settings settings = load({{"CODEPAYLOAD_REGISTRY_URL", "postgresql://app@db/registry"},
+                                  {"CODEPAYLOAD_REGISTRY_PASSWORD_FILE", "/run/secrets/registry-password"}});
+  EXPECT_EQ(settings.values.at("registry.url").text, "postgresql://app@db/registry");
+  EXPECT_EQ(settings.values.at("registry.passwordFile").text, "/run/secrets/registry-password");
+}
+
 TEST(Settings, AnUnknownKeyInTheFileIsRefused) {
   TempDir config;
   writeFile(config / "codepayload.properties", "data.dri = x\n");
