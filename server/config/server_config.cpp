@@ -25,6 +25,9 @@ struct Binding {
 
 const std::array kBindings{
     Binding{"data.dir", &ServerConfig::dataDir},
+    Binding{"registry.url", &ServerConfig::registryUrl},
+    Binding{"registry.passwordFile", &ServerConfig::registryPasswordFile},
+    Binding{"secrets.keyEncryptionKeyFile", &ServerConfig::keyEncryptionKeyFile},
     Binding{"listen", &ServerConfig::listen},
     Binding{"plain.listen", &ServerConfig::plainListen},
     Binding{"metrics.listen", &ServerConfig::metricsListen},

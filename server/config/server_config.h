@@ -34,6 +34,12 @@ struct ServerConfig {
   // SQLite databases (rules.db, registry.db), generated TLS certificate,
   // token signing key, secret pepper, and server.port.
   std::filesystem::path dataDir{std::string(app::kDefaultDataDir)};
+  // registry.url and registry.passwordFile as given (empty: SQLite in
+  // dataDir), read together by app::readRegistryUrl; and the file of the key
+  // that encrypts the secrets in a PostgreSQL registry (empty: none).
+  std::string registryUrl;
+  std::filesystem::path registryPasswordFile;
+  std::filesystem::path keyEncryptionKeyFile;
   // rules/ (baseline, Lua, pipeline) and db/ (migrations): CODEPAYLOAD_RULES_DIR
   // and CODEPAYLOAD_DB_DIR, by default the source tree's.
   std::filesystem::path rulesDir = app::defaultRulesDir();
