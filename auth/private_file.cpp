@@ -55,7 +55,8 @@ std::string readPrivateFile(const std::filesystem::path& file) {
   if (::fstat(descriptor.get(), &status) != 0) throw PrivateFileError(describeErrno("cannot stat", file, errno));
   if (!S_ISREG(status.st_mode)) throw PrivateFileError(file.string() + " is not a regular file");
   if ((status.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
-    throw PrivateFileError(file.string() + " is accessible to group or others; it must have mode 0600");
+    throw ExposedPrivateFileError(file.string() + " is accessible to group or others; it must have mode 0600",
+                                  static_cast<unsigned>(status.st_mode & 07777));
   }
   std::string content;
   if (!readAll(descriptor.get(), content)) {
