@@ -1,28 +1,46 @@
 // The registry (organizations, API clients, people and the audit log, usage
-// counts) is opened here and nowhere else: the server, its dashboard and the
-// command-line tools get its parts as interfaces and never learn what keeps
-// them. Today one backend exists, SQLite files in the data directory
-// (app/sqlite_registry.h); another is one more implementation of Registry and
-// one more branch in openRegistry.
+// counts, the pepper of client secrets and the token-signing keys) is opened
+// here and nowhere else: the server, its dashboard and the command-line tools
+// get its parts as interfaces and never learn what keeps them. Two backends:
+// SQLite and files in the data directory (app/sqlite_registry.h), the
+// default; one PostgreSQL database that several instances share, its secrets
+// sealed under a key-encryption key (app/postgresql_registry.h).
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "accounts/account_store.h"
 #include "accounts/audit_log.h"
+#include "app/registry_url.h"
+#include "app/settings.h"
 #include "auth/client_registry.h"
 #include "auth/secret_hasher.h"
+#include "auth/signing_keys.h"
 #include "auth/unix_clock.h"
 #include "auth/usage_store.h"
 
 namespace codepayload::app {
 
 struct RegistryLocation {
-  std::filesystem::path dataDir;        // holds the registry; created (0700) when absent
+  std::filesystem::path dataDir;        // holds an SQLite registry; created (0700) when absent
   std::filesystem::path migrationsDir;  // auth::registryMigrationsDir(<schema folder>)
+  // registry.url read (app/registry_url.h): nullopt for SQLite in dataDir.
+  std::optional<PostgresqlRegistry> postgresql;
+  // secrets.keyEncryptionKeyFile: required with a PostgreSQL registry.
+  std::filesystem::path keyEncryptionKeyFile;
+};
+
+// A registry that cannot be used as configured: a PostgreSQL server that
+// cannot be reached or refuses the credentials, a database that is not a
+// registry, a key-encryption key that is missing or not the registry's. One
+// line naming the setting to fix; the binaries exit with kExitConfig (78).
+struct RegistryConfigurationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // Who a change of the client registry is audited as, asked at each change;
@@ -45,6 +63,10 @@ class Registry {
   // call creates the pepper when absent. Throws auth::PepperError.
   virtual const auth::SecretHasher& secretHasher() = 0;
 
+  // The token-signing keys: the active one (created, EC P-256, when the
+  // registry has none) and those only published. Throws auth::SigningKeyError.
+  virtual auth::SigningKeySet signingKeys() = 0;
+
   // The client registry, created and migrated when absent; changes are not
   // audited. Throws auth::RegistryError(Storage).
   virtual std::unique_ptr<auth::ClientRegistry> openClients(auth::UnixClock clock) = 0;
@@ -58,7 +80,14 @@ class Registry {
   virtual std::unique_ptr<auth::UsageStore> openUsage() = 0;
 };
 
-// The registry at `location`, of the backend it names; opens nothing yet.
+// Where the registry of `settings` is: data.dir, the schema folder's
+// migrations, registry.url and registry.passwordFile (read now: throws
+// RegistryUrlError), secrets.keyEncryptionKeyFile.
+RegistryLocation registryLocationFrom(const Settings& settings);
+
+// The registry at `location`, of the backend it names. SQLite opens nothing
+// yet; PostgreSQL connects, migrates and checks the key-encryption key at
+// once. Throws RegistryConfigurationError.
 std::unique_ptr<Registry> openRegistry(const RegistryLocation& location);
 
 }  // namespace codepayload::app

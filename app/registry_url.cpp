@@ -299,6 +299,25 @@ std::optional<PostgresqlRegistry> readRegistryUrl(std::string_view url, const st
     if (parsed.password) refuse("a password in the URL and registry.passwordFile: remove the one in the URL");
     parsed.password = readPasswordFile(passwordFile);
   }
+  // Poco's PostgreSQL connector splits the connection string at every space
+  // before libpq reads it, quoted or not (docs/decisions.md D-G6).
+  const auto refuseSpace = [&](std::string_view part, const std::string& value, bool fromFile) {
+    if (value.find(' ') == std::string::npos) return;
+    const std::string message = "the " + std::string(part) +
+                                " holds a space, which the PostgreSQL connector of this service cannot pass on:"
+                                " choose one without spaces";
+    if (fromFile) refuseFile(message);
+    refuse(message);
+  };
+  refuseSpace("user name", parsed.user, false);
+  if (parsed.password) refuseSpace("password", *parsed.password, !passwordFile.empty());
+  refuseSpace("host", parsed.host, false);
+  refuseSpace("database name", parsed.dbname, false);
+  for (std::size_t index = 0; index < parsed.parameters.size(); ++index) {
+    if (parsed.parameters[index]) {
+      refuseSpace("value of " + std::string(kRegistryUrlParameters[index]), *parsed.parameters[index], false);
+    }
+  }
 
   PostgresqlRegistry registry;
   std::string& text = registry.connectionString;

@@ -1,71 +1,50 @@
 #include "app/sqlite_registry.h"
 
-#include <Poco/Data/Session.h>
 #include <sys/stat.h>
 
 #include <optional>
-#include <stdexcept>
 #include <utility>
+#include <vector>
 
-#include "accounts/sql_account_store.h"
-#include "auth/sql_client_registry.h"
-#include "auth/sql_usage_store.h"
+#include "app/sql_registry.h"
 
 namespace codepayload::app {
 
 namespace {
 
-// One registry.db for every part, each part with its own connection; the
-// pepper beside it.
-class SqliteRegistry final : public Registry {
+// One registry.db for every part, the pepper and the signing keys beside it.
+class SqliteRegistry final : public SqlRegistry {
  public:
   explicit SqliteRegistry(const RegistryLocation& location)
-      : location_(location), database_(auth::RegistryDatabase::sqlite(location.dataDir / kRegistryDatabaseFile)) {}
+      : SqlRegistry(auth::RegistryDatabase::sqlite(location.dataDir / kRegistryDatabaseFile), location.migrationsDir),
+        dataDir_(location.dataDir) {}
 
-  std::string name() const override { return database_.name; }
-
-  bool exists() const override { return std::filesystem::exists(database_.file); }
+  bool exists() const override { return std::filesystem::exists(database().file); }
 
   const auth::SecretHasher& secretHasher() override {
-    if (!hasher_) {
-      if (std::filesystem::create_directories(location_.dataDir)) ::chmod(location_.dataDir.c_str(), S_IRWXU);
-      hasher_.emplace(auth::SecretHasher::loadOrCreate(location_.dataDir / kPepperFile));
-    }
+    if (!hasher_) hasher_.emplace(auth::SecretHasher::loadOrCreate(preparedDataDir() / kPepperFile));
     return *hasher_;
   }
 
-  std::unique_ptr<auth::ClientRegistry> openClients(auth::UnixClock clock) override {
-    return openSqliteClients(std::move(clock));
+  auth::SigningKeySet signingKeys() override {
+    const std::filesystem::path& dataDir = preparedDataDir();
+    auth::SigningKey active = auth::SigningKey::loadOrCreate(dataDir / kSigningKeyFile);
+    std::vector<auth::SigningKey> published;
+    for (const std::string_view file : {kPreviousSigningKeyFile, kNextSigningKeyFile}) {
+      const std::filesystem::path path = dataDir / file;
+      if (std::filesystem::exists(path)) published.push_back(auth::SigningKey::load(path));
+    }
+    return auth::SigningKeySet(std::move(active), std::move(published));
   }
-
-  std::unique_ptr<auth::ClientRegistry> openAuditedClients(ChangeActor actor) override {
-    std::unique_ptr<auth::SqlClientRegistry> clients = openSqliteClients(auth::systemUnixSeconds);
-    clients->setChangeRecorder(
-        [actor = std::move(actor)](Poco::Data::Session& session, const auth::RegistryChange& change) {
-          const accounts::AuditContext* context = actor();
-          if (context == nullptr) throw std::logic_error("a registry change without its audit context");
-          accounts::appendAuditRecord(
-              session, accounts::AuditRecord{0, auth::systemUnixSeconds(), context->actor, change.action, change.target,
-                                             change.organizationId, context->address, accounts::AuditResult::Success,
-                                             change.detail});
-        });
-    return clients;
-  }
-
-  std::unique_ptr<accounts::AccountStore> openAccounts(auth::UnixClock clock) override {
-    return std::make_unique<accounts::SqlAccountStore>(database_, location_.migrationsDir, std::move(clock));
-  }
-
-  std::unique_ptr<auth::UsageStore> openUsage() override { return std::make_unique<auth::SqlUsageStore>(database_); }
 
  private:
-  std::unique_ptr<auth::SqlClientRegistry> openSqliteClients(auth::UnixClock clock) {
-    const auth::SecretHasher& hasher = secretHasher();
-    return std::make_unique<auth::SqlClientRegistry>(database_, location_.migrationsDir, hasher, std::move(clock));
+  // The data directory, created (0700) when absent; an existing one keeps its mode.
+  const std::filesystem::path& preparedDataDir() const {
+    if (std::filesystem::create_directories(dataDir_)) ::chmod(dataDir_.c_str(), S_IRWXU);
+    return dataDir_;
   }
 
-  RegistryLocation location_;
-  auth::RegistryDatabase database_;
+  std::filesystem::path dataDir_;
   std::optional<auth::SecretHasher> hasher_;
 };
 

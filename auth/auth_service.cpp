@@ -2,8 +2,6 @@
 
 #include <Poco/Logger.h>
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -22,23 +20,6 @@ std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaD
 
 namespace {
 
-// Creates the data directory (mode 0700) when it does not exist; an existing
-// one keeps its mode.
-std::filesystem::path preparedDataDir(const std::filesystem::path& dataDir) {
-  if (std::filesystem::create_directories(dataDir)) ::chmod(dataDir.c_str(), S_IRWXU);
-  return dataDir;
-}
-
-SigningKeySet loadSigningKeys(const std::filesystem::path& dataDir) {
-  SigningKey active = SigningKey::loadOrCreate(dataDir / kSigningKeyFile);
-  std::vector<SigningKey> published;
-  for (const std::string_view file : {kPreviousSigningKeyFile, kNextSigningKeyFile}) {
-    const std::filesystem::path path = dataDir / file;
-    if (std::filesystem::exists(path)) published.push_back(SigningKey::load(path));
-  }
-  return SigningKeySet(std::move(active), std::move(published));
-}
-
 // How long after a second begins the refresher checks the view: past the
 // second for certain, early enough that few token requests of that second
 // find the view not yet checked and go to the registry.
@@ -48,11 +29,10 @@ constexpr std::chrono::milliseconds kPastTheSecond{2};
 
 // Members in construction order: each part only refers to parts above it.
 struct AuthService::Parts {
-  Parts(const AuthSettings& settings, std::unique_ptr<ClientRegistry> clientRegistry, const SecretHasher& hasher,
-        UnixClock clock)
-      : dataDir(preparedDataDir(settings.dataDir)),
-        registry(std::move(clientRegistry)),
-        keys(loadSigningKeys(dataDir)),
+  Parts(const AuthSettings& settings, SigningKeySet signingKeys, std::unique_ptr<ClientRegistry> clientRegistry,
+        const SecretHasher& hasher, UnixClock clock)
+      : registry(std::move(clientRegistry)),
+        keys(std::move(signingKeys)),
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),
         throttle(settings.throttle, clock),
@@ -62,7 +42,6 @@ struct AuthService::Parts {
         bearer(verifier, view, cache, clock),
         pollInterval(settings.registryPollInterval) {}
 
-  std::filesystem::path dataDir;
   std::unique_ptr<ClientRegistry> registry;
   SigningKeySet keys;
   TokenIssuer issuer;
@@ -123,9 +102,9 @@ struct AuthService::Parts {
   }
 };
 
-AuthService::AuthService(const AuthSettings& settings, std::unique_ptr<ClientRegistry> registry,
+AuthService::AuthService(const AuthSettings& settings, SigningKeySet keys, std::unique_ptr<ClientRegistry> registry,
                          const SecretHasher& hasher, UnixClock clock)
-    : parts_(std::make_unique<Parts>(settings, std::move(registry), hasher, std::move(clock))) {
+    : parts_(std::make_unique<Parts>(settings, std::move(keys), std::move(registry), hasher, std::move(clock))) {
   parts_->refresher = std::thread([parts = parts_.get()] { parts->refreshLoop(); });
 }
 

@@ -1,25 +1,7 @@
-// Everything the server needs for OAuth, wired around the client registry and
-// the hasher of client secrets it is given (opened by app/registry.h), and the
-// signing keys of one data directory:
-//   <dataDir>/token-signing-key.pem   the signing key, 0600: an EC P-256 private key
-//                                     (tokens are ES256; created on first use) or an
-//                                     RSA private key of at least 2048 bits (RS256)
-//   <dataDir>/token-signing-key.previous.pem, token-signing-key.next.pem
-//                                     optional, 0600, each EC P-256 or RSA: keys that
-//                                     are published in the JWKS and accepted, but do
-//                                     not sign
-// A background thread refreshes the registry view every `registryPollInterval`.
-//
-// Key rotation (checklist JK-05), each step a restart of the server:
-//  1. put the next key in token-signing-key.next.pem (e.g. `openssl genpkey
-//     -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out token-signing-key.next.pem
-//     && chmod 600 ...`; an RSA key instead, e.g. `openssl genpkey -algorithm RSA
-//     -pkeyopt rsa_keygen_bits:2048 -out ...`, keeps RS256 for verifiers that need
-//     it): it is published, not used; wait until JWKS caches elsewhere have it;
-//  2. rename token-signing-key.pem to token-signing-key.previous.pem and
-//     token-signing-key.next.pem to token-signing-key.pem: the new key signs,
-//     tokens of the old one keep verifying and it stays in the JWKS;
-//  3. after the token lifetime plus leeway, remove the .previous file.
+// Everything the server needs for OAuth, wired around the client registry,
+// the hasher of client secrets and the signing keys it is given (opened by
+// app/registry.h). A background thread refreshes the registry view every
+// `registryPollInterval`.
 #pragma once
 
 #include <chrono>
@@ -39,15 +21,10 @@
 
 namespace codepayload::auth {
 
-inline constexpr std::string_view kSigningKeyFile = "token-signing-key.pem";
-inline constexpr std::string_view kPreviousSigningKeyFile = "token-signing-key.previous.pem";
-inline constexpr std::string_view kNextSigningKeyFile = "token-signing-key.next.pem";
-
 // The registry migrations inside a schema folder (db/): schemaDir / "registry".
 std::filesystem::path registryMigrationsDir(const std::filesystem::path& schemaDir);
 
 struct AuthSettings {
-  std::filesystem::path dataDir = "data";  // created (0700) when absent
   TokenSettings token;
   ThrottleSettings throttle;
   TokenEndpointLimits tokenEndpointLimits;
@@ -57,12 +34,11 @@ struct AuthSettings {
 
 class AuthService {
  public:
-  // Opens or creates the signing keys listed above, loads the registry view
-  // from `registry` and starts the refresher thread. `hasher` must outlive the
-  // service. Throws (RegistryError, SigningKeyError, std::filesystem errors)
-  // with a readable message when something cannot be opened.
-  AuthService(const AuthSettings& settings, std::unique_ptr<ClientRegistry> registry, const SecretHasher& hasher,
-              UnixClock clock = systemUnixSeconds);
+  // Signs with `keys`, loads the registry view from `registry` and starts the
+  // refresher thread. `hasher` must outlive the service. Throws RegistryError
+  // when the registry cannot be read.
+  AuthService(const AuthSettings& settings, SigningKeySet keys, std::unique_ptr<ClientRegistry> registry,
+              const SecretHasher& hasher, UnixClock clock = systemUnixSeconds);
   ~AuthService();  // stops the refresher thread
 
   AuthService(const AuthService&) = delete;

@@ -31,7 +31,8 @@ class SecretHasher {
   // another size, is readable by group/others, or cannot be read or written.
   static SecretHasher loadOrCreate(const std::filesystem::path& pepperFile);
 
-  // For tests and fuzzing: a hasher over a given pepper (exactly kPepperSize bytes).
+  // A hasher over a given pepper (exactly kPepperSize bytes): a pepper kept
+  // elsewhere than a file (app/postgresql_registry.h), and tests.
   explicit SecretHasher(std::string_view pepper);
 
   // HMAC-SHA-256(pepper, secret). Costs the same for every secret of a given

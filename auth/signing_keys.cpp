@@ -182,8 +182,12 @@ SigningKey SigningKey::fromPem(const std::string& pem, const std::string& origin
   return SigningKey(std::move(material));
 }
 
+std::string SigningKey::generatePem(SigningAlgorithm algorithm) {
+  return privateKeyPem(generatePrivateKey(algorithm).get());
+}
+
 SigningKey SigningKey::generate(SigningAlgorithm algorithm) {
-  std::string pem = privateKeyPem(generatePrivateKey(algorithm).get());
+  std::string pem = generatePem(algorithm);
   SigningKey key = fromPem(pem, "a generated token signing key");
   OPENSSL_cleanse(pem.data(), pem.size());
   return key;

@@ -2,8 +2,9 @@
 //
 // The algorithm follows the key: an EC P-256 private key signs ES256, an RSA
 // private key of at least 2048 bits signs RS256; any other key is refused.
-// The active key is a PEM file in the data directory (mode 0600), generated
-// as EC P-256 on first start. Its `kid` is its RFC 7638 JWK thumbprint. A
+// Where the keys are kept is the registry's business (app/registry.h): PEM
+// files in an SQLite registry's data directory, sealed rows in a PostgreSQL
+// one; a new installation's first key is EC P-256. A key's `kid` is its RFC 7638 JWK thumbprint. A
 // SigningKeySet holds the active key plus any keys that are only published
 // and accepted (the previous key during a rotation, or the next one before it
 // starts signing); each may be EC or RSA, independently.
@@ -45,6 +46,11 @@ class SigningKey {
   static SigningKey load(const std::filesystem::path& pemFile);
   // A fresh in-memory key: EC P-256 for ES256, RSA 2048 for RS256.
   static SigningKey generate(SigningAlgorithm algorithm = SigningAlgorithm::ES256);
+  // A fresh private key of `algorithm`'s kind, as PKCS #8 PEM, for a caller
+  // that stores it (the caller wipes the string).
+  static std::string generatePem(SigningAlgorithm algorithm);
+  // The key in `pem` (a PEM private key); `origin` names it in errors.
+  static SigningKey fromPem(const std::string& pem, const std::string& origin);
 
   // Which algorithm the key signs with, and its name as a JWS "alg" value
   // ("ES256" or "RS256", the same string Poco::JWT uses).
@@ -89,8 +95,6 @@ class SigningKey {
     std::size_t signatureSize = 0;
   };
   explicit SigningKey(std::shared_ptr<const Material> material) : material_(std::move(material)) {}
-  // The key in `pem` (a PEM private key); `origin` names it in errors.
-  static SigningKey fromPem(const std::string& pem, const std::string& origin);
 
   std::shared_ptr<const Material> material_;
 };

@@ -145,6 +145,8 @@ std::string databaseMessageOf(const Poco::Exception& error) {
       message.compare(0, half, message, half + 2, half) == 0) {
     message.resize(half);
   }
+  // libpq's connection failures add a hint line ("\tIs the server running...").
+  if (const std::size_t end = message.find('\n'); end != std::string::npos) message.resize(end);
   return message;
 }
 

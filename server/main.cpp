@@ -23,6 +23,7 @@
 
 #include "app/command_line.h"
 #include "app/logging.h"
+#include "app/registry.h"
 #include "app/settings.h"
 #include "app/version.h"
 #include "db/file_modes.h"
@@ -65,6 +66,10 @@ class ServerMain final : public Poco::Util::ServerApplication {
     codepayload::server::CodePayloadService service(config);
     try {
       service.start();
+    } catch (const codepayload::app::RegistryConfigurationError& error) {
+      codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
+      sd_notifyf(0, "STATUS=configuration error: %s", error.what());
+      return EXIT_CONFIG;
     } catch (const std::exception& error) {
       codepayload::app::diagnostics().error(std::string("cannot start: ") + error.what());
       sd_notifyf(0, "STATUS=cannot start: %s", error.what());

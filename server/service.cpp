@@ -198,15 +198,15 @@ LoadedRules CodePayloadService::Running::loadRules() {
 }
 
 void CodePayloadService::Running::startAuth() {
-  registry = app::openRegistry({config.dataDir, auth::registryMigrationsDir(config.schemaDir)});
+  registry = app::openRegistry({config.dataDir, auth::registryMigrationsDir(config.schemaDir),
+                                config.postgresqlRegistry, config.keyEncryptionKeyFile});
   auth::AuthSettings authSettings;
-  authSettings.dataDir = config.dataDir;
   authSettings.token.issuer = config.issuer;
   authSettings.token.audience = config.audience;
   authSettings.token.lifetimeSeconds = config.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config.tokenLeewaySeconds;
-  auth = std::make_unique<auth::AuthService>(authSettings, registry->openClients(auth::systemUnixSeconds),
-                                             registry->secretHasher());
+  auth = std::make_unique<auth::AuthService>(authSettings, registry->signingKeys(),
+                                             registry->openClients(auth::systemUnixSeconds), registry->secretHasher());
   largeRequests = std::make_unique<LargeRequestSlots>(
       LargeRequestLimits{config.largeBodyBytes, config.maxLargeRequestsPerClient,
                          config.maxLargeRequestsPerOrganization, config.maxLargeRequests});

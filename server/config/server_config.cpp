@@ -164,6 +164,9 @@ ServerConfig serverConfigFrom(const app::Settings& settings) {
     }
   }
   checkConsistency(config, applied);
+  // The password file is read here, so that a refused one stops the start as
+  // every other setting does.
+  config.postgresqlRegistry = app::readRegistryUrl(config.registryUrl, config.registryPasswordFile);
   return config;
 }
 

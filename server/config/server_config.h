@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/paths.h"
+#include "app/registry_url.h"
 #include "app/settings.h"
 #include "app/settings_table.h"
 #include "server/http/trusted_proxies.h"
@@ -35,10 +36,13 @@ struct ServerConfig {
   // token signing key, secret pepper, and server.port.
   std::filesystem::path dataDir{std::string(app::kDefaultDataDir)};
   // registry.url and registry.passwordFile as given (empty: SQLite in
-  // dataDir), read together by app::readRegistryUrl; and the file of the key
-  // that encrypts the secrets in a PostgreSQL registry (empty: none).
+  // dataDir); the PostgreSQL registry they name, read together by
+  // app::readRegistryUrl when the configuration is read (nullopt: SQLite);
+  // and the file of the key that seals the secrets in a PostgreSQL registry
+  // (empty: none).
   std::string registryUrl;
   std::filesystem::path registryPasswordFile;
+  std::optional<app::PostgresqlRegistry> postgresqlRegistry;
   std::filesystem::path keyEncryptionKeyFile;
   // rules/ (baseline, Lua, pipeline) and db/ (migrations): CODEPAYLOAD_RULES_DIR
   // and CODEPAYLOAD_DB_DIR, by default the source tree's.

@@ -214,6 +214,38 @@ TEST(Binaries, TheAdminRefusesABadValueBeforeTouchingTheRegistry) {
   EXPECT_FALSE(std::filesystem::exists(work.path() / "data"));
 }
 
+// A PostgreSQL registry that cannot be used stops the server and the admin
+// with one line and exit 78, as a refused setting does.
+TEST(Binaries, AnUnusablePostgresqlRegistryIsOneLineAndExit78) {
+  TempDir work;
+  const std::filesystem::path key = work.path() / "key-encryption-key";
+  writeFile(key, std::string(32, 'k'));
+  std::filesystem::permissions(key, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const std::string url = "CODEPAYLOAD_REGISTRY_URL=postgresql://app:Pw-9sQ@127.0.0.1:1/registry";
+  const std::string dataDir = "CODEPAYLOAD_DATA_DIR=" + (work.path() / "data").string();
+  const std::string unreachable =
+      "registry.url: cannot connect to postgresql://app@127.0.0.1:1/registry: Connection Error: connection to server"
+      " at \"127.0.0.1\", port 1 failed: Connection refused\n";
+  const std::string withKey = "CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE=" + key.string();
+
+  const RunResult server = run(CODEPAYLOAD_SERVER_EXECUTABLE, {}, {url, withKey, dataDir}, work.path());
+  EXPECT_EQ(server.exitCode, 78) << server.err;
+  EXPECT_TRUE(server.err.ends_with("codepayload-server: configuration error: " + unreachable)) << server.err;
+  const RunResult admin = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"}, {url, withKey, dataDir}, work.path());
+  EXPECT_EQ(admin.exitCode, 78);
+  EXPECT_EQ(admin.out, "");
+  EXPECT_EQ(admin.err, "codepayload-admin: " + unreachable);
+
+  const RunResult keyless = run(CODEPAYLOAD_ADMIN_EXECUTABLE, {"org", "list"}, {url, dataDir}, work.path());
+  EXPECT_EQ(keyless.exitCode, 78);
+  EXPECT_EQ(keyless.err,
+            "codepayload-admin: secrets.keyEncryptionKeyFile: required with registry.url: the same file of at least 32"
+            " random bytes on every instance, e.g. (umask 077; head -c 32 /dev/urandom >"
+            " /etc/codepayload/key-encryption-key)\n");
+  // Nothing of an SQLite registry was made in its place.
+  EXPECT_FALSE(std::filesystem::exists(work.path() / "data" / "registry.db"));
+}
+
 // limits.maxItems bounds a batch of `codepayload generate` as it bounds a
 // /codes request: one more item gets the server's TooManyItems envelope.
 TEST(Binaries, GenerateRefusesABatchOverLimitsMaxItems) {

@@ -81,11 +81,11 @@ TEST(RegistryUrl, AnIpAddressHost) {
 }
 
 TEST(RegistryUrl, ThePartsArePercentDecoded) {
-  const PostgresqlRegistry registry = accepted("postgresql://app%2Bro:p%40ss%2Fw%3Ard%25@db-1/reg%20istry");
+  const PostgresqlRegistry registry = accepted("postgresql://app%2Bro:p%40ss%2Fw%3Ard%25@db-1/reg%2Bistry");
   EXPECT_EQ(registry.connectionString,
-            "host='db-1' port='5432' dbname='reg istry' user='app+ro' password='p@ss/w:rd%'");
+            "host='db-1' port='5432' dbname='reg+istry' user='app+ro' password='p@ss/w:rd%'");
   // The display name writes them encoded again, so it stays one URL.
-  EXPECT_EQ(registry.displayName, "postgresql://app%2Bro@db-1:5432/reg%20istry");
+  EXPECT_EQ(registry.displayName, "postgresql://app%2Bro@db-1:5432/reg%2Bistry");
   EXPECT_EQ(accepted("postgresql://app@d%62/registry").connectionString,
             "host='db' port='5432' dbname='registry' user='app'");
 }
@@ -98,13 +98,13 @@ TEST(RegistryUrl, QuotesAndBackslashesAreEscapedInTheKeywordForm) {
 
 TEST(RegistryUrl, EveryParameterInTheConnectionStringsOrder) {
   const PostgresqlRegistry registry = accepted(
-      "postgresql://app@db/registry?application_name=codepayload%20server&connect_timeout=10"
+      "postgresql://app@db/registry?application_name=codepayload%2Dserver&connect_timeout=10"
       "&sslkey=/etc/codepayload/client.key&sslcert=/etc/codepayload/client.crt&sslrootcert=/etc/ssl/ca%27s.pem"
       "&sslmode=require");
   EXPECT_EQ(registry.connectionString,
             R"(host='db' port='5432' dbname='registry' user='app' sslmode='require' sslrootcert='/etc/ssl/ca\'s.pem' )"
             R"(sslcert='/etc/codepayload/client.crt' sslkey='/etc/codepayload/client.key' connect_timeout='10' )"
-            R"(application_name='codepayload server')");
+            R"(application_name='codepayload-server')");
   EXPECT_EQ(registry.displayName, "postgresql://app@db:5432/registry");
   // After the database name, '/' and '@' are a parameter's own.
   EXPECT_EQ(accepted("postgresql://app@db/registry?sslcert=/home/ops@site/client.crt").connectionString,
@@ -139,23 +139,23 @@ std::map<std::string, std::string> libpqReading(const std::string& connectionStr
 // The quoting is libpq's: it reads back every decoded part as it was.
 TEST(RegistryUrl, LibpqReadsBackEveryPartAsDecoded) {
   const PostgresqlRegistry registry = accepted(
-      "postgresql://o%27brien%5C:a%27b%5Cc%40d%2Fe%3Af%20g%25h%3D@[::1]:6543/db%20name%27?sslmode=verify-ca"
-      "&sslrootcert=/etc/ssl/ca%20dir/root%27s.pem&connect_timeout=7&application_name=it%27s%5C");
+      "postgresql://o%27brien%5C:a%27b%5Cc%40d%2Fe%3Af%2Bg%25h%3D@[::1]:6543/db%2Bname%27?sslmode=verify-ca"
+      "&sslrootcert=/etc/ssl/ca%2Bdir/root%27s.pem&connect_timeout=7&application_name=it%27s%5C");
   EXPECT_EQ(libpqReading(registry.connectionString), (std::map<std::string, std::string>{
                                                          {"host", "::1"},
                                                          {"port", "6543"},
-                                                         {"dbname", "db name'"},
+                                                         {"dbname", "db+name'"},
                                                          {"user", "o'brien\\"},
-                                                         {"password", "a'b\\c@d/e:f g%h="},
+                                                         {"password", "a'b\\c@d/e:f+g%h="},
                                                          {"sslmode", "verify-ca"},
-                                                         {"sslrootcert", "/etc/ssl/ca dir/root's.pem"},
+                                                         {"sslrootcert", "/etc/ssl/ca+dir/root's.pem"},
                                                          {"connect_timeout", "7"},
                                                          {"application_name", "it's\\"},
                                                      }));
   TempDir folder;
   const PostgresqlRegistry fromFile =
-      accepted("postgresql://app@db/registry", passwordFile(folder, " it's \\ 'quoted' \n", 0600));
-  EXPECT_EQ(libpqReading(fromFile.connectionString).at("password"), " it's \\ 'quoted' ");
+      accepted("postgresql://app@db/registry", passwordFile(folder, "it's\\'quoted'\n", 0600));
+  EXPECT_EQ(libpqReading(fromFile.connectionString).at("password"), "it's\\'quoted'");
 }
 
 struct Refusal {
@@ -175,6 +175,12 @@ TEST(RegistryUrl, EveryRefusalIsOneLineWithoutThePassword) {
        "registry.url: a space or control character: percent-encode it (a space is %20)"},
       {"postgresql://app:" + pw + "\t@db/registry",
        "registry.url: a space or control character: percent-encode it (a space is %20)"},
+      {"postgresql://app:Pw%209sQ@db/registry",
+       "registry.url: the password holds a space, which the PostgreSQL connector of this service cannot pass on:"
+       " choose one without spaces"},
+      {"postgresql://app@db/reg%20istry",
+       "registry.url: the database name holds a space, which the PostgreSQL connector of this service cannot pass"
+       " on: choose one without spaces"},
       {"postgresql://db/registry", "registry.url: the user is missing" + shape},
       {"postgresql://:" + pw + "@db/registry", "registry.url: the user is missing" + shape},
       {"postgresql://app:@db/registry",
@@ -274,9 +280,9 @@ TEST(RegistryUrl, ThePasswordFileGivesThePassword) {
   EXPECT_EQ(accepted(url, passwordFile(folder, "two\n\n", 0400)).connectionString,
             "host='db' port='5432' dbname='registry' user='app' password='two\n'");
   // Taken as it is: no percent-decoding, the keyword form's quoting.
-  const PostgresqlRegistry quoted = accepted(url + "?sslmode=verify-full", passwordFile(folder, "it's\\%40 x\n", 0600));
+  const PostgresqlRegistry quoted = accepted(url + "?sslmode=verify-full", passwordFile(folder, "it's\\%40x\n", 0600));
   EXPECT_EQ(quoted.connectionString,
-            R"(host='db' port='5432' dbname='registry' user='app' password='it\'s\\%40 x' sslmode='verify-full')");
+            R"(host='db' port='5432' dbname='registry' user='app' password='it\'s\\%40x' sslmode='verify-full')");
   EXPECT_EQ(quoted.displayName, "postgresql://app@db:5432/registry");
 }
 
@@ -298,6 +304,9 @@ TEST(RegistryUrl, ThePasswordFileIsRefusedNamingTheFileAndTheFix) {
     EXPECT_EQ(message.find(kPassword), std::string::npos);
   }
 
+  EXPECT_EQ(refusalOf(url, passwordFile(folder, "Pw 9sQ\n", 0600)),
+            "registry.passwordFile: the password holds a space, which the PostgreSQL connector of this service"
+            " cannot pass on: choose one without spaces");
   EXPECT_EQ(refusalOf(url, passwordFile(folder, "", 0600)),
             "registry.passwordFile: " + name + " is empty: write the password in it");
   EXPECT_EQ(refusalOf(url, passwordFile(folder, "\n", 0600)),

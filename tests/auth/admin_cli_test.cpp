@@ -299,9 +299,7 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
 
   // The secret shown once works at the token endpoint of a service on the same data dir...
   testing::installSharedTestKey(dataDir() / "token-signing-key.pem", SigningAlgorithm::ES256);
-  AuthSettings settings;
-  settings.dataDir = dataDir();
-  const testing::OpenedAuthService opened(settings);
+  const testing::OpenedAuthService opened(dataDir());
   const AuthService& service = opened.service;
   const std::string authorization = testing::basic(clientId, secret);
   const std::string_view authorizations[] = {authorization};

@@ -19,18 +19,12 @@ namespace {
 
 using testing::TempDir;
 
-AuthSettings settingsFor(const std::filesystem::path& dataDir) {
-  AuthSettings settings;
-  settings.dataDir = dataDir;
-  return settings;
-}
-
-// A data dir holding the shared test key of `algorithm`, so the service loads
+// `dataDir`, holding the shared test key of `algorithm`, so the service loads
 // it instead of generating one (RSA generation is slow).
-AuthSettings settingsWithTestKey(const std::filesystem::path& dataDir, SigningAlgorithm algorithm) {
+const std::filesystem::path& withTestKey(const std::filesystem::path& dataDir, SigningAlgorithm algorithm) {
   std::filesystem::create_directories(dataDir);
   testing::installSharedTestKey(dataDir / "token-signing-key.pem", algorithm);
-  return settingsFor(dataDir);
+  return dataDir;
 }
 
 unsigned modeOf(const std::filesystem::path& path) {
@@ -77,7 +71,7 @@ std::string expectedHeader(const SigningKey& key) {
 TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
   TempDir dir;
   const auto dataDir = dir.path() / "data";
-  testing::OpenedAuthService serviceOpened(settingsFor(dataDir));
+  testing::OpenedAuthService serviceOpened(dataDir);
   AuthService& service = serviceOpened.service;
   EXPECT_EQ(modeOf(dataDir), 0700u);
   EXPECT_EQ(modeOf(dataDir / "client-secret-pepper"), 0600u);
@@ -97,7 +91,7 @@ TEST(AuthService, CreatesItsFilesInANewDataDirectoryWithAnEcP256SigningKey) {
 
 TEST(AuthService, IssuesAndAcceptsTokensAndSeesRegistryChangesWithinOneSecond) {
   TempDir dir;
-  testing::OpenedAuthService serviceOpened(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+  testing::OpenedAuthService serviceOpened(withTestKey(dir.path(), SigningAlgorithm::ES256));
   AuthService& service = serviceOpened.service;
   const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
   const CreatedClient client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
@@ -137,13 +131,13 @@ TEST_P(AuthServiceWithKey, ASecondStartReusesTheKeyAndThePepperAndSignsWithTheKe
   std::string jwks;
   CreatedClient client;
   {
-    testing::OpenedAuthService firstOpened(settingsWithTestKey(dir.path(), GetParam()));
+    testing::OpenedAuthService firstOpened(withTestKey(dir.path(), GetParam()));
     AuthService& first = firstOpened.service;
     jwks = first.jwksJson();
     const Organization acme = first.registry().createOrganization("Acme", Plan::Pro);
     client = first.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
   }
-  const testing::OpenedAuthService secondOpened(settingsFor(dir.path()));
+  const testing::OpenedAuthService secondOpened(dir.path());
   const AuthService& second = secondOpened.service;
   EXPECT_EQ(second.jwksJson(), jwks);
   const TokenOutcome issued = requestToken(second, client.client.id, client.secret);
@@ -162,7 +156,7 @@ TEST(AuthService, RefusesToStartWithASigningKeyOfAnotherKind) {
   }
   ASSERT_EQ(::chmod(file.c_str(), 0600), 0);
   try {
-    const testing::OpenedAuthService service(settingsWithTestKey(dir.path(), SigningAlgorithm::ES256));
+    const testing::OpenedAuthService service(withTestKey(dir.path(), SigningAlgorithm::ES256));
     FAIL() << "an Ed25519 next key was accepted";
   } catch (const SigningKeyError& error) {
     EXPECT_EQ(std::string(error.what()),
@@ -191,7 +185,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   CreatedClient client;
   std::string oldToken;
   {
-    testing::OpenedAuthService serviceOpened(settingsWithTestKey(dir.path(), before));
+    testing::OpenedAuthService serviceOpened(withTestKey(dir.path(), before));
     AuthService& service = serviceOpened.service;
     const Organization acme = service.registry().createOrganization("Acme", Plan::Pro);
     client = service.registry().createClient(acme.id, "erp", {"write:codes"}, "tester");
@@ -205,7 +199,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   EXPECT_EQ(headerOf(oldToken), expectedHeader(first));
   {
     // 1. The next key is published but does not sign yet.
-    const testing::OpenedAuthService publishedOpened(settingsFor(dir.path()));
+    const testing::OpenedAuthService publishedOpened(dir.path());
     const AuthService& published = publishedOpened.service;
     EXPECT_EQ(published.jwksJson(), R"({"keys":[)" + first.publicJwk() + "," + second.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(published, client.client.id, client.secret));
@@ -215,7 +209,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   std::filesystem::rename(next, current);
   {
     // 2. The new key signs; tokens of the old one still verify.
-    const testing::OpenedAuthService rotatedOpened(settingsFor(dir.path()));
+    const testing::OpenedAuthService rotatedOpened(dir.path());
     const AuthService& rotated = rotatedOpened.service;
     EXPECT_EQ(rotated.jwksJson(), R"({"keys":[)" + second.publicJwk() + "," + first.publicJwk() + "]}");
     const std::string token = accessTokenOf(requestToken(rotated, client.client.id, client.secret));
@@ -225,7 +219,7 @@ TEST_P(KeyRotationDrill, JK05_TokensOfThePreviousKeyVerifyUntilItIsRemoved) {
   }
   // 3. The old key retired: its tokens are refused at once.
   std::filesystem::remove(previous);
-  const testing::OpenedAuthService retiredOpened(settingsFor(dir.path()));
+  const testing::OpenedAuthService retiredOpened(dir.path());
   const AuthService& retired = retiredOpened.service;
   EXPECT_EQ(retired.jwksJson(), R"({"keys":[)" + second.publicJwk() + "]}");
   EXPECT_EQ(authenticate(retired, oldToken).cause, "unknownKey");
@@ -235,7 +229,7 @@ TEST(AuthService, ReportsAnUnusableDataDirectory) {
   TempDir dir;
   const auto file = dir.path() / "not-a-directory";
   { std::ofstream(file) << "x"; }
-  EXPECT_THROW(testing::OpenedAuthService(settingsFor(file)), std::exception);
+  EXPECT_THROW(testing::OpenedAuthService{file}, std::exception);
 }
 
 }  // namespace

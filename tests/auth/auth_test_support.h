@@ -63,12 +63,13 @@ std::string readWholeFile(const std::filesystem::path& file);
 // The registry migrations of this source tree (db/registry).
 std::filesystem::path sourceRegistryMigrations();
 
-// An AuthService on the registry of `settings.dataDir` (migrated from the
+// An AuthService on the SQLite registry in `dataDir` (migrated from the
 // source tree), opened as the server opens it (app/registry.h).
 struct OpenedAuthService {
-  explicit OpenedAuthService(const AuthSettings& settings)
-      : registry(app::openRegistry({settings.dataDir, sourceRegistryMigrations()})),
-        service(settings, registry->openClients(systemUnixSeconds), registry->secretHasher()) {}
+  explicit OpenedAuthService(const std::filesystem::path& dataDir, const AuthSettings& settings = {})
+      : registry(app::openRegistry({dataDir, sourceRegistryMigrations(), std::nullopt, {}})),
+        service(settings, registry->signingKeys(), registry->openClients(systemUnixSeconds), registry->secretHasher()) {
+  }
 
   std::unique_ptr<app::Registry> registry;
   AuthService service;

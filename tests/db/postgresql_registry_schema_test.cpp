@@ -119,18 +119,24 @@ TEST_F(PostgresqlRegistrySchemaTest, MigratesAnEmptyDatabaseAndRecordsIt) {
   Poco::Data::Session session = open();
   EXPECT_EQ(schemaVersion(session), 0);
   applyMigrations(session, kPostgresqlDir);
-  EXPECT_EQ(schemaVersion(session), 1);
+  EXPECT_EQ(schemaVersion(session), 2);
   EXPECT_EQ(strings(session, "SELECT version || ' ' || name FROM schema_migrations ORDER BY version"),
-            std::vector<std::string>{"1 0001_registry.sql"});
+            (std::vector<std::string>{"1 0001_registry.sql", "2 0002_installation_secrets.sql"}));
   EXPECT_EQ(integer(session, "SELECT version FROM client_standing_version WHERE id = 1"), 0);
 }
 
 TEST_F(PostgresqlRegistrySchemaTest, HasSqlitesFinalTablesColumnsIndexesAndTriggers) {
   Poco::Data::Session session = open();
   applyMigrations(session, kPostgresqlDir);
-  // SQLite's rowid, implicit there, is a column of two tables here.
+  // SQLite's rowid, implicit there, is a column of two tables here; the
+  // sealed secrets are files beside an SQLite registry.
   std::vector<std::string> columns = strings(session, kPostgresqlColumns);
   EXPECT_EQ(std::erase_if(columns, [](const std::string& column) { return column.ends_with(".rowid"); }), 2u);
+  EXPECT_EQ(std::erase_if(columns,
+                          [](const std::string& column) {
+                            return column.starts_with("installation_secrets.") || column.starts_with("signing_keys.");
+                          }),
+            9u);
   EXPECT_EQ(columns, sqliteStrings(kSqliteColumns));
   EXPECT_EQ(strings(session, kPostgresqlIndexes), sqliteStrings(kSqliteIndexes));
   // TRUNCATE is PostgreSQL's alone.
@@ -240,8 +246,8 @@ TEST_F(PostgresqlRegistrySchemaTest, TwoMigratorsAtOnceBothSucceedAndApplyItOnce
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(errors, std::vector<std::string>(kMigrators));
   Poco::Data::Session session = open();
-  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 1);
-  // The file's INSERT ran once.
+  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 2);  // each file once
+  // 0001's INSERT ran once.
   EXPECT_EQ(integer(session, "SELECT count(*) FROM client_standing_version"), 1);
 }
 

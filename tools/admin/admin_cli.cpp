@@ -403,13 +403,8 @@ void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const 
 
 }  // namespace
 
-int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
-             const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err) {
-  return runAdmin(arguments, dataDir, migrationsDir, std::cin, out, err);
-}
-
-int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
-             const std::filesystem::path& migrationsDir, std::istream& in, std::ostream& out, std::ostream& err) {
+int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLocation& location, std::istream& in,
+             std::ostream& out, std::ostream& err) {
   if (arguments.size() == 1 && (arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help")) {
     out << kUsage;
     return kExitOk;
@@ -418,7 +413,13 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
     out << app::versionText("codepayload-admin");
     return kExitOk;
   }
-  const std::unique_ptr<app::Registry> registry = app::openRegistry({dataDir, migrationsDir});
+  std::unique_ptr<app::Registry> registry;
+  try {
+    registry = app::openRegistry(location);
+  } catch (const app::RegistryConfigurationError& error) {
+    err << "codepayload-admin: " << error.what() << '\n';
+    return app::kExitConfig;
+  }
   const accounts::AuditContext audit{cliActor(), std::string(accounts::kLocalAddress)};
   std::unique_ptr<OpenRegistry> open;
   // Opens the registry; one that does not exist is created only when `create`.
@@ -432,7 +433,9 @@ int runAdmin(std::span<const std::string_view> arguments, const std::filesystem:
       }
       err << "codepayload-admin: registry " << registry->name() << '\n';
       open = std::make_unique<OpenRegistry>(*registry, audit);
-      if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(dataDir)) {
+      const std::optional<std::string> warning =
+          location.postgresql ? std::nullopt : filemodes::sharedDirectoryWarning(location.dataDir);
+      if (warning) {
         err << "codepayload-admin: " << *warning << '\n';
       }
     }

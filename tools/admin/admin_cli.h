@@ -48,19 +48,18 @@
 #include <span>
 #include <string_view>
 
+#include "app/registry.h"
+
 namespace codepayload::admin {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 
-// `arguments` without the program name. `dataDir` holds registry.db and the
-// client secret pepper; `migrationsDir` the registry migrations; `in` is
-// standard input (--password-stdin).
-int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
-             const std::filesystem::path& migrationsDir, std::istream& in, std::ostream& out, std::ostream& err);
-// The same with std::cin as standard input.
-int runAdmin(std::span<const std::string_view> arguments, const std::filesystem::path& dataDir,
-             const std::filesystem::path& migrationsDir, std::ostream& out, std::ostream& err);
+// `arguments` without the program name; `registry` where the registry is
+// (app/registry.h); `in` is standard input (--password-stdin). A registry
+// that cannot be used as configured exits with app::kExitConfig.
+int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLocation& registry, std::istream& in,
+             std::ostream& out, std::ostream& err);
 
 }  // namespace codepayload::admin

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "app/logging.h"
+#include "app/registry.h"
 #include "app/settings.h"
-#include "auth/auth_service.h"
 #include "db/file_modes.h"
 #include "tools/admin/admin_cli.h"
 
@@ -26,7 +26,12 @@ int main(int argc, char** argv) {
     codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
     return codepayload::app::kExitConfig;
   }
-  return codepayload::admin::runAdmin(arguments, settings.dataDir,
-                                      codepayload::auth::registryMigrationsDir(settings.schemaDir), std::cin, std::cout,
-                                      std::cerr);
+  codepayload::app::RegistryLocation registry;
+  try {
+    registry = codepayload::app::registryLocationFrom(settings);
+  } catch (const std::exception& error) {
+    codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
+    return codepayload::app::kExitConfig;
+  }
+  return codepayload::admin::runAdmin(arguments, registry, std::cin, std::cout, std::cerr);
 }

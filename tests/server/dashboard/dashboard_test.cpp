@@ -1022,7 +1022,8 @@ TEST_F(DashboardTest, UsageShowsThirtyDaysIncludingCountsNotYetWritten) {
 
 TEST_F(DashboardTest, PendingTotpSecretsAreCapped) {
   const std::unique_ptr<app::Registry> registry =
-      app::openRegistry({harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir)});
+      app::openRegistry({harness_.dataDir(), auth::registryMigrationsDir(harness_.service().config().schemaDir),
+                         std::nullopt, {}});
   DashboardAccounts accounts(*registry);
   for (std::size_t i = 0; i <= DashboardAccounts::kMaxPendingTotp; ++i) {
     accounts.keepPendingTotp("session " + std::to_string(i), "secret " + std::to_string(i));

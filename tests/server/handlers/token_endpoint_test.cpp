@@ -197,7 +197,7 @@ TEST(RegistryFaults, AreAnswered500AndLoggedOnTheTokenEndpointAndTheBearerPath) 
   const ApiClient client = harness.createClient({"write:codes"});
   // A token the service signed for a client its registry view has never seen,
   // so the bearer check must read the registry.
-  const auth::SigningKeySet keys(auth::SigningKey::load(harness.dataDir() / auth::kSigningKeyFile));
+  const auth::SigningKeySet keys(auth::SigningKey::load(harness.dataDir() / app::kSigningKeyFile));
   const auth::TokenIssuer issuer(keys, auth::TokenSettings{});
   const std::string unseen =
       issuer.issue(auth::TokenSubject{client.organizationId, "svc_client_000000000000000000000000", {"write:codes"}})

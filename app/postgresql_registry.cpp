@@ -1,0 +1,290 @@
+#include "app/postgresql_registry.h"
+
+#include <Poco/Data/LOB.h>
+#include <Poco/Data/Session.h>
+#include <Poco/Exception.h>
+#include <Poco/Nullable.h>
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/sql_registry.h"
+#include "auth/key_encryption.h"
+#include "auth/unix_clock.h"
+#include "db/db_error.h"
+#include "db/poco_migrations.h"
+
+namespace codepayload::app {
+
+namespace {
+
+using Poco::Data::Keywords::bind;
+using Poco::Data::Keywords::into;
+using Poco::Data::Keywords::now;
+
+constexpr std::string_view kKeyCheck = "key-check";
+constexpr std::string_view kPepper = "client-secret-pepper";
+
+// Tables of the current schema, when it has no schema_migrations: a database
+// someone else uses, which the migrations must not write into.
+constexpr const char* kForeignTables =
+    "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm')"
+    " AND to_regclass('schema_migrations') IS NULL ORDER BY 1";
+
+std::string sealedSecretContext(std::string_view name) { return "installation_secrets/" + std::string(name); }
+std::string signingKeyContext(std::string_view kid) { return "signing_keys/" + std::string(kid); }
+
+Poco::Data::BLOB blobOf(const std::string& bytes) {
+  return Poco::Data::BLOB(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
+}
+std::string bytesOf(const Poco::Data::BLOB& blob) {
+  return std::string(blob.rawContent(), blob.rawContent() + blob.size());
+}
+
+// A string that wipes its bytes when it goes: a pepper, a private key's PEM.
+struct WipedString {
+  std::string text;
+  ~WipedString() { OPENSSL_cleanse(text.data(), text.size()); }
+};
+
+class SharedRegistry final : public SqlRegistry {
+ public:
+  SharedRegistry(auth::RegistryDatabase database, const std::filesystem::path& migrationsDir,
+                 auth::KeyEncryptionKey key, std::filesystem::path keyFile)
+      : SqlRegistry(database, migrationsDir),
+        key_(std::move(key)),
+        keyFile_(std::move(keyFile)),
+        session_(connect(database)) {
+    refuseAForeignDatabase();
+    migrate(migrationsDir / "postgresql");
+    checkTheKey();
+  }
+
+  bool exists() const override { return true; }
+
+  const auth::SecretHasher& secretHasher() override {
+    std::lock_guard lock(mutex_);
+    if (!hasher_) {
+      const WipedString pepper{secret(kPepper, [] {
+        std::string bytes(auth::SecretHasher::kPepperSize, '\0');
+        if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(bytes.size())) != 1) {
+          throw auth::PepperError("the random generator failed while creating the secret pepper");
+        }
+        return bytes;
+      })};
+      if (pepper.text.size() != auth::SecretHasher::kPepperSize) {
+        throw auth::PepperError("the registry's secret pepper holds " + std::to_string(pepper.text.size()) +
+                                " bytes instead of " + std::to_string(auth::SecretHasher::kPepperSize));
+      }
+      hasher_.emplace(pepper.text);
+    }
+    return *hasher_;
+  }
+
+  auth::SigningKeySet signingKeys() override {
+    std::lock_guard lock(mutex_);
+    return guarded<auth::SigningKeyError>("reading the token signing keys", [&] {
+      const std::int64_t at = auth::systemUnixSeconds();
+      std::vector<StoredKey> keys = publishedKeys(at);
+      if (std::none_of(keys.begin(), keys.end(), [](const StoredKey& key) { return key.signs; })) {
+        createFirstKey(at);
+        keys = publishedKeys(at);
+      }
+      std::optional<auth::SigningKey> active;
+      std::vector<auth::SigningKey> published;
+      for (StoredKey& stored : keys) {
+        const WipedString pem{
+            openSealed(stored.sealed, signingKeyContext(stored.kid), "token signing key " + stored.kid)};
+        auth::SigningKey key = auth::SigningKey::fromPem(pem.text, "token signing key " + stored.kid + " of " + name());
+        if (stored.signs && !active) {
+          active.emplace(std::move(key));
+        } else {
+          published.push_back(std::move(key));
+        }
+      }
+      if (!active) throw auth::SigningKeyError("the registry " + name() + " holds no token signing key that signs");
+      return auth::SigningKeySet(std::move(*active), std::move(published));
+    });
+  }
+
+ private:
+  struct StoredKey {
+    std::string kid;
+    std::string sealed;
+    bool signs = false;
+  };
+
+  static Poco::Data::Session connect(const auth::RegistryDatabase& database) {
+    try {
+      return auth::openRegistrySession(database);
+    } catch (const Poco::Exception& error) {
+      throw RegistryConfigurationError("registry.url: cannot connect to " + database.name + ": " +
+                                       databaseMessageOf(error));
+    }
+  }
+
+  // Runs `work`; a database fault becomes Error("registry <name>, <what>: <message>").
+  template <typename Error, typename Work>
+  auto guarded(std::string_view what, Work&& work) -> decltype(work()) {
+    try {
+      return work();
+    } catch (const Poco::Exception& error) {
+      throw Error("registry " + name() + ", " + std::string(what) + ": " + databaseMessageOf(error));
+    } catch (const DbError& error) {
+      throw Error("registry " + name() + ", " + std::string(what) + ": " + error.what());
+    }
+  }
+
+  void refuseAForeignDatabase() {
+    std::vector<std::string> tables = guarded<RegistryConfigurationError>("reading its tables", [&] {
+      std::vector<std::string> found;
+      session_ << kForeignTables, into(found), now;
+      return found;
+    });
+    if (tables.empty()) return;
+    std::string listed;
+    for (std::size_t index = 0; index < tables.size() && index < 5; ++index) {
+      listed += (index == 0 ? "" : ", ") + tables[index];
+    }
+    if (tables.size() > 5) listed += ", ...";
+    throw RegistryConfigurationError("registry.url: the database " + name() +
+                                     " holds tables that are not a codepayload registry (" + listed +
+                                     "); name an empty database, or one this service created");
+  }
+
+  void migrate(const std::filesystem::path& folder) {
+    try {
+      applyMigrations(session_, folder);
+    } catch (const Poco::Exception& error) {
+      throw RegistryConfigurationError("registry.url: cannot migrate " + name() + ": " + databaseMessageOf(error));
+    } catch (const DbError& error) {
+      throw RegistryConfigurationError("registry.url: cannot migrate " + name() + ": " + error.what());
+    }
+  }
+
+  // Seals the key check of a new registry; refuses a key file that is not the
+  // one the registry's secrets were sealed with.
+  void checkTheKey() {
+    const std::string check = guarded<RegistryConfigurationError>(
+        "reading its key check", [&] { return sealedSecret(kKeyCheck, [this] { return key_.sealCheck(); }); });
+    bool matches = false;
+    try {
+      matches = key_.matchesCheck(check);
+    } catch (const auth::SealedValueError& error) {
+      throw RegistryConfigurationError("registry.url: the key check of " + name() + " is damaged: " + error.what());
+    }
+    if (!matches) {
+      throw RegistryConfigurationError("secrets.keyEncryptionKeyFile: " + keyFile_.string() +
+                                       " is not the key-encryption key the secrets of " + name() +
+                                       " are sealed with; give every instance the same key file");
+    }
+  }
+
+  // The plaintext of installation secret `name`, made by `create` and sealed
+  // when the registry has none yet (one instance creates it; the others read
+  // what it stored). The caller wipes the result.
+  template <typename Create>
+  std::string secret(std::string_view secretName, Create&& create) {
+    return guarded<auth::PepperError>("reading its " + std::string(secretName), [&] {
+      const std::string sealed = sealedSecret(secretName, [&] {
+        WipedString plaintext{create()};
+        return key_.seal(plaintext.text, sealedSecretContext(secretName));
+      });
+      return openSealed(sealed, sealedSecretContext(secretName), "the registry's " + std::string(secretName));
+    });
+  }
+
+  // The sealed row of `secretName`, inserted as `seal()` makes it when absent.
+  template <typename Seal>
+  std::string sealedSecret(std::string_view secretName, Seal&& seal) {
+    std::vector<Poco::Data::BLOB> found;
+    session_ << "SELECT sealed FROM installation_secrets WHERE name = $1", bind(std::string(secretName)), into(found),
+        now;
+    if (!found.empty()) return bytesOf(found.front());
+    auth::WriteTransaction transaction(session_);
+    session_ << "SELECT sealed FROM installation_secrets WHERE name = $1", bind(std::string(secretName)), into(found),
+        now;
+    if (!found.empty()) return bytesOf(found.front());
+    const std::string sealed = seal();
+    session_ << "INSERT INTO installation_secrets (name, sealed, created_at) VALUES ($1, $2, $3)",
+        bind(std::string(secretName)), bind(blobOf(sealed)), bind(Poco::Int64{auth::systemUnixSeconds()}), now;
+    transaction.commit();
+    return sealed;
+  }
+
+  std::string openSealed(const std::string& sealed, const std::string& context, const std::string& what) const {
+    try {
+      return key_.open(sealed, context, what);
+    } catch (const auth::SealedValueError& error) {
+      throw RegistryConfigurationError(error.what());
+    }
+  }
+
+  // The keys published at `at`, the ones that sign first, latest first.
+  std::vector<StoredKey> publishedKeys(std::int64_t at) {
+    std::vector<std::string> kids;
+    std::vector<Poco::Data::BLOB> sealed;
+    std::vector<Poco::Int64> signs;
+    session_ << "SELECT kid, sealed_private_key, CAST(CASE WHEN signs_from IS NOT NULL AND signs_from <= $1"
+                " THEN 1 ELSE 0 END AS BIGINT) FROM signing_keys"
+                " WHERE published_at <= $1 AND (retired_at IS NULL OR retired_at > $1)"
+                " ORDER BY 3 DESC, signs_from DESC NULLS LAST, published_at DESC, kid",
+        bind(Poco::Int64{at}), into(kids), into(sealed), into(signs), now;
+    std::vector<StoredKey> keys;
+    for (std::size_t row = 0; row < kids.size(); ++row)
+      keys.push_back({kids[row], bytesOf(sealed[row]), signs[row] == 1});
+    return keys;
+  }
+
+  // A new registry's first key, EC P-256, unless another instance stored one meanwhile.
+  void createFirstKey(std::int64_t at) {
+    auth::WriteTransaction transaction(session_);
+    Poco::Int64 signing = 0;
+    session_ << "SELECT count(*) FROM signing_keys WHERE signs_from IS NOT NULL", into(signing), now;
+    if (signing > 0) return;
+    const WipedString pem{auth::SigningKey::generatePem(auth::SigningAlgorithm::ES256)};
+    const auth::SigningKey key = auth::SigningKey::fromPem(pem.text, "a generated token signing key");
+    session_ << "INSERT INTO signing_keys (kid, algorithm, sealed_private_key, published_at, signs_from)"
+                " VALUES ($1, $2, $3, $4, $4)",
+        bind(key.kid()), bind(key.algorithmName()), bind(blobOf(key_.seal(pem.text, signingKeyContext(key.kid())))),
+        bind(Poco::Int64{at}), now;
+    transaction.commit();
+  }
+
+  auth::KeyEncryptionKey key_;
+  std::filesystem::path keyFile_;
+  std::mutex mutex_;
+  Poco::Data::Session session_;
+  std::optional<auth::SecretHasher> hasher_;
+};
+
+auth::KeyEncryptionKey loadKeyEncryptionKey(const std::filesystem::path& file) {
+  if (file.empty()) {
+    throw RegistryConfigurationError(
+        "secrets.keyEncryptionKeyFile: required with registry.url: the same file of at least 32 random bytes on"
+        " every instance, e.g. (umask 077; head -c 32 /dev/urandom > /etc/codepayload/key-encryption-key)");
+  }
+  try {
+    return auth::KeyEncryptionKey::load(file);
+  } catch (const auth::KeyEncryptionKeyError& error) {
+    throw RegistryConfigurationError(std::string("secrets.keyEncryptionKeyFile: ") + error.what());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Registry> openPostgresqlRegistry(const RegistryLocation& location) {
+  auth::KeyEncryptionKey key = loadKeyEncryptionKey(location.keyEncryptionKeyFile);
+  return std::make_unique<SharedRegistry>(
+      auth::RegistryDatabase::postgresql(location.postgresql->connectionString, location.postgresql->displayName),
+      location.migrationsDir, std::move(key), location.keyEncryptionKeyFile);
+}
+
+}  // namespace codepayload::app
