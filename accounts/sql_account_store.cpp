@@ -54,9 +54,10 @@ void checkNewAccount(std::string_view email, std::string_view passwordHash) {
 }
 
 // Runs `work` under the connection's lock; database faults become AccountError(Storage).
-template <typename Work>
-auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  return auth::guardedRegistryWork<AccountError>(mutex, what, AccountError::Kind::Storage, std::forward<Work>(work));
+template <typename Locked, typename Work>
+auto guarded(Locked& connection, std::string_view what, Work&& work) -> decltype(work()) {
+  return auth::guardedRegistryWork<AccountError>(connection.mutex, connection.session, what, AccountError::Kind::Storage,
+                                                 std::forward<Work>(work));
 }
 
 }  // namespace
@@ -155,7 +156,7 @@ UserRecord SqlAccountStore::addUser(std::string_view organizationId, std::string
                                     std::string_view passwordHash, const AuditContext& audit,
                                     EmailElsewhere elsewhere) {
   checkNewAccount(email, passwordHash);
-  return guarded(connection_->mutex, "creating a user", [&] {
+  return guarded(*connection_, "creating a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     Poco::Int64 organizations = 0;
@@ -205,7 +206,7 @@ UserRecord SqlAccountStore::addUser(std::string_view organizationId, std::string
 OperatorRecord SqlAccountStore::createOperator(std::string_view email, std::string_view passwordHash,
                                                const AuditContext& audit) {
   checkNewAccount(email, passwordHash);
-  return guarded(connection_->mutex, "creating an operator", [&] {
+  return guarded(*connection_, "creating an operator", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     const std::string key = emailKey(email);
@@ -257,7 +258,7 @@ std::string listedUsersWhere(std::string_view condition) {
 }  // namespace
 
 std::optional<UserRecord> SqlAccountStore::findUser(std::string_view userId) {
-  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+  return guarded(*connection_, "reading a user", [&]() -> std::optional<UserRecord> {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
@@ -270,7 +271,7 @@ std::optional<UserRecord> SqlAccountStore::findUser(std::string_view userId) {
 }
 
 std::optional<UserRecord> SqlAccountStore::findListedUser(std::string_view userId) {
-  return guarded(connection_->mutex, "reading a user", [&]() -> std::optional<UserRecord> {
+  return guarded(*connection_, "reading a user", [&]() -> std::optional<UserRecord> {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
@@ -284,7 +285,7 @@ std::optional<UserRecord> SqlAccountStore::findListedUser(std::string_view userI
 }
 
 std::vector<UserRecord> SqlAccountStore::listUsers(std::string_view organizationId) {
-  return guarded(connection_->mutex, "listing users", [&] {
+  return guarded(*connection_, "listing users", [&] {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
@@ -296,7 +297,7 @@ std::vector<UserRecord> SqlAccountStore::listUsers(std::string_view organization
 }
 
 std::optional<OperatorRecord> SqlAccountStore::findOperator(std::string_view operatorId) {
-  return guarded(connection_->mutex, "reading an operator", [&]() -> std::optional<OperatorRecord> {
+  return guarded(*connection_, "reading an operator", [&]() -> std::optional<OperatorRecord> {
     std::vector<std::string> ids, emails;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
@@ -319,7 +320,7 @@ void SqlAccountStore::disableTotp(std::string_view principalId, const AuditConte
 void SqlAccountStore::changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,
                                  std::optional<std::int64_t> lastStep, const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
-  guarded(connection_->mutex, "changing a second factor", [&] {
+  guarded(*connection_, "changing a second factor", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     connection_->requireAccount(principalId, where);
@@ -349,7 +350,7 @@ void SqlAccountStore::changeTotp(std::string_view principalId, const std::option
 void SqlAccountStore::replaceRecoveryCodes(std::string_view principalId, const std::vector<std::string>& digests,
                                            const AuditContext& audit) {
   const PrincipalTable where = principalTable(principalId);
-  guarded(connection_->mutex, "replacing recovery codes", [&] {
+  guarded(*connection_, "replacing recovery codes", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     connection_->requireAccount(principalId, where);
@@ -373,7 +374,7 @@ void SqlAccountStore::replaceRecoveryCodes(std::string_view principalId, const s
 
 std::size_t SqlAccountStore::recoveryCodesLeft(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
-  return guarded(connection_->mutex, "counting recovery codes", [&] {
+  return guarded(*connection_, "counting recovery codes", [&] {
     Poco::Int64 count = 0;
     connection_->session << "SELECT count(*) FROM recovery_codes WHERE " + where.column + " = $1",
         bind(std::string(principalId)), into(count), now;
@@ -382,7 +383,7 @@ std::size_t SqlAccountStore::recoveryCodesLeft(std::string_view principalId) {
 }
 
 void SqlAccountStore::appendAudit(const AuditRecord& record) {
-  guarded(connection_->mutex, "appending to the audit log", [&] {
+  guarded(*connection_, "appending to the audit log", [&] {
     auth::WriteTransaction transaction(connection_->session);
     appendAuditRecord(connection_->session, record);
     transaction.commit();
@@ -390,12 +391,12 @@ void SqlAccountStore::appendAudit(const AuditRecord& record) {
 }
 
 std::vector<AuditRecord> SqlAccountStore::readAudit(const AuditQuery& query) {
-  return guarded(connection_->mutex, "reading the audit log",
+  return guarded(*connection_, "reading the audit log",
                  [&] { return readAuditRecords(connection_->session, query); });
 }
 
 std::optional<Credentials> SqlAccountStore::findCredentials(std::string_view emailKey) {
-  return guarded(connection_->mutex, "reading an account", [&]() -> std::optional<Credentials> {
+  return guarded(*connection_, "reading an account", [&]() -> std::optional<Credentials> {
     for (const char* table : {"users", "operators"}) {
       std::vector<std::string> ids, hashes;
       std::vector<Poco::Nullable<std::string>> secrets;
@@ -421,7 +422,7 @@ std::optional<Credentials> SqlAccountStore::findCredentials(std::string_view ema
 
 bool SqlAccountStore::recordTotpStep(std::string_view principalId, std::int64_t step) {
   const PrincipalTable where = principalTable(principalId);
-  return guarded(connection_->mutex, "recording a TOTP step", [&] {
+  return guarded(*connection_, "recording a TOTP step", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "UPDATE " + where.table +
                      " SET totp_last_step = $1 WHERE id = $2 AND totp_secret IS NOT NULL"
@@ -433,7 +434,7 @@ bool SqlAccountStore::recordTotpStep(std::string_view principalId, std::int64_t 
 
 bool SqlAccountStore::useRecoveryCode(std::string_view principalId, std::string_view digest) {
   const PrincipalTable where = principalTable(principalId);
-  return guarded(connection_->mutex, "using a recovery code", [&] {
+  return guarded(*connection_, "using a recovery code", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "DELETE FROM recovery_codes WHERE code_digest = $1 AND " + where.column + " = $2",
         bind(std::string(digest)), bind(std::string(principalId));
@@ -443,7 +444,7 @@ bool SqlAccountStore::useRecoveryCode(std::string_view principalId, std::string_
 
 void SqlAccountStore::replacePasswordHash(std::string_view principalId, std::string_view passwordHash) {
   const PrincipalTable where = principalTable(principalId);
-  guarded(connection_->mutex, "replacing a password hash", [&] {
+  guarded(*connection_, "replacing a password hash", [&] {
     connection_->session << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2 WHERE id = $3",
         bind(std::string(passwordHash)), bind(Poco::Int64{clock_()}), bind(std::string(principalId)), now;
   });
@@ -451,7 +452,7 @@ void SqlAccountStore::replacePasswordHash(std::string_view principalId, std::str
 
 void SqlAccountStore::insertSession(const StoredSession& stored) {
   const PrincipalTable where = principalTable(stored.principalId);
-  guarded(connection_->mutex, "starting a session", [&] {
+  guarded(*connection_, "starting a session", [&] {
     connection_->session << "INSERT INTO sessions (id_digest, " + where.column +
                                 ", created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $5)",
         bind(stored.idDigest), bind(stored.principalId), bind(Poco::Int64{stored.createdAt}),
@@ -460,7 +461,7 @@ void SqlAccountStore::insertSession(const StoredSession& stored) {
 }
 
 std::optional<StoredSession> SqlAccountStore::findSession(std::string_view idDigest) {
-  return guarded(connection_->mutex, "reading a session", [&]() -> std::optional<StoredSession> {
+  return guarded(*connection_, "reading a session", [&]() -> std::optional<StoredSession> {
     std::vector<std::string> digests;
     std::vector<Poco::Nullable<std::string>> users, operators;
     std::vector<Poco::Int64> created, lastSeen, expires;
@@ -475,21 +476,21 @@ std::optional<StoredSession> SqlAccountStore::findSession(std::string_view idDig
 }
 
 void SqlAccountStore::touchSession(std::string_view idDigest, std::int64_t lastSeenAt) {
-  guarded(connection_->mutex, "recording a session's activity", [&] {
+  guarded(*connection_, "recording a session's activity", [&] {
     connection_->session << "UPDATE sessions SET last_seen_at = $1 WHERE id_digest = $2", bind(Poco::Int64{lastSeenAt}),
         bind(std::string(idDigest)), now;
   });
 }
 
 void SqlAccountStore::removeSession(std::string_view idDigest) {
-  guarded(connection_->mutex, "ending a session", [&] {
+  guarded(*connection_, "ending a session", [&] {
     connection_->session << "DELETE FROM sessions WHERE id_digest = $1", bind(std::string(idDigest)), now;
   });
 }
 
 std::size_t SqlAccountStore::removeSessionsOf(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
-  return guarded(connection_->mutex, "ending sessions", [&] {
+  return guarded(*connection_, "ending sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "DELETE FROM sessions WHERE " + where.column + " = $1", bind(std::string(principalId));
     return statement.execute();
@@ -497,7 +498,7 @@ std::size_t SqlAccountStore::removeSessionsOf(std::string_view principalId) {
 }
 
 void SqlAccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {
-  guarded(connection_->mutex, "removing a user", [&] {
+  guarded(*connection_, "removing a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     std::string organization;
@@ -537,7 +538,7 @@ void SqlAccountStore::deleteUser(std::string_view userId, const AuditContext& au
 }
 
 bool SqlAccountStore::requiresTotp(std::string_view organizationId) {
-  return guarded(connection_->mutex, "reading an organization's settings", [&] {
+  return guarded(*connection_, "reading an organization's settings", [&] {
     Poco::Int64 required = 0;
     connection_->session
         << "SELECT count(*) FROM organization_settings WHERE organization_id = $1 AND require_totp = 1",
@@ -547,7 +548,7 @@ bool SqlAccountStore::requiresTotp(std::string_view organizationId) {
 }
 
 void SqlAccountStore::setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) {
-  guarded(connection_->mutex, "changing an organization's settings", [&] {
+  guarded(*connection_, "changing an organization's settings", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     Poco::Int64 known = 0;
@@ -572,7 +573,7 @@ void SqlAccountStore::setRequireTotp(std::string_view organizationId, bool requi
 }
 
 std::size_t SqlAccountStore::removeEndedSessions(std::int64_t at, std::int64_t idleSeconds) {
-  return guarded(connection_->mutex, "removing ended sessions", [&] {
+  return guarded(*connection_, "removing ended sessions", [&] {
     Poco::Data::Statement statement(connection_->session);
     statement << "DELETE FROM sessions WHERE expires_at <= $1 OR last_seen_at + $2 <= $3", bind(Poco::Int64{at}),
         bind(Poco::Int64{idleSeconds}), bind(Poco::Int64{at});

@@ -9,7 +9,11 @@
 namespace codepayload::auth {
 
 Poco::Data::Session& AuthenticationConnections::Connection::session() {
-  if (!session_) session_.emplace(openRegistrySession(database_));
+  if (!session_) {
+    session_.emplace(openRegistrySession(database_));
+  } else {
+    reconnectIfBroken(*session_);
+  }
   return *session_;
 }
 

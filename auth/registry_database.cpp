@@ -1,6 +1,8 @@
 #include "auth/registry_database.h"
 
 #include <Poco/Data/PostgreSQL/Connector.h>
+#include <Poco/Data/PostgreSQL/SessionImpl.h>
+#include <libpq-fe.h>
 #include <Poco/Data/SQLite/Connector.h>
 
 #include <mutex>
@@ -106,6 +108,24 @@ Poco::Data::Session openMigratedRegistrySession(const RegistryDatabase& database
     throw RegistryOpenError("cannot migrate the registry database " + database.name + ": " + error.what());
   }
   return std::move(*session);
+}
+
+void reconnectIfBroken(Poco::Data::Session& session) noexcept {
+  auto* impl = dynamic_cast<Poco::Data::PostgreSQL::SessionImpl*>(session.impl());
+  if (impl == nullptr) return;
+  Poco::Data::PostgreSQL::SessionHandle& handle = impl->handle();
+  {
+    Poco::FastMutex::ScopedLock lock(handle.mutex());
+    PGconn* connection = handle;
+    if (connection == nullptr || PQstatus(connection) == CONNECTION_OK) return;
+    PQreset(connection);
+    if (PQstatus(connection) != CONNECTION_OK) return;
+  }
+  try {
+    executePostgresqlScript(session, kPostgresqlSessionSettings, "configuring the connection");
+  } catch (const DbError&) {
+    // The server went again; the work that follows reports it.
+  }
 }
 
 WriteTransaction::WriteTransaction(Poco::Data::Session& session) : session_(session) {

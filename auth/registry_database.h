@@ -93,11 +93,21 @@ auto registryWork(std::string_view what, typename Error::Kind storageKind, Work&
   }
 }
 
-// registryWork under `mutex` (the connection's lock).
+// A PostgreSQL session whose connection broke (the server restarted, the
+// network failed) connects again, with its settings, before the next unit of
+// work: the work that met the break failed with it, and the next one finds
+// the database again without a restart of the service. Nothing when the
+// connection is sound, or on SQLite. Throws nothing: a server still away
+// fails the work that follows.
+void reconnectIfBroken(Poco::Data::Session& session) noexcept;
+
+// registryWork on `session` under `mutex` (the connection's lock), after
+// reconnectIfBroken.
 template <typename Error, typename Work>
-auto guardedRegistryWork(std::mutex& mutex, std::string_view what, typename Error::Kind storageKind, Work&& work)
-    -> decltype(work()) {
+auto guardedRegistryWork(std::mutex& mutex, Poco::Data::Session& session, std::string_view what,
+                         typename Error::Kind storageKind, Work&& work) -> decltype(work()) {
   std::lock_guard lock(mutex);
+  reconnectIfBroken(session);
   return registryWork<Error>(what, storageKind, std::forward<Work>(work));
 }
 

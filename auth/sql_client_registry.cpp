@@ -151,9 +151,10 @@ struct SqlClientRegistry::Connection {
 namespace {
 
 // Runs `work` under the connection's lock; database faults become RegistryError(Storage).
-template <typename Work>
-auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  return guardedRegistryWork<RegistryError>(mutex, what, RegistryError::Kind::Storage, std::forward<Work>(work));
+template <typename Locked, typename Work>
+auto guarded(Locked& connection, std::string_view what, Work&& work) -> decltype(work()) {
+  return guardedRegistryWork<RegistryError>(connection.mutex, connection.session, what, RegistryError::Kind::Storage,
+                                            std::forward<Work>(work));
 }
 
 }  // namespace
@@ -173,7 +174,7 @@ SqlClientRegistry::~SqlClientRegistry() = default;
 
 Organization SqlClientRegistry::createOrganization(std::string_view name, Plan plan) {
   checkName(name, false, "an organization");
-  return guarded(connection_->mutex, "creating an organization", [&] {
+  return guarded(*connection_, "creating an organization", [&] {
     Poco::Data::Session& session = connection_->session;
     Organization organization;
     organization.name = name;
@@ -211,7 +212,7 @@ void SqlClientRegistry::setSubscription(std::string_view organizationId, Subscri
 // names, never input) in one transaction.
 void SqlClientRegistry::updateOrganization(std::string_view organizationId, std::string_view column,
                                            std::string_view value, std::string_view what, std::string_view action) {
-  guarded(connection_->mutex, what, [&] {
+  guarded(*connection_, what, [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     Poco::Int64 found = 0;
@@ -229,7 +230,7 @@ void SqlClientRegistry::updateOrganization(std::string_view organizationId, std:
 }
 
 std::optional<Organization> SqlClientRegistry::findOrganization(std::string_view organizationId) {
-  return guarded(connection_->mutex, "reading an organization", [&]() -> std::optional<Organization> {
+  return guarded(*connection_, "reading an organization", [&]() -> std::optional<Organization> {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
     connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations WHERE id = $1",
@@ -241,7 +242,7 @@ std::optional<Organization> SqlClientRegistry::findOrganization(std::string_view
 }
 
 std::vector<Organization> SqlClientRegistry::listOrganizations() {
-  return guarded(connection_->mutex, "listing organizations", [&] {
+  return guarded(*connection_, "listing organizations", [&] {
     std::vector<std::string> ids, names, plans, subscriptions;
     std::vector<Poco::Int64> created;
     connection_->session << "SELECT id, name, plan, subscription, created_at FROM organizations"
@@ -266,7 +267,7 @@ CreatedClient SqlClientRegistry::createClient(std::string_view organizationId, s
                                                                std::to_string(kMaxCreatedByLength) +
                                                                " bytes of UTF-8 text without control characters");
   }
-  return guarded(connection_->mutex, "creating a client", [&] {
+  return guarded(*connection_, "creating a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     std::vector<std::string> plans, subscriptions;
@@ -352,7 +353,7 @@ std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
 }  // namespace
 
 std::vector<ClientRecord> SqlClientRegistry::listClients(std::string_view organizationId) {
-  return guarded(connection_->mutex, "listing clients", [&] {
+  return guarded(*connection_, "listing clients", [&] {
     Poco::Data::Session& session = connection_->session;
     Poco::Int64 found = 0;
     session << "SELECT count(*) FROM organizations WHERE id = $1", bind(std::string(organizationId)), into(found), now;
@@ -368,7 +369,7 @@ std::vector<ClientRecord> SqlClientRegistry::listClients(std::string_view organi
 }
 
 std::optional<ClientRecord> SqlClientRegistry::findClient(std::string_view clientId) {
-  return guarded(connection_->mutex, "reading a client", [&]() -> std::optional<ClientRecord> {
+  return guarded(*connection_, "reading a client", [&]() -> std::optional<ClientRecord> {
     ClientRows rows;
     readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = $1", std::string(clientId), rows);
     std::vector<ClientRecord> clients = clientsFromRows(rows);
@@ -378,7 +379,7 @@ std::optional<ClientRecord> SqlClientRegistry::findClient(std::string_view clien
 }
 
 void SqlClientRegistry::setClientState(std::string_view clientId, ClientState state) {
-  guarded(connection_->mutex, "changing a client", [&] {
+  guarded(*connection_, "changing a client", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     std::vector<std::string> states, organizationIds;
@@ -471,7 +472,7 @@ std::optional<ClientAuthRecord> SqlClientRegistry::findClientForAuthentication(s
 // it is never authenticated from memory, so its token requests reach
 // findClientForAuthentication, which reports the fault for that client alone.
 std::vector<ClientAuthRecord> SqlClientRegistry::listClientsForAuthentication() {
-  return guarded(connection_->mutex, "listing clients", [&] {
+  return guarded(*connection_, "listing clients", [&] {
     std::vector<std::string> ids, organizationIds, states, scopes, plans, subscriptions;
     std::vector<Poco::Data::BLOB> digests;
     std::vector<Poco::Int64> notBefore;
@@ -508,7 +509,7 @@ void SqlClientRegistry::setChangeRecorder(ChangeRecorder recorder) {
 }
 
 std::uint64_t SqlClientRegistry::version() {
-  return guarded(connection_->mutex, "reading the client standing version", [&] {
+  return guarded(*connection_, "reading the client standing version", [&] {
     std::vector<Poco::Int64> versions;
     connection_->session << kStandingVersionQuery, into(versions), now;
     if (versions.size() != 1) {

@@ -67,9 +67,10 @@ struct SqlUsageStore::Connection {
 namespace {
 
 // Runs `work` under the connection's lock; database faults become RegistryError(Storage).
-template <typename Work>
-auto guarded(std::mutex& mutex, std::string_view what, Work&& work) -> decltype(work()) {
-  return guardedRegistryWork<RegistryError>(mutex, what, RegistryError::Kind::Storage, std::forward<Work>(work));
+template <typename Locked, typename Work>
+auto guarded(Locked& connection, std::string_view what, Work&& work) -> decltype(work()) {
+  return guardedRegistryWork<RegistryError>(connection.mutex, connection.session, what, RegistryError::Kind::Storage,
+                                            std::forward<Work>(work));
 }
 
 }  // namespace
@@ -87,7 +88,7 @@ SqlUsageStore::~SqlUsageStore() = default;
 
 void SqlUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
   if (deltas.empty()) return;
-  guarded(connection_->mutex, "adding usage", [&] {
+  guarded(*connection_, "adding usage", [&] {
     Poco::Data::Session& session = connection_->session;
     WriteTransaction transaction(session);
     for (const ClientUsageDelta& delta : deltas) {
@@ -107,7 +108,7 @@ void SqlUsageStore::add(const std::vector<ClientUsageDelta>& deltas) {
 
 std::map<std::int64_t, UsageCounts> SqlUsageStore::clientDays(std::string_view clientId, std::int64_t firstDay,
                                                               std::int64_t lastDay) {
-  return guarded(connection_->mutex, "reading a client's usage", [&] {
+  return guarded(*connection_, "reading a client's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
     connection_->session << "SELECT day, tokens_issued, codes_accepted, codes_rejected FROM client_usage_daily"
@@ -120,7 +121,7 @@ std::map<std::int64_t, UsageCounts> SqlUsageStore::clientDays(std::string_view c
 
 std::map<std::int64_t, UsageCounts> SqlUsageStore::organizationDays(std::string_view organizationId,
                                                                     std::int64_t firstDay, std::int64_t lastDay) {
-  return guarded(connection_->mutex, "reading an organization's usage", [&] {
+  return guarded(*connection_, "reading an organization's usage", [&] {
     std::vector<std::string> days;
     std::vector<Poco::Int64> tokens, accepted, rejected;
     connection_->session << "SELECT day, CAST(sum(tokens_issued) AS BIGINT), CAST(sum(codes_accepted) AS BIGINT),"

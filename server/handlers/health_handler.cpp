@@ -46,9 +46,11 @@ Readiness assessReadiness(const std::string* release, const auth::AuthService::R
     registryState = "not checked for " + std::to_string(sinceSuccess.count()) + " s";
   }
   Readiness readiness;
-  readiness.ready = rulesLoaded && registryState == "ok";
+  readiness.ready = rulesLoaded;
   std::string& body = readiness.body;
-  body = readiness.ready ? R"({"status":"ready","release":)" : R"({"status":"not ready","release":)";
+  body = !rulesLoaded               ? R"({"status":"not ready","release":)"
+         : registryState == "ok" ? R"({"status":"ready","release":)"
+                                 : R"({"status":"degraded","release":)";
   if (rulesLoaded) {
     common::appendJsonString(body, *release);
   } else {

@@ -45,9 +45,14 @@ class ReadinessHandler final : public ServiceHandler {
 // was at most this long ago: ten polls, and never less than 5 s.
 std::chrono::milliseconds registryStaleAfter(std::chrono::milliseconds pollInterval);
 
+// Ready (200) once rules are loaded: /codes answers valid tokens from memory
+// whatever the registry does. A registry that cannot be read, or was not read
+// for registryStaleAfter, makes the answer "degraded", still 200 with its
+// reason: new tokens and changes wait for it, but a load balancer that checks
+// readiness keeps sending /codes to the instance (docs/decisions.md D-G12).
 struct Readiness {
   bool ready = false;
-  std::string body;  // the JSON above
+  std::string body;  // {"status":"ready"|"degraded"|"not ready","release":...,"checks":{...}}
 };
 
 // /healthz/ready's answer: `release` is the release of the rules served

@@ -119,5 +119,63 @@ TEST_F(SharedRegistryTest, ABlockOnOneInstanceHoldsOnTheOtherWithinTwoSeconds) {
   EXPECT_EQ(refused.status, 401) << refused.body;
 }
 
+// PostgreSQL stopped: /codes keeps answering valid tokens from memory and
+// readiness says "degraded"; the token endpoint answers 500 server_error; once
+// the database is back, tokens are issued again without a restart.
+TEST_F(SharedRegistryTest, ADatabaseOutageLeavesCodesAnsweringAndTokensRecoverByThemselves) {
+  const std::unique_ptr<ServiceHarness> service = instance();
+  const ApiClient client = service->createClient({"write:codes"});
+  const std::string token = service->token(client);
+  ASSERT_FALSE(token.empty());
+  const HttpCall tokenRequest{"POST",
+                              "/oauth/token",
+                              {{"Authorization", testing::basicAuthorization(client.clientId, client.secret)},
+                               {"Content-Type", "application/x-www-form-urlencoded"}},
+                              "grant_type=client_credentials"};
+
+  cluster_->stopServer();
+  // The view's next check fails (a poll every 250 ms, and just after each second).
+  std::string readiness;
+  for (int attempt = 0; attempt < 100 && readiness.find(R"("status":"degraded")") == std::string::npos; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const HttpResult ready = service->request(HttpCall{"GET", "/healthz/ready", {}, ""});
+    EXPECT_EQ(ready.status, 200);
+    readiness = ready.body;
+  }
+  EXPECT_TRUE(readiness.starts_with(R"({"status":"degraded","release":)")) << readiness;
+  EXPECT_NE(readiness.find(R"("registry":"the latest check could not read the registry (last read )"),
+            std::string::npos)
+      << readiness;
+  for (int request = 0; request < 20; ++request) EXPECT_EQ(service->codes(token, kOneItem).body, kOneItemResponse);
+  // The view vouches for a secret only in the second of its last good check
+  // (D-T6): from the next second on, the endpoint must ask the database.
+  HttpResult refused;
+  const auto stopped = std::chrono::steady_clock::now();
+  while (refused.status != 500 && std::chrono::steady_clock::now() - stopped < std::chrono::seconds(3)) {
+    refused = service->request(tokenRequest);
+    if (refused.status != 500) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(refused.status, 500);
+  EXPECT_EQ(
+      refused.body,
+      R"({"error":"server_error","error_description":"the server could not answer this request; it is safe to retry"})");
+
+  cluster_->startServer();
+  int status = 0;
+  const auto restarted = std::chrono::steady_clock::now();
+  while (status != 200 && std::chrono::steady_clock::now() - restarted < std::chrono::seconds(10)) {
+    status = service->request(tokenRequest).status;
+    if (status != 200) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  EXPECT_EQ(status, 200);
+  // And the view's own checks read it again.
+  std::string recovered;
+  for (int attempt = 0; attempt < 60 && !recovered.starts_with(R"({"status":"ready",)"); ++attempt) {
+    recovered = service->request(HttpCall{"GET", "/healthz/ready", {}, ""}).body;
+    if (!recovered.starts_with(R"({"status":"ready",)")) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_TRUE(recovered.starts_with(R"({"status":"ready",)")) << recovered;
+}
+
 }  // namespace
 }  // namespace codepayload::server

@@ -110,24 +110,40 @@ ScratchPostgresql::~ScratchPostgresql() {
 }
 
 void ScratchPostgresql::start() {
-  // fsync off: the cluster is thrown away, and the tests need no durability.
   for (int attempt = 1;; ++attempt) {
     port_ = freeLoopbackPort();
-    const std::string options =
-        "-p " + std::to_string(port_) + " -k " + dir_.string() + " -c listen_addresses=127.0.0.1 -c fsync=off";
     try {
-      run(quoted((bin_ / "pg_ctl").string()) + " -D " + quoted((dir_ / "data").string()) + " -o " + quoted(options) +
-              " -l " + quoted((dir_ / "log").string()) + " -w -t 60 start",
-          true, "pg_ctl start");
-      started_ = true;
+      startOnPort();
       return;
-    } catch (const std::runtime_error& error) {
-      if (attempt == kStartAttempts) {
-        throw std::runtime_error(std::string(error.what()) + "\nserver log:\n" + readText(dir_ / "log"));
-      }
+    } catch (const std::runtime_error&) {
+      // Another process may have taken the port meanwhile: another one.
+      if (attempt == kStartAttempts) throw;
     }
   }
 }
+
+void ScratchPostgresql::startOnPort() {
+  // fsync off: the cluster is thrown away, and the tests need no durability.
+  const std::string options =
+      "-p " + std::to_string(port_) + " -k " + dir_.string() + " -c listen_addresses=127.0.0.1 -c fsync=off";
+  try {
+    run(quoted((bin_ / "pg_ctl").string()) + " -D " + quoted((dir_ / "data").string()) + " -o " + quoted(options) +
+            " -l " + quoted((dir_ / "log").string()) + " -w -t 60 start",
+        true, "pg_ctl start");
+  } catch (const std::runtime_error& error) {
+    throw std::runtime_error(std::string(error.what()) + "\nserver log:\n" + readText(dir_ / "log"));
+  }
+  started_ = true;
+}
+
+void ScratchPostgresql::stopServer() {
+  if (!started_) throw std::runtime_error("the scratch PostgreSQL is not running");
+  run(quoted((bin_ / "pg_ctl").string()) + " -D " + quoted((dir_ / "data").string()) + " -m fast -w stop", true,
+      "pg_ctl stop");
+  started_ = false;
+}
+
+void ScratchPostgresql::startServer() { startOnPort(); }
 
 void ScratchPostgresql::stop() noexcept {
   if (!started_) return;

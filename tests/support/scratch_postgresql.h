@@ -41,8 +41,15 @@ class ScratchPostgresql {
   // Runs an SQL script with psql against `database`; throws on failure.
   void psql(const std::string& database, const std::string& sql);
 
+  // Stops the server (-m fast: sessions are ended) and starts it again on the
+  // same port, as an operator's restart or a failover does to the clients.
+  void stopServer();
+  void startServer();
+
  private:
   void start();
+  // pg_ctl start on port_; throws with the server log.
+  void startOnPort();
   void stop() noexcept;
   // Runs `command` through the shell, as the server's user when `asServer`,
   // appending its output to the commands log; throws with that output.
