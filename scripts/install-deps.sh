@@ -8,7 +8,7 @@
 #          pkg_check_modules (their runtime libraries come with them)
 #   test   (the default) those, and what the tests need: GoogleTest, the tools the tests drive
 #          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, a scratch PostgreSQL 15
-#          server for the registry's PostgreSQL tests, ...), Debian's
+#          server for the registry's PostgreSQL tests, HAProxy for the scale tests, ...), Debian's
 #          chromium-headless-shell, and the browser tests' npm packages (tests/dashboard:
 #          playwright-core, pinned, with npm ci; never a browser downloaded by npm)
 # More, by environment: CODEPAYLOAD_BENCH_DEPS=1, CODEPAYLOAD_FUZZ_DEPS=1, CODEPAYLOAD_PACKAGE_DEPS=1.
@@ -23,7 +23,7 @@ test_packages=(
   libgtest-dev libgmock-dev
   git ca-certificates openssl sqlite3 curl python3 python3-jsonschema systemd prometheus
   nodejs chromium-headless-shell
-  postgresql-15
+  postgresql-15 haproxy
 )
 
 list_only=0

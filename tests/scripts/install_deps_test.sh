@@ -14,7 +14,7 @@ run_list=$(bash "$deps" --list run)
 test_list=$(bash "$deps" --list test)
 [ -n "$run_list" ] || fail "install-deps.sh --list run printed nothing"
 
-for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgmock' '^node-' '^postgresql'; do
+for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgmock' '^node-' '^postgresql' '^haproxy'; do
   if grep -E -q "$forbidden" <<<"$run_list"; then
     fail "the run list holds $(grep -E "$forbidden" <<<"$run_list" | tr '\n' ' ')"
   fi
@@ -22,7 +22,7 @@ done
 for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev libpq-dev; do
   grep -qx "$needed" <<<"$run_list" || fail "the run list lacks $needed"
 done
-for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15; do
+for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15 haproxy; do
   grep -qx "$needed" <<<"$test_list" || fail "the test list lacks $needed"
 done
 while read -r package; do
