@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/sealed_secrets.h"
 #include "app/sql_registry.h"
 #include "auth/key_encryption.h"
 #include "auth/unix_clock.h"
@@ -28,8 +29,6 @@ using Poco::Data::Keywords::bind;
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 
-constexpr std::string_view kKeyCheck = "key-check";
-constexpr std::string_view kPepper = "client-secret-pepper";
 
 // Tables of the current schema, when it has no schema_migrations: a database
 // someone else uses, which the migrations must not write into.
@@ -38,8 +37,6 @@ constexpr const char* kForeignTables =
     " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm')"
     " AND to_regclass('schema_migrations') IS NULL ORDER BY 1";
 
-std::string sealedSecretContext(std::string_view name) { return "installation_secrets/" + std::string(name); }
-std::string signingKeyContext(std::string_view kid) { return "signing_keys/" + std::string(kid); }
 
 Poco::Data::BLOB blobOf(const std::string& bytes) {
   return Poco::Data::BLOB(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
@@ -72,7 +69,7 @@ class SharedRegistry final : public SqlRegistry {
   const auth::SecretHasher& secretHasher() override {
     std::lock_guard lock(mutex_);
     if (!hasher_) {
-      const WipedString pepper{secret(kPepper, [] {
+      const WipedString pepper{secret(kPepperSecret, [] {
         std::string bytes(auth::SecretHasher::kPepperSize, '\0');
         if (RAND_bytes(reinterpret_cast<unsigned char*>(bytes.data()), static_cast<int>(bytes.size())) != 1) {
           throw auth::PepperError("the random generator failed while creating the secret pepper");
@@ -173,7 +170,7 @@ class SharedRegistry final : public SqlRegistry {
   // one the registry's secrets were sealed with.
   void checkTheKey() {
     const std::string check = guarded<RegistryConfigurationError>(
-        "reading its key check", [&] { return sealedSecret(kKeyCheck, [this] { return key_.sealCheck(); }); });
+        "reading its key check", [&] { return sealedSecret(kKeyCheckSecret, [this] { return key_.sealCheck(); }); });
     bool matches = false;
     try {
       matches = key_.matchesCheck(check);
@@ -195,9 +192,9 @@ class SharedRegistry final : public SqlRegistry {
     return guarded<auth::PepperError>("reading its " + std::string(secretName), [&] {
       const std::string sealed = sealedSecret(secretName, [&] {
         WipedString plaintext{create()};
-        return key_.seal(plaintext.text, sealedSecretContext(secretName));
+        return key_.seal(plaintext.text, installationSecretContext(secretName));
       });
-      return openSealed(sealed, sealedSecretContext(secretName), "the registry's " + std::string(secretName));
+      return openSealed(sealed, installationSecretContext(secretName), "the registry's " + std::string(secretName));
     });
   }
 

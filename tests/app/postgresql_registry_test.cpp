@@ -6,11 +6,19 @@
 // written.
 #include "app/postgresql_registry.h"
 
+#include "accounts/account_store.h"
+#include "app/registry_copy.h"
+#include "app/sqlite_registry.h"
+#include "auth/usage_store.h"
+
 #include <Poco/Data/LOB.h>
 #include <Poco/Data/PostgreSQL/Connector.h>
 #include <Poco/Data/Session.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cstdio>
 
 #include <memory>
 #include <string>
@@ -192,6 +200,103 @@ TEST_F(PostgresqlRegistryTest, AServerThatCannotBeReachedOrRefusesTheLoginIsOneL
   EXPECT_EQ(refusalOf(nobodyListens), "registry.url: cannot connect to " + displayName() +
                                           ": Connection Error: connection to server at \"127.0.0.1\", port 1"
                                           " failed: Connection refused");
+}
+
+// Growing from one machine: the SQLite registry of a data directory, copied
+// into an empty PostgreSQL database, answers for the secrets and keys made
+// before the move.
+TEST_F(PostgresqlRegistryTest, ACopyOfAnSqliteRegistryKeepsEveryRowSecretAndKey) {
+  const RegistryLocation sqlite{dir_.path() / "data", location(keyFile_).migrationsDir, std::nullopt, {}};
+  auth::CreatedClient created;
+  std::string kid;
+  {
+    const std::unique_ptr<Registry> before = openRegistry(sqlite);
+    kid = before->signingKeys().active().kid();
+    const std::unique_ptr<auth::ClientRegistry> clients = before->openClients(auth::systemUnixSeconds);
+    const auth::Organization acme = clients->createOrganization("Acme", auth::Plan::Starter);
+    created = clients->createClient(acme.id, "line 4", {"write:codes"}, "tester");
+    const auth::CreatedClient blocked = clients->createClient(acme.id, "line 5", {"write:codes"}, "tester");
+    clients->setClientState(blocked.client.id, auth::ClientState::Blocked);
+    const std::unique_ptr<accounts::AccountStore> accounts = before->openAccounts(auth::systemUnixSeconds);
+    accounts->createUser(
+        acme.id, "ana@example.com", accounts::Role::Owner,
+        "$argon2id$v=19$m=19456,t=2,p=1$MDEyMzQ1Njc4OWFiY2RlZg$gy5SuVm5Z7Vw7keB9se9p87QGcomaseB/S2U1OhTsM0",
+        accounts::AuditContext{"cli:tester", "local"});
+    before->openUsage()->add({auth::ClientUsageDelta{created.client.id, acme.id, {{20500, {3, 7, 1}}}, 1771200000}});
+  }
+  const RegistryCopyReport report = copyRegistry(sqlite, location(keyFile_));
+  EXPECT_EQ(report.signingKeys, 1u);
+  std::string copied;
+  for (const auto& [table, rows] : report.tables) copied += table + "=" + std::to_string(rows) + " ";
+  EXPECT_EQ(copied,
+            "organizations=1 api_clients=2 users=1 operators=0 user_placeholders=0 sessions=0 recovery_codes=0 "
+            "audit_log=1 client_usage_daily=1 organization_settings=0 ");
+
+  const std::unique_ptr<Registry> after = openRegistry(location(keyFile_));
+  EXPECT_EQ(after->signingKeys().active().kid(), kid);
+  const std::optional<auth::ClientAuthRecord> found =
+      after->openClients(auth::systemUnixSeconds)->findClientForAuthentication(created.client.id);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->secretDigest, after->secretHasher().digest(created.secret));
+  EXPECT_EQ(column("SELECT state FROM api_clients ORDER BY rowid"), (std::vector<std::string>{"active", "blocked"}));
+  EXPECT_EQ(column("SELECT id || ' ' || action FROM audit_log"), std::vector<std::string>{"1 user.create"});
+  EXPECT_EQ(column("SELECT day || ' ' || tokens_issued || ' ' || codes_accepted FROM client_usage_daily"),
+            std::vector<std::string>{"2026-02-16 3 7"});
+  // The audit log numbers on after the copied rows.
+  after->openAccounts(auth::systemUnixSeconds)
+      ->appendAudit(accounts::AuditRecord{0, 1771200000, "cli:tester", "org.note", "", "", "local",
+                                          accounts::AuditResult::Success, ""});
+  EXPECT_EQ(column("SELECT id || ' ' || action FROM audit_log ORDER BY id"),
+            (std::vector<std::string>{"1 user.create", "2 org.note"}));
+
+  // A second copy into the same database is refused, and changes nothing.
+  try {
+    copyRegistry(sqlite, location(keyFile_));
+    ADD_FAILURE() << "copied into a registry";
+  } catch (const RegistryConfigurationError& error) {
+    EXPECT_EQ(std::string(error.what()), "registry copy: the database " + displayName() +
+                                             " already holds a registry (2 rows in api_clients); copy into an"
+                                             " empty database");
+  }
+  EXPECT_EQ(column("SELECT count(*)::text FROM organizations"), std::vector<std::string>{"1"});
+}
+
+// The command an operator runs: codepayload-admin registry copy, its answer
+// and its refusal of a database that holds a registry already.
+TEST_F(PostgresqlRegistryTest, TheAdminCopiesTheDataDirsRegistryAndRefusesToCopyTwice) {
+  const std::filesystem::path dataDir = dir_.path() / "data";
+  const std::string url = "postgresql://" + server_->user() + ":" + server_->password() +
+                          "@127.0.0.1:" + std::to_string(server_->port()) + "/" + database_;
+  const auto admin = [&](const std::string& arguments, int& status) {
+    const std::string command = "env -i PATH=/usr/bin:/bin CODEPAYLOAD_DATA_DIR='" + dataDir.string() +
+                                "' CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE='" + keyFile_.string() + "' '" +
+                                CODEPAYLOAD_ADMIN_EXECUTABLE + "' " + arguments + " 2>'" +
+                                (dir_.path() / "admin.err").string() + "'";
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    std::string out;
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+    status = WEXITSTATUS(::pclose(pipe));
+    return out;
+  };
+  int status = -1;
+  admin("init", status);
+  ASSERT_EQ(status, 0);
+  const std::string organization = admin("org create --name Acme --plan starter", status);
+  ASSERT_EQ(status, 0);
+  EXPECT_EQ(admin("registry copy --to '" + url + "'", status),
+            R"({"from":")" + (dataDir / "registry.db").string() + R"(","to":")" + displayName() +
+                R"(","tables":{"organizations":1,"api_clients":0,"users":0,"operators":0,"user_placeholders":0,)"
+                R"("sessions":0,"recovery_codes":0,"audit_log":1,"client_usage_daily":0,"organization_settings":0},)"
+                R"("signingKeys":0})"
+                "\n");
+  EXPECT_EQ(status, 0) << testing::readFile(dir_.path() / "admin.err");
+  EXPECT_EQ(admin("registry copy --to '" + url + "'", status), "");
+  EXPECT_EQ(status, 78);
+  EXPECT_EQ(testing::readFile(dir_.path() / "admin.err"),
+            "codepayload-admin: registry copy: the database " + displayName() +
+                " already holds a registry (1 rows in audit_log); copy into an empty database\n");
+  EXPECT_EQ(testing::readFile(dir_.path() / "admin.err").find(server_->password()), std::string::npos);
 }
 
 }  // namespace

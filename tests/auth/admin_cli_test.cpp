@@ -111,11 +111,14 @@ const std::string kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
     "  operator create --email EMAIL --password-stdin\n"
+    "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
     "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
     "every command names the registry it opened on stderr. --password-stdin reads the password from\n"
-    "the first line of standard input.\n";
+    "the first line of standard input. registry.url (CODEPAYLOAD_REGISTRY_URL) names a PostgreSQL\n"
+    "registry instead, with secrets.keyEncryptionKeyFile; registry copy moves the data dir's SQLite\n"
+    "registry into an empty one.\n";
 
 TEST_F(AdminCliTest, HelpAndUsageErrors) {
   const AdminRun help = admin({"--help"});

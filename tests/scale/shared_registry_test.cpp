@@ -10,7 +10,9 @@
 #include <string>
 #include <thread>
 
+#include "app/registry_copy.h"
 #include "app/registry_url.h"
+#include "auth/auth_service.h"
 #include "tests/server/support/sample_requests.h"
 #include "tests/server/support/service_harness.h"
 #include "tests/support/scratch_postgresql.h"
@@ -48,12 +50,16 @@ class SharedRegistryTest : public ::testing::Test {
     ::chmod(keyFile_.c_str(), 0600);
   }
 
+  app::PostgresqlRegistry sharedRegistry() const {
+    return app::PostgresqlRegistry{
+        cluster_->connectionString(database_),
+        "postgresql://" + cluster_->user() + "@127.0.0.1:" + std::to_string(cluster_->port()) + "/" + database_};
+  }
+
   // An instance of the service on the shared registry.
   std::unique_ptr<ServiceHarness> instance() const {
     return std::make_unique<ServiceHarness>([this](ServerConfig& config) {
-      config.postgresqlRegistry = app::PostgresqlRegistry{
-          cluster_->connectionString(database_),
-          "postgresql://" + cluster_->user() + "@127.0.0.1:" + std::to_string(cluster_->port()) + "/" + database_};
+      config.postgresqlRegistry = sharedRegistry();
       config.keyEncryptionKeyFile = keyFile_;
     });
   }
@@ -117,6 +123,26 @@ TEST_F(SharedRegistryTest, ABlockOnOneInstanceHoldsOnTheOtherWithinTwoSeconds) {
                                 {"Content-Type", "application/x-www-form-urlencoded"}},
                                "grant_type=client_credentials"});
   EXPECT_EQ(refused.status, 401) << refused.body;
+}
+
+// Growing from one machine: a server on SQLite issues a token, its registry is
+// copied into PostgreSQL (codepayload-admin registry copy), and a server on
+// PostgreSQL accepts the token and the secret from before the move.
+TEST_F(SharedRegistryTest, AServerOnTheCopiedRegistryAcceptsWhatWasIssuedBeforeTheMove) {
+  ServiceHarness alone;
+  const ApiClient client = alone.createClient({"write:codes"});
+  const std::string token = alone.token(client);
+  ASSERT_FALSE(token.empty());
+  alone.stop();
+  const std::filesystem::path migrations = auth::registryMigrationsDir(alone.service().config().schemaDir);
+  app::copyRegistry(app::RegistryLocation{alone.dataDir(), migrations, std::nullopt, {}},
+                    app::RegistryLocation{alone.dataDir(), migrations, sharedRegistry(), keyFile_});
+
+  const std::unique_ptr<ServiceHarness> moved = instance();
+  const HttpResult answered = moved->codes(token, kOneItem);
+  EXPECT_EQ(answered.status, 200) << answered.body;
+  EXPECT_EQ(answered.body, kOneItemResponse);
+  EXPECT_FALSE(moved->token(client).empty());
 }
 
 // PostgreSQL stopped: /codes keeps answering valid tokens from memory and

@@ -19,6 +19,8 @@
 #include "accounts/password_policy.h"
 #include "app/command_line.h"
 #include "app/registry.h"
+#include "app/registry_copy.h"
+#include "app/sqlite_registry.h"
 #include "app/version.h"
 #include "auth/client_registry.h"
 #include "common/json_escape.h"
@@ -47,11 +49,14 @@ constexpr std::string_view kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
     "  operator create --email EMAIL --password-stdin\n"
+    "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
     "holds registry.db and the client secret pepper. Only init (or the server's first start) creates them;\n"
     "every command names the registry it opened on stderr. --password-stdin reads the password from\n"
-    "the first line of standard input.\n";
+    "the first line of standard input. registry.url (CODEPAYLOAD_REGISTRY_URL) names a PostgreSQL\n"
+    "registry instead, with secrets.keyEncryptionKeyFile; registry copy moves the data dir's SQLite\n"
+    "registry into an empty one.\n";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -401,6 +406,31 @@ void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const 
   }
 }
 
+// registry copy --to URL [--password-file FILE]: the SQLite registry of the
+// data dir into an empty PostgreSQL database (app/registry_copy.h).
+std::string copyIntoPostgresql(std::span<const std::string_view> arguments, const app::RegistryLocation& from) {
+  const CommandArguments parsed(arguments, {{"--to", false}, {"--password-file", false}}, 0, "registry copy");
+  if (from.postgresql) {
+    throw UsageError("'registry copy' copies the SQLite registry of the data dir, but registry.url names " +
+                     from.postgresql->displayName + " already");
+  }
+  app::RegistryLocation to = from;
+  try {
+    to.postgresql = app::readRegistryUrl(parsed.required("--to"), std::string(parsed.optional("--password-file", "")));
+  } catch (const app::RegistryUrlError& error) {
+    throw UsageError("--to: " + error.reason());
+  }
+  if (!to.postgresql) throw UsageError("--to needs a PostgreSQL URL (postgresql://user:password@host:port/dbname)");
+  const app::RegistryCopyReport report = app::copyRegistry(from, to);
+  std::string json = R"({"from":)" + jsonString((from.dataDir / app::kRegistryDatabaseFile).string()) + R"(,"to":)" +
+                     jsonString(to.postgresql->displayName) + R"(,"tables":{)";
+  for (std::size_t index = 0; index < report.tables.size(); ++index) {
+    json += (index == 0 ? "" : ",") + jsonString(report.tables[index].first) + ":" +
+            std::to_string(report.tables[index].second);
+  }
+  return json + R"(},"signingKeys":)" + std::to_string(report.signingKeys) + "}";
+}
+
 }  // namespace
 
 int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLocation& location, std::istream& in,
@@ -452,6 +482,10 @@ int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLoc
           << "}\n";
       return kExitOk;
     }
+    if (arguments.size() >= 2 && arguments[0] == "registry" && arguments[1] == "copy") {
+      out << copyIntoPostgresql(arguments.subspan(2), location) << '\n';
+      return kExitOk;
+    }
     if (arguments.size() < 2) throw UsageError("a command needs a noun and a verb (e.g. 'org list')");
     const std::string_view noun = arguments[0];
     const std::string_view verb = arguments[1];
@@ -473,6 +507,9 @@ int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLoc
   } catch (const UsageError& error) {
     err << "codepayload-admin: " << error.what() << '\n' << kUsage;
     return kExitUsage;
+  } catch (const app::RegistryConfigurationError& error) {
+    err << "codepayload-admin: " << error.what() << '\n';
+    return app::kExitConfig;
   } catch (const std::exception& error) {
     err << "codepayload-admin: " << error.what() << '\n';
     if (open && context.attempt) recordUnsuccessfulAttempt(context, *open, error, err);

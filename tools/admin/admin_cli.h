@@ -17,6 +17,11 @@
 //   user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin
 //                                                               {"id","organizationId","email","role","createdAt"}
 //   operator create --email EMAIL --password-stdin              {"id","email","createdAt"}
+//   registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]
+//                                                               {"from","to","tables":{TABLE:ROWS...},"signingKeys"}
+//     the SQLite registry of the data dir, its pepper and signing keys into an empty PostgreSQL
+//     database, sealed under secrets.keyEncryptionKeyFile (app/registry_copy.h); exit 78 when
+//     the target cannot be used (not empty, unreachable, no key file)
 //
 // --password-stdin reads the password from the first line of standard input
 // (without its newline); a password the policy refuses

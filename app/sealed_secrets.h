@@ -1,0 +1,21 @@
+// The rows of a PostgreSQL registry that hold sealed secrets
+// (db/registry/postgresql/0002_installation_secrets.sql), as the registry
+// (app/postgresql_registry.cpp) and the copy from SQLite
+// (app/registry_copy.cpp) write and read them: their names and the associated
+// data each value is sealed with.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace codepayload::app {
+
+inline constexpr std::string_view kKeyCheckSecret = "key-check";
+inline constexpr std::string_view kPepperSecret = "client-secret-pepper";
+
+inline std::string installationSecretContext(std::string_view name) {
+  return "installation_secrets/" + std::string(name);
+}
+inline std::string signingKeyContext(std::string_view kid) { return "signing_keys/" + std::string(kid); }
+
+}  // namespace codepayload::app
