@@ -8,6 +8,7 @@
 #include <openssl/rand.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -29,14 +30,12 @@ using Poco::Data::Keywords::bind;
 using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 
-
 // Tables of the current schema, when it has no schema_migrations: a database
 // someone else uses, which the migrations must not write into.
 constexpr const char* kForeignTables =
     "SELECT c.relname::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
     " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'v', 'm')"
     " AND to_regclass('schema_migrations') IS NULL ORDER BY 1";
-
 
 Poco::Data::BLOB blobOf(const std::string& bytes) {
   return Poco::Data::BLOB(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size());
@@ -85,6 +84,8 @@ class SharedRegistry final : public SqlRegistry {
     return *hasher_;
   }
 
+  bool signingKeysMayChange() const override { return true; }
+
   auth::SigningKeySet signingKeys() override {
     std::lock_guard lock(mutex_);
     return guarded<auth::SigningKeyError>("reading the token signing keys", [&] {
@@ -96,10 +97,8 @@ class SharedRegistry final : public SqlRegistry {
       }
       std::optional<auth::SigningKey> active;
       std::vector<auth::SigningKey> published;
-      for (StoredKey& stored : keys) {
-        const WipedString pem{
-            openSealed(stored.sealed, signingKeyContext(stored.kid), "token signing key " + stored.kid)};
-        auth::SigningKey key = auth::SigningKey::fromPem(pem.text, "token signing key " + stored.kid + " of " + name());
+      for (const StoredKey& stored : keys) {
+        auth::SigningKey key = opened(stored);
         if (stored.signs && !active) {
           active.emplace(std::move(key));
         } else {
@@ -108,6 +107,38 @@ class SharedRegistry final : public SqlRegistry {
       }
       if (!active) throw auth::SigningKeyError("the registry " + name() + " holds no token signing key that signs");
       return auth::SigningKeySet(std::move(*active), std::move(published));
+    });
+  }
+
+  KeyRotation rotateSigningKeys(auth::SigningAlgorithm algorithm, std::int64_t signsAfter,
+                                std::int64_t retireAfter) override {
+    std::lock_guard lock(mutex_);
+    return guarded<RegistryConfigurationError>("rotating the token signing keys", [&] {
+      const WipedString pem{auth::SigningKey::generatePem(algorithm)};
+      const auth::SigningKey key = auth::SigningKey::fromPem(pem.text, "a generated token signing key");
+      auth::WriteTransaction transaction(session_);
+      KeyRotation rotation{key.kid(), key.algorithmName(), auth::systemUnixSeconds(), 0, {}};
+      rotation.signsFrom = rotation.publishedAt + signsAfter;
+      const std::int64_t retiredAt = rotation.signsFrom + retireAfter;
+      std::vector<std::string> kids;
+      std::vector<Poco::Nullable<Poco::Int64>> retired;
+      session_ << "SELECT kid, retired_at FROM signing_keys WHERE retired_at IS NULL OR retired_at > $1"
+                  " ORDER BY published_at, kid",
+          bind(Poco::Int64{rotation.publishedAt}), into(kids), into(retired), now;
+      for (std::size_t row = 0; row < kids.size(); ++row) {
+        // A key retiring sooner already keeps that time.
+        const std::int64_t at =
+            retired[row].isNull() ? retiredAt : std::min<std::int64_t>(retired[row].value(), retiredAt);
+        session_ << "UPDATE signing_keys SET retired_at = $1 WHERE kid = $2", bind(Poco::Int64{at}), bind(kids[row]),
+            now;
+        rotation.retiring.emplace_back(kids[row], at);
+      }
+      session_ << "INSERT INTO signing_keys (kid, algorithm, sealed_private_key, published_at, signs_from)"
+                  " VALUES ($1, $2, $3, $4, $5)",
+          bind(key.kid()), bind(key.algorithmName()), bind(blobOf(key_.seal(pem.text, signingKeyContext(key.kid())))),
+          bind(Poco::Int64{rotation.publishedAt}), bind(Poco::Int64{rotation.signsFrom}), now;
+      transaction.commit();
+      return rotation;
     });
   }
 
@@ -224,6 +255,16 @@ class SharedRegistry final : public SqlRegistry {
     }
   }
 
+  // The key of a row, opened once: its kid names one key for good.
+  auth::SigningKey opened(const StoredKey& stored) {
+    const auto found = openedKeys_.find(stored.kid);
+    if (found != openedKeys_.end()) return found->second;
+    const WipedString pem{openSealed(stored.sealed, signingKeyContext(stored.kid), "token signing key " + stored.kid)};
+    auth::SigningKey key = auth::SigningKey::fromPem(pem.text, "token signing key " + stored.kid + " of " + name());
+    openedKeys_.emplace(stored.kid, key);
+    return key;
+  }
+
   // The keys published at `at`, the ones that sign first, latest first.
   std::vector<StoredKey> publishedKeys(std::int64_t at) {
     std::vector<std::string> kids;
@@ -260,6 +301,7 @@ class SharedRegistry final : public SqlRegistry {
   std::mutex mutex_;
   Poco::Data::Session session_;
   std::optional<auth::SecretHasher> hasher_;
+  std::map<std::string, auth::SigningKey> openedKeys_;
 };
 
 auth::KeyEncryptionKey loadKeyEncryptionKey(const std::filesystem::path& file) {

@@ -13,6 +13,8 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "accounts/account_store.h"
 #include "accounts/audit_log.h"
@@ -33,6 +35,16 @@ struct RegistryLocation {
   std::optional<PostgresqlRegistry> postgresql;
   // secrets.keyEncryptionKeyFile: required with a PostgreSQL registry.
   std::filesystem::path keyEncryptionKeyFile;
+};
+
+// What a rotation did: the new key, when it was published and when it signs
+// from (Unix seconds), and each key it retires with its time.
+struct KeyRotation {
+  std::string kid;
+  std::string algorithm;
+  std::int64_t publishedAt = 0;
+  std::int64_t signsFrom = 0;
+  std::vector<std::pair<std::string, std::int64_t>> retiring;
 };
 
 // A registry that cannot be used as configured: a PostgreSQL server that
@@ -63,9 +75,22 @@ class Registry {
   // call creates the pepper when absent. Throws auth::PepperError.
   virtual const auth::SecretHasher& secretHasher() = 0;
 
-  // The token-signing keys: the active one (created, EC P-256, when the
-  // registry has none) and those only published. Throws auth::SigningKeyError.
+  // The token-signing keys in force now: the active one (created, EC P-256,
+  // when the registry has none) and those only published. Throws
+  // auth::SigningKeyError.
   virtual auth::SigningKeySet signingKeys() = 0;
+  // Whether the keys in force change while a server runs (a rotation in a
+  // shared registry), so that it reads signingKeys() again, from its own
+  // thread: PostgreSQL. SQLite's key files change only with a restart.
+  virtual bool signingKeysMayChange() const = 0;
+
+  // A key rotation, one command for every instance of a shared registry: a
+  // new key of `algorithm`, published (in the JWKS, and its tokens accepted)
+  // at once and signing from `signsAfter` seconds on; every other key in
+  // force retires `retireAfter` seconds after the new one starts to sign.
+  // Throws RegistryConfigurationError where keys change only with a restart.
+  virtual KeyRotation rotateSigningKeys(auth::SigningAlgorithm algorithm, std::int64_t signsAfter,
+                                        std::int64_t retireAfter) = 0;
 
   // The client registry, created and migrated when absent; changes are not
   // audited. Throws auth::RegistryError(Storage).

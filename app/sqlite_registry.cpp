@@ -26,6 +26,15 @@ class SqliteRegistry final : public SqlRegistry {
     return *hasher_;
   }
 
+  bool signingKeysMayChange() const override { return false; }
+
+  KeyRotation rotateSigningKeys(auth::SigningAlgorithm, std::int64_t, std::int64_t) override {
+    throw RegistryConfigurationError(
+        "keys rotate: the SQLite registry in " + dataDir_.string() +
+        " rotates its key files with a restart of the server at each step (docs/operations.md); one command rotates"
+        " the keys of a PostgreSQL registry (registry.url)");
+  }
+
   auth::SigningKeySet signingKeys() override {
     const std::filesystem::path& dataDir = preparedDataDir();
     auth::SigningKey active = auth::SigningKey::loadOrCreate(dataDir / kSigningKeyFile);

@@ -110,7 +110,7 @@ bool isSigningAlgorithm(std::string_view algorithm) {
          algorithm == signingAlgorithmName(SigningAlgorithm::RS256);
 }
 
-TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& keys, const SigningKey*& key) {
+TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& keys, std::optional<SigningKey>& key) {
   std::string_view algorithm;
   bool sawAlgorithm = false;
   bool sawType = false;
@@ -137,7 +137,7 @@ TokenRejection checkHeader(simdjson::dom::object header, const SigningKeySet& ke
     }
   }
   if (!sawAlgorithm || !sawType) return TokenRejection::BadHeader;
-  if (!sawKeyId || key == nullptr) return TokenRejection::UnknownKey;
+  if (!sawKeyId || !key) return TokenRejection::UnknownKey;
   // The algorithm follows the key: an ES256 header naming an RSA key, or RS256
   // naming an EC key, is refused like any other algorithm.
   if (algorithm != key->algorithmName()) return TokenRejection::BadHeader;
@@ -204,7 +204,7 @@ TokenRejection AccessTokenVerifier::verify(std::string_view token, std::int64_t 
       !parseObject(parsers.payload, payloadJson, payload)) {
     return TokenRejection::Malformed;
   }
-  const SigningKey* key = nullptr;
+  std::optional<SigningKey> key;
   if (const TokenRejection rejection = checkHeader(header, keys_, key); rejection != TokenRejection::None) {
     return rejection;
   }

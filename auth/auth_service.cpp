@@ -25,14 +25,18 @@ namespace {
 // find the view not yet checked and go to the registry.
 constexpr std::chrono::milliseconds kPastTheSecond{2};
 
+// How often the keys in force are read again, when they can change.
+constexpr std::chrono::seconds kKeyReloadInterval{1};
+
 }  // namespace
 
 // Members in construction order: each part only refers to parts above it.
 struct AuthService::Parts {
-  Parts(const AuthSettings& settings, SigningKeySet signingKeys, std::unique_ptr<ClientRegistry> clientRegistry,
-        const SecretHasher& hasher, UnixClock clock)
+  Parts(const AuthSettings& settings, SigningKeySet signingKeys, std::function<SigningKeySet()> keySource,
+        std::unique_ptr<ClientRegistry> clientRegistry, const SecretHasher& hasher, UnixClock clock)
       : registry(std::move(clientRegistry)),
         keys(std::move(signingKeys)),
+        reloadKeys(std::move(keySource)),
         issuer(keys, settings.token, clock),
         verifier(keys, settings.token),
         throttle(settings.throttle, clock),
@@ -44,6 +48,8 @@ struct AuthService::Parts {
 
   std::unique_ptr<ClientRegistry> registry;
   SigningKeySet keys;
+  std::function<SigningKeySet()> reloadKeys;
+  std::chrono::steady_clock::time_point keysReadAt = std::chrono::steady_clock::now();
   TokenIssuer issuer;
   AccessTokenVerifier verifier;
   AuthThrottle throttle;
@@ -85,6 +91,17 @@ struct AuthService::Parts {
     return std::min<steady_clock::duration>(pollInterval, seconds(1) - intoSecond + kPastTheSecond);
   }
 
+  // Every second: the keys in force, taken when they changed (a key that
+  // starts signing, one published or retired).
+  void refreshKeys() {
+    if (!reloadKeys || std::chrono::steady_clock::now() - keysReadAt < kKeyReloadInterval) return;
+    keysReadAt = std::chrono::steady_clock::now();
+    SigningKeySet fresh = reloadKeys();
+    if (fresh.kids() == keys.kids()) return;
+    keys.replace(fresh);
+    Poco::Logger::get("codepayload.events").information("token signing key " + fresh.active().kid() + " in force");
+  }
+
   void refreshLoop() {
     std::unique_lock lock(refresherMutex);
     while (!refresherWake.wait_for(lock, untilNextCheck(), [this] { return stopping; })) {
@@ -97,14 +114,21 @@ struct AuthService::Parts {
         Poco::Logger::get("codepayload.events")
             .error(std::string("cannot refresh the client registry view: ") + error.what());
       }
+      try {
+        refreshKeys();
+      } catch (const std::exception& error) {
+        // The keys in force stay; the next second tries again.
+        Poco::Logger::get("codepayload.events").error(std::string("cannot read the token signing keys: ") + error.what());
+      }
       lock.lock();
     }
   }
 };
 
-AuthService::AuthService(const AuthSettings& settings, SigningKeySet keys, std::unique_ptr<ClientRegistry> registry,
-                         const SecretHasher& hasher, UnixClock clock)
-    : parts_(std::make_unique<Parts>(settings, std::move(keys), std::move(registry), hasher, std::move(clock))) {
+AuthService::AuthService(const AuthSettings& settings, SigningKeySet keys, std::function<SigningKeySet()> reloadKeys,
+                         std::unique_ptr<ClientRegistry> registry, const SecretHasher& hasher, UnixClock clock)
+    : parts_(std::make_unique<Parts>(settings, std::move(keys), std::move(reloadKeys), std::move(registry), hasher,
+                                     std::move(clock))) {
   parts_->refresher = std::thread([parts = parts_.get()] { parts->refreshLoop(); });
 }
 
@@ -121,7 +145,7 @@ const TokenEndpoint& AuthService::tokenEndpoint() const { return parts_->tokenEn
 
 const BearerAuthenticator& AuthService::bearerAuthenticator() const { return parts_->bearer; }
 
-const std::string& AuthService::jwksJson() const { return parts_->keys.jwksJson(); }
+std::string AuthService::jwksJson() const { return parts_->keys.jwksJson(); }
 
 ClientRegistry& AuthService::registry() { return *parts_->registry; }
 

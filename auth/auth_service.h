@@ -35,10 +35,14 @@ struct AuthSettings {
 class AuthService {
  public:
   // Signs with `keys`, loads the registry view from `registry` and starts the
-  // refresher thread. `hasher` must outlive the service. Throws RegistryError
-  // when the registry cannot be read.
-  AuthService(const AuthSettings& settings, SigningKeySet keys, std::unique_ptr<ClientRegistry> registry,
-              const SecretHasher& hasher, UnixClock clock = systemUnixSeconds);
+  // refresher thread. `reloadKeys` (empty: the keys stay as given) reads the
+  // keys in force again; the refresher calls it every second, so that a
+  // rotation published in a shared registry takes effect here within a second
+  // of its time. `hasher` must outlive the service. Throws RegistryError when
+  // the registry cannot be read.
+  AuthService(const AuthSettings& settings, SigningKeySet keys, std::function<SigningKeySet()> reloadKeys,
+              std::unique_ptr<ClientRegistry> registry, const SecretHasher& hasher,
+              UnixClock clock = systemUnixSeconds);
   ~AuthService();  // stops the refresher thread
 
   AuthService(const AuthService&) = delete;
@@ -48,7 +52,7 @@ class AuthService {
   const BearerAuthenticator& bearerAuthenticator() const;
   // {"keys":[...]} for GET /.well-known/jwks.json (Content-Type application/jwk-set+json
   // or application/json).
-  const std::string& jwksJson() const;
+  std::string jwksJson() const;
   ClientRegistry& registry();
 
   // Reloads the registry view now if the registry changed (the refresher thread

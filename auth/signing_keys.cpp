@@ -230,24 +230,35 @@ std::string SigningKey::publicKeyPem() const {
 }
 
 SigningKeySet::SigningKeySet(SigningKey active, std::vector<SigningKey> publishedOnly) {
-  keys_.reserve(publishedOnly.size() + 1);
-  keys_.push_back(std::move(active));
+  auto keys = std::make_shared<Keys>();
+  keys->keys.reserve(publishedOnly.size() + 1);
+  keys->keys.push_back(std::move(active));
   for (SigningKey& key : publishedOnly) {
-    if (find(key.kid()) == nullptr) keys_.push_back(std::move(key));
+    const bool listed = std::any_of(keys->keys.begin(), keys->keys.end(),
+                                    [&key](const SigningKey& other) { return other.kid() == key.kid(); });
+    if (!listed) keys->keys.push_back(std::move(key));
   }
-  jwksJson_ = R"({"keys":[)";
-  for (std::size_t index = 0; index < keys_.size(); ++index) {
-    if (index > 0) jwksJson_.push_back(',');
-    jwksJson_ += keys_[index].publicJwk();
+  keys->jwksJson = R"({"keys":[)";
+  for (std::size_t index = 0; index < keys->keys.size(); ++index) {
+    if (index > 0) keys->jwksJson.push_back(',');
+    keys->jwksJson += keys->keys[index].publicJwk();
   }
-  jwksJson_ += "]}";
+  keys->jwksJson += "]}";
+  versions_ = std::make_unique<common::Published<Keys>>(std::move(keys));
 }
 
-const SigningKey* SigningKeySet::find(std::string_view kid) const {
-  for (const SigningKey& key : keys_) {
-    if (key.kid() == kid) return &key;
+std::optional<SigningKey> SigningKeySet::find(std::string_view kid) const {
+  const std::shared_ptr<const Keys> keys = current();
+  for (const SigningKey& key : keys->keys) {
+    if (key.kid() == kid) return key;
   }
-  return nullptr;
+  return std::nullopt;
+}
+
+std::vector<std::string> SigningKeySet::kids() const {
+  std::vector<std::string> kids;
+  for (const SigningKey& key : current()->keys) kids.push_back(key.kid());
+  return kids;
 }
 
 }  // namespace codepayload::auth

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@
 #include <Poco/SharedPtr.h>
 
 #include "auth/jws_signer.h"
+#include "common/published.h"
 #include "auth/signing_algorithm.h"
 
 namespace codepayload::auth {
@@ -99,19 +101,32 @@ class SigningKey {
   std::shared_ptr<const Material> material_;
 };
 
+// The keys in force: replaced as a whole when the registry's keys change (a
+// rotation), while the issuer and the verifier that hold it read on; every
+// read sees one version. Thread-safe; movable until shared.
 class SigningKeySet {
  public:
   explicit SigningKeySet(SigningKey active, std::vector<SigningKey> publishedOnly = {});
 
-  const SigningKey& active() const { return keys_.front(); }
-  // The key with this kid (active or published), or nullptr.
-  const SigningKey* find(std::string_view kid) const;
+  SigningKey active() const { return current()->keys.front(); }
+  // The key with this kid (active or published), or nullopt.
+  std::optional<SigningKey> find(std::string_view kid) const;
   // {"keys":[<active>, <published>...]}, for GET /.well-known/jwks.json.
-  const std::string& jwksJson() const { return jwksJson_; }
+  std::string jwksJson() const { return current()->jwksJson; }
+  // The kids, the active one first.
+  std::vector<std::string> kids() const;
+
+  // Takes the keys of `next` from now on.
+  void replace(const SigningKeySet& next) { versions_->replace(next.current()); }
 
  private:
-  std::vector<SigningKey> keys_;
-  std::string jwksJson_;
+  struct Keys {
+    std::vector<SigningKey> keys;  // the active one first
+    std::string jwksJson;
+  };
+  std::shared_ptr<const Keys> current() const { return versions_->current(); }
+
+  std::unique_ptr<common::Published<Keys>> versions_;
 };
 
 }  // namespace codepayload::auth

@@ -37,10 +37,7 @@ void appendMember(std::string& json, std::string_view name, std::int64_t value) 
 }  // namespace
 
 TokenIssuer::TokenIssuer(const SigningKeySet& keys, TokenSettings settings, UnixClock clock)
-    : keys_(keys),
-      settings_(std::move(settings)),
-      clock_(std::move(clock)),
-      headerSegment_(headerSegment(keys.active())) {}
+    : keys_(keys), settings_(std::move(settings)), clock_(std::move(clock)) {}
 
 IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
   const std::int64_t now = std::max(subject.now ? *subject.now : clock_(), subject.notBefore);
@@ -59,13 +56,15 @@ IssuedToken TokenIssuer::issue(const TokenSubject& subject) const {
   appendMember(claims, R"(,"sub":)", subject.organizationId);
   claims += '}';
 
+  // The key in force now (a rotation may have replaced it since the last token).
+  const SigningKey key = keys_.active();
   IssuedToken issued;
   std::string& token = issued.accessToken;
-  token.reserve(headerSegment_.size() + claims.size() * 4 / 3 + 100);
-  token += headerSegment_;
+  token = headerSegment(key);
+  token.reserve(token.size() + claims.size() * 4 / 3 + 100);
   token += '.';
   token += encodeBase64Url(claims);
-  const std::string signature = keys_.active().sign(token);
+  const std::string signature = key.sign(token);
   token += '.';
   token += encodeBase64Url(signature);
   issued.expiresIn = settings_.lifetimeSeconds;

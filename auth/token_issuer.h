@@ -58,7 +58,6 @@ class TokenIssuer {
   const SigningKeySet& keys_;
   TokenSettings settings_;
   UnixClock clock_;
-  std::string headerSegment_;  // base64url of the active key's header
 };
 
 }  // namespace codepayload::auth

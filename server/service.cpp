@@ -205,7 +205,9 @@ void CodePayloadService::Running::startAuth() {
   authSettings.token.audience = config.audience;
   authSettings.token.lifetimeSeconds = config.tokenTtlSeconds;
   authSettings.token.leewaySeconds = config.tokenLeewaySeconds;
-  auth = std::make_unique<auth::AuthService>(authSettings, registry->signingKeys(),
+  std::function<auth::SigningKeySet()> reloadKeys;
+  if (registry->signingKeysMayChange()) reloadKeys = [&registry = *registry] { return registry.signingKeys(); };
+  auth = std::make_unique<auth::AuthService>(authSettings, registry->signingKeys(), std::move(reloadKeys),
                                              registry->openClients(auth::systemUnixSeconds), registry->secretHasher());
   largeRequests = std::make_unique<LargeRequestSlots>(
       LargeRequestLimits{config.largeBodyBytes, config.maxLargeRequestsPerClient,

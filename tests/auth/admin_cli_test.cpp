@@ -111,6 +111,7 @@ const std::string kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
     "  operator create --email EMAIL --password-stdin\n"
+    "  keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]\n"
     "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"

@@ -68,8 +68,8 @@ std::filesystem::path sourceRegistryMigrations();
 struct OpenedAuthService {
   explicit OpenedAuthService(const std::filesystem::path& dataDir, const AuthSettings& settings = {})
       : registry(app::openRegistry({dataDir, sourceRegistryMigrations(), std::nullopt, {}})),
-        service(settings, registry->signingKeys(), registry->openClients(systemUnixSeconds), registry->secretHasher()) {
-  }
+        service(settings, registry->signingKeys(), {}, registry->openClients(systemUnixSeconds),
+                registry->secretHasher()) {}
 
   std::unique_ptr<app::Registry> registry;
   AuthService service;

@@ -346,15 +346,23 @@ TEST(SigningKeySet, FindsKeysByKidAndPublishesAllInOrder) {
   // A rotation from RSA to EC: the new EC key signs, the previous RSA key is still published.
   const SigningKey& active = testing::sharedTestKey(SigningAlgorithm::ES256);
   const SigningKey& previous = testing::sharedTestKey(SigningAlgorithm::RS256);
-  const SigningKeySet keys(active, {previous, active});
+  SigningKeySet keys(active, {previous, active});
   EXPECT_EQ(keys.active().kid(), active.kid());
-  EXPECT_EQ(keys.find(active.kid()), &keys.active());
-  ASSERT_NE(keys.find(previous.kid()), nullptr);
+  ASSERT_TRUE(keys.find(active.kid()).has_value());
+  EXPECT_EQ(keys.find(active.kid())->kid(), keys.active().kid());
+  ASSERT_TRUE(keys.find(previous.kid()).has_value());
   EXPECT_EQ(keys.find(previous.kid())->algorithm(), SigningAlgorithm::RS256);
-  EXPECT_EQ(keys.find("unknown"), nullptr);
-  EXPECT_EQ(keys.find(""), nullptr);
+  EXPECT_FALSE(keys.find("unknown").has_value());
+  EXPECT_FALSE(keys.find("").has_value());
+  EXPECT_EQ(keys.kids(), (std::vector<std::string>{active.kid(), previous.kid()}));
   // JK-01/JK-02/JK-04: every key once, the active one first, public members only.
   EXPECT_EQ(keys.jwksJson(), R"({"keys":[)" + active.publicJwk() + "," + previous.publicJwk() + "]}");
+  // Replaced as a whole: the set's holders read the next keys.
+  keys.replace(SigningKeySet(previous));
+  EXPECT_EQ(keys.active().kid(), previous.kid());
+  EXPECT_FALSE(keys.find(active.kid()).has_value());
+  EXPECT_EQ(keys.jwksJson(), R"({"keys":[)" + previous.publicJwk() + "]}");
+  keys.replace(SigningKeySet(active, {previous}));
   EXPECT_TRUE(keys.jwksJson().starts_with(R"({"keys":[{"kty":"EC","kid":")")) << keys.jwksJson();
   EXPECT_NE(keys.jwksJson().find(R"(},{"kty":"RSA","kid":")"), std::string::npos) << keys.jwksJson();
   for (const char* privateMember : {"\"d\"", "\"p\"", "\"q\"", "\"dp\"", "\"dq\"", "\"qi\"", "\"oth\"", "\"k\""}) {

@@ -9,10 +9,12 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "auth/base64.h"
 #include "tests/robustness/api_client.h"
 #include "tests/robustness/child_process.h"
 #include "tests/robustness/load_generator.h"
@@ -169,6 +171,74 @@ TEST_F(BehindHaproxyTest, AnInstanceKilledDuringLoadFailsNoRequest) {
   EXPECT_GE(report.served, 6000u);
   std::cout << "[ scale ] kill -9 of one instance of 3 behind HAProxy: " << report.served << " /codes served, "
             << report.failed << " failed, " << report.requestsPerSecond() << " requests/s\n";
+}
+
+// The kid in an access token's header.
+std::string kidOf(const std::string& token) {
+  std::string header;
+  if (!auth::decodeBase64UrlStrict(token.substr(0, token.find('.')), header)) return "";
+  const std::size_t at = header.find(R"("kid":")");
+  if (at == std::string::npos) return "";
+  return header.substr(at + 7, header.find('"', at + 7) - at - 7);
+}
+
+// keys rotate while /codes runs through HAProxy: the new key is published
+// everywhere before any instance signs with it, tokens of the old key keep
+// working, and from the new key's time every instance issues tokens that
+// every instance accepts. No request fails.
+TEST_F(BehindHaproxyTest, KeysRotatedUnderLoadFailNoRequest) {
+  const CreatedApiClient client = createClient();
+  const std::string oldToken = acceptedAccessToken(proxy_, client);
+  const std::string oldKid = kidOf(oldToken);
+  LoadGenerator load(
+      proxy_, {requestBytes(codesCall(oldToken, kOneItem))},
+      [](std::size_t, const HttpResult& response) {
+        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
+      },
+      1, 4);
+  ASSERT_TRUE(load.waitForCompleted(500, std::chrono::seconds(30)));
+
+  const std::string rotated = admin({"keys", "rotate", "--signs-in", "2"});
+  const std::string newKid = jsonMember(rotated, "kid");
+  ASSERT_EQ(newKid.size(), 43u) << rotated;
+  EXPECT_NE(newKid, oldKid);
+
+  // For five seconds, past the new key's time: a fresh token through HAProxy,
+  // used on every instance directly.
+  std::set<std::string> kidsIssued;
+  int tokenFailures = 0;
+  std::string firstFailure;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (std::chrono::steady_clock::now() < until) {
+    const HttpResult issued = exchange(proxy_, tokenCall(client.clientId, client.secret));
+    if (issued.status != 200) {
+      if (tokenFailures++ == 0) firstFailure = "token: " + std::to_string(issued.status) + " " + issued.body;
+      continue;
+    }
+    const std::string token = jsonMember(issued.body, "access_token");
+    kidsIssued.insert(kidOf(token));
+    for (const std::unique_ptr<ServerProcess>& instance : instances_) {
+      const HttpResult answered = exchange(instance->endpoint(), codesCall(token, kOneItem));
+      if (answered.status != 200 && tokenFailures++ == 0) {
+        firstFailure =
+            "codes with a token of " + kidOf(token) + ": " + std::to_string(answered.status) + " " + answered.body;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const LoadReport report = load.stop();
+  EXPECT_EQ(report.failed, 0u) << report.firstFailure;
+  EXPECT_EQ(tokenFailures, 0) << firstFailure;
+  EXPECT_EQ(kidsIssued, (std::set<std::string>{oldKid, newKid}));
+  // Every instance publishes both until the old key retires.
+  for (const std::unique_ptr<ServerProcess>& instance : instances_) {
+    const std::string jwks = exchange(instance->endpoint(), HttpCall{"GET", "/.well-known/jwks.json", {}, ""}).body;
+    EXPECT_NE(jwks.find(oldKid), std::string::npos) << jwks;
+    EXPECT_NE(jwks.find(newKid), std::string::npos) << jwks;
+  }
+  // And signs with the new one only.
+  EXPECT_EQ(kidOf(jsonMember(exchange(proxy_, tokenCall(client.clientId, client.secret)).body, "access_token")),
+            newKid);
 }
 
 }  // namespace

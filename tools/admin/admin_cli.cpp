@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdlib>
 #include <functional>
 #include <iostream>
@@ -49,6 +50,7 @@ constexpr std::string_view kUsage =
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
     "  operator create --email EMAIL --password-stdin\n"
+    "  keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]\n"
     "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
     "  --help | --version\n"
     "Settings: the data dir (data.dir of codepayload.properties or CODEPAYLOAD_DATA_DIR, default ./data)\n"
@@ -406,6 +408,43 @@ void recordUnsuccessfulAttempt(AdminContext& context, OpenRegistry& open, const 
   }
 }
 
+// How long after a new key starts to sign the keys it replaces retire: a key
+// that signed until then (each instance reads the keys every second) has its
+// last token valid for token.ttl, accepted for token.leewaySeconds more, and
+// each instance stops publishing it within a second of its retirement.
+std::int64_t retirementDelay(const AdminSettings& settings) {
+  return settings.tokenLifetimeSeconds + settings.tokenLeewaySeconds + 2;
+}
+
+// keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS] (app/registry.h).
+std::string rotateKeys(std::span<const std::string_view> arguments, app::Registry& registry,
+                       const AdminSettings& settings) {
+  const CommandArguments parsed(arguments, {{"--algorithm", false}, {"--signs-in", false}}, 0, "keys rotate");
+  const std::string_view algorithmName = parsed.optional("--algorithm", "ES256");
+  std::optional<auth::SigningAlgorithm> algorithm;
+  for (const auth::SigningAlgorithm known : {auth::SigningAlgorithm::ES256, auth::SigningAlgorithm::RS256}) {
+    if (auth::signingAlgorithmName(known) == algorithmName) algorithm = known;
+  }
+  if (!algorithm) throw UsageError("--algorithm is ES256 or RS256, got '" + std::string(algorithmName) + "'");
+  const std::string signsIn(parsed.optional("--signs-in", "60"));
+  std::int64_t seconds = 0;
+  const auto [end, error] = std::from_chars(signsIn.data(), signsIn.data() + signsIn.size(), seconds);
+  // Two seconds at least: every instance must read the new key (each reads the
+  // keys every second) before any instance signs with it.
+  if (error != std::errc() || end != signsIn.data() + signsIn.size() || seconds < 2 || seconds > 86400) {
+    throw UsageError("--signs-in is a whole number of seconds from 2 to 86400, got '" + signsIn + "'");
+  }
+  const app::KeyRotation rotation = registry.rotateSigningKeys(*algorithm, seconds, retirementDelay(settings));
+  std::string json = R"({"kid":)" + jsonString(rotation.kid) + R"(,"algorithm":)" + jsonString(rotation.algorithm) +
+                     R"(,"publishedAt":)" + jsonString(common::utcSecondsText(rotation.publishedAt)) +
+                     R"(,"signsFrom":)" + jsonString(common::utcSecondsText(rotation.signsFrom)) + R"(,"retiring":[)";
+  for (std::size_t index = 0; index < rotation.retiring.size(); ++index) {
+    json += std::string(index == 0 ? "" : ",") + R"({"kid":)" + jsonString(rotation.retiring[index].first) +
+            R"(,"retiredAt":)" + jsonString(common::utcSecondsText(rotation.retiring[index].second)) + "}";
+  }
+  return json + "]}";
+}
+
 // registry copy --to URL [--password-file FILE]: the SQLite registry of the
 // data dir into an empty PostgreSQL database (app/registry_copy.h).
 std::string copyIntoPostgresql(std::span<const std::string_view> arguments, const app::RegistryLocation& from) {
@@ -433,8 +472,9 @@ std::string copyIntoPostgresql(std::span<const std::string_view> arguments, cons
 
 }  // namespace
 
-int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLocation& location, std::istream& in,
+int runAdmin(std::span<const std::string_view> arguments, const AdminSettings& settings, std::istream& in,
              std::ostream& out, std::ostream& err) {
+  const app::RegistryLocation& location = settings.registry;
   if (arguments.size() == 1 && (arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help")) {
     out << kUsage;
     return kExitOk;
@@ -480,6 +520,10 @@ int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLoc
       openRegistry(true);
       out << R"({"registry":)" << jsonString(registry->name()) << R"(,"created":)" << (existed ? "false" : "true")
           << "}\n";
+      return kExitOk;
+    }
+    if (arguments.size() >= 2 && arguments[0] == "keys" && arguments[1] == "rotate") {
+      out << rotateKeys(arguments.subspan(2), *registry, settings) << '\n';
       return kExitOk;
     }
     if (arguments.size() >= 2 && arguments[0] == "registry" && arguments[1] == "copy") {

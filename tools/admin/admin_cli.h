@@ -17,6 +17,11 @@
 //   user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin
 //                                                               {"id","organizationId","email","role","createdAt"}
 //   operator create --email EMAIL --password-stdin              {"id","email","createdAt"}
+//   keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]
+//                                                               {"kid","algorithm","publishedAt","signsFrom","retiring":[{"kid","retiredAt"}...]}
+//     a new token-signing key for every instance of a PostgreSQL registry: published at once,
+//     signing after --signs-in seconds (default 60, at least 2); the keys in force retire
+//     token.ttl + token.leewaySeconds + 2 s after it starts to sign (docs/scaling.md)
 //   registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]
 //                                                               {"from","to","tables":{TABLE:ROWS...},"signingKeys"}
 //     the SQLite registry of the data dir, its pepper and signing keys into an empty PostgreSQL
@@ -64,7 +69,13 @@ inline constexpr int kExitUsage = 2;
 // `arguments` without the program name; `registry` where the registry is
 // (app/registry.h); `in` is standard input (--password-stdin). A registry
 // that cannot be used as configured exits with app::kExitConfig.
-int runAdmin(std::span<const std::string_view> arguments, const app::RegistryLocation& registry, std::istream& in,
+struct AdminSettings {
+  app::RegistryLocation registry;
+  // token.ttl and token.leewaySeconds: how long a retired key's tokens live.
+  std::int64_t tokenLifetimeSeconds = 3600;
+  std::int64_t tokenLeewaySeconds = 30;
+};
+int runAdmin(std::span<const std::string_view> arguments, const AdminSettings& settings, std::istream& in,
              std::ostream& out, std::ostream& err);
 
 }  // namespace codepayload::admin

@@ -26,12 +26,14 @@ int main(int argc, char** argv) {
     codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
     return codepayload::app::kExitConfig;
   }
-  codepayload::app::RegistryLocation registry;
+  codepayload::admin::AdminSettings admin;
   try {
-    registry = codepayload::app::registryLocationFrom(settings);
+    admin.registry = codepayload::app::registryLocationFrom(settings);
+    admin.tokenLifetimeSeconds = codepayload::app::integerSetting(settings, "token.ttl");
+    admin.tokenLeewaySeconds = codepayload::app::integerSetting(settings, "token.leewaySeconds");
   } catch (const std::exception& error) {
     codepayload::app::diagnostics().error(std::string("configuration error: ") + error.what());
     return codepayload::app::kExitConfig;
   }
-  return codepayload::admin::runAdmin(arguments, registry, std::cin, std::cout, std::cerr);
+  return codepayload::admin::runAdmin(arguments, admin, std::cin, std::cout, std::cerr);
 }
