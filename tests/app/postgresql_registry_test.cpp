@@ -261,6 +261,39 @@ TEST_F(PostgresqlRegistryTest, ACopyOfAnSqliteRegistryKeepsEveryRowSecretAndKey)
   EXPECT_EQ(column("SELECT count(*)::text FROM organizations"), std::vector<std::string>{"1"});
 }
 
+// docs/scaling.md's backup: pg_dump of the registry, pg_restore into a new
+// database, and the restored registry answers for the same secrets and keys.
+TEST_F(PostgresqlRegistryTest, ABackupWithPgDumpRestoresWithPgRestore) {
+  auth::CreatedClient created;
+  std::string jwks;
+  {
+    const std::unique_ptr<Registry> original = openRegistry(location(keyFile_));
+    jwks = original->signingKeys().jwksJson();
+    const std::unique_ptr<auth::ClientRegistry> clients = original->openClients(auth::systemUnixSeconds);
+    created = clients->createClient(clients->createOrganization("Acme", auth::Plan::Starter).id, "line 4",
+                                    {"write:codes"}, "tester");
+  }
+  const std::filesystem::path dump = dir_.path() / "registry.dump";
+  server_->client("pg_dump", "--format=custom --file='" + dump.string() + "' " + database_);
+  const std::string restored = database_ + "_restored";
+  server_->createDatabase(restored);
+  server_->client("pg_restore", "--dbname=" + restored + " '" + dump.string() + "'");
+
+  RegistryLocation restoredLocation = location(keyFile_);
+  restoredLocation.postgresql->connectionString = server_->connectionString(restored);
+  const std::unique_ptr<Registry> registry = openRegistry(restoredLocation);
+  EXPECT_EQ(registry->signingKeys().jwksJson(), jwks);
+  const std::optional<auth::ClientAuthRecord> found =
+      registry->openClients(auth::systemUnixSeconds)->findClientForAuthentication(created.client.id);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->secretDigest, registry->secretHasher().digest(created.secret));
+  // The restored audit log numbers on.
+  registry->openAccounts(auth::systemUnixSeconds)
+      ->appendAudit(accounts::AuditRecord{0, 1771200000, "cli:tester", "org.note", "", "", "local",
+                                          accounts::AuditResult::Success, ""});
+  EXPECT_EQ(server_->query(restored, "SELECT count(*) FROM audit_log"), "1");
+}
+
 // The command an operator runs: codepayload-admin registry copy, its answer
 // and its refusal of a database that holds a registry already.
 TEST_F(PostgresqlRegistryTest, TheAdminCopiesTheDataDirsRegistryAndRefusesToCopyTwice) {

@@ -94,6 +94,21 @@ TEST_F(SharedRegistryTest, WhatOneInstanceIssuesTheOtherAccepts) {
   EXPECT_EQ(onSecond.status, 200) << onSecond.body;
   EXPECT_EQ(onSecond.body, kOneItemResponse);
   EXPECT_EQ(first->codes(fromSecond, kOneItem).status, 200);
+  // A refusal reads the registry: the lookups open their connections.
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    second->request(HttpCall{"POST",
+                             "/oauth/token",
+                             {{"Authorization", testing::basicAuthorization(client.clientId, "not-the-secret")},
+                              {"Content-Type", "application/x-www-form-urlencoded"}},
+                             "grant_type=client_credentials"});
+  }
+  // docs/scaling.md: at most 13 connections an instance.
+  const std::string connections =
+      cluster_->query(database_,
+                      "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                      " AND application_name = 'codepayload'");
+  EXPECT_LE(std::stoi(connections), 26) << connections;
+  std::cout << "[ scale ] two instances hold " << connections << " connections\n";
 }
 
 TEST_F(SharedRegistryTest, ABlockOnOneInstanceHoldsOnTheOtherWithinTwoSeconds) {

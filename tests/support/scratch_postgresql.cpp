@@ -169,12 +169,27 @@ void ScratchPostgresql::psql(const std::string& database, const std::string& sql
       false, "psql " + sql);
 }
 
+std::string ScratchPostgresql::query(const std::string& database, const std::string& sql) {
+  std::string rows = run("PGPASSWORD=" + password_ + " " + quoted((bin_ / "psql").string()) +
+                             " -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 -p " + std::to_string(port_) + " -U " + user_ +
+                             " -d " + database + " -c " + quoted(sql),
+                         false, "psql " + sql);
+  while (!rows.empty() && rows.back() == '\n') rows.pop_back();
+  return rows;
+}
+
+void ScratchPostgresql::client(const std::string& program, const std::string& arguments) {
+  run("PGPASSWORD=" + password_ + " " + quoted((bin_ / program).string()) + " -h 127.0.0.1 -p " +
+          std::to_string(port_) + " -U " + user_ + " " + arguments,
+      false, program + " " + arguments);
+}
+
 std::string ScratchPostgresql::connectionString(const std::string& database) const {
   return "host=127.0.0.1 port=" + std::to_string(port_) + " dbname=" + database + " user=" + user_ +
          " password=" + password_;
 }
 
-void ScratchPostgresql::run(const std::string& command, bool asServer, const std::string& what) {
+std::string ScratchPostgresql::run(const std::string& command, bool asServer, const std::string& what) {
   const std::filesystem::path output = dir_ / "command-output";
   const std::string prefix = asServer && geteuid() == 0 ? "runuser -u postgres -- " : "";
   const std::string line = prefix + command + " >" + quoted(output.string()) + " 2>&1";
@@ -182,6 +197,7 @@ void ScratchPostgresql::run(const std::string& command, bool asServer, const std
   if (status != 0) {
     throw std::runtime_error(what + " failed (status " + std::to_string(status) + "):\n" + readText(output));
   }
+  return readText(output);
 }
 
 }  // namespace codepayload::testing

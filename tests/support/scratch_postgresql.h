@@ -40,6 +40,12 @@ class ScratchPostgresql {
 
   // Runs an SQL script with psql against `database`; throws on failure.
   void psql(const std::string& database, const std::string& sql);
+  // The rows of one query, unaligned, a line each, without a final newline.
+  std::string query(const std::string& database, const std::string& sql);
+  // Runs one of the cluster's client programs (pg_dump, pg_restore, ...)
+  // with `arguments` (already quoted for the shell) against this server, as
+  // its user; throws with the program's output on failure.
+  void client(const std::string& program, const std::string& arguments);
 
   // Stops the server (-m fast: sessions are ended) and starts it again on the
   // same port, as an operator's restart or a failover does to the clients.
@@ -53,7 +59,8 @@ class ScratchPostgresql {
   void stop() noexcept;
   // Runs `command` through the shell, as the server's user when `asServer`,
   // appending its output to the commands log; throws with that output.
-  void run(const std::string& command, bool asServer, const std::string& what);
+  // Returns what it printed.
+  std::string run(const std::string& command, bool asServer, const std::string& what);
 
   std::filesystem::path bin_;
   std::filesystem::path dir_;
