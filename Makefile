@@ -44,6 +44,7 @@ test-sanitize:
 	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" -DCODEPAYLOAD_SANITIZE=ON -DCODEPAYLOAD_FUZZ=ON
 	cmake --build $(BUILD_ASAN) -j $(JOBS)
 	cd $(BUILD_ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
 	  ctest --output-on-failure -j $(JOBS)
 
 fuzz-smoke:

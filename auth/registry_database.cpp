@@ -30,6 +30,21 @@ constexpr const char* kPostgresqlBeginWrite = "BEGIN; SELECT pg_advisory_xact_lo
 // the name shows the service's connections in pg_stat_activity.
 constexpr const char* kPostgresqlSessionSettings = "SET lock_timeout = '5s'; SET application_name = 'codepayload'";
 
+// Connects once with libpq itself and lets go, so that a server that cannot
+// be reached or refuses the login is reported here: Poco 1.11's
+// SessionHandle::connect throws on a failed PQconnectdb without PQfinish, and
+// every failed attempt through it would leak the connection's memory. Throws
+// Poco::Data::ConnectionFailedException with Poco's words for the failure.
+void requireReachable(const std::string& connectionString) {
+  const std::string withTimeout =
+      connectionString + " connect_timeout=" + std::to_string(kConnectTimeoutSeconds);
+  PGconn* probe = PQconnectdb(withTimeout.c_str());
+  const bool reached = probe != nullptr && PQstatus(probe) == CONNECTION_OK;
+  const std::string error = probe != nullptr ? PQerrorMessage(probe) : "out of memory";
+  PQfinish(probe);
+  if (!reached) throw Poco::Data::ConnectionFailedException("Connection Error: " + error);
+}
+
 bool isPostgresql(const Poco::Data::Session& session) {
   return session.connector() == Poco::Data::PostgreSQL::Connector::KEY;
 }
@@ -64,6 +79,7 @@ void registerRegistryConnectors() {
 Poco::Data::Session openRegistrySession(const RegistryDatabase& database) {
   registerRegistryConnectors();
   if (database.kind == RegistryDatabase::Kind::Postgresql) {
+    requireReachable(database.connectionString);
     Poco::Data::Session session(Poco::Data::PostgreSQL::Connector::KEY, database.connectionString,
                                 kConnectTimeoutSeconds);
     try {

@@ -45,7 +45,8 @@ AuthFuzzFixture::AuthFuzzFixture()
     : directory_(makeTemporaryDirectory()),
       hasher_(kPepper),
       rsaKey_(auth::SigningKey::generate(auth::SigningAlgorithm::RS256)),
-      keys_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256), {rsaKey_}) {
+      ecKey_(auth::SigningKey::generate(auth::SigningAlgorithm::ES256)),
+      keys_(ecKey_, {rsaKey_}) {
   registry_ =
       std::make_unique<auth::SqlClientRegistry>(auth::RegistryDatabase::sqlite(directory_ / app::kRegistryDatabaseFile),
                                                 auth::registryMigrationsDir(app::defaultSchemaDir()), hasher_, clock());

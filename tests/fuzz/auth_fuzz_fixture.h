@@ -46,7 +46,7 @@ class AuthFuzzFixture {
   const auth::SecretHasher& hasher() const { return hasher_; }
   const auth::SigningKeySet& keys() const { return keys_; }
   // The active key (ES256) and the published one (RS256) of keys().
-  const auth::SigningKey& ecKey() const { return keys_.active(); }
+  const auth::SigningKey& ecKey() const { return ecKey_; }
   const auth::SigningKey& rsaKey() const { return rsaKey_; }
   static auth::UnixClock clock() {
     return [] { return kNow; };
@@ -73,6 +73,7 @@ class AuthFuzzFixture {
   std::filesystem::path directory_;
   auth::SecretHasher hasher_;
   auth::SigningKey rsaKey_;
+  auth::SigningKey ecKey_;
   auth::SigningKeySet keys_;
   std::unique_ptr<auth::SqlClientRegistry> registry_;
   FuzzClient active_, blocked_, deleted_, unscoped_, lapsed_;
