@@ -4,7 +4,6 @@
 #include <Poco/Data/Session.h>
 #include <Poco/Exception.h>
 #include <Poco/Nullable.h>
-#include <openssl/crypto.h>
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -44,12 +43,6 @@ std::string bytesOf(const Poco::Data::BLOB& blob) {
   return std::string(blob.rawContent(), blob.rawContent() + blob.size());
 }
 
-// A string that wipes its bytes when it goes: a pepper, a private key's PEM.
-struct WipedString {
-  std::string text;
-  ~WipedString() { OPENSSL_cleanse(text.data(), text.size()); }
-};
-
 class SharedRegistry final : public SqlRegistry {
  public:
   SharedRegistry(auth::RegistryDatabase database, const std::filesystem::path& migrationsDir,
@@ -57,7 +50,7 @@ class SharedRegistry final : public SqlRegistry {
       : SqlRegistry(database, migrationsDir),
         key_(std::move(key)),
         keyFile_(std::move(keyFile)),
-        session_(connect(database)) {
+        session_(connectToRegistry(database)) {
     refuseAForeignDatabase();
     migrate(migrationsDir / "postgresql");
     checkTheKey();
@@ -148,15 +141,6 @@ class SharedRegistry final : public SqlRegistry {
     std::string sealed;
     bool signs = false;
   };
-
-  static Poco::Data::Session connect(const auth::RegistryDatabase& database) {
-    try {
-      return auth::openRegistrySession(database);
-    } catch (const Poco::Exception& error) {
-      throw RegistryConfigurationError("registry.url: cannot connect to " + database.name + ": " +
-                                       databaseMessageOf(error));
-    }
-  }
 
   // Runs `work`; a database fault becomes Error("registry <name>, <what>: <message>").
   template <typename Error, typename Work>
@@ -304,6 +288,17 @@ class SharedRegistry final : public SqlRegistry {
   std::map<std::string, auth::SigningKey> openedKeys_;
 };
 
+}  // namespace
+
+Poco::Data::Session connectToRegistry(const auth::RegistryDatabase& database) {
+  try {
+    return auth::openRegistrySession(database);
+  } catch (const Poco::Exception& error) {
+    throw RegistryConfigurationError("registry.url: cannot connect to " + database.name + ": " +
+                                     databaseMessageOf(error));
+  }
+}
+
 auth::KeyEncryptionKey loadKeyEncryptionKey(const std::filesystem::path& file) {
   if (file.empty()) {
     throw RegistryConfigurationError(
@@ -316,8 +311,6 @@ auth::KeyEncryptionKey loadKeyEncryptionKey(const std::filesystem::path& file) {
     throw RegistryConfigurationError(std::string("secrets.keyEncryptionKeyFile: ") + error.what());
   }
 }
-
-}  // namespace
 
 std::unique_ptr<Registry> openPostgresqlRegistry(const RegistryLocation& location) {
   auth::KeyEncryptionKey key = loadKeyEncryptionKey(location.keyEncryptionKeyFile);

@@ -6,9 +6,14 @@
 // app/registry.cpp.
 #pragma once
 
+#include <Poco/Data/Session.h>
+
+#include <filesystem>
 #include <memory>
 
 #include "app/registry.h"
+#include "auth/key_encryption.h"
+#include "auth/registry_database.h"
 
 namespace codepayload::app {
 
@@ -17,5 +22,14 @@ namespace codepayload::app {
 // the registry's key check, sealing one for a new registry. Throws
 // RegistryConfigurationError.
 std::unique_ptr<Registry> openPostgresqlRegistry(const RegistryLocation& location);
+
+// The key in secrets.keyEncryptionKeyFile `file`. Throws
+// RegistryConfigurationError naming the setting (a missing or weak file).
+auth::KeyEncryptionKey loadKeyEncryptionKey(const std::filesystem::path& file);
+
+// A session on `database`; a server that cannot be reached or refuses the
+// login throws RegistryConfigurationError ("registry.url: cannot connect to
+// <name>: <why>").
+Poco::Data::Session connectToRegistry(const auth::RegistryDatabase& database);
 
 }  // namespace codepayload::app

@@ -6,12 +6,12 @@
 #include <Poco/Data/Statement.h>
 #include <Poco/Exception.h>
 #include <Poco/Nullable.h>
-#include <openssl/crypto.h>
 
 #include <filesystem>
 #include <set>
 #include <stdexcept>
 
+#include "app/postgresql_registry.h"
 #include "app/sealed_secrets.h"
 #include "app/sqlite_registry.h"
 #include "auth/key_encryption.h"
@@ -38,12 +38,6 @@ constexpr const char* kCopiedTables[] = {
     "sessions",      "recovery_codes", "audit_log", "client_usage_daily", "organization_settings"};
 const std::set<std::string> kNotCopied = {"schema_migrations", "client_standing_version", "installation_secrets",
                                           "signing_keys"};
-
-// A string that wipes its bytes when it goes: a pepper, a private key's PEM.
-struct WipedString {
-  std::string text;
-  ~WipedString() { OPENSSL_cleanse(text.data(), text.size()); }
-};
 
 std::vector<std::string> strings(Poco::Data::Session& session, const std::string& sql) {
   std::vector<std::string> values;
@@ -167,24 +161,11 @@ RegistryCopyReport copyRegistry(const RegistryLocation& from, const RegistryLoca
         "secrets.keyEncryptionKeyFile: required to copy into PostgreSQL: the file every instance will read, e.g."
         " (umask 077; head -c 32 /dev/urandom > /etc/codepayload/key-encryption-key)");
   }
-  const auth::KeyEncryptionKey key = [&] {
-    try {
-      return auth::KeyEncryptionKey::load(to.keyEncryptionKeyFile);
-    } catch (const auth::KeyEncryptionKeyError& error) {
-      throw RegistryConfigurationError(std::string("secrets.keyEncryptionKeyFile: ") + error.what());
-    }
-  }();
+  const auth::KeyEncryptionKey key = loadKeyEncryptionKey(to.keyEncryptionKeyFile);
   const auth::RegistryDatabase target =
       auth::RegistryDatabase::postgresql(to.postgresql->connectionString, to.postgresql->displayName);
 
-  Poco::Data::Session targetSession = [&] {
-    try {
-      return auth::openRegistrySession(target);
-    } catch (const Poco::Exception& error) {
-      throw RegistryConfigurationError("registry.url: cannot connect to " + target.name + ": " +
-                                       databaseMessageOf(error));
-    }
-  }();
+  Poco::Data::Session targetSession = connectToRegistry(target);
   try {
     refuseATargetInUse(targetSession, target.name);
     applyMigrations(targetSession, to.migrationsDir / "postgresql");
