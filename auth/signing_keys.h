@@ -4,10 +4,11 @@
 // private key of at least 2048 bits signs RS256; any other key is refused.
 // Where the keys are kept is the registry's business (app/registry.h): PEM
 // files in an SQLite registry's data directory, sealed rows in a PostgreSQL
-// one; a new installation's first key is EC P-256. A key's `kid` is its RFC 7638 JWK thumbprint. A
-// SigningKeySet holds the active key plus any keys that are only published
-// and accepted (the previous key during a rotation, or the next one before it
-// starts signing); each may be EC or RSA, independently.
+// one; a new installation's first key is EC P-256. A key's `kid` is its
+// RFC 7638 JWK thumbprint. A SigningKeySet holds the active key plus any keys
+// that are only published and accepted (the previous key during a rotation,
+// or the next one before it starts signing); each may be EC or RSA,
+// independently.
 #pragma once
 
 #include <cstddef>
