@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "app/postgresql_published_releases.h"
 #include "app/sealed_secrets.h"
 #include "app/sql_registry.h"
 #include "auth/key_encryption.h"
@@ -78,6 +79,10 @@ class SharedRegistry final : public SqlRegistry {
   }
 
   bool signingKeysMayChange() const override { return true; }
+
+  std::unique_ptr<PublishedReleases> openPublishedReleases() override {
+    return openPostgresqlPublishedReleases(database());
+  }
 
   auth::SigningKeySet signingKeys() override {
     std::lock_guard lock(mutex_);

@@ -18,6 +18,7 @@
 
 #include "accounts/account_store.h"
 #include "accounts/audit_log.h"
+#include "app/published_releases.h"
 #include "app/registry_url.h"
 #include "app/settings.h"
 #include "auth/client_registry.h"
@@ -103,6 +104,10 @@ class Registry {
   // The usage counts, of a registry already created (by openClients or
   // openAccounts). Throws auth::RegistryError(Storage).
   virtual std::unique_ptr<auth::UsageStore> openUsage() = 0;
+  // The dictionary releases published to every instance: PostgreSQL's;
+  // nullptr for SQLite, whose one instance reads the rule database in its
+  // data directory. Throws RegistryConfigurationError.
+  virtual std::unique_ptr<PublishedReleases> openPublishedReleases() = 0;
 };
 
 // Where the registry of `settings` is: data.dir, the schema folder's

@@ -32,12 +32,13 @@ using Poco::Data::Keywords::now;
 
 // The registry's tables in an order the foreign keys accept. The standing
 // counter is the target's own (its triggers count the copy's inserts); the
-// migrations table and the sealed secrets are written otherwise.
+// migrations table and the sealed secrets are written otherwise; published
+// releases exist in PostgreSQL only.
 constexpr const char* kCopiedTables[] = {
     "organizations", "api_clients",    "users",     "operators",          "user_placeholders",
     "sessions",      "recovery_codes", "audit_log", "client_usage_daily", "organization_settings"};
 const std::set<std::string> kNotCopied = {"schema_migrations", "client_standing_version", "installation_secrets",
-                                          "signing_keys"};
+                                          "signing_keys", "published_releases"};
 
 std::vector<std::string> strings(Poco::Data::Session& session, const std::string& sql) {
   std::vector<std::string> values;

@@ -28,6 +28,8 @@ class SqliteRegistry final : public SqlRegistry {
 
   bool signingKeysMayChange() const override { return false; }
 
+  std::unique_ptr<PublishedReleases> openPublishedReleases() override { return nullptr; }
+
   KeyRotation rotateSigningKeys(auth::SigningAlgorithm, std::int64_t, std::int64_t) override {
     throw RegistryConfigurationError(
         "keys rotate: the SQLite registry in " + dataDir_.string() +

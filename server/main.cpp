@@ -5,6 +5,9 @@
 // Under systemd (Type=notify) it reports READY, RELOADING, STOPPING and
 // watchdog pings through sd_notify (D-V3).
 //   codepayload-server [--help | --version]
+// --version names the build and the rules release the data directory's rules
+// database holds: the one a running instance serves (the release a shared
+// registry publishes, once the instance installed it).
 #include <Poco/Logger.h>
 #include <Poco/Util/ServerApplication.h>
 
@@ -17,6 +20,7 @@
 #include <csignal>
 #include <cstdint>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -26,7 +30,9 @@
 #include "app/registry.h"
 #include "app/settings.h"
 #include "app/version.h"
+#include "db/db_error.h"
 #include "db/file_modes.h"
+#include "db/rule_store.h"
 #include "db/sqlite_connection.h"
 #include "server/config/server_config.h"
 #include "server/service.h"
@@ -38,6 +44,20 @@ constexpr const char* kSynopsis = "[--help | --version]";
 constexpr const char* kDescription =
     "Runs the GS1 code-payload service until SIGTERM or SIGINT; SIGHUP reloads the TLS certificate. Settings come from "
     "$CODEPAYLOAD_CONFIG_DIR/codepayload.properties and CODEPAYLOAD_* environment variables (see that file).";
+
+// "rules release <name> (<rules database>)", or why there is none to name.
+std::string servedReleaseLine() {
+  std::filesystem::path database;
+  try {
+    database = codepayload::app::loadProcessSettings().dataDir / codepayload::app::kRulesDatabaseFile;
+    if (!std::filesystem::exists(database)) {
+      return "rules release none yet (" + database.string() + " is made at the first start)\n";
+    }
+    return "rules release " + codepayload::readRulesRelease(database).name + " (" + database.string() + ")\n";
+  } catch (const std::exception& error) {
+    return std::string("rules release unknown: ") + error.what() + "\n";
+  }
+}
 
 class ServerMain final : public Poco::Util::ServerApplication {
  protected:
@@ -140,7 +160,7 @@ int main(int argc, char** argv) {
       return Poco::Util::Application::EXIT_OK;
     }
     if (parsed.has("--version")) {
-      std::cout << codepayload::app::versionText(kProgram);
+      std::cout << codepayload::app::versionText(kProgram) << servedReleaseLine();
       return Poco::Util::Application::EXIT_OK;
     }
     if (!parsed.positional.empty()) {

@@ -28,6 +28,7 @@
 #include "server/data_dir_lock.h"
 #include "server/observability/metrics_endpoint.h"
 #include "server/observability/metrics_exposition.h"
+#include "server/release_follower.h"
 #include "server/request_router.h"
 #include "server/rules_watcher.h"
 #include "server/server_transport.h"
@@ -65,6 +66,11 @@ constexpr int kMetricsBacklog = 16;
 // How often ended dashboard sessions are removed.
 constexpr std::chrono::minutes kSessionSweepInterval{5};
 
+// How often an instance of a shared registry asks which release is published:
+// one small query, and a new release served within this plus the rules
+// watcher's interval and two snapshot builds.
+constexpr std::chrono::seconds kPublishedReleaseInterval{1};
+
 // Poco's SSL library, initialized while the service runs.
 struct SslLibrary {
   SslLibrary() { Poco::Net::initializeSSL(); }
@@ -97,9 +103,11 @@ struct CodePayloadService::Running {
   std::filesystem::path certificateFile;
   std::unique_ptr<TlsCertificateStore> certificates;
   Poco::Net::Context::Ptr tls;
-  std::unique_ptr<SnapshotHolder> rules;
   // Before every part opened from it.
   std::unique_ptr<app::Registry> registry;
+  // The release a shared registry publishes, installed as the rules database.
+  std::unique_ptr<ReleaseFollower> releaseFollower;
+  std::unique_ptr<SnapshotHolder> rules;
   std::unique_ptr<auth::AuthService> auth;
   std::unique_ptr<PayloadEngine> engine;
   std::unique_ptr<LargeRequestSlots> largeRequests;
@@ -129,6 +137,8 @@ struct CodePayloadService::Running {
 
   // The steps of start(), in order.
   void openDataDirectory();
+  void openRegistry();
+  void installPublishedRelease();
   LoadedRules loadRules();
   void startAuth();
   void loadCertificate();
@@ -197,9 +207,22 @@ LoadedRules CodePayloadService::Running::loadRules() {
   return loaded;
 }
 
-void CodePayloadService::Running::startAuth() {
+void CodePayloadService::Running::openRegistry() {
   registry = app::openRegistry({config.dataDir, auth::registryMigrationsDir(config.schemaDir),
                                 config.postgresqlRegistry, config.keyEncryptionKeyFile});
+}
+
+// The release a shared registry publishes, in the rules database before the
+// rules load: an instance starts on the release the others serve.
+void CodePayloadService::Running::installPublishedRelease() {
+  std::unique_ptr<app::PublishedReleases> published = registry->openPublishedReleases();
+  if (!published) return;
+  releaseFollower = std::make_unique<ReleaseFollower>(std::move(published), config.dataDir / kRulesDatabaseFile,
+                                                      config.rulesDir, log);
+  releaseFollower->checkNow();
+}
+
+void CodePayloadService::Running::startAuth() {
   auth::AuthSettings authSettings;
   authSettings.token.issuer = config.issuer;
   authSettings.token.audience = config.audience;
@@ -293,6 +316,7 @@ void CodePayloadService::Running::startBackgroundWork(const LoadedRules& loaded)
   }
   watcher = std::make_unique<RulesWatcher>(loaded.database, config.rulesDir, *rules, loaded.identity,
                                            config.reloadInterval, log);
+  if (releaseFollower) releaseFollower->follow(kPublishedReleaseInterval);
 }
 
 void CodePayloadService::Running::startMetrics() {
@@ -334,6 +358,8 @@ void CodePayloadService::start() {
   if (running_) throw std::logic_error("the service is already started");
   auto running = std::make_unique<Running>(config_, log_);
   running->openDataDirectory();
+  running->openRegistry();
+  running->installPublishedRelease();
   const LoadedRules loaded = running->loadRules();
   running->startAuth();
   running->loadCertificate();
@@ -353,6 +379,7 @@ void CodePayloadService::stop() {
   if (!running_) return;
   Running& running = *running_;
   running.stopMetrics();
+  running.releaseFollower.reset();
   running.watcher.reset();
   running.sessionSweeper.reset();
   HttpTransport& transport = *running.transport;
@@ -387,6 +414,7 @@ void CodePayloadService::reload() {
     log_({app::LogLevel::Error,
           "TLS certificate reload failed, new connections still get the current one: " + std::string(error.what())});
   }
+  if (running_->releaseFollower) running_->releaseFollower->checkNow();
   running_->watcher->checkNow();
 }
 

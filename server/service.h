@@ -10,8 +10,8 @@
 #include <memory>
 #include <optional>
 
-#include "server/connections/http_transport.h"
 #include "server/config/server_config.h"
+#include "server/connections/http_transport.h"
 #include "server/handlers/service_context.h"
 
 namespace codepayload::auth {
@@ -45,8 +45,9 @@ class CodePayloadService {
 
   // SIGHUP (D-V2): reads the TLS certificate and key files again (a pair that
   // fails checkTlsCertificate is logged and the current one stays; new
-  // connections get the new pair, open ones keep theirs) and checks the rules
-  // database for a new release now. Logs each outcome; never throws.
+  // connections get the new pair, open ones keep theirs) and checks the
+  // release a shared registry publishes and the rules database for a new
+  // release now. Logs each outcome; never throws.
   void reload();
 
   std::uint16_t httpsPort() const;

@@ -20,7 +20,9 @@ extern char** environ;
 namespace codepayload::app {
 namespace {
 
+using codepayload::testing::linkTypesFile;
 using codepayload::testing::readFile;
+using codepayload::testing::releaseFile;
 using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
 
@@ -127,7 +129,13 @@ TEST(Binaries, VersionPrintsTheProjectVersionTheDictionaryReleaseAndTheCommit) {
     const std::string prefix =
         binary.name + " " + CODEPAYLOAD_TEST_PROJECT_VERSION + "\ndictionary release " + release + "\ncommit ";
     ASSERT_TRUE(result.out.starts_with(prefix)) << result.out;
-    const std::string commit = result.out.substr(prefix.size());
+    std::string commit = result.out.substr(prefix.size());
+    if (binary.name == "codepayload-server") {
+      // The server also names the release its data directory's rules database holds.
+      const std::size_t lineEnd = commit.find('\n') + 1;
+      EXPECT_EQ(commit.substr(lineEnd), "rules release none yet (./data/rules.db is made at the first start)\n");
+      commit.erase(lineEnd);
+    }
     if (!head.empty()) {
       EXPECT_EQ(commit, head + "\n");
     } else if (std::filesystem::exists(kSourceDir / ".git")) {
@@ -137,6 +145,20 @@ TEST(Binaries, VersionPrintsTheProjectVersionTheDictionaryReleaseAndTheCommit) {
       EXPECT_EQ(commit, "unknown\n");
     }
   }
+}
+
+TEST(Binaries, ServerVersionNamesTheReleaseOfTheRulesDatabaseItServes) {
+  TempDir work;
+  const std::filesystem::path dataDir = work.path() / "data";
+  const RunResult imported =
+      run(CODEPAYLOAD_IMPORT_EXECUTABLE, {"--link-types", linkTypesFile().string(), releaseFile("2024-06-10").string()},
+          {"CODEPAYLOAD_DATA_DIR=" + dataDir.string()}, work.path());
+  ASSERT_EQ(imported.exitCode, 0) << imported.err;
+  const RunResult result =
+      run(CODEPAYLOAD_SERVER_EXECUTABLE, {"--version"}, {"CODEPAYLOAD_DATA_DIR=" + dataDir.string()}, work.path());
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_TRUE(result.out.ends_with("\nrules release 2024-06-10 (" + (dataDir / "rules.db").string() + ")\n"))
+      << result.out;
 }
 
 TEST(Binaries, HelpPrintsTheUsageOnStdout) {

@@ -7,6 +7,7 @@
 #include "app/postgresql_registry.h"
 
 #include "accounts/account_store.h"
+#include "accounts/sha256_hex.h"
 #include "app/registry_copy.h"
 #include "app/sqlite_registry.h"
 #include "auth/usage_store.h"
@@ -330,6 +331,92 @@ TEST_F(PostgresqlRegistryTest, TheAdminCopiesTheDataDirsRegistryAndRefusesToCopy
             "codepayload-admin: registry copy: the database " + displayName() +
                 " already holds a registry (1 rows in audit_log); copy into an empty database\n");
   EXPECT_EQ(testing::readFile(dir_.path() / "admin.err").find(server_->password()), std::string::npos);
+}
+
+// The releases published to every instance: the newest is in force, an older
+// one is refused unless allowed, the same file is not published twice, and an
+// SQLite registry has none to publish to.
+TEST_F(PostgresqlRegistryTest, PublishedReleasesKeepTheNewestAndRefuseADowngrade) {
+  const std::unique_ptr<Registry> first = openRegistry(location(keyFile_));
+  const std::unique_ptr<Registry> second = openRegistry(location(keyFile_));
+  const std::unique_ptr<PublishedReleases> publisher = first->openPublishedReleases();
+  const std::unique_ptr<PublishedReleases> reader = second->openPublishedReleases();
+  ASSERT_NE(publisher, nullptr);
+  EXPECT_EQ(reader->latest(), std::nullopt);
+
+  const std::string newer("SQLite format 3\0newer rules", 27);
+  const PublishedRelease published = publisher->publish("2025-01-30", newer, false);
+  EXPECT_GT(published.id, 0);
+  EXPECT_EQ(published.release, "2025-01-30");
+  EXPECT_EQ(published.sha256, accounts::sha256Hex(newer));
+  EXPECT_EQ(reader->latest(), published);
+  EXPECT_EQ(reader->rulesDatabase(published.id), newer);
+  EXPECT_EQ(publisher->publish("2025-01-30", newer, false), published);
+
+  try {
+    publisher->publish("2024-06-10", "older rules", false);
+    ADD_FAILURE() << "an older release was published";
+  } catch (const PublishedReleaseError& error) {
+    EXPECT_EQ(error.kind, PublishedReleaseError::Kind::Downgrade);
+    EXPECT_STREQ(error.what(),
+                 "the registry serves GS1 release 2025-01-30, newer than release 2024-06-10; publishing it would "
+                 "replace newer rules by older ones (--allow-downgrade publishes it anyway)");
+  }
+  EXPECT_EQ(reader->latest(), published);
+  const PublishedRelease downgraded = publisher->publish("2024-06-10", "older rules", true);
+  EXPECT_GT(downgraded.id, published.id);
+  EXPECT_EQ(reader->latest(), downgraded);
+  EXPECT_EQ(column("SELECT release FROM published_releases ORDER BY id"),
+            (std::vector<std::string>{"2025-01-30", "2024-06-10"}));
+
+  const std::unique_ptr<Registry> sqlite =
+      openRegistry(RegistryLocation{dir_.path() / "sqlite-data", location(keyFile_).migrationsDir, std::nullopt, {}});
+  EXPECT_EQ(sqlite->openPublishedReleases(), nullptr);
+}
+
+// codepayload-import --publish: its answer, a downgrade refused, and no
+// publication without a PostgreSQL registry.
+TEST_F(PostgresqlRegistryTest, TheImporterPublishesAReleaseToEveryInstance) {
+  const std::string url = "postgresql://" + server_->user() + ":" + server_->password() +
+                          "@127.0.0.1:" + std::to_string(server_->port()) + "/" + database_;
+  const auto import = [&](const std::string& registryUrl, const std::string& arguments, int& status) {
+    const std::string command =
+        "env -i PATH=/usr/bin:/bin CODEPAYLOAD_DATA_DIR='" + (dir_.path() / "data").string() +
+        "' CODEPAYLOAD_REGISTRY_URL='" + registryUrl + "' CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE='" + keyFile_.string() +
+        "' '" + CODEPAYLOAD_IMPORT_EXECUTABLE + "' " + arguments + " 2>'" + (dir_.path() / "import.err").string() + "'";
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    std::string out;
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+    status = WEXITSTATUS(::pclose(pipe));
+    return out;
+  };
+  const std::string linkTypes = "--link-types '" + testing::linkTypesFile().string() + "' ";
+  int status = -1;
+  const std::string answer =
+      import(url, "--publish " + linkTypes + "'" + testing::releaseFile("2025-01-30").string() + "'", status);
+  EXPECT_EQ(status, 0) << testing::readFile(dir_.path() / "import.err");
+  const std::vector<std::string> digests = column("SELECT sha256 FROM published_releases");
+  ASSERT_EQ(digests.size(), 1u);
+  EXPECT_EQ(answer, R"({"release":"2025-01-30","ais":536,"linkTypes":60,"registry":")" + displayName() +
+                        R"(","publication":1,"sha256":")" + digests.front() + "\"}\n");
+  // Nothing is written in the data dir: the instances install it.
+  EXPECT_FALSE(std::filesystem::exists(dir_.path() / "data" / "rules.db"));
+
+  EXPECT_EQ(import(url, "--publish " + linkTypes + "'" + testing::releaseFile("2024-06-10").string() + "'", status),
+            "");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(testing::readFile(dir_.path() / "import.err"),
+            "the registry serves GS1 release 2025-01-30, newer than release 2024-06-10; publishing it would replace "
+            "newer rules by older ones (--allow-downgrade publishes it anyway)\n");
+
+  EXPECT_EQ(import("", "--publish " + linkTypes + "'" + testing::releaseFile("2024-06-10").string() + "'", status), "");
+  EXPECT_EQ(status, 78);
+  EXPECT_EQ(testing::readFile(dir_.path() / "import.err"),
+            "codepayload-import: --publish: registry.url is empty, so the registry is the SQLite one of one instance, "
+            "which serves the rule database an import without --publish writes; set registry.url (or "
+            "CODEPAYLOAD_REGISTRY_URL) to the instances' PostgreSQL registry\n");
+  EXPECT_EQ(column("SELECT release FROM published_releases"), (std::vector<std::string>{"2025-01-30"}));
 }
 
 }  // namespace

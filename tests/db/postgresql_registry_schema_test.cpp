@@ -119,9 +119,10 @@ TEST_F(PostgresqlRegistrySchemaTest, MigratesAnEmptyDatabaseAndRecordsIt) {
   Poco::Data::Session session = open();
   EXPECT_EQ(schemaVersion(session), 0);
   applyMigrations(session, kPostgresqlDir);
-  EXPECT_EQ(schemaVersion(session), 2);
+  EXPECT_EQ(schemaVersion(session), 3);
   EXPECT_EQ(strings(session, "SELECT version || ' ' || name FROM schema_migrations ORDER BY version"),
-            (std::vector<std::string>{"1 0001_registry.sql", "2 0002_installation_secrets.sql"}));
+            (std::vector<std::string>{"1 0001_registry.sql", "2 0002_installation_secrets.sql",
+                                      "3 0003_published_releases.sql"}));
   EXPECT_EQ(integer(session, "SELECT version FROM client_standing_version WHERE id = 1"), 0);
 }
 
@@ -129,14 +130,16 @@ TEST_F(PostgresqlRegistrySchemaTest, HasSqlitesFinalTablesColumnsIndexesAndTrigg
   Poco::Data::Session session = open();
   applyMigrations(session, kPostgresqlDir);
   // SQLite's rowid, implicit there, is a column of two tables here; the
-  // sealed secrets are files beside an SQLite registry.
+  // sealed secrets are files beside an SQLite registry, whose one instance
+  // reads its rule database from its data directory, not from the registry.
   std::vector<std::string> columns = strings(session, kPostgresqlColumns);
   EXPECT_EQ(std::erase_if(columns, [](const std::string& column) { return column.ends_with(".rowid"); }), 2u);
   EXPECT_EQ(std::erase_if(columns,
                           [](const std::string& column) {
-                            return column.starts_with("installation_secrets.") || column.starts_with("signing_keys.");
+                            return column.starts_with("installation_secrets.") || column.starts_with("signing_keys.") ||
+                                   column.starts_with("published_releases.");
                           }),
-            9u);
+            14u);
   EXPECT_EQ(columns, sqliteStrings(kSqliteColumns));
   EXPECT_EQ(strings(session, kPostgresqlIndexes), sqliteStrings(kSqliteIndexes));
   // TRUNCATE is PostgreSQL's alone.
@@ -246,7 +249,7 @@ TEST_F(PostgresqlRegistrySchemaTest, TwoMigratorsAtOnceBothSucceedAndApplyItOnce
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(errors, std::vector<std::string>(kMigrators));
   Poco::Data::Session session = open();
-  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 2);  // each file once
+  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 3);  // each file once
   // 0001's INSERT ran once.
   EXPECT_EQ(integer(session, "SELECT count(*) FROM client_standing_version"), 1);
 }

@@ -1,15 +1,23 @@
 // Three codepayload-server processes on one scratch PostgreSQL registry,
 // behind HAProxy configured with the shipped deploy/haproxy/codepayload.cfg,
 // all on 127.0.0.1: the deployment docs/scaling.md describes, run for real.
+#include <Poco/JSON/Parser.h>
+#include <Poco/Net/HTTPClientSession.h>
+#include <Poco/Net/HTTPRequest.h>
+#include <Poco/Net/HTTPResponse.h>
+#include <Poco/StreamCopier.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <array>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,7 +75,10 @@ class BehindHaproxyTest : public ::testing::Test {
       const std::filesystem::path dataDir = folder_.path() / ("instance-" + std::to_string(index + 1)) / "data";
       std::filesystem::create_directories(dataDir);
       dataDirs_[index] = dataDir;
-      instances_[index] = std::make_unique<ServerProcess>(dataDir, settings_);
+      std::map<std::string, std::string> instanceSettings = settings_;
+      metricsPorts_[index] = freePort();
+      instanceSettings["CODEPAYLOAD_METRICS_LISTEN"] = "127.0.0.1:" + std::to_string(metricsPorts_[index]);
+      instances_[index] = std::make_unique<ServerProcess>(dataDir, instanceSettings);
       instanceCertificates += codepayload::testing::readFile(dataDir / "dev-tls-cert.pem");
     }
     codepayload::testing::writeFile(folder_.path() / "instances-ca.pem", instanceCertificates);
@@ -119,10 +130,16 @@ class BehindHaproxyTest : public ::testing::Test {
   }
 
   // codepayload-admin on the shared registry; its standard output.
-  std::string admin(const std::vector<std::string>& arguments) {
+  std::string admin(const std::vector<std::string>& arguments) { return tool(CODEPAYLOAD_ADMIN_EXECUTABLE, arguments); }
+
+  // `executable` run to its end with the shared registry's settings plus
+  // `extra`; its standard output.
+  std::string tool(const std::filesystem::path& executable, const std::vector<std::string>& arguments,
+                   const std::map<std::string, std::string>& extra = {}) {
     std::map<std::string, std::string> environment = settings_;
+    environment.insert(extra.begin(), extra.end());
     environment["CODEPAYLOAD_DATA_DIR"] = (folder_.path() / "admin-data").string();
-    ChildProcess process(CODEPAYLOAD_ADMIN_EXECUTABLE, arguments, environment,
+    ChildProcess process(executable, arguments, environment,
                          folder_.path() / ("admin-" + std::to_string(++adminRuns_)));
     const ChildExit exit = process.wait();
     EXPECT_EQ(exit, (ChildExit{false, 0})) << process.err();
@@ -143,6 +160,7 @@ class BehindHaproxyTest : public ::testing::Test {
   std::map<std::string, std::string> settings_;
   std::array<std::filesystem::path, kInstances> dataDirs_;
   std::array<std::unique_ptr<ServerProcess>, kInstances> instances_;
+  std::array<std::uint16_t, kInstances> metricsPorts_{};
   std::unique_ptr<ChildProcess> haproxy_;
   ServiceEndpoint proxy_;
   int adminRuns_ = 0;
@@ -171,6 +189,133 @@ TEST_F(BehindHaproxyTest, AnInstanceKilledDuringLoadFailsNoRequest) {
   EXPECT_GE(report.served, 6000u);
   std::cout << "[ scale ] kill -9 of one instance of 3 behind HAProxy: " << report.served << " /codes served, "
             << report.failed << " failed, " << report.requestsPerSecond() << " requests/s\n";
+}
+
+// A dashboard call as the dashboard's own page sends it, to one instance.
+HttpResult dashboardCall(const ServiceEndpoint& instance, const std::string& method, const std::string& target,
+                         const std::string& body, const std::string& sessionId, const std::string& csrfToken) {
+  HttpCall call{method, target, {{"Sec-Fetch-Site", "same-origin"}, {"Origin", "https://127.0.0.1"}}, body};
+  if (!body.empty()) call.headers.emplace_back("Content-Type", "application/json");
+  if (!sessionId.empty()) call.headers.emplace_back("Cookie", "__Host-codepayload-session=" + sessionId);
+  if (!csrfToken.empty()) call.headers.emplace_back("X-CSRF-Token", csrfToken);
+  return exchange(instance, call);
+}
+
+// Calls `request` every 20 ms until it answers `status`, until `limit` after
+// `start`; the time from `start` to that answer, or nullopt.
+std::optional<std::chrono::milliseconds> timeUntilStatus(
+    int status, std::chrono::milliseconds limit, const std::function<HttpResult()>& request,
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now()) {
+  while (true) {
+    if (request().status == status) {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    }
+    if (std::chrono::steady_clock::now() - start > limit) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+// A client created through the first instance's dashboard gets a token from
+// the second and uses it on the third; blocked through the first's
+// dashboard, it is refused by the other two within 2 s.
+TEST_F(BehindHaproxyTest, AClientMadeInOneDashboardWorksOnTheOthersAndItsBlockHoldsOnAllWithinTwoSeconds) {
+  const std::string organization = jsonMember(admin({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  const std::string password = "correct horse battery staple";
+  tool("/bin/sh",
+       {"-c", "printf '%s\\n' \"$PASSWORD\" | \"$ADMIN\" user create --org " + organization +
+                  " --email dev@acme.example --role developer --password-stdin"},
+       {{"PASSWORD", password}, {"ADMIN", CODEPAYLOAD_ADMIN_EXECUTABLE}});
+
+  const ServiceEndpoint& first = instances_[0]->endpoint();
+  const HttpResult signedIn = dashboardCall(first, "POST", "/dashboard/data/sign-in",
+                                            R"({"email":"dev@acme.example","password":")" + password + R"("})", "", "");
+  ASSERT_EQ(signedIn.status, 200) << signedIn.body;
+  const std::string cookie = signedIn.header("set-cookie");
+  const std::string sessionId = cookie.substr(cookie.find('=') + 1, 43);
+  const std::string csrfToken =
+      jsonMember(dashboardCall(first, "GET", "/dashboard/data/session", "", sessionId, "").body, "csrfToken");
+  ASSERT_EQ(csrfToken.empty(), false);
+  const HttpResult created = dashboardCall(first, "POST", "/dashboard/data/clients",
+                                           R"({"name":"line 7","scopes":["write:codes"]})", sessionId, csrfToken);
+  ASSERT_EQ(created.status, 201) << created.body;
+  Poco::JSON::Parser parser;
+  const std::string clientId =
+      parser.parse(created.body).extract<Poco::JSON::Object::Ptr>()->getObject("client")->getValue<std::string>("id");
+  const std::string secret = jsonMember(created.body, "secret");
+
+  const ServiceEndpoint& second = instances_[1]->endpoint();
+  const ServiceEndpoint& third = instances_[2]->endpoint();
+  HttpResult issued;
+  ASSERT_TRUE(timeUntilStatus(200, std::chrono::seconds(2), [&] {
+    issued = exchange(second, tokenCall(clientId, secret));
+    return issued;
+  }));
+  const std::string token = jsonMember(issued.body, "access_token");
+  const HttpResult used = exchange(third, codesCall(token, kOneItem));
+  EXPECT_EQ(used.status, 200);
+  EXPECT_EQ(used.body, kOneItemResponse);
+
+  const HttpResult blocked =
+      dashboardCall(first, "POST", "/dashboard/data/clients/" + clientId + "/block", "", sessionId, csrfToken);
+  ASSERT_EQ(blocked.status, 200) << blocked.body;
+  const auto blockedAt = std::chrono::steady_clock::now();
+  for (const ServiceEndpoint* instance : {&second, &third}) {
+    const std::optional<std::chrono::milliseconds> codesRefused = timeUntilStatus(
+        401, std::chrono::seconds(2), [&] { return exchange(*instance, codesCall(token, kOneItem)); }, blockedAt);
+    ASSERT_TRUE(codesRefused.has_value()) << "a blocked client's token still works after 2 s";
+    EXPECT_EQ(exchange(*instance, tokenCall(clientId, secret)).status, 401);
+    std::cout << "[ scale ] a block through one instance's dashboard refused on another after " << codesRefused->count()
+              << " ms\n";
+  }
+}
+
+// PostgreSQL stopped and started while /codes runs through HAProxy: /codes
+// answers from every instance's memory all along, readiness says "degraded"
+// (a 200, so HAProxy keeps the instances), the token endpoint answers
+// 500 server_error while the database is away and tokens again once it is
+// back, with no instance restarted.
+TEST_F(BehindHaproxyTest, PostgresqlStoppedAndStartedDuringLoadFailsNoCodesRequest) {
+  const CreatedApiClient client = createClient();
+  const std::string token = acceptedAccessToken(proxy_, client);
+  LoadGenerator load(
+      proxy_, {requestBytes(codesCall(token, kOneItem))},
+      [](std::size_t, const HttpResult& response) {
+        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
+      },
+      1, 4);
+  ASSERT_TRUE(load.waitForCompleted(500, std::chrono::seconds(30)));
+
+  cluster_->stopServer();
+  const auto stopped = std::chrono::steady_clock::now();
+  const std::optional<std::chrono::milliseconds> refused = timeUntilStatus(
+      500, std::chrono::seconds(5), [&] { return exchange(proxy_, tokenCall(client.clientId, client.secret)); });
+  ASSERT_TRUE(refused.has_value()) << "tokens were still issued 5 s after the database stopped";
+  EXPECT_EQ(
+      exchange(proxy_, tokenCall(client.clientId, client.secret)).body,
+      R"({"error":"server_error","error_description":"the server could not answer this request; it is safe to retry"})");
+  for (const std::unique_ptr<ServerProcess>& instance : instances_) {
+    ASSERT_TRUE(timeUntilStatus(200, std::chrono::seconds(5), [&] {
+      HttpResult ready = exchange(instance->endpoint(), HttpCall{"GET", "/healthz/ready", {}, ""});
+      if (!ready.body.starts_with(R"({"status":"degraded",)")) ready.status = 0;
+      return ready;
+    }));
+  }
+  const std::uint64_t whileAway = load.completed();
+  ASSERT_TRUE(load.waitForCompleted(whileAway + 2000, std::chrono::seconds(30)));
+  // Away for several of the instances' registry checks.
+  std::this_thread::sleep_until(stopped + std::chrono::seconds(3));
+  const auto awayFor = std::chrono::steady_clock::now() - stopped;
+
+  cluster_->startServer();
+  const std::optional<std::chrono::milliseconds> recovered = timeUntilStatus(
+      200, std::chrono::seconds(15), [&] { return exchange(proxy_, tokenCall(client.clientId, client.secret)); });
+  ASSERT_TRUE(recovered.has_value()) << "no token 15 s after the database started again";
+  const LoadReport report = load.stop();
+  EXPECT_EQ(report.failed, 0u) << report.firstFailure;
+  std::cout << "[ scale ] PostgreSQL away for "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(awayFor).count()
+            << " ms under load: " << report.served << " /codes served, " << report.failed << " failed; tokens again "
+            << recovered->count() << " ms after its start\n";
 }
 
 // The kid in an access token's header.
@@ -239,6 +384,80 @@ TEST_F(BehindHaproxyTest, KeysRotatedUnderLoadFailNoRequest) {
   // And signs with the new one only.
   EXPECT_EQ(kidOf(jsonMember(exchange(proxy_, tokenCall(client.clientId, client.secret)).body, "access_token")),
             newKid);
+}
+
+// GET /metrics on an instance's plain metrics listener; the body.
+std::string scrapeMetrics(std::uint16_t port) {
+  Poco::Net::HTTPClientSession session("127.0.0.1", port);
+  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, "/metrics", Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::ostringstream body;
+  Poco::StreamCopier::copyStream(session.receiveResponse(response), body);
+  return body.str();
+}
+
+// A release published once (codepayload-import --publish) is served by all
+// three instances within 5 s. Each instance answers the AI 717 item (known
+// from release 2026-01-27 only) the new way from one moment on and never the
+// old way again, and /healthz/ready, /metrics and --version name the release.
+TEST_F(BehindHaproxyTest, AReleasePublishedOnceIsServedByEveryInstanceWithinFiveSeconds) {
+  const CreatedApiClient client = createClient();
+  const std::string token = acceptedAccessToken(proxy_, client);
+  std::array<std::unique_ptr<LoadGenerator>, kInstances> loads;
+  for (std::size_t index = 0; index < kInstances; ++index) {
+    loads[index] = std::make_unique<LoadGenerator>(
+        instances_[index]->endpoint(), std::vector<std::string>{requestBytes(codesCall(token, kItemWith717))},
+        [](std::size_t, const HttpResult& response) {
+          if (response.status != 200) return kUnexpected;
+          if (response.body == kItemWith717Accepted) return 0;
+          return response.body == kItemWith717Rejected ? 1 : kUnexpected;
+        },
+        2, 1);
+    ASSERT_TRUE(loads[index]->waitForCompleted(50, std::chrono::seconds(30)));
+  }
+
+  const std::string published =
+      tool(CODEPAYLOAD_IMPORT_EXECUTABLE,
+           {"--publish", "--allow-downgrade", "--link-types", codepayload::testing::linkTypesFile().string(),
+            codepayload::testing::releaseFile("2025-01-30").string()});
+  const auto publishedAt = std::chrono::steady_clock::now();
+  ASSERT_EQ(jsonMember(published, "release"), "2025-01-30") << published;
+
+  std::array<std::chrono::milliseconds, kInstances> switchedAfter{};
+  std::size_t switched = 0;
+  while (switched < kInstances && std::chrono::steady_clock::now() < publishedAt + std::chrono::seconds(5)) {
+    for (std::size_t index = 0; index < kInstances; ++index) {
+      if (switchedAfter[index].count() > 0) continue;
+      if (exchange(instances_[index]->endpoint(), HttpCall{"GET", "/healthz/ready", {}, ""})
+              .body.starts_with(R"({"status":"ready","release":"2025-01-30",)")) {
+        switchedAfter[index] = std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::steady_clock::now() - publishedAt + std::chrono::milliseconds(1));
+        ++switched;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_EQ(switched, kInstances) << "not every instance serves the published release within 5 s";
+  for (std::size_t index = 0; index < kInstances; ++index) {
+    ASSERT_TRUE(loads[index]->waitForCompleted(loads[index]->completed() + 20, std::chrono::seconds(10)));
+    const LoadReport report = loads[index]->stop();
+    EXPECT_EQ(report.failed, 0u) << report.firstFailure;
+    // Old answers, then new ones, never the old again.
+    EXPECT_EQ(report.kindSequences, (std::vector<std::vector<int>>{{0, 1}})) << "instance " << index + 1;
+    EXPECT_NE(scrapeMetrics(metricsPorts_[index]).find("codepayload_rules_release_info{release=\"2025-01-30\"} 1\n"),
+              std::string::npos);
+    std::map<std::string, std::string> environment = settings_;
+    environment["CODEPAYLOAD_DATA_DIR"] = dataDirs_[index].string();
+    ChildProcess version(CODEPAYLOAD_SERVER_EXECUTABLE, {"--version"}, environment,
+                         folder_.path() / ("version-" + std::to_string(index + 1)));
+    EXPECT_EQ(version.wait(), (ChildExit{false, 0}));
+    EXPECT_TRUE(
+        version.out().ends_with("\nrules release 2025-01-30 (" + (dataDirs_[index] / "rules.db").string() + ")\n"))
+        << version.out();
+    std::cout << "[ scale ] instance " << index + 1 << " serves the published release " << switchedAfter[index].count()
+              << " ms after the publication\n";
+  }
 }
 
 }  // namespace

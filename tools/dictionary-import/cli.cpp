@@ -1,9 +1,14 @@
 #include "tools/dictionary-import/cli.h"
 
+#include <stdlib.h>
+
 #include <exception>
+#include <memory>
 
 #include "app/command_line.h"
+#include "app/registry.h"
 #include "app/version.h"
+#include "common/file_bytes.h"
 #include "common/json_escape.h"
 #include "db/db_error.h"
 #include "db/file_modes.h"
@@ -15,6 +20,8 @@ const char* const kUsage =
     "usage: codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt\n"
     "       codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --baseline FILE\n"
     "       codepayload-import --write-baseline OUT [--rules-dir DIR] --link-types FILE RELEASE.txt\n"
+    "       codepayload-import --publish [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt\n"
+    "       codepayload-import --publish [--rules-dir DIR] [--allow-downgrade] --baseline FILE\n"
     "       codepayload-import --help | --version\n"
     "Imports a GS1 Barcode Syntax Dictionary release (with the GS1 link types) or the project's\n"
     "baseline into the rule database, replacing it atomically, or writes the baseline of a release.\n"
@@ -24,7 +31,9 @@ const char* const kUsage =
     "  --link-types FILE      link-types.json (required with a release file)\n"
     "  --baseline FILE        import this baseline file instead of a release\n"
     "  --write-baseline OUT   write the baseline of RELEASE.txt to OUT instead of importing\n"
-    "  --allow-downgrade      replace the rules of a newer release by an older one\n";
+    "  --allow-downgrade      replace the rules of a newer release by an older one\n"
+    "  --publish              publish the rules to the PostgreSQL registry of registry.url (or\n"
+    "                         $CODEPAYLOAD_REGISTRY_URL): every instance serves them within seconds\n";
 
 namespace {
 
@@ -34,6 +43,7 @@ std::vector<app::OptionSpec> importOptions() {
     options.push_back(app::OptionSpec{name, "", "VALUE", "", false});
   }
   options.push_back(app::OptionSpec{"allow-downgrade", "", "", "", false});
+  options.push_back(app::OptionSpec{"publish", "", "", "", false});
   return options;
 }
 
@@ -63,6 +73,7 @@ class ArgumentReader {
     take(parsed, "--baseline", baseline_);
     take(parsed, "--write-baseline", writeBaseline_);
     allowDowngrade_ = parsed.has("--allow-downgrade");
+    publish_ = parsed.has("--publish");
     for (const std::string& argument : parsed.positional) {
       if (release_) throw UsageError("more than one release file (" + *release_ + ", " + argument + ")");
       release_ = argument;
@@ -81,6 +92,9 @@ class ArgumentReader {
 
   void decide(CliCommand& command) const {
     if (baseline_ && writeBaseline_) throw UsageError("--baseline and --write-baseline exclude each other");
+    if (publish_ && writeBaseline_) throw UsageError("--publish and --write-baseline exclude each other");
+    if (publish_ && db_) throw UsageError("--publish writes no rule database here; --db does not apply");
+    command.publish = publish_;
     if (baseline_) {
       if (release_) throw UsageError("--baseline takes no release file");
       if (linkTypes_) throw UsageError("--baseline takes no --link-types (the baseline contains them)");
@@ -108,6 +122,7 @@ class ArgumentReader {
   const std::vector<std::string>& arguments_;
   std::optional<std::string> db_, rulesDir_, linkTypes_, baseline_, writeBaseline_, release_;
   bool allowDowngrade_ = false;
+  bool publish_ = false;
 };
 
 // The folder the rule database is written to, when group or others can enter it.
@@ -117,6 +132,79 @@ void warnAboutSharedDataDirectory(const std::filesystem::path& database, std::os
   if (const std::optional<std::string> warning = filemodes::sharedDirectoryWarning(folder)) {
     err << "codepayload-import: " << *warning << '\n';
   }
+}
+
+// The summary's release and counts: `{"release":"...","ais":N,"linkTypes":N,`.
+std::string summaryHead(const ImportSummary& summary) {
+  std::string json = "{\"release\":";
+  common::appendJsonString(json, summary.release);
+  json += ",\"ais\":" + std::to_string(summary.ais);
+  json += ",\"linkTypes\":" + std::to_string(summary.linkTypes) + ",";
+  return json;
+}
+
+// A folder of its own under the temporary folder, removed with what it holds.
+class ScratchFolder {
+ public:
+  ScratchFolder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-publish-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw ImportError(pattern + ": cannot create a scratch folder for the rule database");
+    }
+    path_ = pattern;
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A registry that cannot take a publication: exit 78.
+struct PublishConfigurationError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// --publish: the rule database, built in a scratch folder, published to the
+// PostgreSQL registry of `settings`.
+std::string publishRules(CliCommand command, const app::Settings& settings) {
+  std::unique_ptr<app::Registry> registry;
+  try {
+    registry = app::openRegistry(app::registryLocationFrom(settings));
+  } catch (const app::RegistryConfigurationError& error) {
+    throw PublishConfigurationError(error.what());
+  } catch (const app::SettingsError& error) {
+    throw PublishConfigurationError(error.what());
+  }
+  const std::unique_ptr<app::PublishedReleases> releases = registry->openPublishedReleases();
+  if (!releases) {
+    throw PublishConfigurationError(
+        "--publish: registry.url is empty, so the registry is the SQLite one of one instance, which serves the rule "
+        "database an import without --publish writes; set registry.url (or CODEPAYLOAD_REGISTRY_URL) to the "
+        "instances' PostgreSQL registry");
+  }
+  const ScratchFolder scratch;
+  command.options.dbPath = scratch.path() / app::kRulesDatabaseFile;
+  ImportSummary summary;
+  if (command.mode == CliCommand::Mode::ImportBaseline) {
+    summary = importBaseline(command.baselineFile, command.options.dbPath,
+                             builtinLinterCatalog(command.options.rulesDir), command.options.schemaDir);
+  } else {
+    summary = importRelease(command.options, lint::builtinLinters());
+  }
+  const app::PublishedRelease published = releases->publish(
+      summary.release, common::readFileBytes(command.options.dbPath), command.options.downgrade == Downgrade::Allow);
+  std::string json = summaryHead(summary) + "\"registry\":";
+  common::appendJsonString(json, registry->name());
+  json += ",\"publication\":" + std::to_string(published.id) + ",\"sha256\":";
+  common::appendJsonString(json, published.sha256);
+  return json + "}";
 }
 
 }  // namespace
@@ -129,10 +217,7 @@ CliCommand parseCommandLine(const std::vector<std::string>& arguments, const app
 }
 
 std::string summaryJson(const ImportSummary& summary, std::string_view outputKey) {
-  std::string json = "{\"release\":";
-  common::appendJsonString(json, summary.release);
-  json += ",\"ais\":" + std::to_string(summary.ais);
-  json += ",\"linkTypes\":" + std::to_string(summary.linkTypes) + ",";
+  std::string json = summaryHead(summary);
   common::appendJsonString(json, outputKey);
   json += ':';
   common::appendJsonString(json, summary.output.string());
@@ -148,6 +233,18 @@ int runCommandLine(const std::vector<std::string>& arguments, const app::Setting
   } catch (const UsageError& error) {
     err << "codepayload-import: " << error.what() << '\n' << kUsage;
     return 2;
+  }
+  if (command.publish) {
+    try {
+      out << publishRules(command, settings) << '\n';
+      return 0;
+    } catch (const PublishConfigurationError& error) {
+      err << "codepayload-import: " << error.what() << '\n';
+      return app::kExitConfig;
+    } catch (const std::exception& error) {
+      err << error.what() << '\n';
+      return 1;
+    }
   }
   try {
     switch (command.mode) {
