@@ -5,14 +5,18 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <string>
 #include <thread>
 
+#include "app/registry.h"
 #include "app/registry_copy.h"
 #include "app/registry_url.h"
 #include "auth/auth_service.h"
+#include "db/import/rule_import.h"
+#include "plugins/builtin_plugins.h"
 #include "tests/server/support/sample_requests.h"
 #include "tests/server/support/service_harness.h"
 #include "tests/support/scratch_postgresql.h"
@@ -158,6 +162,55 @@ TEST_F(SharedRegistryTest, AServerOnTheCopiedRegistryAcceptsWhatWasIssuedBeforeT
   EXPECT_EQ(answered.status, 200) << answered.body;
   EXPECT_EQ(answered.body, kOneItemResponse);
   EXPECT_FALSE(moved->token(client).empty());
+}
+
+// A publication an instance cannot load (here no rule database at all) is
+// refused there with one line in its log, and the release in service stays;
+// the next publication is served; an instance that starts later begins with
+// it, never with the shipped baseline.
+TEST_F(SharedRegistryTest, APublicationThatDoesNotLoadIsRefusedAndTheNextOneIsServed) {
+  const std::unique_ptr<ServiceHarness> first = instance();
+  const std::filesystem::path rulesDatabase = first->dataDir() / "rules.db";
+  const app::RegistryLocation location{keyDir_.path() / "publisher-data",
+                                       auth::registryMigrationsDir(first->service().config().schemaDir),
+                                       sharedRegistry(), keyFile_};
+  const std::unique_ptr<app::Registry> publisher = app::openRegistry(location);
+  const std::unique_ptr<app::PublishedReleases> releases = publisher->openPublishedReleases();
+  const HttpCall health{"GET", "/healthz", {}, ""};
+  ASSERT_EQ(first->request(health).body, R"({"status":"ok","release":"2026-01-27"})");
+
+  releases->publish("2026-02-01", "not a rule database", false);
+  first->service().reload();  // checks the publication now, as SIGHUP does
+  EXPECT_EQ(first->request(health).body, R"({"status":"ok","release":"2026-01-27"})");
+  const std::vector<std::string> log = first->serviceLog();
+  const std::string refusal =
+      "published release 2026-02-01 (publication 1) does not load here, keeping the rules "
+      "database " +
+      rulesDatabase.string() + ": ";
+  EXPECT_EQ(std::count_if(log.begin(), log.end(),
+                          [&](const std::string& line) { return line.find(refusal) != std::string::npos; }),
+            1);
+
+  const codepayload::testing::TempDir scratch;
+  importer::ImportOptions options;
+  options.releaseFile = codepayload::testing::releaseFile("2025-01-30");
+  options.linkTypesFile = codepayload::testing::linkTypesFile();
+  options.dbPath = scratch.path() / "rules.db";
+  options.rulesDir = first->service().config().rulesDir;
+  options.schemaDir = first->service().config().schemaDir;
+  importer::importRelease(options, lint::builtinLinters());
+  const app::PublishedRelease published =
+      releases->publish("2025-01-30", codepayload::testing::readFile(options.dbPath), true);
+  EXPECT_EQ(published.id, 2);
+  first->service().reload();
+  EXPECT_EQ(first->request(health).body, R"({"status":"ok","release":"2025-01-30"})");
+  EXPECT_EQ(codepayload::testing::readFile(rulesDatabase), codepayload::testing::readFile(options.dbPath));
+
+  const std::unique_ptr<ServiceHarness> later = instance();
+  EXPECT_EQ(later->request(health).body, R"({"status":"ok","release":"2025-01-30"})");
+  for (const std::string& line : later->serviceLog()) {
+    EXPECT_EQ(line.find("from the shipped baseline"), std::string::npos) << line;
+  }
 }
 
 // PostgreSQL stopped: /codes keeps answering valid tokens from memory and
