@@ -25,9 +25,9 @@ constexpr std::string_view kNotValid = "The access token is not valid.";
 class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm> {
  protected:
   BearerAuthenticatorTest()
-      : hasher_(std::string(32, 'p')),
-        registry_(RegistryDatabase::sqlite(dir_.path() / "registry.db"), testing::sourceRegistryMigrations(), hasher_,
-                  clock_.clock()),
+      : database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        hasher_(std::string(32, 'p')),
+        registry_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
         keys_(testing::sharedTestKey(GetParam())),
         issuer_(keys_, TokenSettings{}, clock_.clock()),
         verifier_(keys_, TokenSettings{}),
@@ -42,8 +42,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   // is no scope the server knows).
   ClientRecord clientWithStoredScopes(std::string_view name, const std::string& scopes) {
     const ClientRecord created = registry_.createClient(organization_.id, name, {"write:codes"}, "tester").client;
-    codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir_.path() / "registry.db"),
-                                                       created.id, scopes);
+    codepayload::testing::storeScopesBehindTheRegistry(database_, created.id, scopes);
     return registry_.findClient(created.id).value();
   }
 
@@ -73,6 +72,7 @@ class BearerAuthenticatorTest : public ::testing::TestWithParam<SigningAlgorithm
   }
 
   TempDir dir_;
+  RegistryDatabase database_;
   FakeClock clock_;
   SecretHasher hasher_;
   SqlClientRegistry registry_;
@@ -306,9 +306,9 @@ TEST(BearerAuthenticatorRegistryFault, AnUnreadableRegistryIsAServerErrorNotARev
   TempDir dir;
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
+  SqlClientRegistry stored(codepayload::testing::freshRegistryDatabase(dir.path()), testing::sourceRegistryMigrations(),
                            hasher, clock.clock());
-  testing::FaultInjectingRegistry registry(sqlite);
+  testing::FaultInjectingRegistry registry(stored);
   const SigningKeySet keys(testing::sharedTestKey(SigningAlgorithm::ES256));
   const TokenIssuer issuer(keys, TokenSettings{}, clock.clock());
   const AccessTokenVerifier verifier(keys, TokenSettings{});

@@ -16,10 +16,10 @@ using testing::TempDir;
 
 TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                             hasher, clock.clock());
+  SqlClientRegistry registry(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const Organization other = registry.createOrganization("Other", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
@@ -43,8 +43,7 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
   EXPECT_EQ(view.standing(client.id, acme.id, kTestEpoch + 1), ClientStanding::Lapsed);
 
   // A change by another process (connection) is seen too.
-  SqlClientRegistry otherProcess(RegistryDatabase::sqlite(dir.path() / "registry.db"),
-                                 testing::sourceRegistryMigrations(), hasher);
+  SqlClientRegistry otherProcess(database, testing::sourceRegistryMigrations(), hasher);
   otherProcess.setClientState(client.id, ClientState::Deleted);
   EXPECT_TRUE(view.refreshIfChanged());
   // Deleted clients are not in the view: unknown, which the bearer check refuses
@@ -54,10 +53,10 @@ TEST(RegistryView, ReportsStandingAndReloadsOnlyWhenTheRegistryChanged) {
 
 TEST(RegistryView, TokensIssuedBeforeABlockStayRevokedAfterTheUnblock) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                             hasher, clock.clock());
+  SqlClientRegistry registry(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
@@ -102,14 +101,14 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
   // The usage writer commits to registry.db every usage.flushInterval under
   // traffic, last_used_at included; the view reloads only for a standing (D-T3).
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                             hasher, clock.clock());
+  SqlClientRegistry registry(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, clock.clock());
-  SqlUsageStore usage(RegistryDatabase::sqlite(dir.path() / "registry.db"));
+  SqlUsageStore usage(database);
 
   usage.add({ClientUsageDelta{client.id, acme.id, {{utcDayNumber(kTestEpoch), UsageCounts{1, 2, 0}}}, kTestEpoch}});
   EXPECT_EQ(registry.findClient(client.id)->lastUsedAt, kTestEpoch);
@@ -128,15 +127,14 @@ TEST(RegistryView, AUsageFlushReloadsNothingABlockDoes) {
 // everything else.
 TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasChecked) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                             hasher, clock.clock());
+  SqlClientRegistry registry(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   // Two scopes (stored as a registry from before D-U9 may hold them): in order.
-  codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
-                                                     client.client.id, "write:codes read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(database, client.client.id, "write:codes read:codes");
   const CreatedClient blocked = registry.createClient(acme.id, "b", {"write:codes"}, "tester");
   registry.setClientState(blocked.client.id, ClientState::Blocked);
   const Organization lapsed = registry.createOrganization("Lapsed", Plan::Pro);
@@ -182,11 +180,11 @@ TEST(RegistryView, VouchesForTheRightSecretOfAnActiveClientInTheSecondItWasCheck
 
 TEST(RegistryView, StopsVouchingWhileItsChecksFail) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                           hasher, clock.clock());
-  testing::FaultInjectingRegistry registry(sqlite);
+  SqlClientRegistry stored(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
+  testing::FaultInjectingRegistry registry(stored);
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   RegistryView view(registry, clock.clock());
@@ -209,23 +207,21 @@ TEST(RegistryView, StopsVouchingWhileItsChecksFail) {
 // vouches with old scopes or an old digest.
 TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   const FakeClock clock;
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry registry(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                             hasher, clock.clock());
+  SqlClientRegistry registry(database, testing::sourceRegistryMigrations(), hasher, clock.clock());
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const CreatedClient client = registry.createClient(acme.id, "c", {"write:codes"}, "tester");
   RegistryView view(registry, clock.clock());
 
-  codepayload::testing::storeScopesBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
-                                                     client.client.id, "read:codes");
+  codepayload::testing::storeScopesBehindTheRegistry(database, client.client.id, "read:codes");
   EXPECT_TRUE(view.refreshIfChanged());
   const SecretDigest right = hasher.digest(client.secret);
   EXPECT_EQ(view.authenticated(client.client.id, right).client->scopes, (std::vector<std::string>{"read:codes"}));
 
   const SecretDigest replaced = hasher.digest("another-secret");
-  codepayload::testing::storeSecretDigestBehindTheRegistry(RegistryDatabase::sqlite(dir.path() / "registry.db"),
-                                                           client.client.id, replaced);
+  codepayload::testing::storeSecretDigestBehindTheRegistry(database, client.client.id, replaced);
   EXPECT_TRUE(view.refreshIfChanged());
   EXPECT_EQ(view.authenticated(client.client.id, right).client, nullptr);
   EXPECT_NE(view.authenticated(client.client.id, replaced).client, nullptr);
@@ -233,10 +229,10 @@ TEST(RegistryView, ReloadsWhenAClientsScopesOrDigestAreRewritten) {
 
 TEST(RegistryView, KeepsTheOldViewWhenTheRegistryFails) {
   TempDir dir;
+  const RegistryDatabase database = codepayload::testing::freshRegistryDatabase(dir.path());
   const SecretHasher hasher(std::string(32, 'p'));
-  SqlClientRegistry sqlite(RegistryDatabase::sqlite(dir.path() / "registry.db"), testing::sourceRegistryMigrations(),
-                           hasher);
-  testing::FaultInjectingRegistry registry(sqlite);
+  SqlClientRegistry stored(database, testing::sourceRegistryMigrations(), hasher);
+  testing::FaultInjectingRegistry registry(stored);
   const Organization acme = registry.createOrganization("Acme", Plan::Pro);
   const ClientRecord client = registry.createClient(acme.id, "c", {"write:codes"}, "tester").client;
   RegistryView view(registry, systemUnixSeconds);

@@ -1,13 +1,13 @@
 #include "auth/usage_service.h"
 
 #include <gtest/gtest.h>
-#include <sqlite3.h>
 
 #include <algorithm>
 
 #include "auth/sql_client_registry.h"
 #include "auth/sql_usage_store.h"
 #include "auth_test_support.h"
+#include "tests/support/scratch_registry.h"
 
 namespace codepayload::auth {
 namespace {
@@ -26,53 +26,53 @@ constexpr std::chrono::milliseconds kNever = std::chrono::hours(24);
 class UsageServiceTest : public ::testing::Test {
  protected:
   UsageServiceTest()
-      : clock_(kNoonNov24),
+      : database_(codepayload::testing::freshRegistryDatabase(dir_.path())),
+        clock_(kNoonNov24),
         hasher_(std::string(32, 'p')),
-        registry_(RegistryDatabase::sqlite(databaseFile()), testing::sourceRegistryMigrations(), hasher_,
-                  clock_.clock()),
+        registry_(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock()),
         acme_(registry_.createOrganization("Acme", Plan::Starter)),
         globex_(registry_.createOrganization("Globex", Plan::Starter)),
         erp_(registry_.createClient(acme_.id, "ERP", {"write:codes"}, "tester").client),
         shop_(registry_.createClient(acme_.id, "Shop", {"write:codes"}, "tester").client),
         other_(registry_.createClient(globex_.id, "Other", {"write:codes"}, "tester").client),
         usage_(
-            std::make_unique<SqlUsageStore>(RegistryDatabase::sqlite(databaseFile())), kNever,
+            std::make_unique<SqlUsageStore>(database_), kNever,
             [this](const std::string& line) { log_.push_back(line); }, clock_.clock()) {}
 
-  std::filesystem::path databaseFile() const { return dir_.path() / "registry.db"; }
-
   // Runs `sql` on a connection of its own.
-  void execute(const std::string& sql) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr), SQLITE_OK);
-    char* message = nullptr;
-    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK) << (message ? message : "");
-    sqlite3_free(message);
-    sqlite3_close(db);
+  void execute(const std::string& sql) { EXPECT_EQ(codepayload::testing::rawSql(database_, sql), "") << sql; }
+
+  // The stored rows, "client organization day tokens accepted rejected" each, in key order.
+  std::vector<std::string> storedRows() {
+    const std::string joined = codepayload::testing::rawColumn(
+        database_,
+        "SELECT client_id || ' ' || organization_id || ' ' || day || ' ' || tokens_issued || ' ' || codes_accepted"
+        " || ' ' || codes_rejected FROM client_usage_daily ORDER BY client_id, day");
+    std::vector<std::string> rows;
+    for (std::size_t start = 0; !joined.empty() && start <= joined.size();) {
+      const std::size_t end = std::min(joined.find('|', start), joined.size());
+      rows.push_back(joined.substr(start, end - start));
+      start = end + 1;
+    }
+    return rows;
   }
 
-  // The stored rows, "client day tokens accepted rejected" each, in key order.
-  std::vector<std::string> storedRows() {
-    sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open_v2(databaseFile().c_str(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
-    sqlite3_stmt* statement = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db,
-                                 "SELECT client_id, organization_id, day, tokens_issued, codes_accepted, codes_rejected"
-                                 " FROM client_usage_daily ORDER BY client_id, day",
-                                 -1, &statement, nullptr),
-              SQLITE_OK);
-    std::vector<std::string> rows;
-    while (sqlite3_step(statement) == SQLITE_ROW) {
-      std::string row;
-      for (int column = 0; column < 6; ++column) {
-        if (column > 0) row += ' ';
-        row += reinterpret_cast<const char*>(sqlite3_column_text(statement, column));
-      }
-      rows.push_back(row);
+  // A trigger that refuses every new usage row with `message`, and its removal.
+  void refuseUsageRows(const std::string& message) {
+    if (codepayload::testing::registryBackendUnderTest() == codepayload::testing::RegistryBackend::Sqlite) {
+      execute("CREATE TRIGGER refuse_usage BEFORE INSERT ON client_usage_daily BEGIN SELECT RAISE(ABORT, '" + message +
+              "'); END");
+    } else {
+      execute("CREATE FUNCTION refuse_usage() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '" +
+              message +
+              "'; END $$; CREATE TRIGGER refuse_usage BEFORE INSERT ON client_usage_daily FOR EACH ROW"
+              " EXECUTE FUNCTION refuse_usage()");
     }
-    sqlite3_finalize(statement);
-    sqlite3_close(db);
-    return rows;
+  }
+  void acceptUsageRows() {
+    execute(codepayload::testing::registryBackendUnderTest() == codepayload::testing::RegistryBackend::Sqlite
+                ? "DROP TRIGGER refuse_usage"
+                : "DROP TRIGGER refuse_usage ON client_usage_daily; DROP FUNCTION refuse_usage()");
   }
 
   std::string row(const ClientRecord& client, const char* day, int tokens, int accepted, int rejected) {
@@ -81,6 +81,7 @@ class UsageServiceTest : public ::testing::Test {
   }
 
   TempDir dir_;
+  RegistryDatabase database_;
   FakeClock clock_;
   SecretHasher hasher_;
   SqlClientRegistry registry_;
@@ -177,9 +178,7 @@ TEST_F(UsageServiceTest, RecordsTheLastUseToTheMinuteAndNeverMovesItBack) {
 
 TEST_F(UsageServiceTest, AFailedWriteKeepsTheCountsLogsOnceAndTheNextWriteAddsThem) {
   usage_.codesAnswered(erp_.id, acme_.id, 5, 1);
-  execute(
-      "CREATE TRIGGER refuse_usage BEFORE INSERT ON client_usage_daily"
-      " BEGIN SELECT RAISE(ABORT, 'usage refused by the test'); END");
+  refuseUsageRows("usage refused by the test");
   EXPECT_FALSE(usage_.flush());
   usage_.tokenIssued(erp_.id, acme_.id);
   EXPECT_FALSE(usage_.flush());
@@ -190,7 +189,7 @@ TEST_F(UsageServiceTest, AFailedWriteKeepsTheCountsLogsOnceAndTheNextWriteAddsTh
   EXPECT_EQ(registry_.findClient(erp_.id)->lastUsedAt, std::nullopt);  // rolled back with the counts
   EXPECT_EQ(usage_.clientUsage(erp_.id, 1), (std::vector<DailyUsage>{{"2026-11-24", 1, 5, 1}}));
 
-  execute("DROP TRIGGER refuse_usage");
+  acceptUsageRows();
   EXPECT_TRUE(usage_.flush());
   EXPECT_EQ(storedRows(), (std::vector<std::string>{row(erp_, "2026-11-24", 1, 5, 1)}));
   EXPECT_EQ(registry_.findClient(erp_.id)->lastUsedAt, kNoonNov24 - 30);
@@ -210,8 +209,7 @@ TEST_F(UsageServiceTest, StopWritesOnceMore) {
 }
 
 TEST_F(UsageServiceTest, AnotherInstanceAddsToTheSameRows) {
-  UsageService second(std::make_unique<SqlUsageStore>(RegistryDatabase::sqlite(databaseFile())), kNever, {},
-                      clock_.clock());
+  UsageService second(std::make_unique<SqlUsageStore>(database_), kNever, {}, clock_.clock());
   usage_.codesAnswered(erp_.id, acme_.id, 1, 0);
   second.codesAnswered(erp_.id, acme_.id, 2, 1);
   EXPECT_TRUE(usage_.flush());
