@@ -4,10 +4,13 @@
 # a viewer and an operator made with codepayload-admin (the commands an operator types), then
 # dashboard.test.mjs under `node --test`, which drives Debian's chromium-headless-shell with
 # playwright-core (pinned in package.json; installed by scripts/install-deps.sh with npm ci).
-# Screenshots of every page go to ARTIFACTS_DIR.
-# usage: run-browser-tests.sh SERVER_EXECUTABLE ADMIN_EXECUTABLE SOURCE_DIR ARTIFACTS_DIR
+# Screenshots of every page go to ARTIFACTS_DIR. With SCRATCH_POSTGRESQL (the tests'
+# codepayload_scratch_postgresql) the server and the admin share a registry in a scratch
+# PostgreSQL 15 instead of the data directory's SQLite file.
+# usage: run-browser-tests.sh SERVER_EXECUTABLE ADMIN_EXECUTABLE SOURCE_DIR ARTIFACTS_DIR [SCRATCH_POSTGRESQL]
 set -euo pipefail
 server=$(realpath "$1") admin=$(realpath "$2") source=$(realpath "$3") artifacts=$(realpath -m "$4")
+scratch_postgresql=${5:+$(realpath "$5")}
 here=$source/tests/dashboard
 chromium=/usr/lib/chromium/chromium-headless-shell
 
@@ -26,9 +29,10 @@ echo "dashboard tests: Node $("$node" --version) ($node)"
   { echo "dashboard tests: $here/node_modules has no playwright-core (scripts/install-deps.sh runs npm ci there)"; exit 1; }
 
 scratch=$(mktemp -d)
-server_pid=''
+server_pid='' postgresql_pid=''
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; fi
+  if [ -n "$postgresql_pid" ]; then kill "$postgresql_pid" 2>/dev/null && wait "$postgresql_pid" 2>/dev/null; fi
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -37,6 +41,16 @@ rm -rf "$artifacts" && mkdir -p "$artifacts"
 
 while IFS='=' read -r name _; do unset "$name"; done < <(env | grep '^CODEPAYLOAD_')
 export CODEPAYLOAD_DATA_DIR=$scratch/data CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=off
+if [ -n "$scratch_postgresql" ]; then
+  "$scratch_postgresql" dashboard registry-url >postgresql.out 2>&1 &
+  postgresql_pid=$!
+  for _ in $(seq 600); do [ -s registry-url ] || ! kill -0 "$postgresql_pid" 2>/dev/null && break; sleep 0.1; done
+  [ -s registry-url ] || { cat postgresql.out; echo "FAILED: no scratch PostgreSQL"; exit 1; }
+  (umask 077 && head -c 32 /dev/urandom >key-encryption-key)
+  CODEPAYLOAD_REGISTRY_URL=$(cat registry-url)
+  export CODEPAYLOAD_REGISTRY_URL CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE=$scratch/key-encryption-key
+  echo "dashboard tests: the registry is in a scratch PostgreSQL"
+fi
 "$server" >server.out 2>server.err &
 server_pid=$!
 for _ in $(seq 200); do [ -s data/server.port ] && break; sleep 0.05; done
