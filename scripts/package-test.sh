@@ -10,7 +10,11 @@
 #  4. the installed codepayload-server is started in that root as the
 #     codepayload user, from the installed files and /etc/codepayload only;
 #     codepayload-admin makes an organization and a client; a token from
-#     POST /oauth/token and a code from POST /codes, checked exactly.
+#     POST /oauth/token and a code from POST /codes, checked exactly;
+#  5. the installed codepayload-admin copies that registry into a scratch
+#     PostgreSQL 15 on this machine (docs/scaling.md), and the installed
+#     server on it, with the password and key-encryption key files an operator
+#     puts in /etc/codepayload, accepts the token and the secret from before.
 # Needs root (debootstrap, chroot). usage: scripts/package-test.sh [BUILD_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,9 +41,11 @@ cat "$build/lintian.txt"
 
 scratch=$(mktemp -d /tmp/codepayload-package-XXXXXX)
 root=$scratch/root
-server_pid=''
+server_pid='' postgresql=''
+postgresql_bin=/usr/lib/postgresql/15/bin
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+  [ -n "$postgresql" ] && runuser -u postgres -- "$postgresql_bin/pg_ctl" -D "$postgresql/data" -m fast -w stop >/dev/null
   mountpoint -q "$root/proc" && umount "$root/proc"
   rm -rf "$scratch"
 }
@@ -105,3 +111,49 @@ kill "$server_pid"
 wait "$server_pid" || { cat "$scratch/server.err"; echo "FAILED: the installed server did not stop cleanly"; exit 1; }
 server_pid=''
 echo "package: installed on a bare Debian 12, served a token and a code: $answer"
+
+echo "== package: the installed server on a PostgreSQL registry"
+# A scratch PostgreSQL 15 on this machine (the root shares its network), run as postgres.
+postgresql=$scratch/postgresql
+install -d -m 0700 -o postgres -g postgres "$postgresql"
+(umask 077 && head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$postgresql/pw")
+chown postgres "$postgresql/pw"
+runuser -u postgres -- "$postgresql_bin/initdb" -D "$postgresql/data" -A scram-sha-256 --pwfile="$postgresql/pw" \
+  -U postgres -E UTF8 --no-locale --no-sync >"$scratch/initdb.log" 2>&1 || { cat "$scratch/initdb.log"; exit 1; }
+pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+runuser -u postgres -- "$postgresql_bin/pg_ctl" -D "$postgresql/data" -l "$postgresql/log" -w \
+  -o "-p $pg_port -k $postgresql -c listen_addresses=127.0.0.1 -c fsync=off" start >/dev/null \
+  || { cat "$postgresql/log"; exit 1; }
+PGPASSWORD=$(cat "$postgresql/pw") "$postgresql_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -qc \
+  "CREATE DATABASE codepayload" postgres
+# The operator's files: readable by the service's user only.
+cp "$postgresql/pw" "$root/etc/codepayload/registry-password"
+(umask 077 && head -c 32 /dev/urandom >"$root/etc/codepayload/key-encryption-key")
+chroot "$root" chown codepayload:codepayload /etc/codepayload/registry-password /etc/codepayload/key-encryption-key
+chmod 0400 "$root/etc/codepayload/registry-password" "$root/etc/codepayload/key-encryption-key"
+registry_url=postgresql://postgres@127.0.0.1:$pg_port/codepayload
+key_file=CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE=/etc/codepayload/key-encryption-key
+chroot "$as_codepayload" "$root" env -i "$key_file" /usr/bin/codepayload-admin registry copy --to "$registry_url" \
+  --password-file /etc/codepayload/registry-password >"$scratch/copy.json" 2>"$scratch/copy.err" \
+  || { cat "$scratch/copy.err"; echo "FAILED: registry copy"; exit 1; }
+chroot "$as_codepayload" "$root" env -i CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_REGISTRY_URL="$registry_url" \
+  CODEPAYLOAD_REGISTRY_PASSWORD_FILE=/etc/codepayload/registry-password "$key_file" \
+  /usr/bin/codepayload-server >"$scratch/server-pg.out" 2>"$scratch/server-pg.err" &
+server_pid=$!
+rm -f "$port_file"
+for _ in $(seq 300); do [ -s "$port_file" ] && break; sleep 0.1; done
+[ -s "$port_file" ] || { cat "$scratch/server-pg.err"; echo "FAILED: the server on PostgreSQL wrote no port file"; exit 1; }
+url=https://localhost:$(cat "$port_file")
+# The token issued before the copy, and a new one for the secret from before.
+again=$(curl -sS --cacert "$ca" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  --data '{"codes":[{"reference":"pkg","primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"LOT1"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com"}]}' \
+  "$url/codes")
+[ "$again" = "$expected" ] || { cat "$scratch/server-pg.err"; echo "FAILED: on PostgreSQL, POST /codes answered $again"; exit 1; }
+issued=$(curl -sS -o /dev/null -w '%{http_code}' --cacert "$ca" -u "$client_id:$secret" -d grant_type=client_credentials \
+  "$url/oauth/token")
+[ "$issued" = 200 ] || { cat "$scratch/server-pg.err"; echo "FAILED: on PostgreSQL, POST /oauth/token answered $issued"; exit 1; }
+kill "$server_pid"
+wait "$server_pid" || { cat "$scratch/server-pg.err"; echo "FAILED: the server on PostgreSQL did not stop cleanly"; exit 1; }
+server_pid=''
+echo "package: the registry copied into PostgreSQL ($(cat "$scratch/copy.json")); the installed server on it" \
+  "accepted the token and the secret from before"
