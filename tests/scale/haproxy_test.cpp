@@ -217,7 +217,8 @@ std::optional<std::chrono::milliseconds> timeUntilStatus(
 
 // A client created through the first instance's dashboard gets a token from
 // the second and uses it on the third; blocked through the first's
-// dashboard, it is refused by the other two within 2 s.
+// dashboard, it is refused by the other two within 2 s. The session signed out
+// on the first is over on all three at once.
 TEST_F(BehindHaproxyTest, AClientMadeInOneDashboardWorksOnTheOthersAndItsBlockHoldsOnAllWithinTwoSeconds) {
   const std::string organization = jsonMember(admin({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
   const std::string password = "correct horse battery staple";
@@ -266,6 +267,13 @@ TEST_F(BehindHaproxyTest, AClientMadeInOneDashboardWorksOnTheOthersAndItsBlockHo
     EXPECT_EQ(exchange(*instance, tokenCall(clientId, secret)).status, 401);
     std::cout << "[ scale ] a block through one instance's dashboard refused on another after " << codesRefused->count()
               << " ms\n";
+  }
+
+  // The dashboard session works on every instance until it signs out on one.
+  EXPECT_EQ(dashboardCall(third, "GET", "/dashboard/data/clients", "", sessionId, "").status, 200);
+  EXPECT_EQ(dashboardCall(first, "POST", "/dashboard/data/sign-out", "", sessionId, csrfToken).status, 204);
+  for (const ServiceEndpoint* instance : {&first, &second, &third}) {
+    EXPECT_EQ(dashboardCall(*instance, "GET", "/dashboard/data/session", "", sessionId, "").status, 401);
   }
 }
 
