@@ -45,7 +45,10 @@ server_pid='' postgresql=''
 postgresql_bin=/usr/lib/postgresql/15/bin
 cleanup() {
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-  [ -n "$postgresql" ] && runuser -u postgres -- "$postgresql_bin/pg_ctl" -D "$postgresql/data" -m fast -w stop >/dev/null
+  if [ -n "$postgresql" ]; then
+    runuser -u postgres -- "$postgresql_bin/pg_ctl" -D "$postgresql/data" -m fast -w stop >/dev/null 2>&1
+    rm -rf "$postgresql"
+  fi
   mountpoint -q "$root/proc" && umount "$root/proc"
   rm -rf "$scratch"
 }
@@ -113,9 +116,10 @@ server_pid=''
 echo "package: installed on a bare Debian 12, served a token and a code: $answer"
 
 echo "== package: the installed server on a PostgreSQL registry"
-# A scratch PostgreSQL 15 on this machine (the root shares its network), run as postgres.
-postgresql=$scratch/postgresql
-install -d -m 0700 -o postgres -g postgres "$postgresql"
+# A scratch PostgreSQL 15 on this machine (the root shares its network), run as postgres in a
+# folder of its own (the scratch folder is root's alone).
+postgresql=$(mktemp -d /tmp/codepayload-package-postgresql-XXXXXX)
+chown postgres:postgres "$postgresql"
 (umask 077 && head -c 18 /dev/urandom | base64 | tr '+/' '-_' >"$postgresql/pw")
 chown postgres "$postgresql/pw"
 runuser -u postgres -- "$postgresql_bin/initdb" -D "$postgresql/data" -A scram-sha-256 --pwfile="$postgresql/pw" \
