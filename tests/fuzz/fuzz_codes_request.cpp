@@ -12,9 +12,9 @@
 //    every failure has reference and a non-empty errors array of
 //    {code: "Validation.Invalid.*", path: string or null, args: [strings]};
 //  - the same body run again gives byte-identical output;
-//  - every barcodeText is printable ASCII without spaces and parses back
-//    (parseDigitalLink with a stem, parseElementString without) to AIs of the
-//    snapshot whose "(AI)value" concatenation is exactly the hri.
+//  - every barcodeText is printable ASCII without spaces and reads back
+//    (engine/payload_reader.h) to AIs of the snapshot whose "(AI)value"
+//    concatenation is exactly the hri.
 #include <simdjson.h>
 
 #include <algorithm>
@@ -32,9 +32,9 @@
 #include "app/paths.h"
 #include "db/import/baseline_format.h"
 #include "engine/payload_engine.h"
+#include "engine/payload_reader.h"
 #include "engine/snapshot.h"
 #include "plugins/builtin_plugins.h"
-#include "tests/engine/payload_parsers.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace codepayload::fuzz {
@@ -114,21 +114,15 @@ std::vector<std::string> expectedReferences(simdjson::dom::array items, std::str
 void checkRoundTrip(const Snapshot& snapshot, std::string_view barcodeText, std::string_view hri,
                     std::string_view output) {
   require(isPrintableAsciiWithoutSpace(barcodeText), "barcodeText is printable ASCII without spaces", output);
-  std::vector<ParsedAi> ais;
-  if (barcodeText.starts_with('(')) {
-    std::optional<std::vector<ParsedAi>> parsed = parseElementString(barcodeText);
-    require(parsed.has_value(), "an element string parses back", barcodeText);
-    ais = std::move(*parsed);
-  } else {
-    std::optional<ParsedDigitalLink> link = parseDigitalLink(snapshot, barcodeText);
-    require(link.has_value(), "a Digital Link URI parses back", barcodeText);
-    require(!link->pathAis.empty(), "a Digital Link URI has a primary key", barcodeText);
-    ais = std::move(link->pathAis);
-    ais.insert(ais.end(), link->queryAis.begin(), link->queryAis.end());
-  }
+  ReadFault fault;
+  const std::optional<ReadPayload> read = readPayload(snapshot, barcodeText, fault);
+  require(read.has_value(), "barcodeText reads back", barcodeText);
+  require(read->form == (barcodeText.starts_with('(') ? PayloadForm::BracketedElementString : PayloadForm::DigitalLink),
+          "barcodeText is an element string or a Digital Link URI", barcodeText);
+  const std::vector<ReadField>& ais = read->ais;
   require(!ais.empty(), "barcodeText holds at least one AI", barcodeText);
   std::string rebuilt;
-  for (const ParsedAi& ai : ais) {
+  for (const ReadField& ai : ais) {
     require(snapshot.findAi(ai.key) != nullptr, "every AI in barcodeText is in the dictionary", barcodeText);
     rebuilt += '(';
     rebuilt += ai.key;
