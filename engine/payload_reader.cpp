@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/ascii.h"
 #include "engine/snapshot.h"
 #include "engine/uri_text.h"
 
@@ -258,12 +259,11 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
   return payload;
 }
 
+// http or https in any case (RFC 3986 3.1), as /codes takes a stem. GS1's
+// own tools take only all lower or all upper case; what /codes wrote must
+// read back.
 bool startsWithScheme(std::string_view text) {
-  // As GS1's tools: the scheme in lower or upper case, not mixed.
-  for (const std::string_view scheme : {"https://", "HTTPS://", "http://", "HTTP://"}) {
-    if (text.starts_with(scheme)) return true;
-  }
-  return false;
+  return common::startsWithIgnoringAsciiCase(text, "https://") || common::startsWithIgnoringAsciiCase(text, "http://");
 }
 
 }  // namespace

@@ -104,6 +104,16 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
     }
   };
   addName("O", "codepayload development");
+  // Each certificate its own subject: a balancer that trusts several
+  // instances' certificates from one file finds each one's by its name (a
+  // shared name leaves OpenSSL trying only the first).
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string instance = "instance ";
+  for (std::size_t i = 0; i < 8; ++i) {
+    instance += kHex[serial[i] >> 4];
+    instance += kHex[serial[i] & 0x0f];
+  }
+  addName("OU", instance.c_str());
   addName("CN", "localhost");
   if (X509_set_issuer_name(certificate.get(), name) != 1) throwOpenSslError("cannot set the issuer");
 
@@ -111,6 +121,7 @@ DevelopmentCertificate ensureDevelopmentCertificate(const std::filesystem::path&
   addExtension(certificate.get(), NID_key_usage, "critical,digitalSignature,keyCertSign");
   addExtension(certificate.get(), NID_ext_key_usage, "serverAuth");
   addExtension(certificate.get(), NID_subject_key_identifier, "hash");
+  addExtension(certificate.get(), NID_authority_key_identifier, "keyid:always");
   addExtension(certificate.get(), NID_subject_alt_name, "DNS:localhost,IP:127.0.0.1,IP:::1");
 
   if (X509_sign(certificate.get(), key.get(), EVP_sha256()) == 0) throwOpenSslError("cannot sign the certificate");

@@ -52,6 +52,7 @@ TEST(PayloadReader, TheRightmostPrimaryKeyEndsTheStem) {
   EXPECT_EQ(payload.stem, "https://a.example/00/faux");
   EXPECT_EQ(payload.ais, (std::vector<ReadField>{{"00", "006141411234567890", 29, 18}}));
   EXPECT_EQ(read("HTTPS://A.EXAMPLE/01/09506000134352").stem, "HTTPS://A.EXAMPLE");
+  EXPECT_EQ(read("httpS://a.example/01/09506000134352").stem, "httpS://a.example");
 }
 
 TEST(PayloadReader, AQueryPlusIsASpaceAndAPathPlusIsAPlus) {

@@ -48,6 +48,25 @@ std::uint16_t freePort() {
   return port;
 }
 
+// GET /metrics on an instance's plain metrics listener; the body.
+std::string scrapeMetrics(std::uint16_t port) {
+  Poco::Net::HTTPClientSession session("127.0.0.1", port);
+  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, "/metrics", Poco::Net::HTTPMessage::HTTP_1_1);
+  session.sendRequest(request);
+  Poco::Net::HTTPResponse response;
+  std::ostringstream body;
+  Poco::StreamCopier::copyStream(session.receiveResponse(response), body);
+  return body.str();
+}
+
+// How many requests to `route` an instance answered 200, from its metrics.
+int answered(std::uint16_t metricsPort, const std::string& route) {
+  const std::string text = scrapeMetrics(metricsPort);
+  const std::string labels = "codepayload_http_requests_total{route=\"" + route + "\",status=\"200\"} ";
+  const std::size_t at = text.find(labels);
+  return at == std::string::npos ? 0 : std::stoi(text.substr(at + labels.size()));
+}
+
 class BehindHaproxyTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -83,6 +102,7 @@ class BehindHaproxyTest : public ::testing::Test {
     }
     codepayload::testing::writeFile(folder_.path() / "instances-ca.pem", instanceCertificates);
     startHaproxy();
+    waitUntilHaproxyUsesEveryInstance();
   }
 
   void TearDown() override {
@@ -127,6 +147,19 @@ class BehindHaproxyTest : public ::testing::Test {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     FAIL() << "HAProxy did not answer within 15 s: " << haproxy_->err();
+  }
+
+  // Every instance in HAProxy's rotation: its health checks (TLS verified
+  // against the instances' certificates) answered twice ("rise 2").
+  void waitUntilHaproxyUsesEveryInstance() {
+    for (std::size_t index = 0; index < kInstances; ++index) {
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+      while (answered(metricsPorts_[index], "/healthz/ready") < 2) {
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline)
+            << "HAProxy's checks never reached instance " << index + 1 << ": " << haproxy_->err();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+    }
   }
 
   // codepayload-admin on the shared registry; its standard output.
@@ -181,6 +214,8 @@ TEST_F(BehindHaproxyTest, AnInstanceKilledDuringLoadFailsNoRequest) {
       },
       1, 8);
   ASSERT_TRUE(load.waitForCompleted(2000, std::chrono::seconds(30)));
+  // HAProxy spreads the load: the instance killed is serving part of it.
+  EXPECT_GT(answered(metricsPorts_[1], "/codes"), 200);
   instances_[1]->process().killNine();
   const std::uint64_t atKill = load.completed();
   ASSERT_TRUE(load.waitForCompleted(atKill + 4000, std::chrono::seconds(30)));
@@ -392,17 +427,6 @@ TEST_F(BehindHaproxyTest, KeysRotatedUnderLoadFailNoRequest) {
   // And signs with the new one only.
   EXPECT_EQ(kidOf(jsonMember(exchange(proxy_, tokenCall(client.clientId, client.secret)).body, "access_token")),
             newKid);
-}
-
-// GET /metrics on an instance's plain metrics listener; the body.
-std::string scrapeMetrics(std::uint16_t port) {
-  Poco::Net::HTTPClientSession session("127.0.0.1", port);
-  Poco::Net::HTTPRequest request(Poco::Net::HTTPRequest::HTTP_GET, "/metrics", Poco::Net::HTTPMessage::HTTP_1_1);
-  session.sendRequest(request);
-  Poco::Net::HTTPResponse response;
-  std::ostringstream body;
-  Poco::StreamCopier::copyStream(session.receiveResponse(response), body);
-  return body.str();
 }
 
 // A release published once (codepayload-import --publish) is served by all
