@@ -422,7 +422,9 @@ for _ in 1 2 3 4; do make_client_set pg; done
 
 # --- HAProxy ----------------------------------------------------------------
 
-echo "== HAProxy ($("$haproxy" -v | head -1 | cut -d' ' -f1-3)) with deploy/haproxy/codepayload.cfg: 1, 2 and 3 instances"
+# awk, not head: it reads to the end, so no writer gets SIGPIPE (a failure under pipefail).
+haproxy_version=$("$haproxy" -v | awk 'NR == 1 { print $1, $2, $3 }')
+echo "== $haproxy_version with deploy/haproxy/codepayload.cfg: 1, 2 and 3 instances"
 make_certificate haproxy
 cat "$work/tls-haproxy-cert.pem" "$work/tls-haproxy-key.pem" >"$work/tls-haproxy-bundle.pem"
 cat "$work"/tls-pg-{1,2,3}-cert.pem >"$work/instances-ca.pem"
@@ -677,8 +679,7 @@ tree_state="clean"
 cpu_model=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 memory_total=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
-wrk_version=$({ wrk -v 2>&1 || true; } | head -1 | cut -d' ' -f1-2)
-haproxy_version=$("$haproxy" -v | head -1 | cut -d' ' -f1-3)
+wrk_version=$({ wrk -v 2>&1 || true; } | awk 'NR == 1 { print $1, $2 }')
 postgresql_version=$("$pg_bin/postgres" --version)
 rel() { echo "${1#"$repo"/}"; }
 token_cap=$((token_clients * 600 / duration))
