@@ -682,6 +682,8 @@ build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$build/CMakeCache.txt")
 wrk_version=$({ wrk -v 2>&1 || true; } | awk 'NR == 1 { print $1, $2 }')
 postgresql_version=$("$pg_bin/postgres" --version)
 rel() { echo "${1#"$repo"/}"; }
+load_note="(below 1: nothing else was running)"
+awk "BEGIN { exit !(${load_at_start%% *} >= 1) }" && load_note="(1 or more: something else was running too)"
 token_cap=$((token_clients * 600 / duration))
 
 mkdir -p "$(dirname "$output")"
@@ -693,7 +695,7 @@ Written by \`make bench-scale\` (\`bench/scale.sh $(rel "$build")\`) from one ru
 ($((elapsed_seconds / 60)) min $((elapsed_seconds % 60)) s, of which $clients_seconds s creating API clients).
 
 - Machine: $cpu_count cores ($cpu_model), $memory_total, Linux $(uname -r). Load average $load_at_start at the start
-  and $load_at_end after the runs. A shared machine: read the medians and the ratios, each against a baseline
+  $load_note and $load_at_end after the runs. A shared machine: read the medians and the ratios, each against a baseline
   measured in the same run.
 - Everything runs on these $cpu_count cores: wrk ($threads threads), the instances, HAProxy and PostgreSQL.
 - Build: commit $commit ($tree_state), $build_type. $wrk_version, $haproxy_version, $postgresql_version.
@@ -754,7 +756,10 @@ Token requests by when in the second they arrived (every token run; server time 
 - Instances: \`codepayload-server\` of this build with $workers workers (\`CODEPAYLOAD_THREADS\`), its access log to a
   file, no per-address connection limit (\`CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0\`: every connection comes from
   127.0.0.1), \`CODEPAYLOAD_TRUSTED_PROXIES=127.0.0.1/32\` (HAProxy's address, as docs/scaling.md deploys it), each
-  with its own data dir and its generated development certificate. sqlite: the default registry in its data dir. pg
+  with its own data dir and a certificate the script made (ECDSA P-256, as the development certificates are, for
+  127.0.0.1, with a subject of its own: the development certificates all have the same subject, and a CA file of
+  several of them verifies only the first one's, so HAProxy would take every instance but the first out as a TLS
+  failure). sqlite: the default registry in its data dir. pg
   and the instances behind HAProxy: \`CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT/codepayload\`
   and \`CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE\` (32 random bytes, mode 0600); three instances, started once, all running
   through every run; pg and proxy1 use the first.
@@ -793,7 +798,7 @@ $(run_rows codes)
 ## Commands
 
 \`\`\`sh
-make bench-scale    # = scripts/install-deps.sh (with libbenchmark-dev wrk valgrind), then:
+make bench-scale    # = scripts/install-deps.sh (the test packages, with libbenchmark-dev wrk valgrind), then:
 cmake -S . -B $(rel "$build") -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
 cmake --build $(rel "$build") --target codepayload-server codepayload-admin
 BENCH_RUNS=$runs BENCH_DURATION=$duration BENCH_THREADS=$threads BENCH_CONNECTIONS=$connections BENCH_WORKERS=$workers \\
@@ -807,10 +812,14 @@ runuser -u postgres -- initdb -D PG/data -A scram-sha-256 --pwfile=PG/pw -U post
 runuser -u postgres -- pg_ctl -D PG/data -o "-p PORT_PG -k PG -c listen_addresses=127.0.0.1 -c fsync=off" -l PG/log -w start
 psql -h 127.0.0.1 -p PORT_PG -U postgres -d postgres <<<"CREATE ROLE codepayload LOGIN PASSWORD '...';"
 psql -h 127.0.0.1 -p PORT_PG -U postgres -d postgres -c "CREATE DATABASE codepayload OWNER codepayload"
+# for sqlite, pg-1, pg-2, pg-3 and haproxy (HAProxy's CERT_AND_KEY is its certificate and key in one file):
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout KEY -out CERT -days 2 \\
+  -subj "/O=codepayload bench/CN=NAME" -addext subjectAltName=IP:127.0.0.1
 CODEPAYLOAD_DATA_DIR=DATA_SQLITE CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=FILE CODEPAYLOAD_SHUTDOWN_GRACE=2 \\
-  CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS=$workers CODEPAYLOAD_TRUSTED_PROXIES=127.0.0.1/32 $(rel "$server")
+  CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS=$workers CODEPAYLOAD_TRUSTED_PROXIES=127.0.0.1/32 \\
+  CODEPAYLOAD_TLS_CERT=CERT_SQLITE CODEPAYLOAD_TLS_KEY=KEY_SQLITE $(rel "$server")
 # three times, DATA_PG_1..3:
-CODEPAYLOAD_DATA_DIR=DATA_PG_N (the same settings) CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT_PG/codepayload \\
+CODEPAYLOAD_DATA_DIR=DATA_PG_N (the same settings, CERT_PG_N, KEY_PG_N) CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT_PG/codepayload \\
   CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE=KEY_FILE $(rel "$server")
 # each registry (PostgreSQL: the URL, the key file and a data dir of its own):
 $(rel "$admin") org create --name bench --plan starter
