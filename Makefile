@@ -2,18 +2,21 @@
 #   make run    - build the four binaries and run codepayload-server with its embedded defaults
 #                 (installs only what building and running need: scripts/install-deps.sh run)
 #   make test   - build everything and run every test (scripts/install-deps.sh test)
-# Others: make build, make test-sanitize, make fuzz-smoke, make bench, make clean.
+# Others: make build, make test-sanitize, make fuzz-smoke, make bench, make bench-scale, make clean.
 #
 # test-sanitize builds everything with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer, and the libFuzzer targets in the same tree (one
 # build for both: CI's time budget); fuzz-smoke runs the fuzz targets briefly.
+# bench-scale measures SQLite against PostgreSQL and 1 to 3 instances behind
+# HAProxy on a scratch PostgreSQL (bench/scale.sh; the test packages bring
+# postgresql-15 and haproxy).
 
 BUILD ?= build
 BUILD_ASAN ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps deps-run build run test test-sanitize fuzz-smoke bench clean
+.PHONY: deps deps-run build run test test-sanitize fuzz-smoke bench bench-scale clean
 
 deps:
 	@scripts/install-deps.sh test
@@ -59,6 +62,12 @@ bench:
 	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS)
 	bench/run.sh $(BUILD)-bench
+
+bench-scale:
+	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
+	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target codepayload-server codepayload-admin
+	bench/scale.sh $(BUILD)-bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD)-bench

@@ -86,7 +86,7 @@ cleanup() {
     rm -rf "$work"
   else
     # Keep the logs for the post-mortem, never the secrets.
-    rm -rf "$work/data" "$work"/clients-*.txt "$work/client.json" "$work/token.json"
+    rm -rf "$work/data" "$work"/clients-* "$work/client.json" "$work/token.json" "$work/authorization.txt"
     echo "bench/run.sh: failed (status $status); logs kept in $work" >&2
   fi
   exit $status
@@ -97,79 +97,12 @@ trap 'echo "bench/run.sh: line $LINENO: \"$BASH_COMMAND\" failed" >&2' ERR
 
 # --- helpers ---------------------------------------------------------------
 
-# wait_for_file FILE PID SECONDS: until FILE exists; fails when PID died.
-wait_for_file() {
-  local file=$1 pid=$2 limit=$(($3 * 10)) waited=0
-  while [ ! -s "$file" ]; do
-    kill -0 "$pid" 2>/dev/null || die "process $pid ended before writing $file (see $work/*.log)"
-    [ $waited -lt $limit ] || die "no $file after $3 s"
-    sleep 0.1
-    waited=$((waited + 1))
-  done
-}
-
 status_kib() { awk -v key="$2:" '$1 == key { print $2 }' "/proc/$1/status"; }
 
 # Resets the peak resident set (VmHWM) of PID to its current VmRSS.
 reset_peak() { echo 5 >"/proc/$1/clear_refs"; }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
-calc() { awk "BEGIN { printf \"%.${2:-0}f\", $1 }"; }
-
 bench_field() { sed -n "s/.* $2=\([^ ]*\).*/\1/p" <<<"$1"; }
-
-# run_wrk NAME URL SCRIPT SECONDS THREADS CONNECTIONS [VAR=VALUE...]: one wrk
-# run; its BENCH line is appended to runs.txt as "NAME <fields>".
-run_wrk() {
-  local name=$1 url=$2 script=$3 seconds=$4 wrk_threads=$5 wrk_connections=$6
-  shift 6
-  local log=$work/wrk-$name.log
-  if ! env "$@" wrk -t "$wrk_threads" -c "$wrk_connections" -d "${seconds}s" --timeout 10s --latency \
-    -s "$wrk_dir/$script" "$url" >"$log" 2>&1; then
-    cat "$log" >&2
-    die "wrk failed: $name"
-  fi
-  local line
-  line=$(grep '^BENCH ' "$log") || { cat "$log" >&2; die "wrk printed no summary: $name"; }
-  echo "$name ${line#BENCH }" >>"$work/runs.txt"
-}
-
-# post_codes BODY_FILE: POSTs a CodesRequest to the server; prints the
-# response to codes-response.json and "STATUS BYTES" on stdout.
-post_codes() {
-  curl -sk -o "$work/codes-response.json" -w '%{http_code} %{size_download}' \
-    -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-    --data-binary "@$1" "https://127.0.0.1:$server_port/codes"
-}
-
-# check_codes BODY_FILE ITEMS: the server answers BODY_FILE with 200 and ITEMS
-# generated codes; prints the response size in bytes.
-check_codes() {
-  local answer status bytes generated
-  answer=$(post_codes "$1")
-  status=${answer% *}
-  bytes=${answer#* }
-  [ "$status" = 200 ] || die "/codes answered $status to $1: $(head -c 300 "$work/codes-response.json")"
-  generated=$(grep -o '"barcodeText":' "$work/codes-response.json" | wc -l)
-  [ "$generated" -eq "$2" ] || die "/codes generated $generated codes for $2 definitions in $1"
-  grep -q '"failures":\[\]}$' "$work/codes-response.json" || die "/codes reported failures for $1"
-  echo "$bytes"
-}
-
-# Every wrk connection comes from 127.0.0.1: no per-address connection limit
-# (the default, half the workers, is exactly wrk's 32 connections, and a
-# reconnecting wrk could race the slot of the connection it replaces).
-start_server() {
-  env CODEPAYLOAD_DATA_DIR="$work/data" CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG="$work/access.log" \
-    CODEPAYLOAD_SHUTDOWN_GRACE=2 CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS="$workers" \
-    "$server" >>"$work/server.log" 2>&1 &
-  server_pid=$!
-  pids+=("$server_pid")
-  rm -f "$work/data/server.port"
-  wait_for_file "$work/data/server.port" "$server_pid" 300
-  server_port=$(cat "$work/data/server.port")
-}
 
 # start_ceiling NAME WORKERS OPTION...: sets ceiling_port[NAME] and ceiling_pid[NAME].
 declare -A ceiling_port ceiling_pid
@@ -182,18 +115,6 @@ start_ceiling() {
   wait_for_file "$port_file" "$pid" 60
   ceiling_port[$1]=$(cat "$port_file")
   ceiling_pid[$1]=$pid
-}
-
-create_client_lines() {
-  local file=$1 count=$2 created
-  : >"$file"
-  for _ in $(seq "$count"); do
-    "$admin" client create --org "$org" --scope write:codes >"$work/client.json"
-    printf 'Basic %s\n' "$(printf '%s:%s' "$(json_field "$work/client.json" clientId)" \
-      "$(json_field "$work/client.json" clientSecret)" | base64 -w0)" >>"$file"
-  done
-  created=$(grep -c '^Basic ' "$file")
-  [ "$created" -eq "$count" ] || die "created $created of $count clients"
 }
 
 # --- the run ---------------------------------------------------------------
@@ -227,12 +148,12 @@ for value in timing_unknown timing_wrong timing_difference timing_p timing_verdi
 done
 
 echo "== server: first start (imports the shipped baseline into a new rules.db)"
-start_server
+start_server "$work/data" "$work/server.log" "$work/access.log"
 sleep 2
 rss_first_start=$(status_kib "$server_pid" VmRSS)
 stop_process "$server_pid"
 echo "== server: restart on the same data dir (the steady state)"
-start_server
+start_server "$work/data" "$work/server.log" "$work/access.log"
 sleep 2
 rss_idle=$(status_kib "$server_pid" VmRSS)
 server_url=https://127.0.0.1:$server_port
@@ -253,8 +174,8 @@ token=$(json_field "$work/token.json" access_token)
 [ -n "$token" ] || die "no access_token in the token response"
 for run in $(seq "$runs"); do
   echo "   2 x $token_clients clients for the token runs $run ($connections and $many_connections connections)"
-  create_client_lines "$work/clients-$run.txt" "$token_clients"
-  create_client_lines "$work/clients-$run-many.txt" "$token_clients"
+  create_client_lines "$work/clients-$run.txt" "$token_clients" "$org"
+  create_client_lines "$work/clients-$run-many.txt" "$token_clients" "$org"
 done
 sleep 1
 
@@ -264,7 +185,7 @@ health_response_bytes=${health_answer#* }
 
 echo "== warm-up: one-item requests (their body is checked)"
 run_wrk warmup-single "$server_url" codes_single.lua 1 1 1 BENCH_TOKEN="$token" BENCH_BODY_FILE="$work/single.json"
-single_response_bytes=$(check_codes "$work/single.json" 1)
+single_response_bytes=$(check_codes "$server_url" "$token" "$work/single.json" 1)
 single_request_bytes=$(stat -c %s "$work/single.json")
 
 echo "== memory: the first 10,000-item batches, 1 connection, then $connections connections"
@@ -278,12 +199,12 @@ reset_peak "$server_pid"
 run_wrk memory-many "$server_url" codes_batch.lua "$memory_duration" "$threads" "$connections" \
   BENCH_TOKEN="$token" BENCH_BATCH_ITEMS=10000
 hwm_many=$(status_kib "$server_pid" VmHWM)
-batch10k_response_bytes=$(check_codes "$work/batch10k.json" 10000)
+batch10k_response_bytes=$(check_codes "$server_url" "$token" "$work/batch10k.json" 10000)
 batch10k_request_bytes=$(stat -c %s "$work/batch10k.json")
 
 echo "== warm-up: 1,000-item batches (their body is checked)"
 run_wrk warmup-batch "$server_url" codes_batch.lua 1 1 1 BENCH_TOKEN="$token" BENCH_BODY_FILE="$work/batch.json"
-batch_response_bytes=$(check_codes "$work/batch.json" 1000)
+batch_response_bytes=$(check_codes "$server_url" "$token" "$work/batch.json" 1000)
 batch_request_bytes=$(stat -c %s "$work/batch.json")
 codes_type=application/vnd.codepayload.public.v1+json
 
@@ -357,22 +278,6 @@ for value in engine_dl engine_es engine_faults engine_batch_ms; do
 done
 engine_batch_us=$(calc "$engine_batch_ms * 1000 / 10000" 3)
 
-# run_values NAME FIELD_EXPRESSION: one value per run of scenario NAME
-# ("single-server"), computed by awk from the BENCH fields of that run.
-run_values() {
-  local name=$1 expression=$2 run line
-  for run in $(seq "$runs"); do
-    line=$(grep "^$name-$run " "$work/runs.txt")
-    awk -v line="$line" "BEGIN {
-      n = split(line, parts, \" \")
-      for (i = 2; i <= n; i++) { split(parts[i], kv, \"=\"); f[kv[1]] = kv[2] }
-      ok = f[\"requests\"] - f[\"non2xx\"]
-      seconds = f[\"duration_us\"] / 1e6
-      printf \"%.6f\\n\", $expression
-    }"
-  done
-}
-
 # Per run: answered requests per second (2xx only), latencies in ms, errors.
 declare -A value
 for scenario in "${scenarios[@]}"; do
@@ -430,8 +335,6 @@ extra_many_kib=$(( hwm_many - rss_before_many ))
 
 verdict() { if awk "BEGIN { exit !($1) }"; then echo pass; else echo miss; fi; }
 pct() { calc "$1 * 100" 0; }
-fmt() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); out = ""; while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) } print s out }'; }
-fixed() { calc "$1" "$2"; }
 
 all_errors=0
 for key in "${!value[@]}"; do
