@@ -30,9 +30,9 @@
 #
 # Every instance runs as bench/run.sh's server does (BENCH_WORKERS workers, access log to a
 # file, no per-address connection limit), trusts 127.0.0.1 as its proxy
-# (http.trustedProxies), as docs/scaling.md deploys it behind HAProxy, and has a certificate
-# the script makes, each with a subject of its own (HAProxy verifies the instances against
-# them; see the instances' start below). A wrk run with any answer that is not 2xx fails the
+# (http.trustedProxies), as docs/scaling.md deploys it behind HAProxy, and serves its own
+# development certificate, which HAProxy verifies (the instances' certificates in one CA
+# file, each found by its own subject). A wrk run with any answer that is not 2xx fails the
 # script; a 429 there means the clients' issuance cap (600 tokens a minute per client, held by
 # each instance on its own): raise BENCH_TOKEN_CLIENTS.
 #
@@ -358,13 +358,8 @@ declare -A target_url target_token
 instance_pids=()
 proxy_pids=()
 echo "== codepayload-server on SQLite (first start: imports the shipped baseline)"
-# Each instance has a certificate of its own subject: their development certificates all have
-# the same one, and a CA file of several of them verifies only the first one's (OpenSSL picks an
-# issuer by name), so HAProxy would find every instance but the first failing its TLS check.
-for name in sqlite pg-1 pg-2 pg-3; do make_certificate "$name"; done
 mkdir -p "$work/sqlite/data"
-start_server "$work/sqlite/data" "$work/server-sqlite.log" "$work/access-sqlite.log" "${proxy_settings[@]}" \
-  CODEPAYLOAD_TLS_CERT="$work/tls-sqlite-cert.pem" CODEPAYLOAD_TLS_KEY="$work/tls-sqlite-key.pem"
+start_server "$work/sqlite/data" "$work/server-sqlite.log" "$work/access-sqlite.log" "${proxy_settings[@]}"
 instance_pids+=("$server_pid")
 target_url[sqlite]=https://127.0.0.1:$server_port
 # The first PostgreSQL instance migrates the new database; the others then find it ready.
@@ -373,8 +368,7 @@ for index in 1 2 3; do
   echo "== codepayload-server $index on PostgreSQL"
   mkdir -p "$work/pg-$index/data"
   start_server "$work/pg-$index/data" "$work/server-pg-$index.log" "$work/access-pg-$index.log" \
-    "${pg_settings[@]}" "${proxy_settings[@]}" CODEPAYLOAD_TLS_CERT="$work/tls-pg-$index-cert.pem" \
-    CODEPAYLOAD_TLS_KEY="$work/tls-pg-$index-key.pem"
+    "${pg_settings[@]}" "${proxy_settings[@]}"
   instance_pids+=("$server_pid")
   pg_port_of[index]=$server_port
 done
@@ -427,7 +421,7 @@ haproxy_version=$("$haproxy" -v | awk 'NR == 1 { print $1, $2, $3 }')
 echo "== $haproxy_version with deploy/haproxy/codepayload.cfg: 1, 2 and 3 instances"
 make_certificate haproxy
 cat "$work/tls-haproxy-cert.pem" "$work/tls-haproxy-key.pem" >"$work/tls-haproxy-bundle.pem"
-cat "$work"/tls-pg-{1,2,3}-cert.pem >"$work/instances-ca.pem"
+cat "$work"/pg-{1,2,3}/data/dev-tls-cert.pem >"$work/instances-ca.pem"
 
 # start_proxy N: HAProxy in the foreground (-db: its warnings on its log) in front of the
 # first N PostgreSQL instances. The configuration has three instance slots; those beyond N
@@ -756,10 +750,8 @@ Token requests by when in the second they arrived (every token run; server time 
 - Instances: \`codepayload-server\` of this build with $workers workers (\`CODEPAYLOAD_THREADS\`), its access log to a
   file, no per-address connection limit (\`CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0\`: every connection comes from
   127.0.0.1), \`CODEPAYLOAD_TRUSTED_PROXIES=127.0.0.1/32\` (HAProxy's address, as docs/scaling.md deploys it), each
-  with its own data dir and a certificate the script made (ECDSA P-256, as the development certificates are, for
-  127.0.0.1, with a subject of its own: the development certificates all have the same subject, and a CA file of
-  several of them verifies only the first one's, so HAProxy would take every instance but the first out as a TLS
-  failure). sqlite: the default registry in its data dir. pg
+  with its own data dir and its generated development certificate (ECDSA P-256, a subject of its own; HAProxy
+  verifies each instance against it). sqlite: the default registry in its data dir. pg
   and the instances behind HAProxy: \`CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT/codepayload\`
   and \`CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE\` (32 random bytes, mode 0600); three instances, started once, all running
   through every run; pg and proxy1 use the first.
@@ -812,20 +804,20 @@ runuser -u postgres -- initdb -D PG/data -A scram-sha-256 --pwfile=PG/pw -U post
 runuser -u postgres -- pg_ctl -D PG/data -o "-p PORT_PG -k PG -c listen_addresses=127.0.0.1 -c fsync=off" -l PG/log -w start
 psql -h 127.0.0.1 -p PORT_PG -U postgres -d postgres <<<"CREATE ROLE codepayload LOGIN PASSWORD '...';"
 psql -h 127.0.0.1 -p PORT_PG -U postgres -d postgres -c "CREATE DATABASE codepayload OWNER codepayload"
-# for sqlite, pg-1, pg-2, pg-3 and haproxy (HAProxy's CERT_AND_KEY is its certificate and key in one file):
+# for HAProxy (its CERT_AND_KEY is this certificate and key in one file):
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout KEY -out CERT -days 2 \\
   -subj "/O=codepayload bench/CN=NAME" -addext subjectAltName=IP:127.0.0.1
 CODEPAYLOAD_DATA_DIR=DATA_SQLITE CODEPAYLOAD_LISTEN=127.0.0.1:0 CODEPAYLOAD_ACCESS_LOG=FILE CODEPAYLOAD_SHUTDOWN_GRACE=2 \\
   CODEPAYLOAD_MAX_CONNECTIONS_PER_ADDRESS=0 CODEPAYLOAD_THREADS=$workers CODEPAYLOAD_TRUSTED_PROXIES=127.0.0.1/32 \\
-  CODEPAYLOAD_TLS_CERT=CERT_SQLITE CODEPAYLOAD_TLS_KEY=KEY_SQLITE $(rel "$server")
+  $(rel "$server")
 # three times, DATA_PG_1..3:
-CODEPAYLOAD_DATA_DIR=DATA_PG_N (the same settings, CERT_PG_N, KEY_PG_N) CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT_PG/codepayload \\
+CODEPAYLOAD_DATA_DIR=DATA_PG_N (the same settings) CODEPAYLOAD_REGISTRY_URL=postgresql://codepayload:PASSWORD@127.0.0.1:PORT_PG/codepayload \\
   CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE=KEY_FILE $(rel "$server")
 # each registry (PostgreSQL: the URL, the key file and a data dir of its own):
 $(rel "$admin") org create --name bench --plan starter
 $(rel "$admin") client create --org ORG --scope write:codes   # 1, and $token_clients for each set of clients
 # N = 1, 2, 3 (the slots over N: 127.0.0.1:UNUSED_PORT):
-CODEPAYLOAD_HAPROXY_BIND=127.0.0.1:PORT_N CODEPAYLOAD_HAPROXY_CERT=CERT_AND_KEY CODEPAYLOAD_INSTANCE_CA=THE_3_INSTANCE_CERTS \\
+CODEPAYLOAD_HAPROXY_BIND=127.0.0.1:PORT_N CODEPAYLOAD_HAPROXY_CERT=CERT_AND_KEY CODEPAYLOAD_INSTANCE_CA=THE_3_DEV_CERTS \\
   CODEPAYLOAD_INSTANCE_1=127.0.0.1:PORT_1 CODEPAYLOAD_INSTANCE_2=127.0.0.1:PORT_2 CODEPAYLOAD_INSTANCE_3=127.0.0.1:PORT_3 \\
   $haproxy -db -f deploy/haproxy/codepayload.cfg
 # $runs times, against each target in turn:
