@@ -51,6 +51,19 @@ void forEachQualifierInOrder(const ItemContext& item, Visit visit) {
   }
 }
 
+// The query string's AIs in the order GS1's Syntax Engine writes them: those
+// of a pre-defined length first, then the others, each group in the order
+// sent (docs/decisions.md D-Q1), so that the same AIs give the same URI here
+// and in GS1's tools.
+template <typename Visit>
+void forEachDataAttributeInOrder(const ItemContext& item, Visit visit) {
+  for (const bool fixedLength : {true, false}) {
+    for (const ItemAi& ai : item.ais()) {
+      if (ai.placement == Placement::QueryAttribute && ai.ai->definition->fixedLength == fixedLength) visit(ai);
+    }
+  }
+}
+
 }  // namespace
 
 void writeElementString(const ItemContext& item, std::string& out) {
@@ -73,11 +86,10 @@ void writeDigitalLink(const ItemContext& item, std::string_view normalisedStem, 
     out += key;
     out += '=';
   };
-  for (const ItemAi& ai : item.ais()) {
-    if (ai.placement != Placement::QueryAttribute) continue;
+  forEachDataAttributeInOrder(item, [&](const ItemAi& ai) {
     startParameter(ai.key);
     uri::appendEncodedStrict(out, ai.value());
-  }
+  });
   for (const ExtensionParameter& parameter : item.definition().extensionParameters) {
     startParameter(parameter.key);
     out += parameter.value;
@@ -99,9 +111,7 @@ void writeHri(const ItemContext& item, bool digitalLink, std::string& out) {
     return;
   }
   forEachQualifierInOrder(item, [&](const ItemAi& ai) { appendBracketed(out, ai, false); });
-  for (const ItemAi& ai : item.ais()) {
-    if (ai.placement == Placement::QueryAttribute) appendBracketed(out, ai, false);
-  }
+  forEachDataAttributeInOrder(item, [&](const ItemAi& ai) { appendBracketed(out, ai, false); });
 }
 
 }  // namespace codepayload

@@ -19,6 +19,20 @@ TEST(DigitalLink, QualifiersInGs1OrderThenDataAttributesThenLinkType) {
             R"J("hri":"(01)09506000134352(10)ABC(21)12345(17)261231"}],"failures":[]})J");
 }
 
+// As GS1's Syntax Engine writes a query string: the data attributes of a
+// pre-defined length (17, 3103) before the others (3922, 7003), each group in
+// the order sent; the HRI follows the URI (D-Q1).
+TEST(DigitalLink, DataAttributesOfAPredefinedLengthComeFirst) {
+  EXPECT_EQ(dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},)J"
+               R"J("ais":[{"key":"3922","value":"0299"},{"key":"17","value":"261231"},)J"
+               R"J({"key":"7003","value":"2612311200"},{"key":"3103","value":"000195"}],)J"
+               R"J("extensionParameters":[{"key":"shelf","value":"b7"}],"context":"dpp")J"),
+            R"J({"codes":[{"reference":"0","barcodeText":)J"
+            R"J("https://example.com/01/09506000134352?17=261231&3103=000195&3922=0299&7003=2612311200&shelf=b7)J"
+            R"J(&context=dpp","hri":"(01)09506000134352(17)261231(3103)000195(3922)0299(7003)2612311200"}],)J"
+            R"J("failures":[]})J");
+}
+
 TEST(DigitalLink, SecondQualifierSequenceOfTheGtin) {
   EXPECT_EQ(dl(R"J("primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"235","value":"TPX1"}],)J"
                R"J("extensionParameters":[])J"),
