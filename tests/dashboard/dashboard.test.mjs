@@ -388,7 +388,10 @@ test('two-factor: the viewer turns TOTP on, then signs in with a recovery code a
   assert.match(secret, /^[A-Z2-7]{32}$/);
   await page.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
   await page.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
-  const codes = await page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts();
+  // The codes are shown once the server's answer has come: wait for the tenth.
+  const recoveryCodes = page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem');
+  await recoveryCodes.nth(9).waitFor();
+  const codes = await recoveryCodes.allInnerTexts();
   assert.equal(codes.length, 10);
   await page.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
   await screenshot(page, 'account-totp');
