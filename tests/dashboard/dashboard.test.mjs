@@ -220,8 +220,9 @@ test('the owner signs in and lands on Organization -> API', async () => {
   owner_ = await newSignedInPage(owner, '/dashboard/api');
   contexts.owner = owner_.context();
   const nav = owner_.getByRole('navigation');
-  const links = await nav.getByRole('link').filter({ visible: true }).allInnerTexts();
-  assert.deepEqual(links, ['Organization', 'API', 'Audit', 'Account']);
+  // The links show once the page has its session.
+  await eventually(async () => assert.deepEqual(await nav.getByRole('link').filter({ visible: true }).allInnerTexts(),
+                                                ['Organization', 'API', 'Audit', 'Account']));
   await nav.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   await owner_.getByRole('cell', { name: 'No API clients yet.' }).waitFor();
   await owner_.goto('/dashboard/');
@@ -444,8 +445,9 @@ test('an access token sent to the dashboard gets 403 with the ErrorEnvelope', as
 test('the plan gate: below Starter or with an inactive subscription, Create is disabled and refused', async () => {
   const operatorPage = await newSignedInPage(operator, '/dashboard/organizations');
   contexts.operator = operatorPage.context();
-  const links = await operatorPage.getByRole('navigation').getByRole('link').filter({ visible: true }).allInnerTexts();
-  assert.deepEqual(links, ['Organizations', 'Audit', 'Account']);
+  const operatorNav = operatorPage.getByRole('navigation');
+  await eventually(async () => assert.deepEqual(
+    await operatorNav.getByRole('link').filter({ visible: true }).allInnerTexts(), ['Organizations', 'Audit', 'Account']));
   const acme = operatorPage.getByRole('row').filter({ has: operatorPage.getByText(organizationId, { exact: true }) });
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   await screenshot(operatorPage, 'organizations');
