@@ -118,20 +118,6 @@ std::optional<ReadPayload> readBracketed(const Snapshot& rules, std::string_view
   return payload;
 }
 
-bool isUriCharacter(char c) {
-  switch (c) {
-    case ':':
-    case '/':
-    case '?':
-    case '#':
-    case '[':
-    case ']':
-    case '@':
-    case '%': return true;
-    default: return uri::isUnreserved(c) || uri::isSubDelim(c);
-  }
-}
-
 // A percent-decoded component; false on a malformed escape or an escaped NUL.
 bool decodeComponent(std::string_view written, bool query, std::string& out) {
   std::string plusAsSpace;
@@ -163,7 +149,7 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
   payload.form = PayloadForm::DigitalLink;
   const std::string_view uriText = text.substr(begin);
   for (std::size_t i = 0; i < uriText.size(); ++i) {
-    if (!isUriCharacter(uriText[i])) {
+    if (!uri::isUriCharacter(uriText[i])) {
       return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
     }
   }

@@ -14,20 +14,6 @@ void appendEscape(std::string& out, unsigned char c) {
   out += kHex[c & 0x0F];
 }
 
-bool isUriCharacter(char c) {
-  switch (c) {
-    case ':':
-    case '/':
-    case '?':
-    case '#':
-    case '[':
-    case ']':
-    case '@':
-    case '%': return true;
-    default: return isUnreserved(c) || isSubDelim(c);
-  }
-}
-
 template <bool (*keep)(char)>
 void appendEncoded(std::string& out, std::string_view text) {
   std::size_t run = 0;  // start of the characters kept as they are

@@ -66,6 +66,21 @@ constexpr bool isSubDelim(char c) {
   }
 }
 
+// Every character a URI may hold: reserved, unreserved and '%'.
+constexpr bool isUriCharacter(char c) {
+  switch (c) {
+    case ':':
+    case '/':
+    case '?':
+    case '#':
+    case '[':
+    case ']':
+    case '@':
+    case '%': return true;
+    default: return isUnreserved(c) || isSubDelim(c);
+  }
+}
+
 constexpr bool isHexDigit(char c) { return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') || (c >= 'a' && c <= 'f'); }
 
 bool allQueryLiteral(std::string_view text);
