@@ -20,8 +20,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -29,12 +27,10 @@
 #include <string_view>
 #include <vector>
 
-#include "app/paths.h"
-#include "db/import/baseline_format.h"
 #include "engine/payload_engine.h"
 #include "engine/payload_reader.h"
 #include "engine/snapshot.h"
-#include "plugins/builtin_plugins.h"
+#include "tests/fuzz/baseline_snapshot.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace codepayload::fuzz {
@@ -49,12 +45,6 @@ struct Harness {
 };
 
 Harness* harness = nullptr;
-
-std::string readWholeFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  require(file.good(), "the baseline file can be read", path.string());
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
 
 bool isRequestErrorKind(RequestError::Kind kind) {
   switch (kind) {
@@ -202,11 +192,8 @@ void checkResponse(std::string_view body, const std::string& output) {
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
   using namespace codepayload;
-  const std::filesystem::path rules = app::defaultRulesDir();
-  const std::string text = fuzz::readWholeFile(rules / "baseline" / importer::kBaselineFileName);
-  Dictionary dictionary = importer::parseBaseline(text, importer::kBaselineFileName).dictionary;
   auto* harness = new fuzz::Harness();
-  harness->snapshot = Snapshot::build(std::move(dictionary), rules, builtinPluginTables());
+  harness->snapshot = fuzz::baselineSnapshot();
   harness->holder = std::make_unique<SnapshotHolder>(harness->snapshot);
   harness->engine = std::make_unique<PayloadEngine>(*harness->holder);
   fuzz::harness = harness;

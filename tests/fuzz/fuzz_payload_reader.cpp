@@ -13,30 +13,20 @@
 //  - the same text read again gives the same result.
 #include <cstddef>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "app/paths.h"
-#include "db/import/baseline_format.h"
 #include "engine/payload_reader.h"
 #include "engine/snapshot.h"
-#include "plugins/builtin_plugins.h"
+#include "tests/fuzz/baseline_snapshot.h"
 #include "tests/fuzz/fuzz_check.h"
 
 namespace codepayload::fuzz {
 namespace {
 
 const Snapshot* snapshot = nullptr;
-
-std::string readWholeFile(const std::filesystem::path& path) {
-  std::ifstream file(path, std::ios::binary);
-  require(file.good(), "the baseline file can be read", path.string());
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
 
 std::string unescapeParentheses(std::string_view written) {
   std::string value;
@@ -86,12 +76,8 @@ void checkPayload(std::string_view text, const ReadPayload& payload) {
 }  // namespace codepayload::fuzz
 
 extern "C" int LLVMFuzzerInitialize(int* /*argc*/, char*** /*argv*/) {
-  using namespace codepayload;
-  const std::filesystem::path rules = app::defaultRulesDir();
-  const std::string text = fuzz::readWholeFile(rules / "baseline" / importer::kBaselineFileName);
-  Dictionary dictionary = importer::parseBaseline(text, importer::kBaselineFileName).dictionary;
-  static std::shared_ptr<const Snapshot> built = Snapshot::build(std::move(dictionary), rules, builtinPluginTables());
-  fuzz::snapshot = built.get();
+  static const std::shared_ptr<const codepayload::Snapshot> built = codepayload::fuzz::baselineSnapshot();
+  codepayload::fuzz::snapshot = built.get();
   return 0;
 }
 
