@@ -67,6 +67,17 @@ int answered(std::uint16_t metricsPort, const std::string& route) {
   return at == std::string::npos ? 0 : std::stoi(text.substr(at + labels.size()));
 }
 
+// One-item /codes on `connections` connections through `endpoint`, each
+// answer required to be exactly kOneItemResponse.
+LoadGenerator oneItemLoad(const ServiceEndpoint& endpoint, const std::string& token, int connections) {
+  return LoadGenerator(
+      endpoint, {requestBytes(codesCall(token, kOneItem))},
+      [](std::size_t, const HttpResult& response) {
+        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
+      },
+      1, connections);
+}
+
 class BehindHaproxyTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -207,12 +218,7 @@ std::string BehindHaproxyTest::startError_;
 TEST_F(BehindHaproxyTest, AnInstanceKilledDuringLoadFailsNoRequest) {
   const CreatedApiClient client = createClient();
   const std::string token = acceptedAccessToken(proxy_, client);
-  LoadGenerator load(
-      proxy_, {requestBytes(codesCall(token, kOneItem))},
-      [](std::size_t, const HttpResult& response) {
-        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
-      },
-      1, 8);
+  LoadGenerator load = oneItemLoad(proxy_, token, 8);
   ASSERT_TRUE(load.waitForCompleted(2000, std::chrono::seconds(30)));
   // HAProxy spreads the load: the instance killed is serving part of it.
   EXPECT_GT(answered(metricsPorts_[1], "/codes"), 200);
@@ -320,12 +326,7 @@ TEST_F(BehindHaproxyTest, AClientMadeInOneDashboardWorksOnTheOthersAndItsBlockHo
 TEST_F(BehindHaproxyTest, PostgresqlStoppedAndStartedDuringLoadFailsNoCodesRequest) {
   const CreatedApiClient client = createClient();
   const std::string token = acceptedAccessToken(proxy_, client);
-  LoadGenerator load(
-      proxy_, {requestBytes(codesCall(token, kOneItem))},
-      [](std::size_t, const HttpResult& response) {
-        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
-      },
-      1, 4);
+  LoadGenerator load = oneItemLoad(proxy_, token, 4);
   ASSERT_TRUE(load.waitForCompleted(500, std::chrono::seconds(30)));
 
   cluster_->stopServer();
@@ -378,12 +379,7 @@ TEST_F(BehindHaproxyTest, KeysRotatedUnderLoadFailNoRequest) {
   const CreatedApiClient client = createClient();
   const std::string oldToken = acceptedAccessToken(proxy_, client);
   const std::string oldKid = kidOf(oldToken);
-  LoadGenerator load(
-      proxy_, {requestBytes(codesCall(oldToken, kOneItem))},
-      [](std::size_t, const HttpResult& response) {
-        return response.status == 200 && response.body == kOneItemResponse ? 0 : kUnexpected;
-      },
-      1, 4);
+  LoadGenerator load = oneItemLoad(proxy_, oldToken, 4);
   ASSERT_TRUE(load.waitForCompleted(500, std::chrono::seconds(30)));
 
   const std::string rotated = admin({"keys", "rotate", "--signs-in", "2"});
