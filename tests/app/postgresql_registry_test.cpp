@@ -37,6 +37,16 @@ using Poco::Data::Keywords::into;
 using Poco::Data::Keywords::now;
 using testing::ScratchPostgresql;
 
+// The standard output of the shell command `command`; its exit status in `status`.
+std::string commandOutput(const std::string& command, int& status) {
+  std::FILE* pipe = ::popen(command.c_str(), "r");
+  std::string out;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
+  status = WEXITSTATUS(::pclose(pipe));
+  return out;
+}
+
 class PostgresqlRegistryTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -306,12 +316,7 @@ TEST_F(PostgresqlRegistryTest, TheAdminCopiesTheDataDirsRegistryAndRefusesToCopy
                                 "' CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE='" + keyFile_.string() + "' '" +
                                 CODEPAYLOAD_ADMIN_EXECUTABLE + "' " + arguments + " 2>'" +
                                 (dir_.path() / "admin.err").string() + "'";
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    std::string out;
-    char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-    status = WEXITSTATUS(::pclose(pipe));
-    return out;
+    return commandOutput(command, status);
   };
   int status = -1;
   admin("init", status);
@@ -384,12 +389,7 @@ TEST_F(PostgresqlRegistryTest, TheImporterPublishesAReleaseToEveryInstance) {
         "env -i PATH=/usr/bin:/bin CODEPAYLOAD_DATA_DIR='" + (dir_.path() / "data").string() +
         "' CODEPAYLOAD_REGISTRY_URL='" + registryUrl + "' CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE='" + keyFile_.string() +
         "' '" + CODEPAYLOAD_IMPORT_EXECUTABLE + "' " + arguments + " 2>'" + (dir_.path() / "import.err").string() + "'";
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    std::string out;
-    char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) out += buffer;
-    status = WEXITSTATUS(::pclose(pipe));
-    return out;
+    return commandOutput(command, status);
   };
   const std::string linkTypes = "--link-types '" + testing::linkTypesFile().string() + "' ";
   int status = -1;
