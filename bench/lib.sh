@@ -45,6 +45,28 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 
 # calc EXPRESSION [DECIMALS]: awk's value of EXPRESSION, rounded.
 calc() { awk "BEGIN { printf \"%.${2:-0}f\", $1 }"; }
 
+# The caller's runs are in the associative array `value`: value[KEY] holds one figure per run,
+# space-separated, in run order.
+# m KEY: the median of value[KEY]'s runs.
+m() {
+  local runs_of_key
+  read -ra runs_of_key <<<"${value[$1]}"
+  median "${runs_of_key[@]}"
+}
+
+# verdict CONDITION: "pass" when the awk CONDITION holds, else "miss".
+verdict() { if awk "BEGIN { exit !($1) }"; then echo pass; else echo miss; fi; }
+
+# median_ratio KEY BASELINE_KEY: the median over the runs of value[KEY] / value[BASELINE_KEY],
+# run by run.
+median_ratio() {
+  local figures baselines ratios=() i
+  read -ra figures <<<"${value[$1]}"
+  read -ra baselines <<<"${value[$2]}"
+  for i in "${!figures[@]}"; do ratios+=("$(calc "${figures[$i]} / ${baselines[$i]}" 4)"); done
+  median "${ratios[@]}"
+}
+
 # fmt NUMBER: rounded, with thousands separators (53,787).
 fmt() { awk -v v="$1" 'BEGIN { s = sprintf("%.0f", v); out = ""; while (length(s) > 3) { out = "," substr(s, length(s) - 2) out; s = substr(s, 1, length(s) - 3) } print s out }'; }
 

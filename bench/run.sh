@@ -291,20 +291,8 @@ for scenario in "${scenarios[@]}"; do
   done
 done
 
-# m KEY: the median of value[KEY]'s runs.
-m() {
-  local runs_of_key
-  read -ra runs_of_key <<<"${value[$1]}"
-  median "${runs_of_key[@]}"
-}
 # ratio_median SCENARIO FIGURE: the median of server/ceiling over the runs.
-ratio_median() {
-  local server_values ceiling_values ratios=() i
-  read -ra server_values <<<"${value[$1-server-$2]}"
-  read -ra ceiling_values <<<"${value[$1-ceiling-$2]}"
-  for i in "${!server_values[@]}"; do ratios+=("$(calc "${server_values[$i]} / ${ceiling_values[$i]}" 4)"); done
-  median "${ratios[@]}"
-}
+ratio_median() { median_ratio "$1-server-$2" "$1-ceiling-$2"; }
 
 single_rps=$(m single-server-rate)
 single_ceiling_rps=$(m single-ceiling-rate)
@@ -333,7 +321,6 @@ extra_one_kib=$(( hwm_one - rss_warm ))
 extra_one_ratio=$(calc "$extra_one_kib * 1024 / $batch10k_request_bytes" 1)
 extra_many_kib=$(( hwm_many - rss_before_many ))
 
-verdict() { if awk "BEGIN { exit !($1) }"; then echo pass; else echo miss; fi; }
 pct() { calc "$1 * 100" 0; }
 
 all_errors=0

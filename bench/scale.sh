@@ -538,22 +538,9 @@ for endpoint in token codes; do
   done
 done
 
-# m KEY: the median of value[KEY]'s runs.
-m() {
-  local runs_of_key
-  read -ra runs_of_key <<<"${value[$1]}"
-  median "${runs_of_key[@]}"
-}
 # ratio ENDPOINT TARGET BASELINE: the median over the runs of TARGET's requests/s over
 # BASELINE's, run by run.
-ratio() {
-  local target_values baseline_values ratios=() i
-  read -ra target_values <<<"${value[$1-$2-rate]}"
-  read -ra baseline_values <<<"${value[$1-$3-rate]}"
-  for i in "${!target_values[@]}"; do ratios+=("$(calc "${target_values[$i]} / ${baseline_values[$i]}" 4)"); done
-  median "${ratios[@]}"
-}
-verdict() { if awk "BEGIN { exit !($1) }"; then echo pass; else echo miss; fi; }
+ratio() { median_ratio "$1-$2-rate" "$1-$3-rate"; }
 cores() { fixed "$(m "$1")" 2; }
 
 baseline_of() { case $1 in sqlite) echo "" ;; pg) echo sqlite ;; *) echo pg ;; esac; }
