@@ -20,6 +20,8 @@ namespace codepayload {
 struct EngineMetrics {
   metrics::Counter codesAccepted;  // items generated
   metrics::Counter codesRejected;  // items that failed (each once, however many errors)
+  metrics::Counter codesParsed;    // payloads read back and accepted (POST /codes/parse)
+  metrics::Counter parseRejected;  // payloads read back that failed
   // Errors of rejected items by form: [i] counts codes::codeForms()[i]; the
   // last, codes of no form (a Lua module's own codes).
   std::array<metrics::Counter, codes::kCodeFormCount + 1> errorsByForm;

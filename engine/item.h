@@ -89,6 +89,9 @@ class ItemContext {
 
   // Set by the primary-key module when the key is acceptable for this item.
   bool primaryKeyAccepted = false;
+  // Set for an element string read back: its values are what a symbol holds,
+  // so normalisation (a convenience of definitions) does not apply.
+  bool valuesAsPrinted = false;
 
   // "primaryKey" or "ais.<i>"; and the matching error code for AI faults.
   static std::string pathOf(AiSlot slot);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/item.h"
@@ -20,6 +21,13 @@ struct ItemOutcome {
 
   bool accepted() const { return errors.empty(); }
 };
+
+class ItemContext;
+
+// Runs the pipeline over `item`: true when it found no fault and, with a
+// stem, every AI has its place in the URI (`stem` then holds the normalised
+// stem). The faults go to the item's errors.
+bool validateItem(ItemContext& item, std::string_view& stem);
 
 void processItem(const Snapshot& rules, const CodeDefinition& definition, std::size_t position, ItemOutcome& outcome);
 

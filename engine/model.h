@@ -31,6 +31,12 @@ struct CodeDefinition {
   std::optional<std::string_view> context;
 };
 
+// An item of a ParseRequest (POST /codes/parse): a payload to read back.
+struct CodeReading {
+  std::optional<std::string_view> reference;  // absent or null -> position
+  std::string_view data;
+};
+
 struct ValidationError {
   std::string code;                 // "Validation.Invalid.ais.2"
   std::optional<std::string> path;  // "ais.2", or null
@@ -39,6 +45,11 @@ struct ValidationError {
   // derived from the fields above and the request; equality compares the
   // published contract (code, path, args) only.
   std::string message{};
+  // Parse only: where the fault lies in the data read (characters from 0),
+  // and how many characters it spans; unset for a fault of no one place
+  // (a relation, a missing AI) and for every /codes fault.
+  std::optional<std::size_t> offset{};
+  std::size_t length = 0;
 
   bool operator==(const ValidationError& other) const {
     return code == other.code && path == other.path && args == other.args;

@@ -10,6 +10,7 @@
 #include "engine/engine_metrics.h"
 #include "engine/item_processor.h"
 #include "engine/json_writer.h"
+#include "engine/parse_item.h"
 #include "engine/request_parser.h"
 #include "engine/validation_codes.h"
 
@@ -23,6 +24,8 @@ struct Scratch {
   RequestParser parser;
   std::vector<CodeDefinition> definitions;
   ItemOutcome outcome;
+  std::vector<CodeReading> readings;
+  ParseOutcome parsed;
   std::string pending;                     // streamed output not yet handed to the sink
   std::string failures;                    // failure text kept until the codes are written
   std::vector<std::size_t> laterFailures;  // failing items generated again after the codes
@@ -46,6 +49,7 @@ struct ScratchRelease {
   ~ScratchRelease() {
     if (bodyBytes > kRetainedScratchBytes) scratch.parser.releaseBuffers();
     if (scratch.definitions.size() > kRetainedDefinitions) std::vector<CodeDefinition>().swap(scratch.definitions);
+    if (scratch.readings.size() > kRetainedDefinitions) std::vector<CodeReading>().swap(scratch.readings);
     if (scratch.laterFailures.capacity() > kRetainedDefinitions) std::vector<std::size_t>().swap(scratch.laterFailures);
     common::releaseIfOver(scratch.pending, kRetainedScratchBytes);
     common::releaseIfOver(scratch.failures, kRetainedScratchBytes);
@@ -97,11 +101,59 @@ class Output {
   std::size_t pieceBytes_;
 };
 
-std::string_view referenceFor(const CodeDefinition& definition, std::size_t position) {
-  if (definition.reference) return *definition.reference;
+std::string_view referenceFor(const std::optional<std::string_view>& reference, std::size_t position) {
+  if (reference) return *reference;
   scratch.reference = std::to_string(position);
   return scratch.reference;
 }
+
+// What differs between answering /codes and /codes/parse: the items read
+// from the body, what is done with each, and how its answer is written.
+struct Generation {
+  static bool read(std::string_view body, std::size_t maxItems, std::size_t& count, RequestError& error) {
+    return scratch.parser.parse(body, maxItems, scratch.definitions, count, error);
+  }
+  static bool process(const Snapshot& rules, std::size_t i) {
+    processItem(rules, scratch.definitions[i], i, scratch.outcome);
+    return scratch.outcome.accepted();
+  }
+  static const std::vector<ValidationError>& errors() { return scratch.outcome.errors; }
+  static std::string_view reference(std::size_t i) { return referenceFor(scratch.definitions[i].reference, i); }
+  static void appendAccepted(std::string& text, std::size_t i) {
+    json::appendGeneratedCode(text, reference(i), scratch.outcome.barcodeText, scratch.outcome.hri);
+  }
+  static void appendFailure(std::string& text, std::size_t i) {
+    json::appendFailure(text, reference(i), scratch.outcome.errors);
+  }
+  static constexpr std::string_view kAcceptedField = "codes";
+  static void count(const GenerateCounts& tally) {
+    engineMetrics().codesAccepted.add(tally.codes);
+    engineMetrics().codesRejected.add(tally.failures);
+  }
+};
+
+struct Parsing {
+  static bool read(std::string_view body, std::size_t maxItems, std::size_t& count, RequestError& error) {
+    return scratch.parser.parse(body, maxItems, scratch.readings, count, error);
+  }
+  static bool process(const Snapshot& rules, std::size_t i) {
+    parseItem(rules, scratch.readings[i].data, i, scratch.parsed);
+    return scratch.parsed.accepted();
+  }
+  static const std::vector<ValidationError>& errors() { return scratch.parsed.errors; }
+  static std::string_view reference(std::size_t i) { return referenceFor(scratch.readings[i].reference, i); }
+  static void appendAccepted(std::string& text, std::size_t i) {
+    json::appendParsedCode(text, reference(i), scratch.parsed);
+  }
+  static void appendFailure(std::string& text, std::size_t i) {
+    json::appendParseFailure(text, reference(i), scratch.parsed);
+  }
+  static constexpr std::string_view kAcceptedField = "parsed";
+  static void count(const GenerateCounts& tally) {
+    engineMetrics().codesParsed.add(tally.codes);
+    engineMetrics().parseRejected.add(tally.failures);
+  }
+};
 
 }  // namespace
 
@@ -110,20 +162,33 @@ PayloadEngine::PayloadEngine(SnapshotHolder& rules, EngineLimits limits) : rules
 bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error,
                                  GenerateCounts* counts) const {
   out.clear();
-  return generate(body, out, nullptr, error, counts);
+  return answer<Generation>(body, out, nullptr, error, counts);
 }
 
 bool PayloadEngine::generateJson(std::string_view body, OutputSink& sink, RequestError& error,
                                  GenerateCounts* counts) const {
   scratch.pending.clear();
-  return generate(body, scratch.pending, &sink, error, counts);
+  return answer<Generation>(body, scratch.pending, &sink, error, counts);
 }
 
-bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
-                             GenerateCounts* counts) const {
+bool PayloadEngine::parseJson(std::string_view body, std::string& out, RequestError& error,
+                              GenerateCounts* counts) const {
+  out.clear();
+  return answer<Parsing>(body, out, nullptr, error, counts);
+}
+
+bool PayloadEngine::parseJson(std::string_view body, OutputSink& sink, RequestError& error,
+                              GenerateCounts* counts) const {
+  scratch.pending.clear();
+  return answer<Parsing>(body, scratch.pending, &sink, error, counts);
+}
+
+template <typename Operation>
+bool PayloadEngine::answer(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
+                           GenerateCounts* counts) const {
   ScratchRelease release{body.size()};
   std::size_t count = 0;
-  if (!scratch.parser.parse(body, limits_.maxItems, scratch.definitions, count, error)) return false;
+  if (!Operation::read(body, limits_.maxItems, count, error)) return false;
   std::shared_ptr<const Snapshot> rules = rules_.current();
   Output output(text, sink, limits_.outputPieceBytes);
   // The string overload holds the whole response anyway: it keeps every
@@ -133,25 +198,25 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   scratch.failures.clear();
   scratch.laterFailures.clear();
   if (sink == nullptr) text.reserve(64 + count * 160);
-  text += "{\"codes\":[";
+  text += "{\"";
+  text += Operation::kAcceptedField;
+  text += "\":[";
   GenerateCounts tally;
   // Errors by code form, added to the process's counters once the request is
   // done: a few atomic adds per request, not one per item.
   std::array<std::uint64_t, codes::kCodeFormCount + 1> errorsByForm{};
   for (std::size_t i = 0; i < count; ++i) {
-    const CodeDefinition& definition = scratch.definitions[i];
-    processItem(*rules, definition, i, scratch.outcome);
-    if (scratch.outcome.accepted()) {
+    if (Operation::process(*rules, i)) {
       if (tally.codes++ != 0) text += ',';
-      json::appendGeneratedCode(text, referenceFor(definition, i), scratch.outcome.barcodeText, scratch.outcome.hri);
+      Operation::appendAccepted(text, i);
       output.itemDone();
       continue;
     }
     // Counted here, once: a failure generated again below is not counted twice.
-    for (const ValidationError& failure : scratch.outcome.errors) ++errorsByForm[codes::codeFormIndex(failure.code)];
+    for (const ValidationError& failure : Operation::errors()) ++errorsByForm[codes::codeFormIndex(failure.code)];
     if (scratch.laterFailures.empty() && scratch.failures.size() < failureBudget) {
       if (tally.failures++ != 0) scratch.failures += ',';
-      json::appendFailure(scratch.failures, referenceFor(definition, i), scratch.outcome.errors);
+      Operation::appendFailure(scratch.failures, i);
     } else {
       ++tally.failures;
       scratch.laterFailures.push_back(i);
@@ -161,23 +226,20 @@ bool PayloadEngine::generate(std::string_view body, std::string& text, OutputSin
   output.appendLarge(scratch.failures);
   bool failureWritten = !scratch.failures.empty();
   for (const std::size_t i : scratch.laterFailures) {
-    const CodeDefinition& definition = scratch.definitions[i];
-    processItem(*rules, definition, i, scratch.outcome);
-    // The rules are pure functions of the snapshot and the definition; an item
+    // The rules are pure functions of the snapshot and the item; an item
     // that passes now would make the counts and the response disagree.
-    if (scratch.outcome.accepted()) {
-      throw std::logic_error("item " + std::to_string(i) + " passed when generated again after failing");
+    if (Operation::process(*rules, i)) {
+      throw std::logic_error("item " + std::to_string(i) + " passed when processed again after failing");
     }
     if (failureWritten) text += ',';
     failureWritten = true;
-    json::appendFailure(text, referenceFor(definition, i), scratch.outcome.errors);
+    Operation::appendFailure(text, i);
     output.itemDone();
   }
   text += "]}";
   output.finish();
+  Operation::count(tally);
   EngineMetrics& metrics = engineMetrics();
-  metrics.codesAccepted.add(tally.codes);
-  metrics.codesRejected.add(tally.failures);
   for (std::size_t form = 0; form < errorsByForm.size(); ++form) {
     if (errorsByForm[form] != 0) metrics.errorsByForm[form].add(errorsByForm[form]);
   }

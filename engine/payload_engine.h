@@ -65,13 +65,23 @@ class PayloadEngine {
   bool generateJson(std::string_view body, OutputSink& sink, RequestError& error,
                     GenerateCounts* counts = nullptr) const;
 
+  // A ParseRequest body in ({"codes":[{"reference":..,"data":..}]}), a
+  // ParseResponse out ({"parsed":[..],"failures":[..]}): every payload read
+  // back, validated and written again (engine/parse_item.h). The same
+  // request-level checks, limits and streaming as generateJson; `counts`
+  // receives the parsed and failed items.
+  bool parseJson(std::string_view body, std::string& out, RequestError& error, GenerateCounts* counts = nullptr) const;
+  bool parseJson(std::string_view body, OutputSink& sink, RequestError& error, GenerateCounts* counts = nullptr) const;
+
   SnapshotHolder& rules() const { return rules_; }
 
  private:
   // `text` receives the output; with a sink it is handed on (and cleared) in
-  // pieces, without one it is the whole response.
-  bool generate(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
-                GenerateCounts* counts) const;
+  // pieces, without one it is the whole response. `Operation` is generation
+  // or parsing (payload_engine.cpp).
+  template <typename Operation>
+  bool answer(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
+              GenerateCounts* counts) const;
 
   SnapshotHolder& rules_;
   EngineLimits limits_;

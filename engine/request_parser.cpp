@@ -186,6 +186,19 @@ bool readDefinition(value v, const PathRef& path, CodeDefinition& out, Fault& fa
   });
 }
 
+enum ReadingField : std::size_t { kReadingReference, kReadingData, kReadingFieldCount };
+constexpr std::array<std::string_view, kReadingFieldCount> kReadingFields{"reference", "data"};
+
+bool readReading(value v, const PathRef& path, CodeReading& out, Fault& fault) {
+  object o;
+  if (!openObject(v, path, o, fault)) return false;
+  return readFields(o, path, kReadingFields, 1u << kReadingData, fault, [&](std::size_t index, value field) {
+    PathRef fieldPath = path.field(kReadingFields[index]);
+    if (index == kReadingReference) return readNullableString(field, fieldPath, out.reference, fault);
+    return readString(field, fieldPath, out.data, fault);
+  });
+}
+
 }  // namespace
 
 void RequestParser::releaseBuffers() {
@@ -193,8 +206,11 @@ void RequestParser::releaseBuffers() {
   padded_ = simdjson::padded_string{};
 }
 
-bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
-                          std::size_t& count, RequestError& error) {
+// The body's one field, "codes", an array of at most `maxItems` objects;
+// `readItem(value, path, index)` reads each into its place.
+template <typename ReadItem>
+bool RequestParser::parseItems(std::string_view body, std::size_t maxItems, std::string_view items,
+                               std::size_t& count, RequestError& error, ReadItem readItem) {
   count = 0;
   Fault fault{error};
   std::size_t capacity = body.size() + simdjson::SIMDJSON_PADDING;
@@ -222,20 +238,11 @@ bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vect
     for (auto element : array) {
       if (index >= maxItems) {
         return fault.fail(RequestError::Kind::TooManyItems, codesPath,
-                          "more than " + std::to_string(maxItems) + " definitions in one request");
+                          "more than " + std::to_string(maxItems) + " " + std::string(items) + " in one request");
       }
       value item;
       if (auto code = std::move(element).get(item)) return fault.json(code, codesPath.at(index));
-      if (index == definitions.size()) definitions.emplace_back();
-      CodeDefinition& definition = definitions[index];
-      definition.reference.reset();
-      definition.primaryKey = {};
-      definition.ais.clear();
-      definition.extensionParameters.clear();
-      definition.digitalLinkStem.reset();
-      definition.linkType.reset();
-      definition.context.reset();
-      if (!readDefinition(item, codesPath.at(index), definition, fault)) return false;
+      if (!readItem(item, codesPath.at(index), index, fault)) return false;
       count = ++index;
     }
     return true;
@@ -245,6 +252,33 @@ bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vect
   if (document.current_location().error() == simdjson::SUCCESS)
     return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "not valid JSON (content after the object)");
   return true;
+}
+
+bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions,
+                          std::size_t& count, RequestError& error) {
+  return parseItems(body, maxItems, "definitions", count, error,
+                    [&](value item, const PathRef& path, std::size_t index, Fault& fault) {
+                      if (index == definitions.size()) definitions.emplace_back();
+                      CodeDefinition& definition = definitions[index];
+                      definition.reference.reset();
+                      definition.primaryKey = {};
+                      definition.ais.clear();
+                      definition.extensionParameters.clear();
+                      definition.digitalLinkStem.reset();
+                      definition.linkType.reset();
+                      definition.context.reset();
+                      return readDefinition(item, path, definition, fault);
+                    });
+}
+
+bool RequestParser::parse(std::string_view body, std::size_t maxItems, std::vector<CodeReading>& readings,
+                          std::size_t& count, RequestError& error) {
+  return parseItems(body, maxItems, "payloads", count, error,
+                    [&](value item, const PathRef& path, std::size_t index, Fault& fault) {
+                      if (index == readings.size()) readings.emplace_back();
+                      readings[index] = CodeReading{};
+                      return readReading(item, path, readings[index], fault);
+                    });
 }
 
 }  // namespace codepayload

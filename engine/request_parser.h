@@ -1,4 +1,4 @@
-// CodesRequest JSON -> CodeDefinitions, with simdjson's on-demand API (the
+// CodesRequest JSON -> CodeDefinitions, and ParseRequest JSON -> CodeReadings, with simdjson's on-demand API (the
 // request hot path). Strict: a missing required field, a field of the wrong JSON
 // type, an unknown or repeated field, or anything that is not valid UTF-8 JSON
 // refuses the whole body with the path of the offending field.
@@ -22,12 +22,19 @@ class RequestParser {
   // once a worker has seen a batch of that size.
   bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeDefinition>& definitions, std::size_t& count,
              RequestError& error);
+  // The same for a ParseRequest: {"codes":[{"reference":..,"data":..},..]}.
+  bool parse(std::string_view body, std::size_t maxItems, std::vector<CodeReading>& readings, std::size_t& count,
+             RequestError& error);
 
   // Gives back the body copy and simdjson's buffers (its structural index
   // takes about 4 bytes per body byte); the next parse allocates what it needs.
   void releaseBuffers();
 
  private:
+  template <typename ReadItem>
+  bool parseItems(std::string_view body, std::size_t maxItems, std::string_view items, std::size_t& count,
+                  RequestError& error, ReadItem readItem);
+
   simdjson::ondemand::parser parser_;
   simdjson::padded_string padded_;
 };

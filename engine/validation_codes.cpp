@@ -20,6 +20,10 @@ constexpr std::array kForms{
     CodeForm{"Validation.Invalid.context", "the context"},
     CodeForm{"Validation.Invalid.linkType", "the linkType"},
     CodeForm{"Validation.Invalid.rule.<module>", "a Lua rule module failed (the item fails closed)"},
+    CodeForm{"Validation.Invalid.data", "parse: the data is none of the forms a payload takes"},
+    CodeForm{"Validation.Invalid.data.compressedDigitalLink", "parse: a compressed Digital Link URI (not read)"},
+    CodeForm{"Validation.Invalid.ais.<n>.placement", "parse: AI <n> on the wrong side of a Digital Link's '?'"},
+    CodeForm{"Validation.Invalid.ais.qualifiers.order", "parse: a Digital Link's key qualifiers out of GS1's order"},
 };
 static_assert(kForms.size() == kCodeFormCount);
 
@@ -78,5 +82,9 @@ std::string digitalLinkStem() { return code("digitalLinkStem"); }
 std::string context() { return code("context"); }
 std::string linkType() { return code("linkType"); }
 std::string ruleModule(std::string_view moduleName) { return code("rule." + std::string(moduleName)); }
+std::string data() { return code("data"); }
+std::string compressedDigitalLink() { return code("data.compressedDigitalLink"); }
+std::string aiPlacement(std::size_t index) { return code("ais." + std::to_string(index) + ".placement"); }
+std::string qualifierOrder() { return code("ais.qualifiers.order"); }
 
 }  // namespace codepayload::codes

@@ -23,7 +23,7 @@ struct CodeForm {
 
 // Every form, in the order they were published; there are kCodeFormCount.
 std::span<const CodeForm> codeForms();
-inline constexpr std::size_t kCodeFormCount = 13;
+inline constexpr std::size_t kCodeFormCount = 17;
 
 // The index in codeForms() of the form `code` takes (<n> and <ai> stand for one
 // or more digits, <module> for one or more characters other than '.'), or
@@ -45,5 +45,10 @@ std::string digitalLinkStem();                        // Validation.Invalid.digi
 std::string context();                                // Validation.Invalid.context
 std::string linkType();                               // Validation.Invalid.linkType
 std::string ruleModule(std::string_view moduleName);  // Validation.Invalid.rule.<module>
+// Reading a payload back (POST /codes/parse):
+std::string data();                          // Validation.Invalid.data
+std::string compressedDigitalLink();         // Validation.Invalid.data.compressedDigitalLink
+std::string aiPlacement(std::size_t index);  // Validation.Invalid.ais.<n>.placement
+std::string qualifierOrder();                // Validation.Invalid.ais.qualifiers.order
 
 }  // namespace codepayload::codes

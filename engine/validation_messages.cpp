@@ -58,6 +58,19 @@ constexpr std::array kTemplates{
     SentenceTemplate{Sentence::LinkTypeNotAbsoluteHttpUri, "linkType '{0}' is neither a gs1: link type nor an absolute http or https URI{endDidYouMean}"},
     SentenceTemplate{Sentence::LinkTypeRequiresStem, "linkType is part of a Digital Link URI: give a digitalLinkStem or leave linkType out."},
     SentenceTemplate{Sentence::RuleModuleFailed, "The rule module {module} failed on this code, so the code is refused; the operator finds the cause in the server log."},
+    SentenceTemplate{Sentence::DataEmpty, "There is no payload to read: give a Digital Link URI, an element string or scanner data (after its AIM symbology identifier, if any)."},
+    SentenceTemplate{Sentence::DataUnrecognised, "Character {position} ('{1}') begins none of the forms a payload takes: a Digital Link URI (http:// or https://), an element string ('(') or scanner data (an AI's digits, after an AIM symbology identifier such as ]d2)."},
+    SentenceTemplate{Sentence::DataSymbologyIdentifier, "'{1}' is no AIM symbology identifier of GS1 data: ]C1, ]e0, ]d2, ]Q3 or ]J1 come before an element string, ]Q1 or ]d1 before a Digital Link URI."},
+    SentenceTemplate{Sentence::DataNoPrimaryKey, "There is no GS1 primary key (such as AI 01, the GTIN) from character {position}: a Digital Link URI's path ends in /<key>/<value> pairs starting with one, an element string holds one."},
+    SentenceTemplate{Sentence::DataUriSyntax, "The Digital Link URI cannot be read at character {position} ('{1}'): a character a URI does not allow, a broken %-escape, a parameter without a key or '=', or a parameter given twice."},
+    SentenceTemplate{Sentence::DataUnknownAi, "'{1}' at character {position} begins no AI of the GS1 Barcode Syntax Dictionary."},
+    SentenceTemplate{Sentence::DataBracket, "The element string cannot be read at character {position}: each AI is written as its digits in brackets, '(01)', followed by its value."},
+    SentenceTemplate{Sentence::DataTruncated, "The data ends inside the value of AI {1}, which has a fixed length."},
+    SentenceTemplate{Sentence::DataEmptyValue, "AI {1} has no value at character {position}."},
+    SentenceTemplate{Sentence::CompressedDigitalLink, "This is a compressed GS1 Digital Link URI ('{0}'), which is not read here: scan or send its uncompressed form."},
+    SentenceTemplate{Sentence::QualifierInQuery, "AI {0} is a key qualifier of the primary key: it belongs in the URI's path, not its query string."},
+    SentenceTemplate{Sentence::AttributeInPath, "AI {0} is a data attribute: it belongs in the URI's query string, not its path."},
+    SentenceTemplate{Sentence::QualifierOrder, "The key qualifiers {rest} of primary key {0} are not in GS1's order: {allowed}."},
     // clang-format on
 };
 

@@ -62,8 +62,22 @@ enum class Sentence : std::uint8_t {
   LinkTypeNotAbsoluteHttpUri,         // linkType: notAbsoluteHttpUri
   LinkTypeRequiresStem,               // linkType: requiresDigitalLinkStem
   RuleModuleFailed,                   // rule.<module>: ruleError
+  // Reading a payload back; {position} is the character of the data at fault.
+  DataEmpty,                  // data: empty
+  DataUnrecognised,           // data: unrecognised
+  DataSymbologyIdentifier,    // data: symbologyIdentifier
+  DataNoPrimaryKey,           // data: noPrimaryKey
+  DataUriSyntax,              // data: uriSyntax
+  DataUnknownAi,              // data: unknownAi
+  DataBracket,                // data: bracket
+  DataTruncated,              // data: truncated
+  DataEmptyValue,             // data: emptyValue
+  CompressedDigitalLink,      // data.compressedDigitalLink
+  QualifierInQuery,           // ais.<n>.placement: qualifierInQuery
+  AttributeInPath,            // ais.<n>.placement: attributeInPath
+  QualifierOrder,             // ais.qualifiers.order
 };
-inline constexpr std::size_t kSentenceCount = static_cast<std::size_t>(Sentence::RuleModuleFailed) + 1;
+inline constexpr std::size_t kSentenceCount = static_cast<std::size_t>(Sentence::QualifierOrder) + 1;
 
 // One fault as the rule that found it knows it: the sentence, and the values
 // it names. Every value may stay empty.

@@ -22,6 +22,9 @@ class NormalisationRule final : public RuleModule {
       : gtinAis_(gtinAis), temperatureAis_(temperatureAis) {}
 
   void check(ItemContext& item) const override {
+    // An element string read back is judged as printed: a short GTIN or
+    // temperature there is a fault of the symbol, not shorthand to expand.
+    if (item.valuesAsPrinted) return;
     normalise(item, AiSlot{true, 0});
     for (std::size_t i = 0; i < item.ais().size(); ++i) normalise(item, AiSlot{false, i});
   }

@@ -33,6 +33,10 @@ TEST(ValidationCodes, TheFormsArePinned) {
       "Validation.Invalid.context",
       "Validation.Invalid.linkType",
       "Validation.Invalid.rule.<module>",
+      "Validation.Invalid.data",
+      "Validation.Invalid.data.compressedDigitalLink",
+      "Validation.Invalid.ais.<n>.placement",
+      "Validation.Invalid.ais.qualifiers.order",
   };
   std::vector<std::string> forms;
   for (const CodeForm& form : codeForms()) {
