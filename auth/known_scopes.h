@@ -16,22 +16,24 @@ struct KnownScope {
   std::string_view grants;  // what a token carrying it may do
 };
 
+inline constexpr std::string_view kReadCodesScope = "read:codes";
 inline constexpr std::string_view kWriteCodesScope = "write:codes";
 
 // Sorted by name.
-inline constexpr std::array<KnownScope, 1> kKnownScopes = {{
+inline constexpr std::array<KnownScope, 2> kKnownScopes = {{
+    {kReadCodesScope, "POST /codes/parse"},
     {kWriteCodesScope, "POST /codes"},
 }};
 
 bool isKnownScope(std::string_view scope);
 
-// The known scope names, comma-separated ("write:codes"), for messages.
+// The known scope names, comma-separated ("read:codes, write:codes"), for messages.
 std::string knownScopeList();
 
 // Why `scopes` cannot be given to a new client, or "" when they can: none at
-// all -> "a client needs at least one scope (known scopes: write:codes)"; the
-// first unknown one -> "unknown scope \"write:code\" (did you mean
-// \"write:codes\"? known scopes: write:codes)", the suggestion only for a known
+// all -> "a client needs at least one scope (known scopes: read:codes,
+// write:codes)"; the first unknown one -> "unknown scope \"write:code\" (did
+// you mean \"write:codes\"? known scopes: read:codes, write:codes)", the suggestion only for a known
 // scope at most 3 edits away. Shape, count and duplicates are the registry's
 // checks (isValidScope).
 std::string newClientScopesProblem(const std::vector<std::string>& scopes);

@@ -50,7 +50,8 @@ RequestRouter::RequestRouter(const ServiceContext& context, Scope scope)
               &context.metrics.route(path)});
   };
   if (scope != Scope::Dashboard) {
-    route("/codes", "POST", std::make_unique<CodesHandler>(context));
+    route("/codes", "POST", std::make_unique<CodesHandler>(context, CodesOperation::Generate));
+    route("/codes/parse", "POST", std::make_unique<CodesHandler>(context, CodesOperation::Parse));
     route("/oauth/token", "", std::make_unique<TokenHandler>(context));
     route("/.well-known/jwks.json", "GET", std::make_unique<JwksHandler>(context));
     route("/healthz", "GET", std::make_unique<HealthHandler>(context));

@@ -133,7 +133,8 @@ std::size_t CodesHandler::admitRequest(HttpExchange& exchange, RequestTrace& tra
   std::array<std::string_view, 2> authorizations;
   const std::size_t authorizationCount = exchange.fieldValues("Authorization", authorizations);
   const auth::BearerOutcome outcome = context_.auth.bearerAuthenticator().authenticate(
-      std::span<const std::string_view>(authorizations.data(), authorizationCount), kCodesScope);
+      std::span<const std::string_view>(authorizations.data(), authorizationCount),
+      operation_ == CodesOperation::Generate ? auth::kWriteCodesScope : auth::kReadCodesScope);
   if (!outcome.allowed()) {
     if (!outcome.fault.empty() && context_.log) {
       context_.log({app::LogLevel::Error, "bearer token check failed: " + outcome.fault, exchange.requestId()});
@@ -194,7 +195,9 @@ void CodesHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   CodesResponseSink sink(exchange, trace, context_.largeRequests, mediaTypeName(*type));
   bool generated = false;
   try {
-    generated = context_.engine.generateJson(exchange.body(), sink, error, &counts);
+    generated = operation_ == CodesOperation::Generate
+                    ? context_.engine.generateJson(exchange.body(), sink, error, &counts)
+                    : context_.engine.parseJson(exchange.body(), sink, error, &counts);
   } catch (const NoSlotForTheAnswer& noSlot) {
     refuseLarge(exchange, trace, noSlot.refusal);
     return;

@@ -1,7 +1,8 @@
-// POST /codes: bearer check, Content-Type, Accept and the large-request
-// slots before the body is read (admitRequest), then the payload engine. The
-// engine decides everything about the payloads; this handler only maps its
-// result to HTTP.
+// POST /codes and POST /codes/parse: bearer check (each with its own
+// scope), Content-Type, Accept and the large-request slots before the body is
+// read (admitRequest), then the payload engine, generating or reading back.
+// The engine decides everything about the payloads; this handler only maps
+// its result to HTTP.
 #pragma once
 
 #include "auth/known_scopes.h"
@@ -9,11 +10,15 @@
 
 namespace codepayload::server {
 
-inline constexpr std::string_view kCodesScope = auth::kWriteCodesScope;
+enum class CodesOperation {
+  Generate,  // POST /codes, scope write:codes
+  Parse,     // POST /codes/parse, scope read:codes
+};
 
 class CodesHandler final : public ServiceHandler {
  public:
-  explicit CodesHandler(const ServiceContext& context) : ServiceHandler(context, FaultBody::Envelope) {}
+  CodesHandler(const ServiceContext& context, CodesOperation operation)
+      : ServiceHandler(context, FaultBody::Envelope), operation_(operation) {}
 
  private:
   std::size_t admitRequest(HttpExchange& exchange, RequestTrace& trace) const override;
@@ -22,6 +27,8 @@ class CodesHandler final : public ServiceHandler {
   void countUsage(const RequestTrace& trace, std::uint64_t accepted, std::uint64_t rejected) const;
   // Answers a request refused for want of a large-request slot.
   void refuseLarge(HttpExchange& exchange, RequestTrace& trace, LargeRequestSlots::Refusal refusal) const;
+
+  CodesOperation operation_;
 };
 
 }  // namespace codepayload::server

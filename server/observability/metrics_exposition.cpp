@@ -123,6 +123,11 @@ void writeCodes(std::string& out, const EngineMetrics& engine) {
   header(out, "codepayload_codes_rejected_total", "counter",
          "Code definitions refused (each once, however many errors it had).");
   sample(out, "codepayload_codes_rejected_total", {}, engine.codesRejected.value());
+  header(out, "codepayload_payloads_parsed_total", "counter", "Payloads read back and accepted (/codes/parse).");
+  sample(out, "codepayload_payloads_parsed_total", {}, engine.codesParsed.value());
+  header(out, "codepayload_payloads_rejected_total", "counter",
+         "Payloads read back and refused (each once, however many errors it had).");
+  sample(out, "codepayload_payloads_rejected_total", {}, engine.parseRejected.value());
   header(out, "codepayload_code_errors_total", "counter",
          "Errors of refused code definitions, by the form of their code (<n> an index, <ai> an AI key; other: a "
          "Lua module's own code).");

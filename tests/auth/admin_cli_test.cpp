@@ -261,10 +261,10 @@ TEST_F(AdminCliTest, ManagesClientsAndNeverShowsTheirSecretsAgain) {
   for (const auto& [scopes, problem] : std::vector<std::pair<std::vector<std::string>, std::string>>{
            {{"--scope", "a b"},
             "scope \"a b\" is not a scope token (1 to 64 printable ASCII characters, no space, '\"' or '\\')"},
-           {{}, "a client needs at least one scope (known scopes: write:codes)"},
+           {{}, "a client needs at least one scope (known scopes: read:codes, write:codes)"},
            {{"--scope", "write:code"},
-            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: write:codes)"},
-           {{"--scope", "write:codes", "--scope", "admin"}, "unknown scope \"admin\" (known scopes: write:codes)"}}) {
+            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: read:codes, write:codes)"},
+           {{"--scope", "write:codes", "--scope", "admin"}, "unknown scope \"admin\" (known scopes: read:codes, write:codes)"}}) {
     std::vector<std::string> command = {"client", "create", "--org", org};
     command.insert(command.end(), scopes.begin(), scopes.end());
     const AdminRun refusedScope = admin(command);

@@ -248,15 +248,18 @@ TEST_F(SqlClientRegistryTest, RefusesUnknownScopesAndClientsWithoutAScope) {
     }
     return std::string("accepted");
   };
-  EXPECT_EQ(problemOf({}), "a client needs at least one scope (known scopes: write:codes)");
+  EXPECT_EQ(problemOf({}), "a client needs at least one scope (known scopes: read:codes, write:codes)");
   EXPECT_EQ(problemOf({"write:code"}),
-            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: write:codes)");
+            "unknown scope \"write:code\" (did you mean \"write:codes\"? known scopes: read:codes, write:codes)");
   EXPECT_EQ(problemOf({"Write:Codes"}),
-            "unknown scope \"Write:Codes\" (did you mean \"write:codes\"? known scopes: write:codes)");
-  EXPECT_EQ(problemOf({"write:codes", "admin"}), "unknown scope \"admin\" (known scopes: write:codes)");
-  EXPECT_EQ(problemOf({"read:codes"}), "unknown scope \"read:codes\" (known scopes: write:codes)");
+            "unknown scope \"Write:Codes\" (did you mean \"write:codes\"? known scopes: read:codes, write:codes)");
+  EXPECT_EQ(problemOf({"write:codes", "admin"}), "unknown scope \"admin\" (known scopes: read:codes, write:codes)");
+  EXPECT_EQ(problemOf({"read:code"}),
+            "unknown scope \"read:code\" (did you mean \"read:codes\"? known scopes: read:codes, write:codes)");
   EXPECT_TRUE(registry_.listClients(acme.id).empty());
   EXPECT_EQ(problemOf({"write:codes"}), "accepted");
+  EXPECT_EQ(problemOf({"read:codes"}), "accepted");
+  EXPECT_EQ(problemOf({"read:codes", "write:codes"}), "accepted");
 }
 
 TEST_F(SqlClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {

@@ -453,7 +453,7 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   ASSERT_EQ(listed->getArray("clients")->size(), 1u);
   EXPECT_EQ(listed->getArray("clients")->getObject(0)->getValue<std::string>("id"),
             replaced->getValue<std::string>("id"));
-  EXPECT_EQ(list.body.substr(0, 48), R"({"knownScopes":["write:codes"],"canCreate":true,)");
+  EXPECT_EQ(list.body.substr(0, 61), R"({"knownScopes":["read:codes","write:codes"],"canCreate":true,)");
 
   // Every change is in the audit log, by the user, from the client's address.
   std::vector<std::string> actions;
@@ -507,7 +507,7 @@ TEST_F(DashboardTest, AViewerCannotChangeAnything) {
 TEST_F(DashboardTest, ThePlanGateRefusesClients) {
   const Browser browser = signIn("owner@thrifty.example");
   const HttpResult list = get("/dashboard/data/clients", &browser);
-  EXPECT_EQ(list.body, R"({"knownScopes":["write:codes"],"canCreate":false,"cannotCreateReason":"The )"
+  EXPECT_EQ(list.body, R"({"knownScopes":["read:codes","write:codes"],"canCreate":false,"cannotCreateReason":"The )"
                        R"(organization's plan (free) does not include API clients; they need the Starter plan or )"
                        R"(higher.","clients":[]})");
   const HttpResult created = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:codes"]})", &browser);

@@ -244,8 +244,7 @@ TEST_F(CodesEndpoint, LowerCaseBearerSchemeIsAccepted) {
 }
 
 TEST_F(CodesEndpoint, MissingScopeAndLapsedSubscriptionAre403) {
-  const ApiClient reader = harness_->createClient({"write:codes"});
-  harness_->storeScopes(reader, "read:codes");
+  const ApiClient reader = harness_->createClient({"read:codes"});
   const HttpResult noScope = harness_->codes(harness_->token(reader), kOneItem);
   EXPECT_EQ(noScope.status, 403);
   EXPECT_EQ(noScope.reason, "Forbidden");

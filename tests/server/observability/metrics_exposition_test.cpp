@@ -54,7 +54,10 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
   EngineMetrics engine;
   engine.codesAccepted.add(3);
   engine.codesRejected.add(1);
+  engine.codesParsed.add(2);
+  engine.parseRejected.add(1);
   engine.countError("Validation.Invalid.ais.2");
+  engine.countError("Validation.Invalid.data");
   engine.countError("Validation.Invalid.custom");
   engine.luaModuleFailures.add();
 
@@ -164,6 +167,18 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
 )T"
       R"T(codepayload_codes_rejected_total 1
 )T"
+      R"T(# HELP codepayload_payloads_parsed_total Payloads read back and accepted (/codes/parse).
+)T"
+      R"T(# TYPE codepayload_payloads_parsed_total counter
+)T"
+      R"T(codepayload_payloads_parsed_total 2
+)T"
+      R"T(# HELP codepayload_payloads_rejected_total Payloads read back and refused (each once, however many errors it had).
+)T"
+      R"T(# TYPE codepayload_payloads_rejected_total counter
+)T"
+      R"T(codepayload_payloads_rejected_total 1
+)T"
       R"T(# HELP codepayload_code_errors_total Errors of refused code definitions, by the form of their code (<n> an index, <ai> an AI key; other: a Lua module's own code).
 )T"
       R"T(# TYPE codepayload_code_errors_total counter
@@ -193,6 +208,14 @@ TEST(MetricsExposition, WritesEveryFamilyWithHelpTypeAndTheExactValues) {
       R"T(codepayload_code_errors_total{code="Validation.Invalid.linkType"} 0
 )T"
       R"T(codepayload_code_errors_total{code="Validation.Invalid.rule.<module>"} 0
+)T"
+      R"T(codepayload_code_errors_total{code="Validation.Invalid.data"} 1
+)T"
+      R"T(codepayload_code_errors_total{code="Validation.Invalid.data.compressedDigitalLink"} 0
+)T"
+      R"T(codepayload_code_errors_total{code="Validation.Invalid.ais.<n>.placement"} 0
+)T"
+      R"T(codepayload_code_errors_total{code="Validation.Invalid.ais.qualifiers.order"} 0
 )T"
       R"T(codepayload_code_errors_total{code="other"} 1
 )T"

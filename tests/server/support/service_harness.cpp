@@ -21,10 +21,8 @@
 #include <set>
 #include <sstream>
 
-#include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "common/json_escape.h"
-#include "tests/support/scratch_registry.h"
 
 namespace codepayload::server::testing {
 
@@ -215,12 +213,6 @@ ApiClient ServiceHarness::createClient(const std::vector<std::string>& scopes, a
   return ApiClient{organization.id, created.client.id, created.secret};
 }
 
-void ServiceHarness::storeScopes(const ApiClient& client, const std::string& scopes) {
-  codepayload::testing::storeScopesBehindTheRegistry(
-      auth::RegistryDatabase::sqlite(dataDir_ / app::kRegistryDatabaseFile), client.clientId, scopes);
-  service_->auth().refreshRegistryView();
-}
-
 std::string ServiceHarness::token(const ApiClient& client) {
   const HttpResult result = request(HttpCall{"POST",
                                              "/oauth/token",
@@ -234,12 +226,28 @@ std::string ServiceHarness::token(const ApiClient& client) {
   return object->getValue<std::string>("access_token");
 }
 
+namespace {
+
+HttpCall bearerPost(std::string target, const std::string& accessToken, const std::string& body,
+                    std::vector<std::pair<std::string, std::string>> extraHeaders) {
+  HttpCall call{"POST",
+                std::move(target),
+                {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}},
+                body};
+  for (auto& header : extraHeaders) call.headers.push_back(std::move(header));
+  return call;
+}
+
+}  // namespace
+
 HttpResult ServiceHarness::codes(const std::string& accessToken, const std::string& body,
                                  std::vector<std::pair<std::string, std::string>> extraHeaders) {
-  HttpCall call{
-      "POST", "/codes", {{"Authorization", "Bearer " + accessToken}, {"Content-Type", "application/json"}}, body};
-  for (auto& header : extraHeaders) call.headers.push_back(std::move(header));
-  return request(call);
+  return request(bearerPost("/codes", accessToken, body, std::move(extraHeaders)));
+}
+
+HttpResult ServiceHarness::parse(const std::string& accessToken, const std::string& body,
+                                 std::vector<std::pair<std::string, std::string>> extraHeaders) {
+  return request(bearerPost("/codes/parse", accessToken, body, std::move(extraHeaders)));
 }
 
 RawConnection::RawConnection(ServiceHarness& harness)

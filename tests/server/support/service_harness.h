@@ -67,14 +67,13 @@ class ServiceHarness {
 
   // A client of a new organization on `plan`, created through the registry.
   ApiClient createClient(const std::vector<std::string>& scopes, auth::Plan plan = auth::Plan::Starter);
-  // Writes the client's stored scopes behind the registry's back ("read:codes":
-  // a client from before D-U9, which the registry no longer creates), and
-  // refreshes the service's registry view, as its refresher would.
-  void storeScopes(const ApiClient& client, const std::string& scopes);
   // POST /oauth/token with Basic credentials; the access token (fails the test otherwise).
   std::string token(const ApiClient& client);
   // POST /codes with a bearer token and the given body (application/json).
   HttpResult codes(const std::string& accessToken, const std::string& body,
+                   std::vector<std::pair<std::string, std::string>> extraHeaders = {});
+  // POST /codes/parse, the same way.
+  HttpResult parse(const std::string& accessToken, const std::string& body,
                    std::vector<std::pair<std::string, std::string>> extraHeaders = {});
 
   // A TLS client context trusting the service's certificate.
