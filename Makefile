@@ -16,7 +16,7 @@ BUILD_ASAN ?= build-asan
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: deps deps-run build run test test-sanitize fuzz-smoke bench bench-scale clean
+.PHONY: deps deps-run build run test test-sanitize fuzz-smoke bench bench-scale bench-parse clean
 
 deps:
 	@scripts/install-deps.sh test
@@ -68,6 +68,12 @@ bench-scale:
 	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
 	cmake --build $(BUILD)-bench -j $(JOBS) --target codepayload-server codepayload-admin
 	bench/scale.sh $(BUILD)-bench
+
+bench-parse:
+	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
+	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
+	cmake --build $(BUILD)-bench -j $(JOBS) --target codepayload_engine_bench
+	bench/parse.sh $(BUILD)-bench
 
 clean:
 	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD)-bench

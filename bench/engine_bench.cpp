@@ -3,12 +3,19 @@
 //   (b) the same AIs as an element string
 //   (c) a definition with three faults
 //   (d) a 10,000-item mixed batch, JSON parsing and JSON writing included
+// and reading back (POST /codes/parse), beside them:
+//   (e) the Digital Link of (a) parsed: read, validated, written again
+//   (f) the element string of (b) as a GS1 DataMatrix's scanner data
+//   (g) the payloads of (d)'s batch as a ParseRequest
+//   (h) 10,000 definitions of (a) as a CodesRequest, against (i) their
+//       10,000 URIs as a ParseRequest: an item's cost through the JSON both ways
 #include <benchmark/benchmark.h>
 
 #include <string>
 
 #include "bench/engine_cases.h"
 #include "engine/item_processor.h"
+#include "engine/parse_item.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 
@@ -56,10 +63,100 @@ void BM_MixedBatchJson(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(body.size()));
 }
 
+// Parses `data` over and over; it must be accepted.
+void runParse(benchmark::State& state, const std::string& data) {
+  auto rules = baselineRules();
+  ParseOutcome outcome;
+  parseItem(*rules, data, 0, outcome);
+  if (!outcome.accepted()) {
+    state.SkipWithError("the payload was refused");
+    return;
+  }
+  for (auto _ : state) {
+    parseItem(*rules, data, 0, outcome);
+    benchmark::DoNotOptimize(outcome.elementString.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+std::string generated(const CodeDefinition& definition) {
+  ItemOutcome outcome;
+  processItem(*baselineRules(), definition, 0, outcome);
+  return outcome.barcodeText;
+}
+
+void BM_ParseDigitalLinkFourAis(benchmark::State& state) { runParse(state, generated(fourAis(true))); }
+void BM_ParseScannerDataFourAis(benchmark::State& state) { runParse(state, bench::scannerData(fourAis(false))); }
+
+void BM_MixedParseBatchJson(benchmark::State& state) {
+  SnapshotHolder holder(baselineRules());
+  PayloadEngine engine(holder);
+  std::string body = bench::mixedParseBatch(static_cast<std::size_t>(state.range(0)));
+  std::string out;
+  RequestError error{};
+  for (auto _ : state) {
+    if (!engine.parseJson(body, out, error)) {
+      state.SkipWithError(error.message.c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(body.size()));
+}
+
+// (h) and (i): 10,000 items of (a), with a serial of their own, each way.
+std::string digitalLinkBatch(std::size_t items, bool asPayloads) {
+  std::string body = "{\"codes\":[";
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i != 0) body += ',';
+    const std::string serial = "SER" + std::to_string(10000000 + i);
+    if (asPayloads) {
+      body += R"J({"data":"https://id.example.com/01/09506000134352/10/ABC123/21/)J" + serial +
+              R"J(?17=261231&linkType=gs1:pip"})J";
+    } else {
+      body += R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},)J"
+              R"J({"key":"21","value":")J" +
+              serial +
+              R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com",)J"
+              R"J("linkType":"gs1:pip"})J";
+    }
+  }
+  return body + "]}";
+}
+
+void runBatch(benchmark::State& state, bool parse) {
+  SnapshotHolder holder(baselineRules());
+  PayloadEngine engine(holder);
+  const std::size_t items = static_cast<std::size_t>(state.range(0));
+  const std::string body = digitalLinkBatch(items, parse);
+  std::string out;
+  RequestError error{};
+  GenerateCounts counts;
+  for (auto _ : state) {
+    const bool answered =
+        parse ? engine.parseJson(body, out, error, &counts) : engine.generateJson(body, out, error, &counts);
+    if (!answered || counts.failures != 0) {
+      state.SkipWithError("the batch was refused, or an item of it");
+      return;
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
+void BM_DigitalLinkBatchJson(benchmark::State& state) { runBatch(state, false); }
+void BM_ParseDigitalLinkBatchJson(benchmark::State& state) { runBatch(state, true); }
+
 BENCHMARK(BM_DigitalLinkFourAis);
 BENCHMARK(BM_ElementStringFourAis);
 BENCHMARK(BM_ThreeFaults);
 BENCHMARK(BM_MixedBatchJson)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseDigitalLinkFourAis);
+BENCHMARK(BM_ParseScannerDataFourAis);
+BENCHMARK(BM_MixedParseBatchJson)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DigitalLinkBatchJson)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ParseDigitalLinkBatchJson)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

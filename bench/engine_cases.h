@@ -4,6 +4,8 @@
 //   (b) the same AIs as an element string
 //   (c) a definition with three faults
 //   (d) a mixed batch as a CodesRequest body
+// and for reading back: a definition as scanner data, and a mixed batch of
+// payloads as a ParseRequest body.
 // The rules are the shipped baseline of the source tree the binary was built
 // from (CODEPAYLOAD_SOURCE_RULES_DIR).
 #pragma once
@@ -12,6 +14,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "db/import/baseline_format.h"
 #include "db/import/source_file.h"
@@ -81,6 +84,48 @@ inline std::string mixedBatch(std::size_t items) {
       default:
         body +=
             R"J({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[{"key":"10","value":"AB CD"},{"key":"17","value":"261332"}],"extensionParameters":[]})J";
+    }
+  }
+  body += "]}";
+  return body;
+}
+
+// `definition`'s AIs as a GS1 DataMatrix delivers them: "]d2", then each AI
+// and its value, a GS after every value of no pre-defined length but the last.
+inline std::string scannerData(const CodeDefinition& definition) {
+  std::string data = "]d2";
+  std::vector<AiInput> ais{definition.primaryKey};
+  ais.insert(ais.end(), definition.ais.begin(), definition.ais.end());
+  for (std::size_t i = 0; i < ais.size(); ++i) {
+    data.append(ais[i].key).append(ais[i].value);
+    const CompiledAi* ai = baselineRules()->findAi(ais[i].key);
+    if (i + 1 < ais.size() && !ai->definition->fixedLength) data += '\x1d';
+  }
+  return data;
+}
+
+// `items` payloads cycling through a Digital Link with a reference, a
+// bracketed element string with an escaped (10), scanner data of an SSCC with
+// a temperature, and an element string with a wrong check digit and a space.
+inline std::string mixedParseBatch(std::size_t items) {
+  std::string body = "{\"codes\":[";
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i != 0) body += ',';
+    const std::string serial = std::to_string(100000 + i);
+    switch (i % 4) {
+      case 0:
+        body += R"J({"reference":"r)J" + serial +
+                R"J(","data":"https://id.example.com/01/09506000134352/10/ABC123/21/)J" + serial +
+                R"J(?17=261231&linkType=gs1:pip"})J";
+        break;
+      case 1:
+        body += R"J({"data":"(01)09506000134352(10)L^0407^041(21))J" + serial + R"J("})J";
+        break;
+      case 2:
+        body += R"J({"data":"]d200376104250021234569\u001d4330000123-"})J";
+        break;
+      default:
+        body += R"J({"data":"(01)09506000134353(10)AB CD(17)261332"})J";
     }
   }
   body += "]}";

@@ -76,7 +76,12 @@ std::size_t primaryKeyField(const Snapshot& rules, const ReadPayload& payload) {
 std::size_t fieldOfAi(std::size_t index, std::size_t primaryField) { return index < primaryField ? index : index + 1; }
 
 void buildDefinition(const ReadPayload& payload, std::size_t primaryField, CodeDefinition& definition) {
-  definition = CodeDefinition{};
+  definition.reference.reset();
+  definition.ais.clear();
+  definition.extensionParameters.clear();
+  definition.digitalLinkStem.reset();
+  definition.linkType.reset();
+  definition.context.reset();
   const ReadField& primary = payload.ais[primaryField];
   definition.primaryKey = AiInput{primary.key, primary.value};
   for (std::size_t i = 0; i < payload.ais.size(); ++i) {
@@ -98,7 +103,8 @@ void buildDefinition(const ReadPayload& payload, std::size_t primaryField, CodeD
 void checkPlacement(ItemContext& item, const ReadPayload& payload) {
   int lastRank = -1;
   bool outOfOrder = false;
-  std::vector<const ItemAi*> pathQualifiers;
+  thread_local std::vector<const ItemAi*> pathQualifiers;
+  pathQualifiers.clear();
   for (std::size_t i = 0; i < item.ais().size(); ++i) {
     const ItemAi& ai = item.ais()[i];
     const bool readInPath = fieldOfAi(i, 0) < payload.pathAis;
@@ -173,12 +179,10 @@ void parseItem(const Snapshot& rules, std::string_view data, std::size_t positio
   outcome.hri.clear();
   outcome.errors.clear();
   ReadFault fault;
-  std::optional<ReadPayload> payload = readPayload(rules, data, fault);
-  if (!payload) {
+  if (!readPayload(rules, data, outcome.payload, fault)) {
     outcome.errors.push_back(readFaultError(fault, data));
     return;
   }
-  outcome.payload = std::move(*payload);
   outcome.read = true;
   const std::size_t primaryField = primaryKeyField(rules, outcome.payload);
   buildDefinition(outcome.payload, primaryField, outcome.definition);

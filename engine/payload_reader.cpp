@@ -1,6 +1,7 @@
 #include "engine/payload_reader.h"
 
 #include <algorithm>
+#include <array>
 
 #include "common/ascii.h"
 #include "engine/snapshot.h"
@@ -16,6 +17,13 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isLetter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool allDigits(std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), isDigit); }
 
+// uri::isUriCharacter as a table: a URI is checked character by character.
+constexpr auto kUriCharacters = [] {
+  std::array<bool, 256> table{};
+  for (std::size_t c = 0; c < table.size(); ++c) table[c] = uri::isUriCharacter(static_cast<char>(c));
+  return table;
+}();
+
 bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == '_'; }
 
 // The AIM symbology identifiers whose symbols carry GS1 element strings
@@ -23,10 +31,10 @@ bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == 
 // GS1 DotCode. A Digital Link URI is plain data: "]Q1", "]d1" and the like.
 constexpr std::string_view kGs1Identifiers[] = {"]C1", "]e0", "]d2", "]Q3", "]J1"};
 
-// Where reading fails: sets `fault` and returns nullopt.
-std::optional<ReadPayload> failed(ReadFault& fault, ReadFault::Kind kind, std::size_t offset, std::string detail) {
+// Where reading fails: sets `fault` and returns false.
+bool failed(ReadFault& fault, ReadFault::Kind kind, std::size_t offset, std::string detail) {
   fault = ReadFault{kind, offset, std::move(detail)};
-  return std::nullopt;
+  return false;
 }
 
 // The AI that the digits at `at` begin: the dictionary's AIs are prefix-free,
@@ -50,8 +58,8 @@ std::size_t fixedValueLength(const CompiledAi& ai) {
 // Unbracketed AIs from `begin`: a fixed-length value takes its length, any
 // other runs to the next GS or the end; a GS after a fixed-length value is
 // tolerated (some encoders write one).
-std::optional<ReadPayload> readScannerData(const Snapshot& rules, std::string_view text, std::size_t begin,
-                                           ReadPayload payload, ReadFault& fault) {
+bool readScannerData(const Snapshot& rules, std::string_view text, std::size_t begin, ReadPayload& payload,
+                     ReadFault& fault) {
   payload.form = PayloadForm::ScannerData;
   std::size_t at = begin;
   if (at < text.size() && text[at] == kGroupSeparator) ++at;
@@ -84,12 +92,11 @@ std::optional<ReadPayload> readScannerData(const Snapshot& rules, std::string_vi
     field.value = std::string(text.substr(field.offset, field.length));
     payload.ais.push_back(std::move(field));
   }
-  return payload;
+  return true;
 }
 
 // "(ai)value(ai)value...", ^040 and ^041 standing for '(' and ')' in values.
-std::optional<ReadPayload> readBracketed(const Snapshot& rules, std::string_view text, ReadFault& fault) {
-  ReadPayload payload;
+bool readBracketed(const Snapshot& rules, std::string_view text, ReadPayload& payload, ReadFault& fault) {
   payload.form = PayloadForm::BracketedElementString;
   std::size_t at = 0;
   while (at < text.size()) {
@@ -115,7 +122,7 @@ std::optional<ReadPayload> readBracketed(const Snapshot& rules, std::string_view
     payload.ais.push_back(std::move(field));
     at = valueEnd;
   }
-  return payload;
+  return true;
 }
 
 // A percent-decoded component; false on a malformed escape or an escaped NUL.
@@ -144,12 +151,12 @@ bool looksCompressed(const std::vector<Segment>& segments) {
          std::any_of(last.begin(), last.end(), isLetter);
 }
 
-std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t begin,
-                                           ReadPayload payload, ReadFault& fault) {
+bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t begin, ReadPayload& payload,
+                     ReadFault& fault) {
   payload.form = PayloadForm::DigitalLink;
   const std::string_view uriText = text.substr(begin);
   for (std::size_t i = 0; i < uriText.size(); ++i) {
-    if (!uri::isUriCharacter(uriText[i])) {
+    if (!kUriCharacters[static_cast<unsigned char>(uriText[i])]) {
       return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
     }
   }
@@ -161,7 +168,9 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
   // A fragment ends the data a resolver reads; it takes no part in the AIs.
   const std::size_t fragment = std::min(uriText.find('#'), uriText.size());
   const std::size_t queryMark = std::min(uriText.find('?'), fragment);
-  std::vector<Segment> segments;
+  // Reused from payload to payload on the thread: no allocation per read.
+  thread_local std::vector<Segment> segments;
+  segments.clear();
   for (std::size_t at = pathStart; at < queryMark;) {
     const std::size_t next = std::min(uriText.find('/', at + 1), queryMark);
     segments.push_back(Segment{uriText.substr(at + 1, next - at - 1), begin + at + 1});
@@ -198,7 +207,8 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
   }
   payload.pathAis = payload.ais.size();
 
-  std::vector<std::string_view> seenKeys;
+  thread_local std::vector<std::string_view> seenKeys;
+  seenKeys.clear();
   for (std::size_t at = queryMark; at < fragment;) {
     const std::size_t start = at + 1;
     const std::size_t end = std::min(uriText.find('&', start), fragment);
@@ -242,7 +252,7 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
       }
     }
   }
-  return payload;
+  return true;
 }
 
 // http or https in any case (RFC 3986 3.1), as /codes takes a stem. GS1's
@@ -254,16 +264,23 @@ bool startsWithScheme(std::string_view text) {
 
 }  // namespace
 
-std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view text, ReadFault& fault) {
+bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payload, ReadFault& fault) {
+  payload.form = PayloadForm::ScannerData;
+  payload.symbologyIdentifier.clear();
+  payload.ais.clear();
+  payload.pathAis = 0;
+  payload.stem.clear();
+  payload.extensionParameters.clear();
+  payload.linkType.reset();
+  payload.context.reset();
   if (text.empty()) return failed(fault, ReadFault::Kind::Empty, 0, "");
-  ReadPayload payload;
   std::size_t begin = 0;
   bool gs1Data = false;
   if (text[0] == ']') {
     if (text.size() < 3 || !isLetter(text[1]) || !isDigit(text[2])) {
       return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, std::string(text.substr(0, 3)));
     }
-    payload.symbologyIdentifier = std::string(text.substr(0, 3));
+    payload.symbologyIdentifier = text.substr(0, 3);
     begin = 3;
     gs1Data = std::find(std::begin(kGs1Identifiers), std::end(kGs1Identifiers), payload.symbologyIdentifier) !=
               std::end(kGs1Identifiers);
@@ -273,12 +290,18 @@ std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view t
   }
   const std::string_view rest = text.substr(begin);
   if (rest.empty()) return failed(fault, ReadFault::Kind::Empty, begin, "");
-  if (!gs1Data && startsWithScheme(rest)) return readDigitalLink(rules, text, begin, std::move(payload), fault);
-  if (begin == 0 && rest[0] == '(') return readBracketed(rules, text, fault);
+  if (!gs1Data && startsWithScheme(rest)) return readDigitalLink(rules, text, begin, payload, fault);
+  if (begin == 0 && rest[0] == '(') return readBracketed(rules, text, payload, fault);
   if (!isDigit(rest[0]) && rest[0] != kGroupSeparator) {
     return failed(fault, ReadFault::Kind::Unrecognised, begin, std::string(1, rest[0]));
   }
-  return readScannerData(rules, text, begin, std::move(payload), fault);
+  return readScannerData(rules, text, begin, payload, fault);
+}
+
+std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view text, ReadFault& fault) {
+  ReadPayload payload;
+  if (!readPayload(rules, text, payload, fault)) return std::nullopt;
+  return payload;
 }
 
 }  // namespace codepayload

@@ -73,8 +73,12 @@ struct ReadFault {
   bool operator==(const ReadFault&) const = default;
 };
 
-// Reads `text` with the AIs of `rules`; nullopt with `fault` set when the
-// text is none of the forms.
+// Reads `text` with the AIs of `rules` into `payload` (its buffers reused);
+// false with `fault` set when the text is none of the forms (`payload` then
+// holds what was read before the fault).
+bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payload, ReadFault& fault);
+
+// The same into a new ReadPayload; nullopt when the text is none of the forms.
 std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view text, ReadFault& fault);
 
 }  // namespace codepayload

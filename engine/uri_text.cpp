@@ -41,18 +41,19 @@ void appendEncodedQuery(std::string& out, std::string_view text) { appendEncoded
 
 bool percentDecode(std::string_view text, std::string& out) {
   out.clear();
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
+  // Runs between escapes are copied whole: most values have no escape at all.
+  std::size_t at = 0;
+  while (true) {
+    const std::size_t percent = text.find('%', at);
+    if (percent == std::string_view::npos) {
+      out.append(text.substr(at));
+      return true;
     }
-    if (i + 2 >= text.size()) return false;
-    if (!isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2])) return false;
-    out += static_cast<char>(common::hexDigitValue(text[i + 1]) * 16 + common::hexDigitValue(text[i + 2]));
-    i += 2;
+    out.append(text.substr(at, percent - at));
+    if (percent + 2 >= text.size() || !isHexDigit(text[percent + 1]) || !isHexDigit(text[percent + 2])) return false;
+    out += static_cast<char>(common::hexDigitValue(text[percent + 1]) * 16 + common::hexDigitValue(text[percent + 2]));
+    at = percent + 3;
   }
-  return true;
 }
 
 bool isAbsoluteHttpUri(std::string_view text) {
