@@ -5,10 +5,15 @@
 // zxing-cpp's ZXingReader (and DataMatrix also by dmtxread), and the scanner
 // data each decoder reports (ZXingReader: the AIM symbology identifier, then
 // the bytes with their GS separators; dmtxread: the bytes with FNC1 as GS)
-// read back to exactly the AIs that went in. zint is given the AIs in its own
-// bracket form; bwip-js is given the service's barcodeText as it is, ^040 and
-// ^041 escapes included, so its symbols also prove the element string that
-// /codes writes. Reading back is one function, readBack().
+// read back by POST /codes/parse (the service in process, over HTTPS) to
+// exactly the AIs that went in. zint is given the AIs in its own bracket
+// form; bwip-js is given the service's barcodeText as it is, ^040 and ^041
+// escapes included, so its symbols also prove the element string that /codes
+// writes: what /codes/parse writes again must be that text. Reading back is
+// one class, ReadBackChecks.
+#include <Poco/JSON/Array.h>
+#include <Poco/JSON/Object.h>
+#include <Poco/JSON/Parser.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -26,8 +31,8 @@
 
 #include "common/json_escape.h"
 #include "engine/item_processor.h"
-#include "engine/payload_reader.h"
 #include "tests/engine/random_definitions.h"
+#include "tests/server/support/service_harness.h"
 #include "tests/engine/rules_fixture.h"
 
 namespace codepayload::testing {
@@ -115,60 +120,108 @@ Fields sorted(Fields fields) {
   return fields;
 }
 
-// What a decoded text says: its form, its AIM identifier ("" when it has
-// none) and its AIs in the order of the text.
-struct ReadBack {
-  PayloadForm form = PayloadForm::ScannerData;
-  std::string symbologyIdentifier;
-  Fields ais;
+// The service in process over real HTTPS (tests/server/support), with a
+// read:codes client: every decoded text is read back by POST /codes/parse.
+class ParseEndpoint {
+ public:
+  ParseEndpoint() : token_(harness_.token(harness_.createClient({"read:codes"}))) {}
+
+  // The ParseResponse for `payloads`, each with its index as reference.
+  Poco::JSON::Object::Ptr parse(const std::vector<std::string>& payloads) {
+    std::string body = R"({"codes":[)";
+    for (std::size_t i = 0; i < payloads.size(); ++i) {
+      if (i != 0) body += ',';
+      body += R"({"reference":")" + std::to_string(i) + R"(","data":)";
+      common::appendJsonString(body, payloads[i]);
+      body += '}';
+    }
+    body += "]}";
+    const server::testing::HttpResult result = harness_.parse(token_, body);
+    EXPECT_EQ(result.status, 200) << result.body;
+    return Poco::JSON::Parser().parse(result.body).extract<Poco::JSON::Object::Ptr>();
+  }
+
+ private:
+  server::testing::ServiceHarness harness_;
+  std::string token_;
 };
 
-// Decoded text → its AIs: the one place this test reads a payload back
-// (engine/payload_reader.h), so that another reader can take its place.
-// nullopt, with why in `fault`, when the text cannot be read.
-std::optional<ReadBack> readBack(const std::string& decoded, std::string& fault) {
-  ReadFault readFault;
-  const std::optional<ReadPayload> read = readPayload(*newestSnapshot(), decoded, readFault);
-  if (!read) {
-    fault = "at " + std::to_string(readFault.offset) + " " + readFault.detail;
-    return std::nullopt;
+// What one decoded text must read back to: its form and AIM identifier, the
+// AIs that went in, and, when the renderer was given the service's own text,
+// that text written again.
+struct Expectation {
+  std::string decoded;
+  std::string form;  // "scannerData", "digitalLink"
+  std::string symbologyIdentifier;
+  Fields ais;
+  std::string text;  // the elementString or digitalLink /codes wrote; "" when the renderer drew other text
+  std::string trace;
+};
+
+// Decoded texts, read back together by one POST /codes/parse: the one place
+// this test reads a payload back.
+class ReadBackChecks {
+ public:
+  void add(Expectation expectation) { expected_.push_back(std::move(expectation)); }
+
+  void verify(ParseEndpoint& endpoint) {
+    std::vector<std::string> payloads;
+    for (const Expectation& e : expected_) payloads.push_back(e.decoded);
+    const Poco::JSON::Object::Ptr answer = endpoint.parse(payloads);
+    const Poco::JSON::Array::Ptr failures = answer->getArray("failures");
+    for (std::size_t i = 0; i < failures->size(); ++i) {
+      const Poco::JSON::Object::Ptr failure = failures->getObject(static_cast<unsigned>(i));
+      const Expectation& e = expected_[std::stoul(failure->getValue<std::string>("reference"))];
+      std::ostringstream errors;
+      failure->getArray("errors")->stringify(errors);
+      ADD_FAILURE() << e.trace << ": /codes/parse refused " << e.decoded << ": " << errors.str();
+    }
+    const Poco::JSON::Array::Ptr parsed = answer->getArray("parsed");
+    EXPECT_EQ(parsed->size() + failures->size(), expected_.size());
+    for (std::size_t i = 0; i < parsed->size(); ++i) {
+      const Poco::JSON::Object::Ptr item = parsed->getObject(static_cast<unsigned>(i));
+      const Expectation& e = expected_[std::stoul(item->getValue<std::string>("reference"))];
+      SCOPED_TRACE(e.trace + ", decoded " + e.decoded);
+      EXPECT_EQ(item->getValue<std::string>("form"), e.form);
+      EXPECT_EQ(item->isNull("symbologyIdentifier") ? "" : item->getValue<std::string>("symbologyIdentifier"),
+                e.symbologyIdentifier);
+      const Poco::JSON::Object::Ptr definition = item->getObject("definition");
+      Fields ais{{definition->getObject("primaryKey")->getValue<std::string>("key"),
+                  definition->getObject("primaryKey")->getValue<std::string>("value")}};
+      const Poco::JSON::Array::Ptr more = definition->getArray("ais");
+      for (std::size_t j = 0; j < more->size(); ++j) {
+        const Poco::JSON::Object::Ptr ai = more->getObject(static_cast<unsigned>(j));
+        ais.emplace_back(ai->getValue<std::string>("key"), ai->getValue<std::string>("value"));
+      }
+      EXPECT_EQ(sorted(ais), sorted(e.ais));
+      if (!e.text.empty()) {
+        EXPECT_EQ(item->getValue<std::string>(e.form == "digitalLink" ? "digitalLink" : "elementString"), e.text);
+      }
+    }
+    expected_.clear();
   }
-  ReadBack back{read->form, read->symbologyIdentifier, {}};
-  for (const ReadField& field : read->ais) back.ais.emplace_back(field.key, field.value);
-  return back;
-}
 
-enum class Order { AsWritten, Any };
+ private:
+  std::vector<Expectation> expected_;
+};
 
-void expectReadBack(const std::string& decoded, PayloadForm form, const std::string& identifier, const Fields& ais,
-                    Order order) {
-  std::string fault;
-  const std::optional<ReadBack> back = readBack(decoded, fault);
-  ASSERT_TRUE(back.has_value()) << "cannot read " << decoded << ": " << fault;
-  EXPECT_EQ(back->form, form) << decoded;
-  EXPECT_EQ(back->symbologyIdentifier, identifier) << decoded;
-  if (order == Order::Any) {
-    EXPECT_EQ(sorted(back->ais), sorted(ais)) << decoded;
-  } else {
-    EXPECT_EQ(back->ais, ais) << decoded;
-  }
-}
-
-// A GS1 DataMatrix holding `ais` in this order, read back from both decoders.
-void expectDataMatrixOf(const std::filesystem::path& png, const Fields& ais) {
-  expectReadBack(zxingScan(png), PayloadForm::ScannerData, "]d2", ais, Order::AsWritten);
+// A GS1 DataMatrix holding `ais`, as both decoders deliver it; `text`: the
+// element string the renderer was given, when it was the service's.
+void expectDataMatrixOf(ReadBackChecks& checks, const std::filesystem::path& png, const Fields& ais,
+                        const std::string& text, const std::string& trace) {
+  checks.add({zxingScan(png), "scannerData", "]d2", ais, text, trace + " (ZXingReader)"});
   std::string failure;
   const std::optional<std::string> dmtx = run("dmtxread -G 29 " + quoted(png), &failure);
   ASSERT_TRUE(dmtx.has_value()) << "dmtxread: " << failure;
-  expectReadBack(*dmtx, PayloadForm::ScannerData, "", ais, Order::AsWritten);
+  checks.add({*dmtx, "scannerData", "", ais, text, trace + " (dmtxread)"});
 }
 
-// A QR Code holding the Digital Link URI `uri` with the AIs `ais` (in the
-// URI's order, which is not the order sent).
-void expectDigitalLinkQrCodeOf(const std::filesystem::path& png, const std::string& uri, const Fields& ais) {
+// A QR Code holding the Digital Link URI `uri` with the AIs `ais`.
+void expectDigitalLinkQrCodeOf(ReadBackChecks& checks, const std::filesystem::path& png, const std::string& uri,
+                               const Fields& ais, const std::string& trace) {
   const std::string scanned = zxingScan(png);
   EXPECT_EQ(scanned, "]Q1" + uri);
-  expectReadBack(scanned, PayloadForm::DigitalLink, "]Q1", ais, Order::Any);
+  checks.add({scanned, "digitalLink", "]Q1", ais, uri, trace});
 }
 
 // A random definition and what /codes writes for it.
@@ -205,6 +258,7 @@ TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
   }
   const ScratchFolder scratch;
   const std::vector<Definition> all = definitions();
+  ReadBackChecks checks;
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Definition& d = all[n];
     const std::filesystem::path data = scratch.path() / (std::to_string(n) + ".txt");
@@ -225,13 +279,15 @@ TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
       writeFile(data, input);
       ASSERT_TRUE(
           run("zint -b 71 --gs1 --gs1nocheck --quietzones --scale=6 -o " + quoted(png) + " -i " + quoted(data)));
-      expectDataMatrixOf(png, drawn);
+      expectDataMatrixOf(checks, png, drawn, drawn == d.c.ais ? d.barcodeText : "", caseTrace(n, d));
     } else {
       writeFile(data, d.barcodeText);
       ASSERT_TRUE(run("zint -b 58 --quietzones -o " + quoted(png) + " -i " + quoted(data)));
-      expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
+      expectDigitalLinkQrCodeOf(checks, png, d.barcodeText, d.c.ais, caseTrace(n, d));
     }
   }
+  ParseEndpoint endpoint;
+  checks.verify(endpoint);
 }
 
 // The folder of the tests' npm packages (package.json, package-lock.json, node_modules).
@@ -283,6 +339,7 @@ TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBa
   const std::vector<std::string> results = linesOf(scratch.path() / "results.txt");
   ASSERT_EQ(results.size(), all.size()) << "render-bwip.mjs must write one line a job";
 
+  ReadBackChecks checks;
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Definition& d = all[n];
     SCOPED_TRACE(caseTrace(n, d));
@@ -295,11 +352,13 @@ TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBa
     }
     const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
     if (!d.c.stem) {
-      expectDataMatrixOf(png, d.c.ais);
+      expectDataMatrixOf(checks, png, d.c.ais, d.barcodeText, caseTrace(n, d));
     } else {
-      expectDigitalLinkQrCodeOf(png, d.barcodeText, d.c.ais);
+      expectDigitalLinkQrCodeOf(checks, png, d.barcodeText, d.c.ais, caseTrace(n, d));
     }
   }
+  ParseEndpoint endpoint;
+  checks.verify(endpoint);
 }
 
 }  // namespace
