@@ -17,10 +17,18 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 bool isLetter(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); }
 bool allDigits(std::string_view text) { return !text.empty() && std::all_of(text.begin(), text.end(), isDigit); }
 
-// uri::isUriCharacter as a table: a URI is checked character by character.
+// What a character of a Digital Link URI is, by table: a URI is read
+// character by character.
+enum class UriCharacter : unsigned char { NotAllowed, Plain, Slash, Ampersand, Question, Hash };
 constexpr auto kUriCharacters = [] {
-  std::array<bool, 256> table{};
-  for (std::size_t c = 0; c < table.size(); ++c) table[c] = uri::isUriCharacter(static_cast<char>(c));
+  std::array<UriCharacter, 256> table{};
+  for (std::size_t c = 0; c < table.size(); ++c) {
+    table[c] = uri::isUriCharacter(static_cast<char>(c)) ? UriCharacter::Plain : UriCharacter::NotAllowed;
+  }
+  table['/'] = UriCharacter::Slash;
+  table['&'] = UriCharacter::Ampersand;
+  table['?'] = UriCharacter::Question;
+  table['#'] = UriCharacter::Hash;
   return table;
 }();
 
@@ -155,26 +163,40 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
                      ReadFault& fault) {
   payload.form = PayloadForm::DigitalLink;
   const std::string_view uriText = text.substr(begin);
+  // One pass over the URI checks every character and notes where its
+  // delimiters are (reused from payload to payload on the thread).
+  thread_local std::vector<std::size_t> slashes;
+  thread_local std::vector<std::size_t> ampersands;
+  slashes.clear();
+  ampersands.clear();
+  std::size_t firstQuestion = uriText.size();
+  std::size_t firstHash = uriText.size();
   for (std::size_t i = 0; i < uriText.size(); ++i) {
-    if (!kUriCharacters[static_cast<unsigned char>(uriText[i])]) {
-      return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
+    switch (kUriCharacters[static_cast<unsigned char>(uriText[i])]) {
+      case UriCharacter::Plain: break;
+      case UriCharacter::NotAllowed:
+        return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
+      case UriCharacter::Slash: slashes.push_back(i); break;
+      case UriCharacter::Ampersand: ampersands.push_back(i); break;
+      case UriCharacter::Question: firstQuestion = std::min(firstQuestion, i); break;
+      case UriCharacter::Hash: firstHash = std::min(firstHash, i); break;
     }
   }
   const std::size_t schemeEnd = uriText.find("://") + 3;
-  const std::size_t pathStart = uriText.find('/', schemeEnd);
-  if (pathStart == std::string_view::npos || pathStart == schemeEnd) {
+  const auto firstPathSlash = std::lower_bound(slashes.begin(), slashes.end(), schemeEnd);
+  if (firstPathSlash == slashes.end() || *firstPathSlash == schemeEnd) {
     return failed(fault, ReadFault::Kind::NoPrimaryKey, begin + uriText.size(), "");
   }
+  const std::size_t pathStart = *firstPathSlash;
   // A fragment ends the data a resolver reads; it takes no part in the AIs.
-  const std::size_t fragment = std::min(uriText.find('#'), uriText.size());
-  const std::size_t queryMark = std::min(uriText.find('?'), fragment);
-  // Reused from payload to payload on the thread: no allocation per read.
+  const std::size_t fragment = firstHash;
+  const std::size_t queryMark = std::min(firstQuestion, fragment);
   thread_local std::vector<Segment> segments;
   segments.clear();
-  for (std::size_t at = pathStart; at < queryMark;) {
-    const std::size_t next = std::min(uriText.find('/', at + 1), queryMark);
+  for (auto slash = firstPathSlash; slash != slashes.end() && *slash < queryMark; ++slash) {
+    const std::size_t at = *slash;
+    const std::size_t next = (slash + 1 != slashes.end()) ? std::min(*(slash + 1), queryMark) : queryMark;
     segments.push_back(Segment{uriText.substr(at + 1, next - at - 1), begin + at + 1});
-    at = next;
   }
   // From the end of the path, /<ai>/<value> pairs while the key is an AI;
   // the rightmost pair whose AI is a Digital Link primary key starts them.
@@ -209,9 +231,10 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
 
   thread_local std::vector<std::string_view> seenKeys;
   seenKeys.clear();
+  auto ampersand = std::upper_bound(ampersands.begin(), ampersands.end(), queryMark);
   for (std::size_t at = queryMark; at < fragment;) {
     const std::size_t start = at + 1;
-    const std::size_t end = std::min(uriText.find('&', start), fragment);
+    const std::size_t end = ampersand != ampersands.end() ? std::min(*ampersand++, fragment) : fragment;
     at = end;
     if (end == start) continue;  // "&&" or a trailing '&'
     const std::string_view parameter = uriText.substr(start, end - start);
