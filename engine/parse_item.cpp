@@ -31,6 +31,24 @@ constexpr FaultWords kFaultWords[] = {
     {ReadFault::Kind::EmptyValue, "emptyValue", messages::Sentence::DataEmptyValue},
 };
 
+// Characters (code points) of the UTF-8 `text` in its first `bytes` bytes.
+std::size_t charactersIn(std::string_view text, std::size_t bytes) {
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < bytes && i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++characters;
+  }
+  return characters;
+}
+
+// Offsets and lengths are found in bytes; the answer counts characters, as
+// a person or a program holding `data` as a string does.
+void inCharacters(ValidationError& error, std::string_view data) {
+  if (!error.offset) return;
+  const std::size_t start = charactersIn(data, *error.offset);
+  error.length = charactersIn(data, *error.offset + error.length) - start;
+  error.offset = start;
+}
+
 // A text that is none of the forms: one error on "data". A compressed
 // Digital Link has a code of its own, so that a caller can tell "not read
 // here" from "wrong".
@@ -55,7 +73,8 @@ ValidationError readFaultError(const ReadFault& fault, std::string_view data) {
   } else if (!fault.detail.empty() && data.substr(fault.offset, fault.detail.size()) == fault.detail) {
     error.length = fault.detail.size();
   }
-  error.message = messages::describe(messages::Fault{.sentence = words.sentence, .offset = fault.offset}, error.args);
+  error.message = messages::describe(
+      messages::Fault{.sentence = words.sentence, .offset = charactersIn(data, fault.offset)}, error.args);
   return error;
 }
 
@@ -181,6 +200,7 @@ void parseItem(const Snapshot& rules, std::string_view data, std::size_t positio
   ReadFault fault;
   if (!readPayload(rules, data, outcome.payload, fault)) {
     outcome.errors.push_back(readFaultError(fault, data));
+    inCharacters(outcome.errors.back(), data);
     return;
   }
   outcome.read = true;
@@ -192,7 +212,10 @@ void parseItem(const Snapshot& rules, std::string_view data, std::size_t positio
   std::string_view stem;
   if (validateItem(item, stem) && item.hasStem()) checkPlacement(item, outcome.payload);
   if (!outcome.errors.empty()) {
-    for (ValidationError& error : outcome.errors) locate(error, outcome.payload, primaryField);
+    for (ValidationError& error : outcome.errors) {
+      locate(error, outcome.payload, primaryField);
+      inCharacters(error, data);
+    }
     return;
   }
   writeElementString(item, outcome.elementString);

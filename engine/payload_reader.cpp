@@ -39,6 +39,15 @@ bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == 
 // GS1 DotCode. A Digital Link URI is plain data: "]Q1", "]d1" and the like.
 constexpr std::string_view kGs1Identifiers[] = {"]C1", "]e0", "]d2", "]Q3", "]J1"};
 
+// The character that starts at `at`: one byte, or the whole UTF-8 sequence
+// its lead byte announces (the text came as valid UTF-8), so that a fault's
+// detail never holds part of a character.
+std::string characterAt(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  return std::string(text.substr(at, length));
+}
+
 // Where reading fails: sets `fault` and returns false.
 bool failed(ReadFault& fault, ReadFault::Kind kind, std::size_t offset, std::string detail) {
   fault = ReadFault{kind, offset, std::move(detail)};
@@ -175,7 +184,7 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
     switch (kUriCharacters[static_cast<unsigned char>(uriText[i])]) {
       case UriCharacter::Plain: break;
       case UriCharacter::NotAllowed:
-        return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
+        return failed(fault, ReadFault::Kind::UriSyntax, begin + i, characterAt(uriText, i));
       case UriCharacter::Slash: slashes.push_back(i); break;
       case UriCharacter::Ampersand: ampersands.push_back(i); break;
       case UriCharacter::Question: firstQuestion = std::min(firstQuestion, i); break;
@@ -316,7 +325,7 @@ bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payl
   if (!gs1Data && startsWithScheme(rest)) return readDigitalLink(rules, text, begin, payload, fault);
   if (begin == 0 && rest[0] == '(') return readBracketed(rules, text, payload, fault);
   if (!isDigit(rest[0]) && rest[0] != kGroupSeparator) {
-    return failed(fault, ReadFault::Kind::Unrecognised, begin, std::string(1, rest[0]));
+    return failed(fault, ReadFault::Kind::Unrecognised, begin, characterAt(rest, 0));
   }
   return readScannerData(rules, text, begin, payload, fault);
 }

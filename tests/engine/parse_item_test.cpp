@@ -138,6 +138,19 @@ TEST(ParseItem, ADigitalLinkMustPlaceEachAiWhereGs1Does) {
             std::string::npos);
 }
 
+TEST(ParseItem, OffsetsCountCharactersAndADetailIsAWholeCharacter) {
+  EXPECT_NE(parseOne("\u00e9(01)").find(R"J("args":["unrecognised","é"])J"), std::string::npos)
+      << parseOne("\u00e9(01)");
+  const std::string answer = parseOne("https://id.example.com/01/09506000134352?99=\u00e9\u00e9&3103=00019");
+  EXPECT_NE(answer.find(R"J("args":["uriSyntax","é"],)J"), std::string::npos) << answer;
+  EXPECT_NE(answer.find(R"J("offset":44,"length":1})J"), std::string::npos) << answer;
+  // After a two-byte character, the next fault is one character, not two bytes, further on.
+  const std::string element = parseOne("(01)09506000134352(10)\u00e9(17)2613");
+  EXPECT_NE(element.find(R"J("path":"ais.0",)J"), std::string::npos) << element;
+  EXPECT_NE(element.find(R"J("offset":22,"length":1})J"), std::string::npos) << element;
+  EXPECT_NE(element.find(R"J("offset":27,"length":4})J"), std::string::npos) << element;
+}
+
 TEST(ParseItem, TheRequestIsCheckedAsStrictlyAsACodesRequest) {
   SnapshotHolder holder(newestSnapshot());
   PayloadEngine engine(holder, EngineLimits{.maxItems = 2});
