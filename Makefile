@@ -2,14 +2,15 @@
 #   make run    - build the four binaries and run codepayload-server with its embedded defaults
 #                 (installs only what building and running need: scripts/install-deps.sh run)
 #   make test   - build everything and run every test (scripts/install-deps.sh test)
-# Others: make build, make test-sanitize, make fuzz-smoke, make bench, make bench-scale, make clean.
+# Others: make build, make test-sanitize, make fuzz-smoke, make bench, make bench-scale, make bench-parse, make clean.
 #
 # test-sanitize builds everything with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer, and the libFuzzer targets in the same tree (one
 # build for both: CI's time budget); fuzz-smoke runs the fuzz targets briefly.
 # bench-scale measures SQLite against PostgreSQL and 1 to 3 instances behind
 # HAProxy on a scratch PostgreSQL (bench/scale.sh; the test packages bring
-# postgresql-15 and haproxy).
+# postgresql-15 and haproxy); bench-parse measures reading a payload back against
+# generating it, in process (bench/parse.sh).
 
 BUILD ?= build
 BUILD_ASAN ?= build-asan
