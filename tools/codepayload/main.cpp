@@ -21,7 +21,8 @@
 // --output-format csv (or an --output FILE named *.csv) one CSV record per
 // item in the request's order (batch_output.h). --output FILE replaces FILE
 // atomically and writes nothing to standard output. At the end a summary goes
-// to stderr: "codepayload: 998 generated, 2 failed in 0.41 s" (parse: parsed).
+// to stderr, "codepayload: <n> generated, <m> failed in <seconds> s" (parse:
+// parsed; D-Q11).
 //
 // Rules: --db reads a rules database written by codepayload-import; --baseline
 // reads the project's baseline text; with neither, <data dir>/rules.db when it
