@@ -160,32 +160,32 @@ struct Parsing {
 PayloadEngine::PayloadEngine(SnapshotHolder& rules, EngineLimits limits) : rules_(rules), limits_(limits) {}
 
 bool PayloadEngine::generateJson(std::string_view body, std::string& out, RequestError& error,
-                                 GenerateCounts* counts) const {
+                                 GenerateCounts* counts, std::vector<bool>* accepted) const {
   out.clear();
-  return answer<Generation>(body, out, nullptr, error, counts);
+  return answer<Generation>(body, out, nullptr, error, counts, accepted);
 }
 
 bool PayloadEngine::generateJson(std::string_view body, OutputSink& sink, RequestError& error,
                                  GenerateCounts* counts) const {
   scratch.pending.clear();
-  return answer<Generation>(body, scratch.pending, &sink, error, counts);
+  return answer<Generation>(body, scratch.pending, &sink, error, counts, nullptr);
 }
 
 bool PayloadEngine::parseJson(std::string_view body, std::string& out, RequestError& error,
-                              GenerateCounts* counts) const {
+                              GenerateCounts* counts, std::vector<bool>* accepted) const {
   out.clear();
-  return answer<Parsing>(body, out, nullptr, error, counts);
+  return answer<Parsing>(body, out, nullptr, error, counts, accepted);
 }
 
 bool PayloadEngine::parseJson(std::string_view body, OutputSink& sink, RequestError& error,
                               GenerateCounts* counts) const {
   scratch.pending.clear();
-  return answer<Parsing>(body, scratch.pending, &sink, error, counts);
+  return answer<Parsing>(body, scratch.pending, &sink, error, counts, nullptr);
 }
 
 template <typename Operation>
 bool PayloadEngine::answer(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
-                           GenerateCounts* counts) const {
+                           GenerateCounts* counts, std::vector<bool>* accepted) const {
   ScratchRelease release{body.size()};
   std::size_t count = 0;
   if (!Operation::read(body, limits_.maxItems, count, error)) return false;
@@ -205,8 +205,10 @@ bool PayloadEngine::answer(std::string_view body, std::string& text, OutputSink*
   // Errors by code form, added to the process's counters once the request is
   // done: a few atomic adds per request, not one per item.
   std::array<std::uint64_t, codes::kCodeFormCount + 1> errorsByForm{};
+  if (accepted != nullptr) accepted->assign(count, false);
   for (std::size_t i = 0; i < count; ++i) {
     if (Operation::process(*rules, i)) {
+      if (accepted != nullptr) (*accepted)[i] = true;
       if (tally.codes++ != 0) text += ',';
       Operation::appendAccepted(text, i);
       output.itemDone();

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/output_sink.h"
 #include "engine/snapshot.h"
@@ -52,8 +53,12 @@ class PayloadEngine {
   // snapshot current at the call, and writes the CodesResponse JSON to `out`
   // (cleared first). Returns false and fills `error` when the body is refused.
   // `counts`, when given, receives how many items were accepted and rejected.
+  // `accepted`, when given, receives one entry per item of the request, in
+  // its order: whether the item is in `codes` (true) or in `failures`. With
+  // it a caller can write the answer in the request's order (the CLI's CSV)
+  // even where references repeat.
   bool generateJson(std::string_view body, std::string& out, RequestError& error,
-                    GenerateCounts* counts = nullptr) const;
+                    GenerateCounts* counts = nullptr, std::vector<bool>* accepted = nullptr) const;
 
   // The same, streamed: every request-level check (the RequestError kinds)
   // is done before the first write, so a caller that has not seen a write when
@@ -69,8 +74,10 @@ class PayloadEngine {
   // ParseResponse out ({"parsed":[..],"failures":[..]}): every payload read
   // back, validated and written again (engine/parse_item.h). The same
   // request-level checks, limits and streaming as generateJson; `counts`
-  // receives the parsed and failed items.
-  bool parseJson(std::string_view body, std::string& out, RequestError& error, GenerateCounts* counts = nullptr) const;
+  // receives the parsed and failed items, `accepted` which items are in
+  // `parsed`.
+  bool parseJson(std::string_view body, std::string& out, RequestError& error, GenerateCounts* counts = nullptr,
+                 std::vector<bool>* accepted = nullptr) const;
   bool parseJson(std::string_view body, OutputSink& sink, RequestError& error, GenerateCounts* counts = nullptr) const;
 
   SnapshotHolder& rules() const { return rules_; }
@@ -81,7 +88,7 @@ class PayloadEngine {
   // or parsing (payload_engine.cpp).
   template <typename Operation>
   bool answer(std::string_view body, std::string& text, OutputSink* sink, RequestError& error,
-              GenerateCounts* counts) const;
+              GenerateCounts* counts, std::vector<bool>* accepted) const;
 
   SnapshotHolder& rules_;
   EngineLimits limits_;

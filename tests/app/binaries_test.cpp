@@ -41,7 +41,7 @@ const std::vector<Binary>& binaries() {
        "usage: codepayload-import [--db PATH] [--rules-dir DIR] [--allow-downgrade] --link-types FILE RELEASE.txt"},
       {"codepayload-admin", CODEPAYLOAD_ADMIN_EXECUTABLE, "usage: codepayload-admin <command>"},
       {"codepayload", CODEPAYLOAD_CLI_EXECUTABLE,
-       "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]"},
+       "usage: codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]"},
   };
   return all;
 }
@@ -92,6 +92,11 @@ RunResult run(const std::filesystem::path& executable, std::vector<std::string> 
 }
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The line `codepayload` ends an answered batch with on stderr.
+void expectSummary(const std::string& err, const std::string& counts) {
+  EXPECT_TRUE(std::regex_match(err, std::regex("codepayload: " + counts + " in [0-9]+\\.[0-9]{2} s\n"))) << err;
+}
 
 // The "# release:" header line of the shipped baseline.
 std::string shippedRelease() {
@@ -286,7 +291,7 @@ TEST(Binaries, GenerateRefusesABatchOverLimitsMaxItems) {
   const RunResult accepted =
       run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "two.json"}, {"CODEPAYLOAD_MAX_ITEMS=2"}, work.path());
   EXPECT_EQ(accepted.exitCode, 0) << accepted.err;
-  EXPECT_EQ(accepted.err, "");
+  expectSummary(accepted.err, "2 generated, 0 failed");
 }
 
 TEST(Binaries, TheServerRefusesArguments) {
@@ -318,12 +323,12 @@ TEST(Binaries, GenerateSaysInItsExitStatusWhetherEveryItemWasGenerated) {
   const RunResult allGenerated = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "good.json"}, {}, work.path());
   EXPECT_EQ(allGenerated.exitCode, 0) << allGenerated.err;
   EXPECT_EQ(allGenerated.out, R"({"codes":[)" + goodCode + R"(],"failures":[]})" + "\n");
-  EXPECT_EQ(allGenerated.err, "");
+  expectSummary(allGenerated.err, "1 generated, 0 failed");
 
   const RunResult oneFailed = run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "typo.json"}, {}, work.path());
   EXPECT_EQ(oneFailed.exitCode, 3);
   EXPECT_EQ(oneFailed.out, R"({"codes":[)" + goodCode + R"(],"failures":[)" + typoFailure + "]}\n");
-  EXPECT_EQ(oneFailed.err, "");
+  expectSummary(oneFailed.err, "1 generated, 1 failed");
   const RunResult allowed =
       run(CODEPAYLOAD_CLI_EXECUTABLE, {"generate", "typo.json", "--allow-failures"}, {}, work.path());
   EXPECT_EQ(allowed.exitCode, 0);
@@ -345,7 +350,7 @@ TEST(Binaries, GenerateSaysInItsExitStatusWhetherEveryItemWasGenerated) {
 
   const RunResult misplaced = run(CODEPAYLOAD_CLI_EXECUTABLE, {"modules", "--allow-failures"}, {}, work.path());
   EXPECT_EQ(misplaced.exitCode, 2);
-  EXPECT_EQ(firstLine(misplaced.err), "codepayload: --allow-failures is for generate");
+  EXPECT_EQ(firstLine(misplaced.err), "codepayload: --allow-failures is for generate and parse");
 }
 
 // A scratch folder with config/codepayload.properties naming data.dir.

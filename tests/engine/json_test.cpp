@@ -67,5 +67,27 @@ TEST(PayloadEngine, CountsAcceptedAndRejectedItems) {
   EXPECT_EQ(counts.failures, 0u);
 }
 
+// Which items were accepted, by position, so that a caller can answer in the
+// request's order even when references repeat.
+TEST(PayloadEngine, SaysWhichItemsWereAcceptedInTheRequestsOrder) {
+  SnapshotHolder holder(newestSnapshot());
+  PayloadEngine engine(holder);
+  std::string out;
+  RequestError error{};
+  std::vector<bool> accepted{true};
+  ASSERT_TRUE(engine.generateJson(
+      R"J({"codes":[{"reference":"x","primaryKey":{"key":"01","value":"09506000134353"},"ais":[],)J"
+      R"J("extensionParameters":[]},)J"
+      R"J({"reference":"x","primaryKey":{"key":"01","value":"09506000134352"},"ais":[],"extensionParameters":[]},)J"
+      R"J({"reference":"x","primaryKey":{"key":"7777","value":"1"},"ais":[],"extensionParameters":[]}]})J",
+      out, error, nullptr, &accepted));
+  EXPECT_EQ(accepted, (std::vector<bool>{false, true, false}));
+  ASSERT_TRUE(engine.parseJson(R"J({"codes":[{"data":"(01)09506000134352"},{"data":"(01)1"},{"data":"]d2"}]})J", out,
+                               error, nullptr, &accepted));
+  EXPECT_EQ(accepted, (std::vector<bool>{true, false, false}));
+  ASSERT_TRUE(engine.parseJson(R"J({"codes":[]})J", out, error, nullptr, &accepted));
+  EXPECT_TRUE(accepted.empty());
+}
+
 }  // namespace
 }  // namespace codepayload::testing

@@ -1,27 +1,48 @@
 // codepayload: the payload engine for offline batch use.
 //
-//   codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]
-//       Reads a CodesRequest (JSON) from FILE or standard input and writes the
-//       CodesResponse to standard output.
+//   codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]
+//                        [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
+//       Reads a CodesRequest (JSON) or a CSV of definitions from FILE or
+//       standard input and writes the CodesResponse (JSON) or a CSV of it.
+//   codepayload parse [FILE] [--input-format json|csv|lines] [--output-format json|csv] [--output FILE]
+//                     [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
+//       Reads payloads back: a ParseRequest (JSON), one payload a line, or a
+//       CSV of payloads; writes the ParseResponse (JSON) or a CSV of it.
 //   codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]
 //       Lists the validation pipeline: each rule module, its kind, and whether
 //       it is switched on (and why not).
 //   codepayload --help | --version
+//
+// Formats (docs/decisions.md D-Q7..D-Q10): the input is JSON for generate and,
+// for parse, JSON when it starts with '{', else payloads one a line; a FILE
+// named *.csv is CSV; --input-format names it. Lines and CSV are built into
+// the JSON body the engine takes (batch_input.h), so every check is the
+// engine's. The output is the engine's JSON byte for byte, or with
+// --output-format csv (or an --output FILE named *.csv) one CSV record per
+// item in the request's order (batch_output.h). --output FILE replaces FILE
+// atomically and writes nothing to standard output. At the end a summary goes
+// to stderr, "codepayload: <n> generated, <m> failed in <seconds> s" (parse:
+// parsed; D-Q11).
 //
 // Rules: --db reads a rules database written by codepayload-import; --baseline
 // reads the project's baseline text; with neither, <data dir>/rules.db when it
 // exists, else the shipped baseline. The data dir, the rules folder and
 // limits.maxItems (a batch over it is refused as the server refuses it) are
 // the settings every binary shares (app/settings.h).
-// Exit codes (docs/decisions.md D-U10): 0 done (for generate: every item
-// generated); 1 the request refused as a whole (stderr: the server's error
+// Exit codes (docs/decisions.md D-U10): 0 done (for generate and parse: every
+// item accepted); 1 the request refused as a whole (stderr: the server's error
 // envelope with its code, InvalidJson, MissingField, WrongType or
-// TooManyItems), or input, rules or output that cannot be used; 2 usage;
-// 3 generate wrote the response but at least one item is in its `failures`
+// TooManyItems), a line or CSV record that cannot be read (stderr: its line
+// and column), or input, rules or output that cannot be used; 2 usage; 3 the
+// answer was written but at least one item is in its `failures`
 // (--allow-failures makes that 0); 78 settings refused.
 #include <Poco/Logger.h>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -33,31 +54,58 @@
 #include "app/request_error_code.h"
 #include "app/settings.h"
 #include "app/version.h"
+#include "common/ascii.h"
+#include "common/atomic_file.h"
 #include "common/json_escape.h"
 #include "db/import/baseline_format.h"
 #include "db/import/import_error.h"
 #include "db/import/source_file.h"
 #include "db/rule_store.h"
-#include "engine/json_writer.h"
 #include "engine/payload_engine.h"
 #include "plugins/builtin_plugins.h"
+#include "tools/codepayload/batch_input.h"
+#include "tools/codepayload/batch_output.h"
 
 namespace {
 
 using codepayload::Dictionary;
+using codepayload::cli::InputFormat;
 
+// The synopsis (printed after a usage error) and the rest of --help.
 constexpr const char* kUsage =
-    "usage: codepayload generate [FILE] [--db PATH | --baseline FILE] [--rules-dir DIR] [--allow-failures]\n"
+    "usage: codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]\n"
+    "                            [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
+    "       codepayload parse [FILE] [--input-format json|csv|lines] [--output-format json|csv] [--output FILE]\n"
+    "                         [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
     "       codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
     "       codepayload --help | --version\n"
     "Exit status: 0 done, 1 request, input or rules refused, 2 usage, 3 some items failed\n"
-    "(generate; --allow-failures makes that 0), 78 settings refused.\n";
+    "(generate, parse; --allow-failures makes that 0), 78 settings refused.\n";
+constexpr const char* kHelp =
+    "generate: a CodesRequest (JSON) or CSV in, the CodesResponse (JSON) or CSV out.\n"
+    "parse: a ParseRequest (JSON), one payload a line, or CSV in; the ParseResponse (JSON) or CSV out.\n"
+    "FILE is standard input when absent or -. The input is JSON for generate; for parse JSON when it\n"
+    "starts with {, else one payload a line (LF or CRLF; the line number is the reference; empty lines\n"
+    "are skipped). A FILE or --output FILE named *.csv is CSV unless a format is named.\n"
+    "CSV (RFC 4180) has a header row. generate's columns: reference; primaryKey (the AI that is the\n"
+    "primary key; empty: the row's first AI that is a Digital Link primary key, else its first AI);\n"
+    "one column per AI, named by its number (01, 10, 17, 3103...); ext:<key> per extension parameter;\n"
+    "digitalLinkStem; linkType; context. parse's: reference, data. An empty cell is a field not given;\n"
+    "an empty reference is the row's line number; an empty row is skipped. CSV out, one row per item\n"
+    "in input order: generate reference,barcodeText,hri,errors; parse reference,form,\n"
+    "symbologyIdentifier,elementString,hri,digitalLink,errors (errors: \"<code> <path>: <message>\"\n"
+    "joined by \" | \"). --output FILE is replaced atomically; a summary line goes to stderr.\n";
 
 constexpr int kExitItemsFailed = 3;
+
+enum class OutputFormat { Json, Csv };
 
 struct Options {
   std::string command;
   std::optional<std::string> input;
+  std::optional<InputFormat> inputFormat;
+  std::optional<OutputFormat> outputFormat;
+  std::optional<std::filesystem::path> output;
   std::optional<std::filesystem::path> db;
   std::optional<std::filesystem::path> baseline;
   std::filesystem::path rulesDir;
@@ -66,15 +114,24 @@ struct Options {
   bool allowFailures = false;
   bool help = false;
   bool version = false;
+
+  bool parse() const { return command == "parse"; }
 };
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+bool namedCsv(const std::string& name) {
+  return name.size() > 4 &&
+         codepayload::common::equalsIgnoringAsciiCase(std::string_view(name).substr(name.size() - 4), ".csv");
+}
+
 Options parseArguments(const std::vector<std::string>& arguments, const codepayload::app::Settings& settings) {
   std::vector<codepayload::app::OptionSpec> specs = codepayload::app::standardOptions();
-  for (const char* name : {"db", "baseline", "rules-dir"}) specs.push_back({name, "", "VALUE", "", false});
+  for (const char* name : {"db", "baseline", "rules-dir", "input-format", "output-format", "output"}) {
+    specs.push_back({name, "", "VALUE", "", false});
+  }
   specs.push_back({"allow-failures", "", "", "", false});
   codepayload::app::ParsedCommandLine parsed;
   try {
@@ -91,9 +148,10 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   if (options.help || options.version) return options;
   if (parsed.positional.empty()) throw UsageError("a command is required");
   options.command = parsed.positional[0];
-  if (options.command != "generate" && options.command != "modules")
+  if (options.command != "generate" && options.command != "parse" && options.command != "modules")
     throw UsageError("unknown command " + options.command);
-  const std::size_t inputs = options.command == "generate" ? 1 : 0;
+  const bool batch = options.command != "modules";
+  const std::size_t inputs = batch ? 1 : 0;
   if (parsed.positional.size() > 1 + inputs) throw UsageError("unexpected argument " + parsed.positional[1 + inputs]);
   if (parsed.positional.size() == 2 && inputs == 1) options.input = parsed.positional[1];
   if (const auto db = parsed.value("--db")) options.db = *db;
@@ -102,8 +160,35 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   options.dataDir = settings.dataDir;
   options.maxItems = static_cast<std::size_t>(codepayload::app::integerSetting(settings, "limits.maxItems"));
   if (options.db && options.baseline) throw UsageError("--db and --baseline exclude each other");
+  for (const char* option : {"--allow-failures", "--input-format", "--output-format", "--output"}) {
+    if (!batch && parsed.has(option)) throw UsageError(std::string(option) + " is for generate and parse");
+  }
   options.allowFailures = parsed.has("--allow-failures");
-  if (options.allowFailures && options.command != "generate") throw UsageError("--allow-failures is for generate");
+  if (const auto format = parsed.value("--input-format")) {
+    if (*format == "json") {
+      options.inputFormat = InputFormat::Json;
+    } else if (*format == "csv") {
+      options.inputFormat = InputFormat::Csv;
+    } else if (*format == "lines" && options.parse()) {
+      options.inputFormat = InputFormat::Lines;
+    } else {
+      throw UsageError(options.parse() ? "--input-format is json, csv or lines" : "--input-format is json or csv");
+    }
+  }
+  if (const auto format = parsed.value("--output-format")) {
+    if (*format != "json" && *format != "csv") throw UsageError("--output-format is json or csv");
+    options.outputFormat = *format == "csv" ? OutputFormat::Csv : OutputFormat::Json;
+  }
+  if (const auto output = parsed.value("--output")) {
+    if (output->empty() || *output == "-") throw UsageError("--output needs a file name");
+    options.output = *output;
+  }
+  // A file's name stands for the format nobody named.
+  if (!options.inputFormat && options.input && namedCsv(*options.input)) options.inputFormat = InputFormat::Csv;
+  if (!options.outputFormat) {
+    options.outputFormat =
+        options.output && namedCsv(options.output->string()) ? OutputFormat::Csv : OutputFormat::Json;
+  }
   return options;
 }
 
@@ -119,8 +204,10 @@ Dictionary loadDictionary(const Options& options) {
   return codepayload::importer::parseBaseline(file.content, file.name).dictionary;
 }
 
+bool fromStandardInput(const Options& options) { return !options.input || *options.input == "-"; }
+
 std::string readInput(const Options& options) {
-  if (!options.input || *options.input == "-") {
+  if (fromStandardInput(options)) {
     std::string text;
     char buffer[1 << 16];
     while (std::cin.read(buffer, sizeof buffer) || std::cin.gcount() > 0) {
@@ -153,45 +240,134 @@ int listModules(const codepayload::Snapshot& rules) {
   return 0;
 }
 
-// Writes the response to standard output as the engine produces it.
-class StdoutSink final : public codepayload::OutputSink {
- public:
-  void write(std::string_view piece) override {
-    std::cout.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+// The batch as the JSON body the engine takes: the input itself when it is
+// JSON, else built from its lines or CSV records (throws cli::InputError).
+std::string requestBody(const Options& options, std::string text, const codepayload::Snapshot& rules) {
+  const InputFormat format =
+      options.inputFormat.value_or(options.parse() ? codepayload::cli::detectParseInput(text) : InputFormat::Json);
+  switch (format) {
+    case InputFormat::Json: return text;
+    case InputFormat::Lines: return codepayload::cli::parseRequestFromLines(text);
+    case InputFormat::Csv: break;
   }
+  if (options.parse()) return codepayload::cli::parseRequestFromCsv(text);
+  return codepayload::cli::codesRequestFromCsv(text, [&rules](std::string_view ai) {
+    const codepayload::CompiledAi* compiled = rules.findAi(ai);
+    return compiled != nullptr && compiled->definition->digitalLinkPrimaryKey;
+  });
+}
+
+// Writes the engine's output to a stream as it comes.
+class StreamSink final : public codepayload::OutputSink {
+ public:
+  explicit StreamSink(std::ostream& out) : out_(out) {}
+  void write(std::string_view piece) override { out_.write(piece.data(), static_cast<std::streamsize>(piece.size())); }
+
+ private:
+  std::ostream& out_;
 };
 
-int generate(const Options& options, codepayload::SnapshotHolder& holder) {
-  std::string body = readInput(options);
-  codepayload::PayloadEngine engine(holder, codepayload::EngineLimits{.maxItems = options.maxItems});
-  StdoutSink out;
-  codepayload::RequestError error{};
-  codepayload::GenerateCounts counts;
-  if (!engine.generateJson(body, out, error, &counts)) {
-    // The server's envelope for the same body (a whole-body error has path null).
-    std::string envelope = "{\"errors\":[{\"code\":";
-    codepayload::common::appendJsonString(envelope, codepayload::app::requestErrorCode(error.kind));
-    envelope += ",\"path\":";
-    if (error.path.empty()) {
-      envelope += "null";
-    } else {
-      codepayload::common::appendJsonString(envelope, error.path);
-    }
-    envelope += ",\"message\":";
-    codepayload::common::appendJsonString(envelope, error.message);
-    envelope += "}]}\n";
-    std::cerr << envelope;
+// The server's envelope for a body refused as a whole (path null for the
+// whole body).
+std::string envelope(const codepayload::RequestError& error) {
+  std::string text = "{\"errors\":[{\"code\":";
+  codepayload::common::appendJsonString(text, codepayload::app::requestErrorCode(error.kind));
+  text += ",\"path\":";
+  if (error.path.empty()) {
+    text += "null";
+  } else {
+    codepayload::common::appendJsonString(text, error.path);
+  }
+  text += ",\"message\":";
+  codepayload::common::appendJsonString(text, error.message);
+  text += "}]}\n";
+  return text;
+}
+
+// What --output creates: the mode an ordinary new file gets under the umask.
+codepayload::common::AtomicFileOptions outputFileOptions() {
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  return {.mode = 0666u & ~static_cast<unsigned>(mask)};
+}
+
+// Hands `write` standard output, or with --output the temporary file that
+// then takes FILE's place: whatever `write` throws leaves FILE as it was.
+void writeOutput(const Options& options, const std::function<void(std::ostream&)>& write) {
+  if (!options.output) {
+    write(std::cout);
+    std::cout.flush();
+    if (!std::cout.good()) throw std::runtime_error("standard output: cannot be written");
+    return;
+  }
+  try {
+    codepayload::common::writeFileAtomically(
+        *options.output, outputFileOptions(), [&write](const std::filesystem::path& temporary) {
+          std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+          write(file);
+          file.close();
+          if (!file) throw codepayload::common::AtomicFileError("cannot write " + temporary.string());
+        });
+  } catch (const codepayload::common::AtomicFileError& e) {
+    throw std::runtime_error(options.output->string() + ": cannot be written (" + e.what() + ")");
+  }
+}
+
+// The engine's refusal of the whole body, thrown out of writeOutput so that
+// nothing is written.
+struct Refused {};
+
+int runBatch(const Options& options, codepayload::SnapshotHolder& holder,
+             std::chrono::steady_clock::time_point started) {
+  std::string body;
+  try {
+    body = requestBody(options, readInput(options), *holder.current());
+  } catch (const codepayload::cli::InputError& e) {
+    codepayload::app::diagnostics().error((fromStandardInput(options) ? "standard input" : *options.input) + ": " +
+                                          e.what());
     return 1;
   }
-  std::cout << '\n';
-  std::cout.flush();
-  if (!std::cout.good()) return 1;
+  const codepayload::PayloadEngine engine(holder, codepayload::EngineLimits{.maxItems = options.maxItems});
+  codepayload::RequestError error{};
+  codepayload::GenerateCounts counts;
+  const auto answer = [&](std::ostream& out) {
+    if (options.outputFormat == OutputFormat::Json) {
+      // Streamed: every refusal of the whole body comes before the first write.
+      StreamSink sink(out);
+      if (!(options.parse() ? engine.parseJson(body, sink, error, &counts)
+                            : engine.generateJson(body, sink, error, &counts))) {
+        throw Refused{};
+      }
+      out << '\n';
+      return;
+    }
+    std::string response;
+    std::vector<bool> accepted;
+    if (!(options.parse() ? engine.parseJson(body, response, error, &counts, &accepted)
+                          : engine.generateJson(body, response, error, &counts, &accepted))) {
+      throw Refused{};
+    }
+    out << (options.parse() ? codepayload::cli::parseResponseToCsv(response, accepted)
+                            : codepayload::cli::codesResponseToCsv(response, accepted));
+  };
+  try {
+    writeOutput(options, answer);
+  } catch (const Refused&) {
+    std::cerr << envelope(error);
+    return 1;
+  }
+  char summary[128];
+  std::snprintf(summary, sizeof summary, "%zu %s, %zu failed in %.2f s", counts.codes,
+                options.parse() ? "parsed" : "generated", counts.failures,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
+  codepayload::app::diagnostics().information(summary);
   return counts.failures > 0 && !options.allowFailures ? kExitItemsFailed : 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+  const auto started = std::chrono::steady_clock::now();
   codepayload::app::configureLogging("codepayload");
   codepayload::app::Settings settings;
   try {
@@ -209,7 +385,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.help) {
-    std::cout << kUsage;
+    std::cout << kUsage << kHelp;
     return 0;
   }
   if (options.version) {
@@ -220,7 +396,7 @@ int main(int argc, char** argv) {
     codepayload::SnapshotHolder holder(
         codepayload::Snapshot::build(loadDictionary(options), options.rulesDir, codepayload::builtinPluginTables()));
     if (options.command == "modules") return listModules(*holder.current());
-    return generate(options, holder);
+    return runBatch(options, holder, started);
   } catch (const std::exception& e) {
     codepayload::app::diagnostics().error(e.what());
     return 1;
