@@ -181,7 +181,9 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
   std::size_t firstQuestion = uriText.size();
   std::size_t firstHash = uriText.size();
   for (std::size_t i = 0; i < uriText.size(); ++i) {
-    switch (kUriCharacters[static_cast<unsigned char>(uriText[i])]) {
+    const UriCharacter kind = kUriCharacters[static_cast<unsigned char>(uriText[i])];
+    if (kind == UriCharacter::Plain) [[likely]] continue;
+    switch (kind) {
       case UriCharacter::Plain: break;
       case UriCharacter::NotAllowed:
         return failed(fault, ReadFault::Kind::UriSyntax, begin + i, characterAt(uriText, i));
