@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/ascii.h"
+#include "common/utf8.h"
 #include "engine/snapshot.h"
 #include "engine/uri_text.h"
 
@@ -22,6 +23,23 @@ bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == 
 // (FNC1 in first position): GS1-128, GS1 DataBar, GS1 DataMatrix, GS1 QR Code,
 // GS1 DotCode. A Digital Link URI is plain data: "]Q1", "]d1" and the like.
 constexpr std::string_view kGs1Identifiers[] = {"]C1", "]e0", "]d2", "]Q3", "]J1"};
+
+// Where the character that starts at `at` ends: past its whole UTF-8 sequence,
+// or past the one byte when the text is no UTF-8 there.
+std::size_t characterEnd(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  char32_t codePoint = 0;
+  if (!common::decodeUtf8(text, end, codePoint)) end = at + 1;
+  return end;
+}
+
+// Up to `count` characters of `text` from `at`, whole: a detail that quotes
+// the text never cuts a character, so the answer stays UTF-8.
+std::string charactersAt(std::string_view text, std::size_t at, std::size_t count) {
+  std::size_t end = at;
+  for (std::size_t i = 0; i < count && end < text.size(); ++i) end = characterEnd(text, end);
+  return std::string(text.substr(at, end - at));
+}
 
 // Where reading fails: sets `fault` and returns nullopt.
 std::optional<ReadPayload> failed(ReadFault& fault, ReadFault::Kind kind, std::size_t offset, std::string detail) {
@@ -63,17 +81,21 @@ std::optional<ReadPayload> readScannerData(const Snapshot& rules, std::string_vi
       std::size_t digits = 0;
       while (digits < 4 && at + digits < text.size() && isDigit(text[at + digits])) ++digits;
       return failed(fault, ReadFault::Kind::UnknownAi, at,
-                    std::string(text.substr(at, std::max<std::size_t>(digits, 1))));
+                    digits > 0 ? std::string(text.substr(at, digits)) : charactersAt(text, at, 1));
     }
     ReadField field{std::string(text.substr(at, keyLength)), "", at + keyLength, 0};
     at += keyLength;
     if (ai->definition->fixedLength) {
-      const std::size_t length = fixedValueLength(*ai);
-      if (text.size() - at < length) {
-        return failed(fault, ReadFault::Kind::Truncated, at, field.key);
+      // The length counts characters: a value that is not ASCII (which no
+      // format allows, as the pipeline then says) is not cut inside one.
+      const std::size_t characters = fixedValueLength(*ai);
+      std::size_t end = at;
+      for (std::size_t i = 0; i < characters; ++i) {
+        if (end == text.size()) return failed(fault, ReadFault::Kind::Truncated, at, field.key);
+        end = characterEnd(text, end);
       }
-      field.length = length;
-      at += length;
+      field.length = end - at;
+      at = end;
       if (at < text.size() && text[at] == kGroupSeparator) ++at;
     } else {
       const std::size_t end = std::min(text.find(kGroupSeparator, at), text.size());
@@ -118,7 +140,8 @@ std::optional<ReadPayload> readBracketed(const Snapshot& rules, std::string_view
   return payload;
 }
 
-// A percent-decoded component; false on a malformed escape or an escaped NUL.
+// A percent-decoded component; false on a malformed escape, an escaped NUL or
+// escapes that decode to no UTF-8 text.
 bool decodeComponent(std::string_view written, bool query, std::string& out) {
   std::string plusAsSpace;
   if (query && written.find('+') != std::string_view::npos) {
@@ -126,7 +149,7 @@ bool decodeComponent(std::string_view written, bool query, std::string& out) {
     std::replace(plusAsSpace.begin(), plusAsSpace.end(), '+', ' ');
     written = plusAsSpace;
   }
-  return uri::percentDecode(written, out) && out.find('\0') == std::string::npos;
+  return uri::percentDecode(written, out) && out.find('\0') == std::string::npos && common::isValidUtf8(out);
 }
 
 // A path of "/"-separated segments, each with where it starts in the text.
@@ -150,7 +173,7 @@ std::optional<ReadPayload> readDigitalLink(const Snapshot& rules, std::string_vi
   const std::string_view uriText = text.substr(begin);
   for (std::size_t i = 0; i < uriText.size(); ++i) {
     if (!uri::isUriCharacter(uriText[i])) {
-      return failed(fault, ReadFault::Kind::UriSyntax, begin + i, std::string(1, uriText[i]));
+      return failed(fault, ReadFault::Kind::UriSyntax, begin + i, charactersAt(uriText, i, 1));
     }
   }
   const std::size_t schemeEnd = uriText.find("://") + 3;
@@ -261,7 +284,7 @@ std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view t
   bool gs1Data = false;
   if (text[0] == ']') {
     if (text.size() < 3 || !isLetter(text[1]) || !isDigit(text[2])) {
-      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, std::string(text.substr(0, 3)));
+      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, charactersAt(text, 0, 3));
     }
     payload.symbologyIdentifier = std::string(text.substr(0, 3));
     begin = 3;
@@ -276,7 +299,7 @@ std::optional<ReadPayload> readPayload(const Snapshot& rules, std::string_view t
   if (!gs1Data && startsWithScheme(rest)) return readDigitalLink(rules, text, begin, std::move(payload), fault);
   if (begin == 0 && rest[0] == '(') return readBracketed(rules, text, fault);
   if (!isDigit(rest[0]) && rest[0] != kGroupSeparator) {
-    return failed(fault, ReadFault::Kind::Unrecognised, begin, std::string(1, rest[0]));
+    return failed(fault, ReadFault::Kind::Unrecognised, begin, charactersAt(text, begin, 1));
   }
   return readScannerData(rules, text, begin, std::move(payload), fault);
 }
