@@ -159,11 +159,13 @@ struct Segment {
 };
 
 // Whether the path that did not hold a primary key is a compressed Digital
-// Link: its last segment a long run of base64url characters with a letter.
+// Link: its last segment a run of base64url characters with a letter, at
+// least as long as the shortest compressed links (a GTIN or a GLN alone
+// compresses to 10 characters).
 bool looksCompressed(const std::vector<Segment>& segments) {
   if (segments.empty()) return false;
   const std::string_view last = segments.back().text;
-  return last.size() >= 12 && std::all_of(last.begin(), last.end(), isBase64Url) &&
+  return last.size() >= 10 && std::all_of(last.begin(), last.end(), isBase64Url) &&
          std::any_of(last.begin(), last.end(), isLetter);
 }
 

@@ -104,6 +104,11 @@ TEST(PayloadReader, EachFaultSaysWhereReadingStopped) {
   EXPECT_EQ(faultOf("hello"), (ReadFault{Kind::Unrecognised, 0, "h"}));
   EXPECT_EQ(faultOf("https://id.gs1.org/AQnYUc1gmiYDAw"),
             (ReadFault{Kind::CompressedDigitalLink, 19, "AQnYUc1gmiYDAw"}));
+  // The shortest compressed links, 10 characters: a GTIN alone,
+  // (01)09780345418913, and a GLN alone, (414)0614141123452.
+  EXPECT_EQ(faultOf("https://id.gs1.org/ARHKVAdpQg"), (ReadFault{Kind::CompressedDigitalLink, 19, "ARHKVAdpQg"}));
+  EXPECT_EQ(faultOf("https://id.gs1.org/QUCO_anbfA"), (ReadFault{Kind::CompressedDigitalLink, 19, "QUCO_anbfA"}));
+  EXPECT_EQ(faultOf("https://id.example.com/products/shampoo"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://id.example.com/product/42"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://id.example.com"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://a.example/01/0950 6"), (ReadFault{Kind::UriSyntax, 25, " "}));
