@@ -4,6 +4,7 @@
 #include <array>
 
 #include "common/ascii.h"
+#include "common/utf8.h"
 #include "engine/snapshot.h"
 #include "engine/uri_text.h"
 
@@ -39,13 +40,21 @@ bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == 
 // GS1 DotCode. A Digital Link URI is plain data: "]Q1", "]d1" and the like.
 constexpr std::string_view kGs1Identifiers[] = {"]C1", "]e0", "]d2", "]Q3", "]J1"};
 
-// The character that starts at `at`: one byte, or the whole UTF-8 sequence
-// its lead byte announces (the text came as valid UTF-8), so that a fault's
-// detail never holds part of a character.
-std::string characterAt(std::string_view text, std::size_t at) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-  return std::string(text.substr(at, length));
+// Where the character that starts at `at` ends: past its whole UTF-8 sequence,
+// or past the one byte when the text is no UTF-8 there.
+std::size_t characterEnd(std::string_view text, std::size_t at) {
+  std::size_t end = at;
+  char32_t codePoint = 0;
+  if (!common::decodeUtf8(text, end, codePoint)) end = at + 1;
+  return end;
+}
+
+// Up to `count` characters of `text` from `at`, whole: a detail that quotes
+// the text never cuts a character, so the answer stays UTF-8.
+std::string charactersAt(std::string_view text, std::size_t at, std::size_t count) {
+  std::size_t end = at;
+  for (std::size_t i = 0; i < count && end < text.size(); ++i) end = characterEnd(text, end);
+  return std::string(text.substr(at, end - at));
 }
 
 // Where reading fails: sets `fault` and returns false.
@@ -88,17 +97,21 @@ bool readScannerData(const Snapshot& rules, std::string_view text, std::size_t b
       std::size_t digits = 0;
       while (digits < 4 && at + digits < text.size() && isDigit(text[at + digits])) ++digits;
       return failed(fault, ReadFault::Kind::UnknownAi, at,
-                    std::string(text.substr(at, std::max<std::size_t>(digits, 1))));
+                    digits > 0 ? std::string(text.substr(at, digits)) : charactersAt(text, at, 1));
     }
     ReadField field{std::string(text.substr(at, keyLength)), "", at + keyLength, 0};
     at += keyLength;
     if (ai->definition->fixedLength) {
-      const std::size_t length = fixedValueLength(*ai);
-      if (text.size() - at < length) {
-        return failed(fault, ReadFault::Kind::Truncated, at, field.key);
+      // The length counts characters: a value that is not ASCII (which no
+      // format allows, as the pipeline then says) is not cut inside one.
+      const std::size_t characters = fixedValueLength(*ai);
+      std::size_t end = at;
+      for (std::size_t i = 0; i < characters; ++i) {
+        if (end == text.size()) return failed(fault, ReadFault::Kind::Truncated, at, field.key);
+        end = characterEnd(text, end);
       }
-      field.length = length;
-      at += length;
+      field.length = end - at;
+      at = end;
       if (at < text.size() && text[at] == kGroupSeparator) ++at;
     } else {
       const std::size_t end = std::min(text.find(kGroupSeparator, at), text.size());
@@ -142,7 +155,8 @@ bool readBracketed(const Snapshot& rules, std::string_view text, ReadPayload& pa
   return true;
 }
 
-// A percent-decoded component; false on a malformed escape or an escaped NUL.
+// A percent-decoded component; false on a malformed escape, an escaped NUL or
+// escapes that decode to no UTF-8 text.
 bool decodeComponent(std::string_view written, bool query, std::string& out) {
   std::string plusAsSpace;
   if (query && written.find('+') != std::string_view::npos) {
@@ -150,7 +164,7 @@ bool decodeComponent(std::string_view written, bool query, std::string& out) {
     std::replace(plusAsSpace.begin(), plusAsSpace.end(), '+', ' ');
     written = plusAsSpace;
   }
-  return uri::percentDecode(written, out) && out.find('\0') == std::string::npos;
+  return uri::percentDecode(written, out) && out.find('\0') == std::string::npos && common::isValidUtf8(out);
 }
 
 // A path of "/"-separated segments, each with where it starts in the text.
@@ -160,11 +174,13 @@ struct Segment {
 };
 
 // Whether the path that did not hold a primary key is a compressed Digital
-// Link: its last segment a long run of base64url characters with a letter.
+// Link: its last segment a run of base64url characters with a letter, at
+// least as long as the shortest compressed links (a GTIN or a GLN alone
+// compresses to 10 characters).
 bool looksCompressed(const std::vector<Segment>& segments) {
   if (segments.empty()) return false;
   const std::string_view last = segments.back().text;
-  return last.size() >= 12 && std::all_of(last.begin(), last.end(), isBase64Url) &&
+  return last.size() >= 10 && std::all_of(last.begin(), last.end(), isBase64Url) &&
          std::any_of(last.begin(), last.end(), isLetter);
 }
 
@@ -186,7 +202,7 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
     switch (kind) {
       case UriCharacter::Plain: break;
       case UriCharacter::NotAllowed:
-        return failed(fault, ReadFault::Kind::UriSyntax, begin + i, characterAt(uriText, i));
+        return failed(fault, ReadFault::Kind::UriSyntax, begin + i, charactersAt(uriText, i, 1));
       case UriCharacter::Slash: slashes.push_back(i); break;
       case UriCharacter::Ampersand: ampersands.push_back(i); break;
       case UriCharacter::Question: firstQuestion = std::min(firstQuestion, i); break;
@@ -312,7 +328,7 @@ bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payl
   bool gs1Data = false;
   if (text[0] == ']') {
     if (text.size() < 3 || !isLetter(text[1]) || !isDigit(text[2])) {
-      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, std::string(text.substr(0, 3)));
+      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, charactersAt(text, 0, 3));
     }
     payload.symbologyIdentifier = text.substr(0, 3);
     begin = 3;
@@ -327,7 +343,7 @@ bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payl
   if (!gs1Data && startsWithScheme(rest)) return readDigitalLink(rules, text, begin, payload, fault);
   if (begin == 0 && rest[0] == '(') return readBracketed(rules, text, payload, fault);
   if (!isDigit(rest[0]) && rest[0] != kGroupSeparator) {
-    return failed(fault, ReadFault::Kind::Unrecognised, begin, characterAt(rest, 0));
+    return failed(fault, ReadFault::Kind::Unrecognised, begin, charactersAt(text, begin, 1));
   }
   return readScannerData(rules, text, begin, payload, fault);
 }

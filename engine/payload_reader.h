@@ -60,7 +60,9 @@ struct ReadFault {
     SymbologyIdentifier,    // "]" not followed by a letter and a digit, or one that names no GS1 data
     CompressedDigitalLink,  // a Digital Link URI whose path is compressed (binary, base64url)
     NoPrimaryKey,           // a URI with no /<primary key>/<value> at the end of its path
-    UriSyntax,              // a malformed %XX escape, an empty query key, a fragment, a repeated parameter
+    UriSyntax,              // a character no URI holds, a malformed %XX escape or one decoding to no UTF-8 text,
+                            // a query parameter without a key or '=', one not an AI given twice (a fragment is
+                            // read past, as a resolver does)
     UnknownAi,              // digits at `offset` that begin no AI of the dictionary
     Bracket,                // text before the first '(', a '(' without ')', no digits between them
     Truncated,              // a value shorter than its AI's fixed length at the end of the text

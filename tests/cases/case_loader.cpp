@@ -29,8 +29,9 @@ std::string toJson(const Poco::Dynamic::Var& value) {
   return out.str();
 }
 
-PayloadCase brokenEntry(const std::string& file, std::size_t index, std::string cause) {
+PayloadCase brokenEntry(Operation operation, const std::string& file, std::size_t index, std::string cause) {
   PayloadCase broken;
+  broken.operation = operation;
   broken.file = file;
   broken.name = "malformed_" + std::to_string(index);
   broken.loadError = file + ": " + std::move(cause);
@@ -45,26 +46,26 @@ std::string readText(const std::filesystem::path& path) {
 }
 
 // The cases of one file; a file that does not parse as a whole is one broken entry.
-void loadFile(const std::filesystem::path& path, std::vector<PayloadCase>& out) {
-  const std::string file = path.filename().string();
+void loadFile(const std::filesystem::path& path, Operation operation, std::vector<PayloadCase>& out) {
+  const std::string file = (operation == Operation::Parse ? "parse/" : "") + path.filename().string();
   Poco::JSON::Array::Ptr array;
   try {
     Poco::JSON::Parser parser;
     Poco::Dynamic::Var root = parser.parse(readText(path));
     if (root.type() != typeid(Poco::JSON::Array::Ptr)) {
-      out.push_back(brokenEntry(file, 0, "the file is not a JSON array of cases"));
+      out.push_back(brokenEntry(operation, file, 0, "the file is not a JSON array of cases"));
       return;
     }
     array = root.extract<Poco::JSON::Array::Ptr>();
   } catch (const Poco::Exception& e) {
-    out.push_back(brokenEntry(file, 0, "not valid JSON: " + e.displayText()));
+    out.push_back(brokenEntry(operation, file, 0, "not valid JSON: " + e.displayText()));
     return;
   }
   std::set<std::string> names;
   for (std::size_t i = 0; i < array->size(); ++i) {
     Poco::JSON::Object::Ptr entry = array->getObject(static_cast<unsigned>(i));
     if (entry.isNull()) {
-      out.push_back(brokenEntry(file, i, "case " + std::to_string(i) + " is not an object"));
+      out.push_back(brokenEntry(operation, file, i, "case " + std::to_string(i) + " is not an object"));
       continue;
     }
     std::vector<std::string> keys;
@@ -72,63 +73,69 @@ void loadFile(const std::filesystem::path& path, std::vector<PayloadCase>& out) 
     std::sort(keys.begin(), keys.end());
     const std::vector<std::string> expectedKeys{"name", "request", "response", "why"};
     if (keys != expectedKeys) {
-      out.push_back(
-          brokenEntry(file, i, "case " + std::to_string(i) + " must have exactly name, why, request, response"));
+      out.push_back(brokenEntry(operation, file, i,
+                                "case " + std::to_string(i) + " must have exactly name, why, request, response"));
       continue;
     }
     PayloadCase payloadCase;
+    payloadCase.operation = operation;
     payloadCase.file = file;
     payloadCase.name = entry->optValue<std::string>("name", "");
     payloadCase.why = entry->optValue<std::string>("why", "");
     if (!isIdentifier(payloadCase.name) || !names.insert(payloadCase.name).second) {
-      out.push_back(brokenEntry(file, i, "case " + std::to_string(i) + " needs a unique name of [A-Za-z0-9_]"));
+      out.push_back(
+          brokenEntry(operation, file, i, "case " + std::to_string(i) + " needs a unique name of [A-Za-z0-9_]"));
       continue;
     }
     if (payloadCase.why.empty()) {
-      out.push_back(brokenEntry(file, i, "case " + payloadCase.name + " needs a why"));
+      out.push_back(brokenEntry(operation, file, i, "case " + payloadCase.name + " needs a why"));
       continue;
     }
     Poco::JSON::Object::Ptr request = entry->getObject("request");
     Poco::JSON::Object::Ptr response = entry->getObject("response");
     if (request.isNull() || response.isNull()) {
-      out.push_back(brokenEntry(file, i, "case " + payloadCase.name + ": request and response must be objects"));
+      out.push_back(
+          brokenEntry(operation, file, i, "case " + payloadCase.name + ": request and response must be objects"));
       continue;
     }
     payloadCase.requestText = toJson(request);
     payloadCase.responseText = toJson(response);
     out.push_back(std::move(payloadCase));
   }
-  if (array->size() == 0) out.push_back(brokenEntry(file, 0, "the file holds no case"));
+  if (array->size() == 0) out.push_back(brokenEntry(operation, file, 0, "the file holds no case"));
 }
 
-}  // namespace
-
-std::string PayloadCase::testName() const { return stemOf(file) + "_" + name; }
-
-std::vector<PayloadCase> loadPayloadCases(const std::filesystem::path& dir) {
+// The *.json files of `dir`, in name order, loaded as `operation`'s cases; an
+// unreadable or empty folder is one broken entry.
+void loadFolder(const std::filesystem::path& dir, Operation operation, std::vector<PayloadCase>& cases) {
   std::vector<std::filesystem::path> files;
   std::error_code error;
   for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
     if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
   }
-  std::vector<PayloadCase> cases;
-  if (error) {
+  if (error || files.empty()) {
     PayloadCase broken;
+    broken.operation = operation;
     broken.file = dir.string();
-    broken.name = "unreadable_folder";
-    broken.loadError = dir.string() + ": " + error.message();
+    broken.name = error ? "unreadable_folder" : "no_case_files";
+    broken.loadError = dir.string() + ": " + (error ? error.message() : "no *.json case file");
     cases.push_back(std::move(broken));
-    return cases;
+    return;
   }
   std::sort(files.begin(), files.end());
-  for (const auto& file : files) loadFile(file, cases);
-  if (cases.empty()) {
-    PayloadCase broken;
-    broken.file = dir.string();
-    broken.name = "no_case_files";
-    broken.loadError = dir.string() + ": no *.json case file";
-    cases.push_back(std::move(broken));
-  }
+  for (const auto& file : files) loadFile(file, operation, cases);
+}
+
+}  // namespace
+
+std::string PayloadCase::testName() const {
+  return (operation == Operation::Parse ? "parse_" : "") + stemOf(file) + "_" + name;
+}
+
+std::vector<PayloadCase> loadPayloadCases(const std::filesystem::path& dir) {
+  std::vector<PayloadCase> cases;
+  loadFolder(dir, Operation::Generate, cases);
+  loadFolder(dir / "parse", Operation::Parse, cases);
   return cases;
 }
 

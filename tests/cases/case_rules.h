@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
+#include "tests/cases/case_loader.h"
 
 namespace codepayload::cases {
 
@@ -23,6 +25,15 @@ struct RuleSource {
 
 const RuleSource& baselineRuleSource();
 const RuleSource& releaseRuleSource();
+
+// `operation` on `body`: PayloadEngine::generateJson or parseJson, into a
+// string or a sink (`Output`).
+template <typename Output>
+bool runOperation(const PayloadEngine& engine, Operation operation, std::string_view body, Output& out,
+                  RequestError& error, GenerateCounts* counts = nullptr) {
+  return operation == Operation::Parse ? engine.parseJson(body, out, error, counts)
+                                       : engine.generateJson(body, out, error, counts);
+}
 
 // The gs1-syntax-dictionary-<release>.txt in `gs1Dir` with the greatest
 // release name; empty when there is none.

@@ -1,5 +1,6 @@
 // Runs every case of tests/cases/*.json through PayloadEngine::generateJson and
-// compares the CodesResponse with the expected one, structurally: object keys in
+// every case of tests/cases/parse/*.json through PayloadEngine::parseJson, and
+// compares the response with the expected one, structurally: object keys in
 // any order, arrays and strings exactly. Each case runs against both rule
 // sources (the shipped baseline and a fresh parse of the newest GS1 release).
 #include <gtest/gtest.h>
@@ -28,7 +29,7 @@ void expectResponse(const RuleSource& source, const PayloadCase& payloadCase) {
 
   std::string out;
   RequestError error{};
-  ASSERT_TRUE(source.engine->generateJson(payloadCase.requestText, out, error))
+  ASSERT_TRUE(runOperation(*source.engine, payloadCase.operation, payloadCase.requestText, out, error))
       << "the request was refused as a whole at \"" << error.path << "\": " << error.message
       << "\nrequest: " << payloadCase.requestText;
 

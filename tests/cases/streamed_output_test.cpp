@@ -1,6 +1,6 @@
-// PayloadEngine::generateJson with an OutputSink: the pieces, put together,
-// are byte for byte the string overload's response, for every body of
-// tests/cases/*.json and for large batches, whatever the piece size and the
+// PayloadEngine::generateJson and parseJson with an OutputSink: the pieces, put
+// together, are byte for byte the string overload's response, for every body of
+// tests/cases/*.json and tests/cases/parse/*.json, and for large batches, whatever the piece size and the
 // failure buffer; a refused body writes nothing; a sink that throws leaves the
 // engine ready for the next request.
 #include <gtest/gtest.h>
@@ -58,22 +58,23 @@ struct WholeResponse {
   GenerateCounts counts;
 };
 
-WholeResponse wholeResponse(const std::string& body) {
+WholeResponse wholeResponse(const std::string& body, Operation operation = Operation::Generate) {
   PayloadEngine engine(baselineRules());
   WholeResponse whole;
   RequestError error{};
-  if (!engine.generateJson(body, whole.text, error, &whole.counts)) {
+  if (!runOperation(engine, operation, body, whole.text, error, &whole.counts)) {
     throw std::runtime_error("refused at \"" + error.path + "\": " + error.message);
   }
   return whole;
 }
 
-void expectStreamedEqualsWhole(const std::string& body, const EngineLimits& limits, RecordingSink& sink) {
-  const WholeResponse whole = wholeResponse(body);
+void expectStreamedEqualsWhole(const std::string& body, const EngineLimits& limits, RecordingSink& sink,
+                               Operation operation = Operation::Generate) {
+  const WholeResponse whole = wholeResponse(body, operation);
   PayloadEngine engine(baselineRules(), limits);
   RequestError error{};
   GenerateCounts counts;
-  ASSERT_TRUE(engine.generateJson(body, sink, error, &counts)) << error.message;
+  ASSERT_TRUE(runOperation(engine, operation, body, sink, error, &counts)) << error.message;
   EXPECT_EQ(sink.joined(), whole.text);
   EXPECT_EQ(counts.codes, whole.counts.codes);
   EXPECT_EQ(counts.failures, whole.counts.failures);
@@ -85,20 +86,20 @@ class StreamedCase : public ::testing::TestWithParam<PayloadCase> {};
 TEST_P(StreamedCase, PiecesJoinToTheStringResponseWithDefaultLimitsInOnePiece) {
   ASSERT_TRUE(GetParam().loadError.empty()) << GetParam().loadError;
   RecordingSink sink;
-  expectStreamedEqualsWhole(GetParam().requestText, EngineLimits{}, sink);
+  expectStreamedEqualsWhole(GetParam().requestText, EngineLimits{}, sink, GetParam().operation);
   EXPECT_EQ(sink.pieces.size(), 1u);  // every case's response is far below 64 KiB
 }
 
 TEST_P(StreamedCase, PiecesJoinToTheStringResponseWhenEveryItemIsAPieceAndEveryFailureIsGeneratedAgain) {
   ASSERT_TRUE(GetParam().loadError.empty()) << GetParam().loadError;
   RecordingSink sink;
-  expectStreamedEqualsWhole(GetParam().requestText, limitsWith(1, 0), sink);
+  expectStreamedEqualsWhole(GetParam().requestText, limitsWith(1, 0), sink, GetParam().operation);
 }
 
 TEST_P(StreamedCase, PiecesJoinToTheStringResponseWhenSomeFailuresAreKeptAndSomeGeneratedAgain) {
   ASSERT_TRUE(GetParam().loadError.empty()) << GetParam().loadError;
   RecordingSink sink;
-  expectStreamedEqualsWhole(GetParam().requestText, limitsWith(100, 150), sink);
+  expectStreamedEqualsWhole(GetParam().requestText, limitsWith(100, 150), sink, GetParam().operation);
 }
 
 std::string caseName(const ::testing::TestParamInfo<PayloadCase>& info) { return info.param.testName(); }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/utf8.h"
 #include "engine/payload_engine.h"
 #include "tests/engine/rules_fixture.h"
 
@@ -149,6 +150,20 @@ TEST(ParseItem, OffsetsCountCharactersAndADetailIsAWholeCharacter) {
   EXPECT_NE(element.find(R"J("path":"ais.0",)J"), std::string::npos) << element;
   EXPECT_NE(element.find(R"J("offset":22,"length":1})J"), std::string::npos) << element;
   EXPECT_NE(element.find(R"J("offset":27,"length":4})J"), std::string::npos) << element;
+}
+
+TEST(ParseItem, TheAnswerIsUtf8WhateverCharacterTheDataHolds) {
+  // A fault at a character of two or three bytes, a fixed-length value that
+  // ends in one, and escapes of a broken character: every string of the
+  // answer stays UTF-8 (JSON must be).
+  for (const std::string_view data :
+       {"\u00c4", "]\u00c4", "]d\u00c4", "]d2\u20ac", "]d20109506000134352\u00c4", "]d2010950600013435\u00c4",
+        "(01)09506000134352(10)\u00c4", "https://a.example/01/09506000134352/10/\u00c4",
+        "https://a.example/01/09506000134352/10/A%C3", "https://a.example/01/09506000134352?linkType=%FF"}) {
+    const std::string answer = parseOne(data);
+    EXPECT_TRUE(common::isValidUtf8(answer)) << data << ": " << answer;
+    EXPECT_NE(answer.find(R"J("failures":[{)J"), std::string::npos) << answer;
+  }
 }
 
 TEST(ParseItem, TheRequestIsCheckedAsStrictlyAsACodesRequest) {

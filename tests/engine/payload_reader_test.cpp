@@ -104,6 +104,11 @@ TEST(PayloadReader, EachFaultSaysWhereReadingStopped) {
   EXPECT_EQ(faultOf("hello"), (ReadFault{Kind::Unrecognised, 0, "h"}));
   EXPECT_EQ(faultOf("https://id.gs1.org/AQnYUc1gmiYDAw"),
             (ReadFault{Kind::CompressedDigitalLink, 19, "AQnYUc1gmiYDAw"}));
+  // The shortest compressed links, 10 characters: a GTIN alone,
+  // (01)09780345418913, and a GLN alone, (414)0614141123452.
+  EXPECT_EQ(faultOf("https://id.gs1.org/ARHKVAdpQg"), (ReadFault{Kind::CompressedDigitalLink, 19, "ARHKVAdpQg"}));
+  EXPECT_EQ(faultOf("https://id.gs1.org/QUCO_anbfA"), (ReadFault{Kind::CompressedDigitalLink, 19, "QUCO_anbfA"}));
+  EXPECT_EQ(faultOf("https://id.example.com/products/shampoo"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://id.example.com/product/42"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://id.example.com"), (ReadFault{Kind::NoPrimaryKey, 22, ""}));
   EXPECT_EQ(faultOf("https://a.example/01/0950 6"), (ReadFault{Kind::UriSyntax, 25, " "}));
@@ -127,6 +132,29 @@ TEST(PayloadReader, EachFaultSaysWhereReadingStopped) {
   EXPECT_EQ(faultOf("(01)09506000134352(ab)C"), (ReadFault{Kind::Bracket, 19, "ab"}));
   EXPECT_EQ(faultOf("(01)09506000134352(999)C"), (ReadFault{Kind::UnknownAi, 19, "999"}));
   EXPECT_EQ(faultOf("(01)09506000134352(10)"), (ReadFault{Kind::EmptyValue, 22, "10"}));
+}
+
+TEST(PayloadReader, ADetailQuotesWholeCharacters) {
+  EXPECT_EQ(faultOf("\u00c4"), (ReadFault{Kind::Unrecognised, 0, "\u00c4"}));
+  EXPECT_EQ(faultOf("]d\u00c4"), (ReadFault{Kind::SymbologyIdentifier, 0, "]d\u00c4"}));
+  EXPECT_EQ(faultOf("]d2\u20ac"), (ReadFault{Kind::Unrecognised, 3, "\u20ac"}));
+  EXPECT_EQ(faultOf("]d20109506000134352\u00c4"), (ReadFault{Kind::UnknownAi, 19, "\u00c4"}));
+  EXPECT_EQ(faultOf("https://a.example/01/09506000134352/10/\u00c4"), (ReadFault{Kind::UriSyntax, 39, "\u00c4"}));
+}
+
+TEST(PayloadReader, AFixedLengthCountsCharacters) {
+  // 14 characters in 15 bytes: the value is read whole, and the format check
+  // refuses its last character.
+  EXPECT_EQ(read("]d2010950600013435\u00c410X").ais,
+            (std::vector<ReadField>{{"01", "0950600013435\u00c4", 5, 15}, {"10", "X", 22, 1}}));
+  EXPECT_EQ(faultOf("]d201095060001343\u00c4"), (ReadFault{Kind::Truncated, 5, "01"}));
+}
+
+TEST(PayloadReader, PercentEscapesMustDecodeToUtf8) {
+  EXPECT_EQ(faultOf("https://a.example/01/09506000134352/10/A%C3"), (ReadFault{Kind::UriSyntax, 39, "10"}));
+  EXPECT_EQ(faultOf("https://a.example/01/09506000134352?99=%E2%82"), (ReadFault{Kind::UriSyntax, 39, "99"}));
+  EXPECT_EQ(faultOf("https://a.example/01/09506000134352?linkType=%FF"), (ReadFault{Kind::UriSyntax, 45, "linkType"}));
+  EXPECT_EQ(read("https://a.example/01/09506000134352/10/%C3%84").ais[1].value, "\u00c4");
 }
 
 }  // namespace

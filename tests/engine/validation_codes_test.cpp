@@ -1,8 +1,8 @@
 // The per-item error codes are a published contract: this test pins every
 // form (a code is never renamed or removed; a new one is added at the end,
 // here and in engine/validation_codes.cpp), what each builder writes, and
-// that every code the request -> response table (tests/cases) expects is one
-// of the forms.
+// that every code the request -> response table (tests/cases, its parse/
+// folder too) expects is one of the forms.
 #include "engine/validation_codes.h"
 
 #include <gtest/gtest.h>
@@ -90,7 +90,7 @@ TEST(ValidationCodes, EveryCodeTheCasesExpectIsAPublishedForm) {
   for (const CodeForm& form : codeForms()) expressions.push_back(formExpression(form.pattern));
   const std::regex quotedCode("\"(Validation\\.Invalid\\.[^\"]*)\"");
   std::set<std::string> seen;
-  for (const auto& entry : std::filesystem::directory_iterator(CODEPAYLOAD_TEST_CASES_DIR)) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(CODEPAYLOAD_TEST_CASES_DIR)) {
     if (entry.path().extension() != ".json") continue;
     std::ifstream in(entry.path());
     std::stringstream text;

@@ -18,7 +18,7 @@ build_dir=$(cd "$1" && pwd)
 seconds=${2:-40}
 fuzz_dir=$(cd "$(dirname "$0")" && pwd)
 shared_gs1="$fuzz_dir/../../../shared/gs1"
-targets=(fuzz_codes_request fuzz_payload_reader fuzz_dictionary_import fuzz_token_request fuzz_jwt_verify fuzz_http_request)
+targets=(fuzz_codes_request fuzz_payload_reader fuzz_parse fuzz_dictionary_import fuzz_token_request fuzz_jwt_verify fuzz_http_request)
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/codepayload-fuzz-smoke-XXXXXX")
 trap 'rm -rf "$work"' EXIT

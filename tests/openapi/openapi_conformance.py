@@ -4,8 +4,8 @@
    Schema 2020-12 schema, every operation has a unique operationId and described responses, and its
    paths and methods are exactly the routes of server/request_router.cpp.
 2. A real codepayload-server on a scratch data directory: GET /openapi.json serves the document
-   byte for byte, and every request of the tests/cases table, sent to POST /codes, gets exactly the
-   table's response, valid against the document.
+   byte for byte, and every request of the tests/cases table, sent to POST /codes (tests/cases/parse
+   to POST /codes/parse), gets exactly the table's response, valid against the document.
 3. Every exchange the HTTP tests recorded (RECORDED_RESPONSES_DIR, see
    tests/server/support/service_harness.h): its status is documented for its path and method, its
    Content-Type is one the document lists for that status, the headers the document requires are
@@ -260,7 +260,7 @@ def main():
 
         organization = running.admin_json("org", "create", "--name", "OpenAPI", "--plan", "starter")["id"]
         client = running.admin_json("client", "create", "--org", organization, "--name", "openapi",
-                                    "--scope", "write:codes")
+                                    "--scope", "write:codes", "--scope", "read:codes")
         form = b"grant_type=client_credentials"
         basic = base64.b64encode(f"{client['clientId']}:{client['clientSecret']}".encode()).decode()
         status, headers, body = running.request("POST", "/oauth/token", {
@@ -268,17 +268,18 @@ def main():
         checks.check_response("POST", "/oauth/token", status, headers, body.decode(), "token")
         token = json.loads(body)["access_token"]
 
-        cases = 0
-        for case_file in sorted(glob.glob(os.path.join(source_dir, "tests", "cases", "*.json"))):
-            for case in json.load(open(case_file, encoding="utf-8")):
-                cases += 1
-                where = f"{os.path.basename(case_file)} / {case['name']}"
-                status, headers, body = running.request("POST", "/codes", {
-                    "Authorization": "Bearer " + token, "Content-Type": "application/json",
-                    "Accept": "application/json"}, json.dumps(case["request"]).encode())
-                checks.check_response("POST", "/codes", status, headers, body.decode(), where)
-                if status == 200 and json.loads(body) != case["response"]:
-                    checks.problem(f"{where}: the server's response is not the table's: {body[:300]!r}")
+        cases = {"/codes": 0, "/codes/parse": 0}
+        for folder, path in (("", "/codes"), ("parse", "/codes/parse")):
+            for case_file in sorted(glob.glob(os.path.join(source_dir, "tests", "cases", folder, "*.json"))):
+                for case in json.load(open(case_file, encoding="utf-8")):
+                    cases[path] += 1
+                    where = f"{os.path.join(folder, os.path.basename(case_file))} / {case['name']}"
+                    status, headers, body = running.request("POST", path, {
+                        "Authorization": "Bearer " + token, "Content-Type": "application/json",
+                        "Accept": "application/json"}, json.dumps(case["request"]).encode())
+                    checks.check_response("POST", path, status, headers, body.decode(), where)
+                    if status == 200 and json.loads(body) != case["response"]:
+                        checks.problem(f"{where}: the server's response is not the table's: {body[:300]!r}")
     finally:
         running.stop()
         shutil.rmtree(scratch, ignore_errors=True)
@@ -299,7 +300,8 @@ def main():
                                   exchange["body"], os.path.basename(record_file))
         counts.append(f"{os.path.basename(record_file)} {lines}")
 
-    print(f"openapi: {cases} table cases sent to POST /codes; recorded exchanges: {', '.join(counts)}; "
+    print(f"openapi: {cases['/codes']} table cases sent to POST /codes, {cases['/codes/parse']} to "
+          f"POST /codes/parse; recorded exchanges: {', '.join(counts)}; "
           f"{checks.checked} responses checked against docs/openapi.json")
     for text in checks.problems:
         print("FAILED: " + text)
