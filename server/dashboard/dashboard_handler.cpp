@@ -214,10 +214,11 @@ struct Page {
   Audience audience;
 };
 
-constexpr std::array<Page, 6> kPages{{
+constexpr std::array<Page, 7> kPages{{
     {"sign-in", "sign-in.html", Audience::Anyone},
     {"organization", "organization.html", Audience::User},
     {"api", "api.html", Audience::User},
+    {"try-it", "try-it.html", Audience::Signed},
     {"audit", "audit.html", Audience::Signed},
     {"organizations", "organizations.html", Audience::Operator},
     {"account", "account.html", Audience::Signed},

@@ -38,7 +38,7 @@ namespace {
 
 constexpr const char* kPassword = "correct horse battery staple";
 constexpr const char* kCsp =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 // Sends `request` every 50 ms until it is answered `status` or a second has passed (a registry
@@ -267,7 +267,7 @@ TEST_F(DashboardTest, AnAccessTokenIsRefusedEverywhere) {
 
 TEST_F(DashboardTest, PagesNeedASessionAndSendEachKindHome) {
   for (const std::string target : {"/dashboard/", "/dashboard/api", "/dashboard/organization", "/dashboard/audit",
-                                   "/dashboard/organizations", "/dashboard/account"}) {
+                                   "/dashboard/organizations", "/dashboard/account", "/dashboard/try-it"}) {
     const HttpResult result = get(target);
     EXPECT_EQ(result.status, 303) << target;
     EXPECT_EQ(result.reason, "See Other") << target;
@@ -1210,6 +1210,13 @@ TEST_F(DashboardTest, TryItNeedsASessionTheCsrfTokenAndTheOwnOrigin) {
     EXPECT_EQ(got.status, 405) << target;
     EXPECT_EQ(got.header("allow"), "POST") << target;
   }
+  EXPECT_EQ(get("/dashboard/try-it").header("location"), "/dashboard/sign-in");
+  const HttpResult page = get("/dashboard/try-it", &viewer);
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<h1>Try it</h1>"), std::string::npos);
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/try-it", &operatorBrowser).status, 200);
 }
 
 // One definition or one payload: a body over 8 KiB is refused before it is read, as on every route.
