@@ -7,9 +7,9 @@
 //
 // The SVG: the symbol with its quiet zone (zint's compliant one: 1 module for
 // DataMatrix, 4 for QR Code) on a white rectangle, the dark modules as one
-// path of rectangles in module units, 4 px a module by default,
-// role="img" with an aria-label and a <title> that name the symbology and
-// the text it holds.
+// path of rectangles in module units, sized at 4 px a module, role="img"
+// with an aria-label and a <title> that name the symbology and the text it
+// holds.
 #pragma once
 
 #include <optional>
