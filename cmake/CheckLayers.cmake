@@ -47,11 +47,11 @@ endforeach()
 
 # Inside server/, the rooms point one way too:
 #
-#   tls < http < connections < config < observability < handlers < dashboard < (server/ itself)
+#   tls < http < connections < config < observability < handlers < symbols < dashboard < (server/ itself)
 #
 # A room may include its own headers and those of the rooms before it; the
 # process shell at server/ itself may include every room.
-set(server_rooms tls http connections config observability handlers dashboard)
+set(server_rooms tls http connections config observability handlers symbols dashboard)
 list(JOIN server_rooms " < " server_rooms_text)
 foreach(room IN LISTS server_rooms)
   file(GLOB_RECURSE sources "${SOURCE_DIR}/server/${room}/*.h" "${SOURCE_DIR}/server/${room}/*.cpp")

@@ -4,8 +4,8 @@
 #
 # usage: scripts/install-deps.sh [run | test]
 #   run    building and running the binaries (scripts/run.sh, make run): the compiler, make,
-#          cmake, ninja and the -dev packages of CMakeLists.txt's find_package and
-#          pkg_check_modules (their runtime libraries come with them)
+#          cmake, ninja and the -dev packages of CMakeLists.txt's find_package,
+#          pkg_check_modules and find_library (their runtime libraries come with them)
 #   test   (the default) those, and what the tests need: GoogleTest, the tools the tests drive
 #          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, a scratch PostgreSQL 15
 #          server for the registry's PostgreSQL tests, HAProxy for the scale tests, ...), Debian's
@@ -19,6 +19,7 @@ set -euo pipefail
 run_packages=(
   build-essential cmake ninja-build pkg-config
   libpoco-dev liblua5.4-dev libsqlite3-dev libssl-dev libsimdjson-dev libargon2-dev libsystemd-dev libpq-dev
+  libzint-dev
 )
 test_packages=(
   libgtest-dev libgmock-dev

@@ -93,6 +93,7 @@ const navigation = [
   ['Organization', '/dashboard/organization', 'user'],
   ['API', '/dashboard/api', 'user'],
   ['Organizations', '/dashboard/organizations', 'operator'],
+  ['Try it', '/dashboard/try-it', null],
   ['Audit', '/dashboard/audit', null],
   ['Account', '/dashboard/account', null],
 ];

@@ -16,6 +16,7 @@
 #include "auth/client_registry.h"
 #include "auth/form_urlencoded.h"
 #include "auth/usage_service.h"
+#include "engine/payload_engine.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/handlers/service_handler.h"
 
@@ -38,6 +39,7 @@ struct Call {
   RequestTrace& trace;
   DashboardAccounts& accounts;
   auth::UsageService& usage;
+  const PayloadEngine& engine;             // Try it: the engine the API calls
   std::vector<std::string_view> segments;  // the path after /dashboard/data/, split at '/'
   std::string sessionId;                   // the cookie's session, when it is active
   std::optional<accounts::ActiveSession> session;

@@ -29,7 +29,16 @@ namespace {
 
 constexpr std::size_t kMaxBodyBytes = 64 * 1024;
 constexpr std::string_view kDataPrefix = "/dashboard/data/";
+// Try it takes one definition or one payload: a GS1 symbol holds a few
+// thousand characters at most.
+constexpr std::size_t kMaxTryItBodyBytes = 8 * 1024;
+constexpr std::string_view kTryItPrefix = "/dashboard/data/try-it/";
 constexpr std::string_view kSignInPage = "/dashboard/sign-in";
+
+// The body bytes a POST to `path` may carry.
+std::size_t bodyLimit(std::string_view path) {
+  return path.starts_with(kTryItPrefix) ? kMaxTryItBodyBytes : kMaxBodyBytes;
+}
 
 void sendRedirect(HttpExchange& exchange, std::string_view location, RequestTrace& trace) {
   exchange.addHeader("Location", location);
@@ -107,6 +116,8 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "account/totp/start", Audience::Signed, Permission::Read, startTotp},
       {"POST", "account/totp/confirm", Audience::Signed, Permission::Read, confirmTotp},
       {"POST", "account/totp/disable", Audience::Signed, Permission::Read, disableTotp},
+      {"POST", "try-it/generate", Audience::Signed, Permission::Read, tryItGenerate},
+      {"POST", "try-it/parse", Audience::Signed, Permission::Read, tryItParse},
   };
   return table;
 }
@@ -172,7 +183,7 @@ void answerData(Call& call) {
     // Moved out, so the one copy of what may hold a password is cleansed below.
     std::string text = std::move(call.exchange.body());
     if (const BodyRead read = call.exchange.bodyRead(); read != BodyRead::Complete) {
-      UnreadBodyAnswer answer = unreadBodyAnswer(read, kMaxBodyBytes);
+      UnreadBodyAnswer answer = unreadBodyAnswer(read, bodyLimit(call.exchange.path()));
       throw Refusal{answer.status, std::string(answer.code), std::nullopt, std::move(answer.message)};
     }
     if (text.empty()) {
@@ -203,10 +214,11 @@ struct Page {
   Audience audience;
 };
 
-constexpr std::array<Page, 6> kPages{{
+constexpr std::array<Page, 7> kPages{{
     {"sign-in", "sign-in.html", Audience::Anyone},
     {"organization", "organization.html", Audience::User},
     {"api", "api.html", Audience::User},
+    {"try-it", "try-it.html", Audience::Signed},
     {"audit", "audit.html", Audience::Signed},
     {"organizations", "organizations.html", Audience::Operator},
     {"account", "account.html", Audience::Signed},
@@ -275,13 +287,14 @@ DashboardHandler::DashboardHandler(const ServiceContext& context, DashboardAccou
     : ServiceHandler(context, FaultBody::Envelope), accounts_(accounts) {}
 
 std::size_t DashboardHandler::admitRequest(HttpExchange& exchange, RequestTrace& /*trace*/) const {
-  // A change's JSON body; pages and reads take none.
-  return exchange.method() == "POST" ? dashboard::kMaxBodyBytes : 0;
+  // A POST's JSON body (a change, or what Try it judges); pages and reads take none.
+  return exchange.method() == "POST" ? dashboard::bodyLimit(exchange.path()) : 0;
 }
 
 void DashboardHandler::handle(HttpExchange& exchange, RequestTrace& trace) const {
   for (const auto& [name, value] : dashboardHeaders()) exchange.addHeader(name, value);
-  dashboard::Call call{exchange, trace, accounts_, context_.usage, {}, {}, std::nullopt, std::nullopt, nullptr, {}};
+  dashboard::Call call{exchange,     trace,   accounts_, context_.usage, context_.engine, {}, {}, std::nullopt,
+                       std::nullopt, nullptr, {}};
   try {
     if (exchange.field("Authorization")) {
       throw dashboard::forbidden(

@@ -1,7 +1,8 @@
 // Everything under /dashboard/: the pages (embedded files of
 // dashboard/) and the JSON endpoints under /dashboard/data/ that the pages
 // call. Thin: each endpoint parses, checks who asks (session, role, CSRF
-// token, same origin), calls the registry or the accounts, and answers.
+// token, same origin), calls the registry, the accounts or the engine, and
+// answers.
 // Every answer carries the dashboard's security headers; any request with an
 // Authorization header (an access token) is refused with 403.
 // This unit holds the table of endpoints, the checks made before one

@@ -16,7 +16,7 @@ namespace codepayload::server {
 inline constexpr std::string_view kSessionCookieName = "__Host-codepayload-session";
 
 inline constexpr std::string_view kDashboardContentSecurityPolicy =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 // The headers of every /dashboard/ answer, in order (name, value).

@@ -222,7 +222,7 @@ test('the owner signs in and lands on Organization -> API', async () => {
   const nav = owner_.getByRole('navigation');
   // The links show once the page has its session.
   await eventually(async () => assert.deepEqual(await nav.getByRole('link').filter({ visible: true }).allInnerTexts(),
-                                                ['Organization', 'API', 'Audit', 'Account']));
+                                                ['Organization', 'API', 'Try it', 'Audit', 'Account']));
   await nav.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   await owner_.getByRole('cell', { name: 'No API clients yet.' }).waitFor();
   await owner_.goto('/dashboard/');
@@ -365,6 +365,148 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
   assert.equal(await page.getByRole('button', { name: 'Add user', exact: true }).isVisible(), false);
 });
 
+// Try it: the terms and values of a result's <dl class="facts">.
+async function factsOf(region) {
+  return region.locator('dl.facts').evaluate((list) => Object.fromEntries(
+    [...list.querySelectorAll('dt')].map((term) => [term.textContent, term.nextElementSibling.textContent])));
+}
+
+// The symbol shown: an <img> named by the symbol's label, loaded (the CSP lets it load its blob:
+// URL) from the SVG the server sent, which names the same text.
+async function expectSymbol(page, answer, symbology, label) {
+  assert.equal(answer.symbol.symbology, symbology);
+  assert.equal(answer.symbol.label, label);
+  assert.ok(answer.symbol.svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg" '), answer.symbol.svg.slice(0, 80));
+  const escaped = label.replaceAll('&', '&amp;');
+  assert.ok(answer.symbol.svg.includes(` role="img" aria-label="${escaped}" `), answer.symbol.svg.slice(0, 300));
+  assert.ok(answer.symbol.svg.includes(`<title>${escaped}</title>`));
+  const image = page.getByRole('img', { name: label, exact: true });
+  await image.waitFor();
+  await eventually(async () => assert.ok(await image.evaluate((element) => element.complete && element.naturalWidth > 0)));
+  assert.match(await image.getAttribute('src'), /^blob:https:\/\/127\.0\.0\.1:\d+\//);
+}
+
+// Submits a Try it form and returns the server's JSON answer.
+async function submitTryIt(page, endpoint, buttonName) {
+  const answered = page.waitForResponse((response) => response.url().endsWith(`/dashboard/data/try-it/${endpoint}`));
+  await page.getByRole('button', { name: buttonName, exact: true }).click();
+  const response = await answered;
+  assert.equal(response.status(), 200);
+  return response.json();
+}
+
+test('Try it: a viewer generates a definition: its barcodeText, HRI and symbol, or its faults beside the fields', async () => {
+  const page = (await contexts.viewer.pages())[0];
+  await page.getByRole('link', { name: 'Try it', exact: true }).click();
+  await page.waitForURL('**/dashboard/try-it');
+  await eventually(async () => assert.deepEqual(
+    await page.getByRole('navigation').getByRole('link').filter({ visible: true }).allInnerTexts(),
+    ['Organization', 'API', 'Try it', 'Audit', 'Account']));
+  const form = page.getByRole('region', { name: 'Generate a code' });
+  const primary = form.getByRole('group', { name: 'Primary key' });
+  assert.equal(await primary.getByLabel('AI', { exact: true }).inputValue(), '01');
+  await primary.getByLabel('Value', { exact: true }).fill('09506000134352');
+  for (const [index, key, value] of [[1, '10', 'AB(C)'], [2, '17', '271231'], [3, '21', 'removed']]) {
+    await form.getByRole('button', { name: 'Add an AI', exact: true }).click();
+    const row = form.getByRole('group', { name: `Further AI ${index}` });
+    await row.getByLabel('AI', { exact: true }).fill(key);
+    await row.getByLabel('Value', { exact: true }).fill(value);
+  }
+  await form.getByRole('button', { name: 'Remove further AI 3', exact: true }).click();
+  assert.equal(await form.getByRole('group', { name: /^Further AI \d+$/ }).count(), 2);
+
+  const generated = await submitTryIt(page, 'generate', 'Generate');
+  const result = page.locator('#generate-result');
+  await result.getByRole('heading', { name: 'Generated', exact: true }).waitFor();
+  assert.deepEqual(await factsOf(result), {
+    'Barcode text': '(01)09506000134352(10)AB^040C^041(17)271231',
+    HRI: '(01)09506000134352(10)AB(C)(17)271231',
+  });
+  await expectSymbol(page, generated, 'GS1 DataMatrix', 'GS1 DataMatrix: (01)09506000134352(10)AB(C)(17)271231');
+  await screenshot(page, 'try-it');
+
+  // Two faults: each listed above the form and shown beside its field.
+  await primary.getByLabel('Value', { exact: true }).fill('09506000134353');
+  await form.getByRole('group', { name: 'Further AI 2' }).getByLabel('Value', { exact: true }).fill('271331');
+  const refused = await submitTryIt(page, 'generate', 'Generate');
+  assert.equal(refused.code, null);
+  const checkDigit = 'AI 01: the check digit \'3\' (character 14 of \'09506000134353\') is wrong; the right check digit is 2.';
+  const month = 'AI 17: the month \'13\' (characters 3 to 4 of \'271331\') must be 01 to 12.';
+  const summary = form.getByRole('alert');
+  await summary.getByRole('link', { name: checkDigit, exact: true }).waitFor();
+  await summary.getByRole('link', { name: month, exact: true }).waitFor();
+  assert.equal(await page.locator('#primary-error').innerText(), checkDigit);
+  assert.equal(await form.getByRole('group', { name: 'Further AI 2' }).locator('.field-error').innerText(), month);
+  assert.equal(await primary.getByLabel('Value', { exact: true }).getAttribute('aria-invalid'), 'true');
+  await result.getByRole('heading', { name: 'Not generated', exact: true }).waitFor();
+  assert.equal(await result.getByRole('img').count(), 0);
+  await screenshot(page, 'try-it-faults');
+
+  // With a stem: a Digital Link URI in a QR Code.
+  await primary.getByLabel('Value', { exact: true }).fill('09506000134352');
+  await form.getByRole('group', { name: 'Further AI 2' }).getByLabel('Value', { exact: true }).fill('271231');
+  await form.getByLabel('Stem', { exact: true }).fill('https://id.example.com');
+  const link = await submitTryIt(page, 'generate', 'Generate');
+  const uri = 'https://id.example.com/01/09506000134352/10/AB%28C%29?17=271231';
+  await eventually(async () => assert.deepEqual(await factsOf(result), {
+    'Barcode text': uri,
+    HRI: '(01)09506000134352(10)AB(C)(17)271231',
+  }));
+  assert.equal(await page.locator('#primary-error').isVisible(), false);
+  assert.equal(await primary.getByLabel('Value', { exact: true }).getAttribute('aria-invalid'), null);
+  await expectSymbol(page, link, 'QR Code', `QR Code: ${uri}`);
+
+  // A phone's width: nothing scrolls sideways.
+  await page.setViewportSize({ width: 360, height: 780 });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+            'the page scrolls sideways at 360 px');
+  await screenshot(page, 'try-it-phone');
+  await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('Try it: scanner data with a GS is read back to its AIs; a fault marks its characters in the data', async () => {
+  const page = (await contexts.viewer.pages())[0];
+  const form = page.getByRole('region', { name: 'Read scanner data' });
+  const field = form.getByLabel('Scanner data', { exact: true });
+  // A scanner in keyboard mode sends GS as Ctrl+]; the field shows it as {GS}.
+  await field.click();
+  await page.keyboard.type(']d2010950600013435210ABC');
+  await page.keyboard.press('Control+BracketRight');
+  await page.keyboard.type('21XYZ');
+  assert.equal(await field.inputValue(), ']d2010950600013435210ABC{GS}21XYZ');
+  const read = await submitTryIt(page, 'parse', 'Read');
+  const result = page.locator('#read-result');
+  await result.getByRole('heading', { name: 'Read', exact: true }).waitFor();
+  const table = result.getByRole('table', { name: 'AIs read' });
+  const rows = [];
+  for (const row of await table.getByRole('row').all()) rows.push(await row.locator('th, td').allInnerTexts());
+  assert.deepEqual(rows, [['AI', 'Value', 'Part'], ['01', '09506000134352', 'primary key'], ['10', 'ABC', ''],
+                          ['21', 'XYZ', '']]);
+  const facts = await factsOf(result);
+  assert.equal(facts.Form, 'Scanner data');
+  assert.equal(facts['Symbology identifier'], ']d2 (GS1 DataMatrix)');
+  assert.equal(facts['Element string'], '(01)09506000134352(10)ABC(21)XYZ');
+  assert.equal(facts['Digital Link'], 'none');
+  // GS shown as a boxed "GS" (it has no glyph).
+  assert.equal(await result.locator('code.data').first().innerText(), ']d2010950600013435210ABCGS21XYZ');
+  assert.equal(await result.locator('code.data abbr').getAttribute('title'), 'group separator');
+  await expectSymbol(page, read, 'GS1 DataMatrix', 'GS1 DataMatrix: (01)09506000134352(10)ABC(21)XYZ');
+  await screenshot(page, 'try-it-read');
+
+  await field.fill(']d20109506000134353\\x1D10AB');
+  const faulty = await submitTryIt(page, 'parse', 'Read');
+  assert.equal(faulty.parsed, null);
+  await result.getByRole('heading', { name: 'Not read', exact: true }).waitFor();
+  const fault = result.getByRole('listitem').filter({
+    hasText: 'AI 01: the check digit \'3\' (character 14 of \'09506000134353\') is wrong; the right check digit is 2.',
+  });
+  await fault.waitFor();
+  assert.equal(await fault.locator('mark').innerText(), '09506000134353');
+  assert.match(await fault.innerText(), /At characters 6 to 19: \]d20109506000134353GS10AB/);
+  assert.equal(await result.getByRole('img').count(), 0);
+  await screenshot(page, 'try-it-fault');
+});
+
 // RFC 6238 (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, for the account page's check.
 function totpCode(base32Secret, unixSeconds) {
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
@@ -447,7 +589,8 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   contexts.operator = operatorPage.context();
   const operatorNav = operatorPage.getByRole('navigation');
   await eventually(async () => assert.deepEqual(
-    await operatorNav.getByRole('link').filter({ visible: true }).allInnerTexts(), ['Organizations', 'Audit', 'Account']));
+    await operatorNav.getByRole('link').filter({ visible: true }).allInnerTexts(),
+    ['Organizations', 'Try it', 'Audit', 'Account']));
   const acme = operatorPage.getByRole('row').filter({ has: operatorPage.getByText(organizationId, { exact: true }) });
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   await screenshot(operatorPage, 'organizations');

@@ -19,7 +19,7 @@ for forbidden in '^chromium' '^npm$' '^nodejs' '^prometheus' '^libgtest' '^libgm
     fail "the run list holds $(grep -E "$forbidden" <<<"$run_list" | tr '\n' ' ')"
   fi
 done
-for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev libpq-dev; do
+for needed in build-essential cmake ninja-build pkg-config libpoco-dev libssl-dev libargon2-dev libpq-dev libzint-dev; do
   grep -qx "$needed" <<<"$run_list" || fail "the run list lacks $needed"
 done
 for needed in libgtest-dev libgmock-dev chromium-headless-shell nodejs prometheus curl postgresql-15 haproxy; do

@@ -1,7 +1,8 @@
 // The endpoints under /dashboard/data/, one function each, grouped by the
 // file that defines them; dashboard_handler.cpp's table maps each method and
 // path to one of them after checking who asks. Thin: each parses the call,
-// asks the registry or the accounts, and answers (or throws a Refusal).
+// asks the registry, the accounts or the engine, and answers (or throws a
+// Refusal).
 #pragma once
 
 #include "auth/client_registry.h"
@@ -44,5 +45,9 @@ void disableTotp(Call& call);
 
 // usage_endpoints.cpp
 void usage(Call& call);
+
+// try_it_endpoints.cpp
+void tryItGenerate(Call& call);
+void tryItParse(Call& call);
 
 }  // namespace codepayload::server::dashboard

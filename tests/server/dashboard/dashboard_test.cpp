@@ -26,8 +26,10 @@
 #include "app/registry.h"
 #include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
+#include "common/json_escape.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
+#include "server/symbols/symbol_svg.h"
 #include "tests/server/support/sample_requests.h"
 #include "tests/server/support/service_harness.h"
 
@@ -36,7 +38,7 @@ namespace {
 
 constexpr const char* kPassword = "correct horse battery staple";
 constexpr const char* kCsp =
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; "
     "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 // Sends `request` every 50 ms until it is answered `status` or a second has passed (a registry
@@ -265,7 +267,7 @@ TEST_F(DashboardTest, AnAccessTokenIsRefusedEverywhere) {
 
 TEST_F(DashboardTest, PagesNeedASessionAndSendEachKindHome) {
   for (const std::string target : {"/dashboard/", "/dashboard/api", "/dashboard/organization", "/dashboard/audit",
-                                   "/dashboard/organizations", "/dashboard/account"}) {
+                                   "/dashboard/organizations", "/dashboard/account", "/dashboard/try-it"}) {
     const HttpResult result = get(target);
     EXPECT_EQ(result.status, 303) << target;
     EXPECT_EQ(result.reason, "See Other") << target;
@@ -1072,6 +1074,164 @@ TEST_F(DashboardTest, RepeatedFailuresAreThrottledWithRetryAfter) {
   EXPECT_EQ(store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.sign-in"), 100}).size(), recorded);
   // That the viewer still signs in from another address needs a second client address:
   // tests/robustness/dashboard_guessing_test.cpp.
+}
+
+// Try it: the symbol of a definition or payload, as the symbols room draws it (its own tests
+// pin its SVG and decode it), written into the answer as a JSON string.
+std::string symbolMember(std::optional<symbols::Symbol> symbol) {
+  EXPECT_TRUE(symbol.has_value());
+  if (!symbol) return "";
+  std::string out = R"("symbol":{"symbology":)";
+  common::appendJsonString(out, symbols::symbologyName(symbol->symbology));
+  out += R"(,"label":)";
+  common::appendJsonString(out, symbol->label);
+  out += R"(,"svg":)";
+  common::appendJsonString(out, symbol->svg);
+  out += R"(,"problem":null})";
+  return out;
+}
+
+std::string dataMatrixMember(std::string_view elementString) {
+  std::string fault;
+  return symbolMember(symbols::drawGs1DataMatrix(elementString, fault));
+}
+
+std::string qrCodeMember(std::string_view uri) {
+  std::string fault;
+  return symbolMember(symbols::drawQrCode(uri, fault));
+}
+
+TEST_F(DashboardTest, TryItGeneratesOneDefinitionWithItsSymbolForEveryRole) {
+  const std::string definition =
+      R"json({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"AB(C)"},)json"
+      R"({"key":"17","value":"271231"}],"extensionParameters":[]})";
+  const std::string generated = R"({"code":{"barcodeText":"(01)09506000134352(10)AB^040C^041(17)271231",)"
+                                R"("hri":"(01)09506000134352(10)AB(C)(17)271231"},"failure":null,)" +
+                                dataMatrixMember("(01)09506000134352(10)AB^040C^041(17)271231") + "}";
+  for (const std::string email :
+       {"owner@acme.example", "dev@acme.example", "viewer@acme.example", "ops@installation.example"}) {
+    const Browser browser = signIn(email);
+    const HttpResult result = post("/dashboard/data/try-it/generate", definition, &browser);
+    EXPECT_EQ(result.status, 200) << email;
+    EXPECT_EQ(result.header("content-type"), "application/json") << email;
+    EXPECT_EQ(result.body, generated) << email;
+    expectDashboardHeaders(result);
+  }
+
+  const Browser viewer = signIn("viewer@acme.example");
+  const HttpResult link =
+      post("/dashboard/data/try-it/generate",
+           R"({"primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"AB"}],)"
+           R"("extensionParameters":[],"digitalLinkStem":"https://id.example.com/",)"
+           R"("linkType":null,"context":null,"reference":"ignored"})",
+           &viewer);
+  EXPECT_EQ(link.status, 200);
+  EXPECT_EQ(link.body, R"({"code":{"barcodeText":"https://id.example.com/01/09506000134352/10/AB",)"
+                       R"("hri":"(01)09506000134352(10)AB"},"failure":null,)" +
+                           qrCodeMember("https://id.example.com/01/09506000134352/10/AB") + "}");
+
+  const HttpResult refused =
+      post("/dashboard/data/try-it/generate",
+           R"({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[{"key":"17","value":"271331"}],)"
+           R"("extensionParameters":[]})",
+           &viewer);
+  EXPECT_EQ(refused.status, 200);
+  EXPECT_EQ(refused.body,
+            R"({"code":null,"failure":{"errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
+            R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
+            R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check )"
+            R"(digit is 2."},{"code":"Validation.Invalid.ais.0","path":"ais.0",)"
+            R"("args":["17","linter","yymmd0","illegalMonth","2","2"],)"
+            R"("message":"AI 17: the month '13' (characters 3 to 4 of '271331') must be 01 to 12."}]},"symbol":null})");
+
+  // What the engine refuses as a request, with the page's paths (no "codes.0.").
+  const HttpResult wrongType =
+      post("/dashboard/data/try-it/generate", R"({"primaryKey":{"key":1,"value":"1"}})", &viewer);
+  EXPECT_EQ(wrongType.status, 400);
+  EXPECT_EQ(wrongType.body, envelope("WrongType", "primaryKey.key", "primaryKey.key: must be a string"));
+  const HttpResult missing = post("/dashboard/data/try-it/generate", "", &viewer);
+  EXPECT_EQ(missing.status, 400);
+  EXPECT_EQ(missing.body, envelope("MissingField", "primaryKey", "primaryKey: required field is missing"));
+}
+
+TEST_F(DashboardTest, TryItReadsScannerDataAndPointsAtItsFaults) {
+  const Browser viewer = signIn("viewer@acme.example");
+  const HttpResult read =
+      post("/dashboard/data/try-it/parse", R"({"data":"]d2010950600013435210ABC\u001d21XYZ"})", &viewer);
+  EXPECT_EQ(read.status, 200);
+  EXPECT_EQ(read.body, R"({"parsed":{"form":"scannerData","symbologyIdentifier":"]d2",)"
+                       R"("definition":{"primaryKey":{"key":"01","value":"09506000134352"},)"
+                       R"("ais":[{"key":"10","value":"ABC"},{"key":"21","value":"XYZ"}],"extensionParameters":[],)"
+                       R"("digitalLinkStem":null,"linkType":null,"context":null},)"
+                       R"("elementString":"(01)09506000134352(10)ABC(21)XYZ","hri":"(01)09506000134352(10)ABC(21)XYZ",)"
+                       R"("digitalLink":null},"failure":null,)" +
+                           dataMatrixMember("(01)09506000134352(10)ABC(21)XYZ") + "}");
+
+  const HttpResult link =
+      post("/dashboard/data/try-it/parse", R"({"data":"https://id.example.com/01/09506000134352?17=271231"})", &viewer);
+  EXPECT_EQ(link.status, 200);
+  EXPECT_NE(link.body.find(R"("digitalLink":"https://id.example.com/01/09506000134352?17=271231"},"failure":null,)" +
+                           qrCodeMember("https://id.example.com/01/09506000134352?17=271231") + "}"),
+            std::string::npos)
+      << link.body;
+
+  const HttpResult faulty = post("/dashboard/data/try-it/parse", R"({"data":"]d20109506000134353"})", &viewer);
+  EXPECT_EQ(faulty.status, 200);
+  EXPECT_EQ(faulty.body,
+            R"({"parsed":null,"failure":{"form":"scannerData","symbologyIdentifier":"]d2",)"
+            R"("definition":{"primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[],)"
+            R"("digitalLinkStem":null,"linkType":null,"context":null},)"
+            R"("errors":[{"code":"Validation.Invalid.primaryKey","path":"primaryKey",)"
+            R"("args":["01","linter","csum","incorrectCheckDigit","13","1"],)"
+            R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check )"
+            R"(digit is 2.","offset":5,"length":14}]},"symbol":null})");
+
+  const HttpResult noData = post("/dashboard/data/try-it/parse", "{}", &viewer);
+  EXPECT_EQ(noData.status, 400);
+  EXPECT_EQ(noData.body, envelope("Validation.Invalid.data", "data", "\\\"data\\\" is required."));
+}
+
+TEST_F(DashboardTest, TryItNeedsASessionTheCsrfTokenAndTheOwnOrigin) {
+  const std::string body = R"({"data":"]d20109506000134352"})";
+  const HttpResult anonymous = post("/dashboard/data/try-it/parse", body, nullptr);
+  EXPECT_EQ(anonymous.status, 401);
+  EXPECT_EQ(anonymous.body, envelope("Unauthenticated", "", "Sign in first; there is no active session."));
+  const Browser viewer = signIn("viewer@acme.example");
+  for (const std::string target : {"/dashboard/data/try-it/generate", "/dashboard/data/try-it/parse"}) {
+    const HttpResult noToken = post(target, body, &viewer, {{"X-CSRF-Token", ""}});
+    EXPECT_EQ(noToken.status, 403) << target;
+    EXPECT_EQ(noToken.body, envelope("Forbidden", "",
+                                     "This change lacks the page's CSRF token (header X-CSRF-Token); reload the page "
+                                     "and try again."))
+        << target;
+    EXPECT_EQ(post(target, body, &viewer, {{"Sec-Fetch-Site", "cross-site"}}).status, 403) << target;
+    EXPECT_EQ(post(target, body, &viewer, {{"Origin", "https://evil.example"}}).status, 403) << target;
+    const HttpResult got = get(target, &viewer);
+    EXPECT_EQ(got.status, 405) << target;
+    EXPECT_EQ(got.header("allow"), "POST") << target;
+  }
+  EXPECT_EQ(get("/dashboard/try-it").header("location"), "/dashboard/sign-in");
+  const HttpResult page = get("/dashboard/try-it", &viewer);
+  EXPECT_EQ(page.status, 200);
+  EXPECT_EQ(page.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_NE(page.body.find("<h1>Try it</h1>"), std::string::npos);
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/try-it", &operatorBrowser).status, 200);
+}
+
+// One definition or one payload: a body over 8 KiB is refused before it is read, as on every route.
+TEST_F(DashboardTest, TryItTakesABodyOfOneDefinitionAtMost) {
+  const Browser viewer = signIn("viewer@acme.example");
+  const std::string largest = R"({"data":")" + std::string(8192 - 11, '0') + R"("})";
+  ASSERT_EQ(largest.size(), 8192u);
+  EXPECT_EQ(post("/dashboard/data/try-it/parse", largest, &viewer).status, 200);
+  for (const std::string target : {"/dashboard/data/try-it/generate", "/dashboard/data/try-it/parse"}) {
+    const HttpResult large = post(target, R"({"data":")" + std::string(8192 - 10, '0') + R"("})", &viewer);
+    EXPECT_EQ(large.status, 413) << target;
+    EXPECT_EQ(large.body,
+              R"({"errors":[{"code":"BodyTooLarge","path":null,"message":"The body is larger than 8192 bytes."}]})")
+        << target;
+  }
 }
 
 TEST(DashboardSettings, OffMeansNotFound) {
