@@ -3,10 +3,7 @@
 // refusal of an unknown CODEPAYLOAD_* variable, of a bad setting value and of
 // a missing configuration folder, and the settings of the properties file
 // honoured by the CLIs.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <regex>
@@ -14,14 +11,16 @@
 #include <vector>
 
 #include "tests/tools/test_files.h"
+#include "tests/tools/test_process.h"
 
-extern char** environ;
 
 namespace codepayload::app {
 namespace {
 
 using codepayload::testing::linkTypesFile;
 using codepayload::testing::readFile;
+using codepayload::testing::RunResult;
+using codepayload::testing::runExecutable;
 using codepayload::testing::releaseFile;
 using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
@@ -46,49 +45,11 @@ const std::vector<Binary>& binaries() {
   return all;
 }
 
-struct RunResult {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
-
 // Runs `executable` in `workDir` with the test's environment minus every
 // CODEPAYLOAD_* variable, plus `extra` ("NAME=value").
 RunResult run(const std::filesystem::path& executable, std::vector<std::string> arguments,
               const std::vector<std::string>& extra, const std::filesystem::path& workDir) {
-  arguments.insert(arguments.begin(), executable.string());
-  std::vector<char*> argv;
-  for (std::string& argument : arguments) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-  std::vector<std::string> environment;
-  for (char** variable = environ; *variable != nullptr; ++variable) {
-    if (!std::string_view(*variable).starts_with("CODEPAYLOAD_")) environment.emplace_back(*variable);
-  }
-  environment.insert(environment.end(), extra.begin(), extra.end());
-  std::vector<char*> envp;
-  for (std::string& variable : environment) envp.push_back(variable.data());
-  envp.push_back(nullptr);
-
-  const std::filesystem::path outFile = workDir / ".stdout";
-  const std::filesystem::path errFile = workDir / ".stderr";
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addchdir_np(&actions, workDir.c_str());
-  posix_spawn_file_actions_addopen(&actions, 1, outFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_addopen(&actions, 2, errFile.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("posix_spawn failed for " + executable.string());
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  RunResult result;
-  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  result.out = readFile(outFile);
-  result.err = readFile(errFile);
-  std::filesystem::remove(outFile);
-  std::filesystem::remove(errFile);
-  return result;
+  return runExecutable(executable, std::move(arguments), extra, workDir);
 }
 
 std::string firstLine(const std::string& text) { return text.substr(0, text.find('\n')); }

@@ -1,34 +1,27 @@
 // The built codepayload executable on the batches of parse and generate:
 // payloads one a line and JSON, CSV in and out, --output, the faults of a
 // CSV at their line and column, the exit status and the summary line.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <regex>
 #include <string>
 #include <vector>
 
 #include "tests/tools/test_files.h"
+#include "tests/tools/test_process.h"
 
-extern char** environ;
 
 namespace codepayload::cli {
 namespace {
 
 using codepayload::testing::readFile;
+using codepayload::testing::RunResult;
+using codepayload::testing::runExecutable;
 using codepayload::testing::TempDir;
 using codepayload::testing::writeFile;
 
 const std::filesystem::path kExecutable = CODEPAYLOAD_CLI_EXECUTABLE;
 const std::filesystem::path kRulesDir = CODEPAYLOAD_TEST_RULES_DIR;
-
-struct RunResult {
-  int exitCode = -1;
-  std::string out;
-  std::string err;
-};
 
 class CodepayloadCli : public ::testing::Test {
  protected:
@@ -36,38 +29,9 @@ class CodepayloadCli : public ::testing::Test {
   // rules, `input` on standard input; the environment is the test's own
   // without CODEPAYLOAD_* (the data folder one that does not exist).
   RunResult run(std::vector<std::string> arguments, const std::string& input = "") {
-    arguments.insert(arguments.begin(), kExecutable.string());
     arguments.insert(arguments.end(), {"--rules-dir", kRulesDir.string()});
-    std::vector<char*> argv;
-    for (std::string& argument : arguments) argv.push_back(argument.data());
-    argv.push_back(nullptr);
-    std::vector<std::string> environment;
-    for (char** variable = environ; *variable != nullptr; ++variable) {
-      if (!std::string_view(*variable).starts_with("CODEPAYLOAD_")) environment.emplace_back(*variable);
-    }
-    environment.push_back("CODEPAYLOAD_DATA_DIR=" + (temp_ / "no-data").string());
-    std::vector<char*> envp;
-    for (std::string& variable : environment) envp.push_back(variable.data());
-    envp.push_back(nullptr);
-
-    writeFile(temp_ / ".stdin", input);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addchdir_np(&actions, temp_.path().c_str());
-    posix_spawn_file_actions_addopen(&actions, 0, (temp_ / ".stdin").c_str(), O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, (temp_ / ".stdout").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, (temp_ / ".stderr").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, kExecutable.c_str(), &actions, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) throw std::runtime_error("posix_spawn failed");
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    RunResult result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.out = readFile(temp_ / ".stdout");
-    result.err = readFile(temp_ / ".stderr");
-    return result;
+    return runExecutable(kExecutable, std::move(arguments), {"CODEPAYLOAD_DATA_DIR=" + (temp_ / "no-data").string()},
+                         temp_.path(), input);
   }
 
   void write(const std::string& name, const std::string& content) { writeFile(temp_ / name, content); }
