@@ -26,7 +26,7 @@ test_packages=(
   git ca-certificates openssl sqlite3 curl python3 python3-jsonschema systemd prometheus
   nodejs chromium-headless-shell
   postgresql-15 haproxy
-  zint zxing-cpp-tools dmtx-utils
+  zxing-cpp-tools dmtx-utils
 )
 
 list_only=0

