@@ -196,6 +196,16 @@ std::vector<Definition> definitions() {
 
 std::string caseTrace(std::size_t n, const Definition& d) { return "case " + std::to_string(n) + ": " + d.barcodeText; }
 
+// The picture of definition `n`, drawn from the text /codes wrote: a GS1
+// DataMatrix of its element string, or a QR Code of its Digital Link URI.
+void expectSymbolOf(ReadBackChecks& checks, const std::filesystem::path& picture, const Definition& d, std::size_t n) {
+  if (!d.c.stem) {
+    expectDataMatrixOf(checks, picture, d.c.ais, d.barcodeText, caseTrace(n, d));
+  } else {
+    expectDigitalLinkQrCodeOf(checks, picture, d.barcodeText, d.c.ais, caseTrace(n, d));
+  }
+}
+
 TEST(RenderDecodeRead, TheServersZintSymbolsDecodedByZxingAndDmtxReadBackToTheirAis) {
   for (const char* tool : {"ZXingReader", "dmtxread"}) {
     ASSERT_TRUE(runCommand(std::string("command -v ") + tool).has_value())
@@ -219,11 +229,7 @@ TEST(RenderDecodeRead, TheServersZintSymbolsDecodedByZxingAndDmtxReadBackToTheir
     ASSERT_TRUE(picture.has_value()) << fault;
     const std::filesystem::path pgm = scratch.path() / (std::to_string(n) + ".pgm");
     writeFile(pgm, *picture);
-    if (!d.c.stem) {
-      expectDataMatrixOf(checks, pgm, d.c.ais, d.barcodeText, caseTrace(n, d));
-    } else {
-      expectDigitalLinkQrCodeOf(checks, pgm, d.barcodeText, d.c.ais, caseTrace(n, d));
-    }
+    expectSymbolOf(checks, pgm, d, n);
   }
   ParseEndpoint endpoint;
   checks.verify(endpoint);
@@ -290,11 +296,7 @@ TEST(RenderDecodeRead, BwipJsSymbolsOfTheServicesTextDecodedByZxingAndDmtxReadBa
       continue;
     }
     const std::filesystem::path png = scratch.path() / (std::to_string(n) + ".png");
-    if (!d.c.stem) {
-      expectDataMatrixOf(checks, png, d.c.ais, d.barcodeText, caseTrace(n, d));
-    } else {
-      expectDigitalLinkQrCodeOf(checks, png, d.barcodeText, d.c.ais, caseTrace(n, d));
-    }
+    expectSymbolOf(checks, png, d, n);
   }
   ParseEndpoint endpoint;
   checks.verify(endpoint);
