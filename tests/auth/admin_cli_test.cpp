@@ -126,31 +126,52 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
   EXPECT_EQ(help.status, 0);
   EXPECT_EQ(help.out, kUsage);
 
-  const std::vector<std::pair<std::vector<std::string>, std::string>> usageErrors = {
-      {{}, "a command needs a noun and a verb (e.g. 'org list')"},
-      {{"org"}, "a command needs a noun and a verb (e.g. 'org list')"},
-      {{"org", "explode"}, "unknown command 'org explode'"},
-      {{"org", "create", "--plan", "pro"}, "option --name is required"},
-      {{"org", "create", "--name", "A", "--plan", "gold"},
-       "unknown plan \"gold\"; use free, starter, pro or enterprise"},
-      {{"org", "create", "--name", "A", "--name", "B", "--plan", "pro"}, "option --name is given twice"},
-      {{"org", "create", "--name"}, "option --name needs a value"},
-      {{"org", "create", "--name", "A", "--plan", "pro", "--colour", "red"}, "'org create' has no option --colour"},
-      {{"org", "list", "extra"}, "'org list' takes 0 arguments, got 1"},
-      {{"org", "set-plan", "org_0000000000000000"}, "'org set-plan' takes 2 arguments, got 1"},
-      {{"org", "set-subscription", "org_0000000000000000", "paused"},
-       "unknown subscription \"paused\"; use active or inactive"},
-      {{"client", "create", "--name", "x"}, "option --org is required"},
-      {{"client", "list"}, "option --org is required"},
-      {{"client", "block"}, "'client block' takes 1 argument, got 0"},
-      {{"client", "delete", "a", "b"}, "'client delete' takes 1 argument, got 2"},
-      {{"init", "now"}, "'init' takes 0 arguments, got 1"},
+  // A usage error shows the usage of the command given (its noun's when the
+  // verb is missing or unknown), or all of it when even the noun is unknown.
+  const std::string orgUsage =
+      "usage: codepayload-admin org create --name NAME --plan free|starter|pro|enterprise\n"
+      "usage: codepayload-admin org set-plan ORG free|starter|pro|enterprise\n"
+      "usage: codepayload-admin org set-subscription ORG active|inactive\n"
+      "usage: codepayload-admin org list\n";
+  const std::string more = "codepayload-admin --help lists every command.\n";
+  const auto usageOf = [&](const std::string& line) { return "usage: codepayload-admin " + line + "\n" + more; };
+  const std::string clientState = usageOf("client block|unblock|delete CLIENT_ID");
+  const std::string orgCreate = usageOf("org create --name NAME --plan free|starter|pro|enterprise");
+  struct UsageErrorRow {
+    std::vector<std::string> arguments;
+    std::string message;
+    std::string usage;
   };
-  for (const auto& [arguments, message] : usageErrors) {
-    const AdminRun run = admin(arguments);
-    EXPECT_EQ(run.status, 2) << message;
+  const std::vector<UsageErrorRow> usageErrors = {
+      {{}, "a command needs a noun and a verb (e.g. 'org list')", kUsage},
+      {{"widget", "list"}, "unknown command 'widget list'", kUsage},
+      {{"org"}, "a command needs a noun and a verb (e.g. 'org list')", orgUsage + more},
+      {{"org", "explode"}, "unknown command 'org explode'", orgUsage + more},
+      {{"org", "create", "--plan", "pro"}, "option --name is required", orgCreate},
+      {{"org", "create", "--name", "A", "--plan", "gold"},
+       "unknown plan \"gold\"; use free, starter, pro or enterprise", orgCreate},
+      {{"org", "create", "--name", "A", "--name", "B", "--plan", "pro"}, "option --name is given twice", orgCreate},
+      {{"org", "create", "--name"}, "option --name needs a value", orgCreate},
+      {{"org", "create", "--name", "A", "--plan", "pro", "--colour", "red"}, "'org create' has no option --colour",
+       orgCreate},
+      {{"org", "list", "extra"}, "'org list' takes 0 arguments, got 1", usageOf("org list")},
+      {{"org", "set-plan", "org_0000000000000000"}, "'org set-plan' takes 2 arguments, got 1",
+       usageOf("org set-plan ORG free|starter|pro|enterprise")},
+      {{"org", "set-subscription", "org_0000000000000000", "paused"},
+       "unknown subscription \"paused\"; use active or inactive",
+       usageOf("org set-subscription ORG active|inactive")},
+      {{"client", "create", "--name", "x"}, "option --org is required",
+       usageOf("client create --org ORG [--name NAME] [--scope SCOPE]...")},
+      {{"client", "list"}, "option --org is required", usageOf("client list --org ORG")},
+      {{"client", "block"}, "'client block' takes 1 argument, got 0", clientState},
+      {{"client", "delete", "a", "b"}, "'client delete' takes 1 argument, got 2", clientState},
+      {{"init", "now"}, "'init' takes 0 arguments, got 1", usageOf("init")},
+  };
+  for (const UsageErrorRow& row : usageErrors) {
+    const AdminRun run = admin(row.arguments);
+    EXPECT_EQ(run.status, 2) << row.message;
     EXPECT_EQ(run.out, "");
-    EXPECT_EQ(run.err, "codepayload-admin: " + message + "\n" + kUsage);
+    EXPECT_EQ(run.err, "codepayload-admin: " + row.message + "\n" + row.usage);
   }
   // Usage errors touch nothing.
   EXPECT_FALSE(std::filesystem::exists(dataDir()));
@@ -485,7 +506,11 @@ TEST_F(AdminCliTest, RefusesWeakPasswordsAndNamesEachProblem) {
             "'operator create' has no option --role"}}) {
     const AdminRun refused = admin(arguments, std::string(kPassword) + "\n");
     EXPECT_EQ(refused.status, 2) << message;
-    EXPECT_EQ(refused.err, "codepayload-admin: " + message + "\n" + kUsage);
+    const std::string usage = arguments[0] == "user"
+                                  ? "user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin"
+                                  : "operator create --email EMAIL --password-stdin";
+    EXPECT_EQ(refused.err, "codepayload-admin: " + message + "\nusage: codepayload-admin " + usage +
+                               "\ncodepayload-admin --help lists every command.\n");
   }
   EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT email FROM users"),
             std::vector<std::string>{"ana@example.com"});

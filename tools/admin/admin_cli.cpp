@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -63,6 +64,43 @@ constexpr std::string_view kUsage =
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Whether the command word `word` ("block|unblock|delete", "init") names `given`.
+bool namesVerb(std::string_view word, std::string_view given) {
+  while (!word.empty()) {
+    const std::size_t bar = std::min(word.find('|'), word.size());
+    if (word.substr(0, bar) == given) return true;
+    word.remove_prefix(std::min(bar + 1, word.size()));
+  }
+  return false;
+}
+
+// What a usage error prints after its message: the lines of kUsage for the
+// command given (its noun's, when the verb is missing or unknown), each as a
+// usage line of its own, and where the rest is; all of kUsage when not even
+// the noun is known.
+std::string usageFor(std::span<const std::string_view> arguments) {
+  std::vector<std::string_view> nounLines;
+  std::vector<std::string_view> verbLines;
+  for (std::string_view rest = kUsage; !rest.empty();) {
+    const std::size_t end = std::min(rest.find('\n'), rest.size());
+    const std::string_view line = rest.substr(0, end);
+    rest.remove_prefix(std::min(end + 1, rest.size()));
+    if (!line.starts_with("  ") || arguments.empty()) continue;
+    const std::string_view command = line.substr(2);
+    const std::size_t nounEnd = std::min(command.find(' '), command.size());
+    if (command.substr(0, nounEnd) != arguments[0]) continue;
+    nounLines.push_back(command);
+    const std::string_view afterNoun = command.substr(std::min(nounEnd + 1, command.size()));
+    const std::string_view verb = afterNoun.substr(0, std::min(afterNoun.find(' '), afterNoun.size()));
+    if (arguments.size() >= 2 && namesVerb(verb, arguments[1])) verbLines.push_back(command);
+  }
+  const std::vector<std::string_view>& lines = verbLines.empty() ? nounLines : verbLines;
+  if (lines.empty()) return std::string(kUsage);
+  std::string usage;
+  for (const std::string_view line : lines) usage.append("usage: codepayload-admin ").append(line).append("\n");
+  return usage + "codepayload-admin --help lists every command.\n";
+}
 
 // A command refused before it reached the registry (a weak password).
 struct Refusal : std::runtime_error {
@@ -549,7 +587,7 @@ int runAdmin(std::span<const std::string_view> arguments, const AdminSettings& s
     out << json << '\n';
     return kExitOk;
   } catch (const UsageError& error) {
-    err << "codepayload-admin: " << error.what() << '\n' << kUsage;
+    err << "codepayload-admin: " << error.what() << '\n' << usageFor(arguments);
     return kExitUsage;
   } catch (const app::RegistryConfigurationError& error) {
     err << "codepayload-admin: " << error.what() << '\n';
