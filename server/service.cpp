@@ -338,6 +338,9 @@ void CodePayloadService::Running::startMetrics() {
 std::string CodePayloadService::Running::listeningLine() const {
   std::string line = "listening on https://" + urlHost(config.listen.host) + ":" + std::to_string(httpsPort);
   if (plainPort) line += " and http://" + urlHost(config.plainListen->host) + ":" + std::to_string(*plainPort);
+  if (config.dashboardEnabled && !dashboardPort) {
+    line += ", dashboard on https://" + urlHost(config.listen.host) + ":" + std::to_string(httpsPort) + "/dashboard/";
+  }
   if (dashboardPort) {
     line += ", dashboard on https://" + urlHost(config.dashboardListen->host) + ":" + std::to_string(*dashboardPort) +
             "/dashboard/";

@@ -64,7 +64,8 @@ TEST(ServiceLifecycle, OptionalPlainListenerServesTheSameRoutes) {
   bool listed = false;
   for (const std::string& line : harness.serviceLog()) {
     if (line.starts_with("listening on https://127.0.0.1:" + std::to_string(harness.port()) + " and http://127.0.0.1:" +
-                         std::to_string(*harness.service().plainPort()) + " (rules release 2026-01-27, data dir ")) {
+                         std::to_string(*harness.service().plainPort()) + ", dashboard on https://127.0.0.1:" +
+                         std::to_string(harness.port()) + "/dashboard/ (rules release 2026-01-27, data dir ")) {
       listed = true;
     }
   }
@@ -159,8 +160,9 @@ TEST(ServerExecutable, StartsOnAnEphemeralPortAndStopsOnSigterm) {
                              (directory / "data" / "dev-tls-cert.pem").string() +
                              " (not for production: set tls.certificate and tls.privateKey)")
       << text;
-  EXPECT_EQ(messages[3], "listening on https://127.0.0.1:" + std::to_string(port) +
-                             " (rules release 2026-01-27, data dir " + (directory / "data").string() + ")")
+  EXPECT_EQ(messages[3], "listening on https://127.0.0.1:" + std::to_string(port) + ", dashboard on https://127.0.0.1:" +
+                             std::to_string(port) + "/dashboard/ (rules release 2026-01-27, data dir " +
+                             (directory / "data").string() + ")")
       << text;
   EXPECT_EQ(messages[4], "stopped") << text;
   EXPECT_FALSE(std::filesystem::exists(portFile));
