@@ -102,22 +102,18 @@ void BM_MixedParseBatchJson(benchmark::State& state) {
 
 // (h) and (i): 10,000 items of (a), with a serial of their own, each way.
 std::string digitalLinkBatch(std::size_t items, bool asPayloads) {
-  std::string body = "{\"codes\":[";
-  for (std::size_t i = 0; i < items; ++i) {
-    if (i != 0) body += ',';
+  return bench::codesBody(items, [asPayloads](std::size_t i, const std::string&) -> std::string {
     const std::string serial = "SER" + std::to_string(10000000 + i);
     if (asPayloads) {
-      body += R"J({"data":"https://id.example.com/01/09506000134352/10/ABC123/21/)J" + serial +
-              R"J(?17=261231&linkType=gs1:pip"})J";
-    } else {
-      body += R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},)J"
-              R"J({"key":"21","value":")J" +
-              serial +
-              R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com",)J"
-              R"J("linkType":"gs1:pip"})J";
+      return R"J({"data":"https://id.example.com/01/09506000134352/10/ABC123/21/)J" + serial +
+             R"J(?17=261231&linkType=gs1:pip"})J";
     }
-  }
-  return body + "]}";
+    return R"J({"primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},)J"
+           R"J({"key":"21","value":")J" +
+           serial +
+           R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com",)J"
+           R"J("linkType":"gs1:pip"})J";
+  });
 }
 
 void BM_DigitalLinkBatchJson(benchmark::State& state) {

@@ -55,39 +55,43 @@ inline CodeDefinition threeFaults() {
   return definition;
 }
 
+// {"codes":[...]} of `items` items, item i written by itemOf(i, serial), the
+// serial a number of its own for each item.
+template <typename ItemOf>
+std::string codesBody(std::size_t items, ItemOf itemOf) {
+  std::string body = "{\"codes\":[";
+  for (std::size_t i = 0; i < items; ++i) {
+    if (i != 0) body += ',';
+    body += itemOf(i, std::to_string(100000 + i));
+  }
+  return body + "]}";
+}
+
 // (d): `items` definitions cycling through a valid Digital Link with a
 // reference, a valid element string from a 13-digit GTIN with an escaped (10),
 // an SSCC Digital Link with a padded temperature and a stem ending in a slash,
 // and the three-fault definition.
 inline std::string mixedBatch(std::size_t items) {
-  std::string body = "{\"codes\":[";
-  for (std::size_t i = 0; i < items; ++i) {
-    if (i != 0) body += ',';
-    const std::string serial = std::to_string(100000 + i);
+  return codesBody(items, [](std::size_t i, const std::string& serial) -> std::string {
     switch (i % 4) {
       case 0:
-        body +=
+        return
             R"J({"reference":"r)J" + serial +
             R"J(","primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"10","value":"ABC123"},{"key":"21","value":")J" +
             serial +
             R"J("},{"key":"17","value":"261231"}],"extensionParameters":[],"digitalLinkStem":"https://id.example.com","linkType":"gs1:pip"})J";
-        break;
       case 1:
-        body +=
+        return
             R"J({"primaryKey":{"key":"01","value":"9506000134352"},"ais":[{"key":"10","value":"L(7)"},{"key":"21","value":")J" +
             serial + R"J("}],"extensionParameters":[]})J";
-        break;
       case 2:
-        body +=
+        return
             R"J({"primaryKey":{"key":"00","value":"376104250021234569"},"ais":[{"key":"4330","value":"123-"}],"extensionParameters":[],"digitalLinkStem":"https://example.com/dl/"})J";
-        break;
       default:
-        body +=
+        return
             R"J({"primaryKey":{"key":"01","value":"09506000134353"},"ais":[{"key":"10","value":"AB CD"},{"key":"17","value":"261332"}],"extensionParameters":[]})J";
     }
-  }
-  body += "]}";
-  return body;
+  });
 }
 
 // `definition`'s AIs as a GS1 DataMatrix delivers them: "]d2", then each AI
@@ -108,28 +112,20 @@ inline std::string scannerData(const CodeDefinition& definition) {
 // bracketed element string with an escaped (10), scanner data of an SSCC with
 // a temperature, and an element string with a wrong check digit and a space.
 inline std::string mixedParseBatch(std::size_t items) {
-  std::string body = "{\"codes\":[";
-  for (std::size_t i = 0; i < items; ++i) {
-    if (i != 0) body += ',';
-    const std::string serial = std::to_string(100000 + i);
+  return codesBody(items, [](std::size_t i, const std::string& serial) -> std::string {
     switch (i % 4) {
       case 0:
-        body += R"J({"reference":"r)J" + serial +
+        return R"J({"reference":"r)J" + serial +
                 R"J(","data":"https://id.example.com/01/09506000134352/10/ABC123/21/)J" + serial +
                 R"J(?17=261231&linkType=gs1:pip"})J";
-        break;
       case 1:
-        body += R"J({"data":"(01)09506000134352(10)L^0407^041(21))J" + serial + R"J("})J";
-        break;
+        return R"J({"data":"(01)09506000134352(10)L^0407^041(21))J" + serial + R"J("})J";
       case 2:
-        body += R"J({"data":"]d200376104250021234569\u001d4330000123-"})J";
-        break;
+        return R"J({"data":"]d200376104250021234569\u001d4330000123-"})J";
       default:
-        body += R"J({"data":"(01)09506000134353(10)AB CD(17)261332"})J";
+        return R"J({"data":"(01)09506000134353(10)AB CD(17)261332"})J";
     }
-  }
-  body += "]}";
-  return body;
+  });
 }
 
 }  // namespace codepayload::bench
