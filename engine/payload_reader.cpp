@@ -20,7 +20,7 @@ bool allDigits(std::string_view text) { return !text.empty() && std::all_of(text
 
 // What a character of a Digital Link URI is, by table: a URI is read
 // character by character.
-enum class UriCharacter : unsigned char { NotAllowed, Plain, Slash, Ampersand, Question, Hash };
+enum class UriCharacter : unsigned char { NotAllowed, Plain, Slash, Ampersand, Question, Hash, Percent, Plus };
 constexpr auto kUriCharacters = [] {
   std::array<UriCharacter, 256> table{};
   for (std::size_t c = 0; c < table.size(); ++c) {
@@ -30,6 +30,8 @@ constexpr auto kUriCharacters = [] {
   table['&'] = UriCharacter::Ampersand;
   table['?'] = UriCharacter::Question;
   table['#'] = UriCharacter::Hash;
+  table['%'] = UriCharacter::Percent;
+  table['+'] = UriCharacter::Plus;
   return table;
 }();
 
@@ -99,7 +101,7 @@ bool readScannerData(const Snapshot& rules, std::string_view text, std::size_t b
       return failed(fault, ReadFault::Kind::UnknownAi, at,
                     digits > 0 ? std::string(text.substr(at, digits)) : charactersAt(text, at, 1));
     }
-    ReadField field{std::string(text.substr(at, keyLength)), "", at + keyLength, 0};
+    ReadField field{text.substr(at, keyLength), {}, at + keyLength, 0};
     at += keyLength;
     if (ai->definition->fixedLength) {
       // The length counts characters: a value that is not ASCII (which no
@@ -107,7 +109,7 @@ bool readScannerData(const Snapshot& rules, std::string_view text, std::size_t b
       const std::size_t characters = fixedValueLength(*ai);
       std::size_t end = at;
       for (std::size_t i = 0; i < characters; ++i) {
-        if (end == text.size()) return failed(fault, ReadFault::Kind::Truncated, at, field.key);
+        if (end == text.size()) return failed(fault, ReadFault::Kind::Truncated, at, std::string(field.key));
         end = characterEnd(text, end);
       }
       field.length = end - at;
@@ -118,9 +120,9 @@ bool readScannerData(const Snapshot& rules, std::string_view text, std::size_t b
       field.length = end - at;
       at = end < text.size() ? end + 1 : end;
     }
-    if (field.length == 0) return failed(fault, ReadFault::Kind::EmptyValue, field.offset, field.key);
-    field.value = std::string(text.substr(field.offset, field.length));
-    payload.ais.push_back(std::move(field));
+    if (field.length == 0) return failed(fault, ReadFault::Kind::EmptyValue, field.offset, std::string(field.key));
+    field.value = text.substr(field.offset, field.length);
+    payload.ais.push_back(field);
   }
   return true;
 }
@@ -139,32 +141,69 @@ bool readBracketed(const Snapshot& rules, std::string_view text, ReadPayload& pa
     const std::size_t valueStart = close + 1;
     const std::size_t valueEnd = std::min(text.find('(', valueStart), text.size());
     if (valueEnd == valueStart) return failed(fault, ReadFault::Kind::EmptyValue, valueStart, std::string(key));
-    ReadField field{std::string(key), "", valueStart, valueEnd - valueStart};
     const std::string_view written = text.substr(valueStart, valueEnd - valueStart);
-    for (std::size_t i = 0; i < written.size(); ++i) {
-      if (written.compare(i, 4, "^040") == 0 || written.compare(i, 4, "^041") == 0) {
-        field.value += written[i + 3] == '0' ? '(' : ')';
-        i += 3;
-      } else {
-        field.value += written[i];
+    ReadField field{key, written, valueStart, written.size()};
+    if (written.find('^') != std::string_view::npos) {
+      char* const begin = payload.decodedEnd();
+      char* end = begin;
+      for (std::size_t i = 0; i < written.size(); ++i) {
+        if (written.compare(i, 4, "^040") == 0 || written.compare(i, 4, "^041") == 0) {
+          *end++ = written[i + 3] == '0' ? '(' : ')';
+          i += 3;
+        } else {
+          *end++ = written[i];
+        }
       }
+      field.value = payload.keepDecoded(static_cast<std::size_t>(end - begin));
     }
-    payload.ais.push_back(std::move(field));
+    payload.ais.push_back(field);
     at = valueEnd;
   }
   return true;
 }
 
-// A percent-decoded component; false on a malformed escape, an escaped NUL or
-// escapes that decode to no UTF-8 text.
-bool decodeComponent(std::string_view written, bool query, std::string& out) {
-  std::string plusAsSpace;
-  if (query && written.find('+') != std::string_view::npos) {
-    plusAsSpace = std::string(written);
-    std::replace(plusAsSpace.begin(), plusAsSpace.end(), '+', ' ');
-    written = plusAsSpace;
+// Decodes %XX escapes and, in a query, '+' as a space into `out` (room for
+// written.size() bytes); the end of what it wrote, or nullptr on a malformed
+// escape.
+char* decodeInto(std::string_view written, bool query, char* out) {
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    char c = written[i];
+    if (c == '%') {
+      if (i + 2 >= written.size() || !uri::isHexDigit(written[i + 1]) || !uri::isHexDigit(written[i + 2])) {
+        return nullptr;
+      }
+      c = static_cast<char>(common::hexDigitValue(written[i + 1]) * 16 + common::hexDigitValue(written[i + 2]));
+      i += 2;
+    } else if (c == '+' && query) {
+      c = ' ';
+    }
+    *out++ = c;
   }
-  return uri::percentDecode(written, out) && out.find('\0') == std::string::npos && common::isValidUtf8(out);
+  return out;
+}
+
+// What a URI holds that decoding changes: a component is its own value
+// unless it has one of these.
+struct UriEscapes {
+  bool percent = false;
+  bool plus = false;
+};
+
+// A component's value: the text itself when nothing in it needs decoding,
+// else decoded into the payload's buffer; false on a malformed escape, an
+// escaped NUL or escapes that decode to no UTF-8 text.
+bool decodeComponent(std::string_view written, bool query, UriEscapes escapes, ReadPayload& payload,
+                     std::string_view& value) {
+  const bool mayChange = escapes.percent || (query && escapes.plus);
+  if (!mayChange || written.find_first_of(query ? "%+" : "%") == std::string_view::npos) {
+    value = written;
+    return true;
+  }
+  char* const begin = payload.decodedEnd();
+  char* const end = decodeInto(written, query, begin);
+  if (end == nullptr) return false;
+  value = payload.keepDecoded(static_cast<std::size_t>(end - begin));
+  return value.find('\0') == std::string_view::npos && common::isValidUtf8(value);
 }
 
 // A path of "/"-separated segments, each with where it starts in the text.
@@ -196,6 +235,7 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
   ampersands.clear();
   std::size_t firstQuestion = uriText.size();
   std::size_t firstHash = uriText.size();
+  UriEscapes escapes;
   for (std::size_t i = 0; i < uriText.size(); ++i) {
     const UriCharacter kind = kUriCharacters[static_cast<unsigned char>(uriText[i])];
     if (kind == UriCharacter::Plain) [[likely]] continue;
@@ -207,6 +247,8 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
       case UriCharacter::Ampersand: ampersands.push_back(i); break;
       case UriCharacter::Question: firstQuestion = std::min(firstQuestion, i); break;
       case UriCharacter::Hash: firstHash = std::min(firstHash, i); break;
+      case UriCharacter::Percent: escapes.percent = true; break;
+      case UriCharacter::Plus: escapes.plus = true; break;
     }
   }
   const std::size_t schemeEnd = uriText.find("://") + 3;
@@ -244,15 +286,15 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
     }
     return failed(fault, ReadFault::Kind::NoPrimaryKey, begin + pathStart, "");
   }
-  payload.stem = std::string(text.substr(begin, segments[keySegment].offset - 1 - begin));
+  payload.stem = text.substr(begin, segments[keySegment].offset - 1 - begin);
   for (std::size_t i = keySegment; i + 1 < segments.size(); i += 2) {
     const Segment& value = segments[i + 1];
-    ReadField field{std::string(segments[i].text), "", value.offset, value.text.size()};
-    if (value.text.empty()) return failed(fault, ReadFault::Kind::EmptyValue, value.offset, field.key);
-    if (!decodeComponent(value.text, false, field.value)) {
-      return failed(fault, ReadFault::Kind::UriSyntax, value.offset, field.key);
+    ReadField field{segments[i].text, {}, value.offset, value.text.size()};
+    if (value.text.empty()) return failed(fault, ReadFault::Kind::EmptyValue, value.offset, std::string(field.key));
+    if (!decodeComponent(value.text, false, escapes, payload, field.value)) {
+      return failed(fault, ReadFault::Kind::UriSyntax, value.offset, std::string(field.key));
     }
-    payload.ais.push_back(std::move(field));
+    payload.ais.push_back(field);
   }
   payload.pathAis = payload.ais.size();
 
@@ -272,34 +314,31 @@ bool readDigitalLink(const Snapshot& rules, std::string_view text, std::size_t b
     }
     const std::string_view key = parameter.substr(0, equals);
     const std::string_view written = parameter.substr(equals + 1);
-    ReadField field{std::string(key), "", offset + equals + 1, written.size()};
+    ReadField field{key, written, offset + equals + 1, written.size()};
     if (allDigits(key)) {
-      if (rules.findAi(key) == nullptr) return failed(fault, ReadFault::Kind::UnknownAi, offset, field.key);
-      if (written.empty()) return failed(fault, ReadFault::Kind::EmptyValue, field.offset, field.key);
-      if (!decodeComponent(written, true, field.value)) {
-        return failed(fault, ReadFault::Kind::UriSyntax, field.offset, field.key);
+      if (rules.findAi(key) == nullptr) return failed(fault, ReadFault::Kind::UnknownAi, offset, std::string(key));
+      if (written.empty()) return failed(fault, ReadFault::Kind::EmptyValue, field.offset, std::string(key));
+      if (!decodeComponent(written, true, escapes, payload, field.value)) {
+        return failed(fault, ReadFault::Kind::UriSyntax, field.offset, std::string(key));
       }
-      payload.ais.push_back(std::move(field));
+      payload.ais.push_back(field);
       continue;
     }
     if (std::find(seenKeys.begin(), seenKeys.end(), key) != seenKeys.end()) {
-      return failed(fault, ReadFault::Kind::UriSyntax, offset, field.key);
+      return failed(fault, ReadFault::Kind::UriSyntax, offset, std::string(key));
     }
     seenKeys.push_back(key);
+    // Extension parameters and context are written as sent (their
+    // characters are URI characters already): they are read as written.
     if (key == "linkType") {
-      if (!decodeComponent(written, false, field.value)) {
-        return failed(fault, ReadFault::Kind::UriSyntax, field.offset, field.key);
+      if (!decodeComponent(written, false, escapes, payload, field.value)) {
+        return failed(fault, ReadFault::Kind::UriSyntax, field.offset, std::string(key));
       }
-      payload.linkType = std::move(field);
+      payload.linkType = field;
+    } else if (key == "context") {
+      payload.context = field;
     } else {
-      // Extension parameters and context are written as sent (their
-      // characters are URI characters already): read them as written.
-      field.value = std::string(written);
-      if (key == "context") {
-        payload.context = std::move(field);
-      } else {
-        payload.extensionParameters.push_back(std::move(field));
-      }
+      payload.extensionParameters.push_back(field);
     }
   }
   return true;
@@ -314,15 +353,29 @@ bool startsWithScheme(std::string_view text) {
 
 }  // namespace
 
+bool ReadPayload::operator==(const ReadPayload& other) const {
+  return form == other.form && symbologyIdentifier == other.symbologyIdentifier && ais == other.ais &&
+         pathAis == other.pathAis && stem == other.stem && extensionParameters == other.extensionParameters &&
+         linkType == other.linkType && context == other.context;
+}
+
+void ReadPayload::makeRoomForDecoding(std::size_t textSize) {
+  decodedUsed_ = 0;
+  if (textSize <= decodedCapacity_) return;
+  decoded_ = std::make_unique_for_overwrite<char[]>(textSize);
+  decodedCapacity_ = textSize;
+}
+
 bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payload, ReadFault& fault) {
   payload.form = PayloadForm::ScannerData;
-  payload.symbologyIdentifier.clear();
+  payload.symbologyIdentifier = {};
   payload.ais.clear();
   payload.pathAis = 0;
-  payload.stem.clear();
+  payload.stem = {};
   payload.extensionParameters.clear();
   payload.linkType.reset();
   payload.context.reset();
+  payload.makeRoomForDecoding(text.size());
   if (text.empty()) return failed(fault, ReadFault::Kind::Empty, 0, "");
   std::size_t begin = 0;
   bool gs1Data = false;
@@ -335,7 +388,7 @@ bool readPayload(const Snapshot& rules, std::string_view text, ReadPayload& payl
     gs1Data = std::find(std::begin(kGs1Identifiers), std::end(kGs1Identifiers), payload.symbologyIdentifier) !=
               std::end(kGs1Identifiers);
     if (!gs1Data && !startsWithScheme(text.substr(begin))) {
-      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, payload.symbologyIdentifier);
+      return failed(fault, ReadFault::Kind::SymbologyIdentifier, 0, std::string(payload.symbologyIdentifier));
     }
   }
   const std::string_view rest = text.substr(begin);

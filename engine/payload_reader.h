@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,10 +26,12 @@ class Snapshot;
 enum class PayloadForm { DigitalLink, BracketedElementString, ScannerData };
 
 // A key and its value as read, with the place of the value in the text (in
-// bytes; the forms are ASCII, so bytes are characters).
+// bytes; the forms are ASCII, so bytes are characters). The views point into
+// the text read or, for a value that decoding changed, into the payload's
+// own buffer: a ReadPayload is good while both live.
 struct ReadField {
-  std::string key;
-  std::string value;       // decoded: percent escapes, ^040 and ^041 resolved
+  std::string_view key;
+  std::string_view value;  // decoded: percent escapes, ^040 and ^041 resolved
   std::size_t offset = 0;  // of the value's first byte in the text
   std::size_t length = 0;  // of the value as written in the text
 
@@ -37,18 +40,41 @@ struct ReadField {
 
 struct ReadPayload {
   PayloadForm form = PayloadForm::ScannerData;
-  std::string symbologyIdentifier;  // "]d2"; empty when the text starts without one
+  std::string_view symbologyIdentifier;  // "]d2"; empty when the text starts without one
   // The AIs in the order of the text. A Digital Link: the primary key, the
   // path's qualifiers, then the query's AIs; pathAis says how many came from
   // the path.
   std::vector<ReadField> ais;
   std::size_t pathAis = 0;
-  std::string stem;  // a Digital Link: the text before the primary key's "/<ai>/"
+  std::string_view stem;  // a Digital Link: the text before the primary key's "/<ai>/"
   std::vector<ReadField> extensionParameters;
   std::optional<ReadField> linkType;
   std::optional<ReadField> context;
 
-  bool operator==(const ReadPayload&) const = default;
+  ReadPayload() = default;
+  ReadPayload(ReadPayload&&) = default;
+  ReadPayload& operator=(ReadPayload&&) = default;
+  // A copy's decoded values would still point into this payload's buffer.
+  ReadPayload(const ReadPayload&) = delete;
+  ReadPayload& operator=(const ReadPayload&) = delete;
+
+  bool operator==(const ReadPayload& other) const;
+
+  // Room for the decoded values of a text of `textSize` bytes (decoding never
+  // lengthens a value), kept from payload to payload; and a value placed in it.
+  void makeRoomForDecoding(std::size_t textSize);
+  char* decodedEnd() { return decoded_.get() + decodedUsed_; }
+  std::string_view keepDecoded(std::size_t size) {
+    const std::string_view value(decoded_.get() + decodedUsed_, size);
+    decodedUsed_ += size;
+    return value;
+  }
+
+ private:
+  // Moves keep the heap block, so views into it survive a move.
+  std::unique_ptr<char[]> decoded_;
+  std::size_t decodedCapacity_ = 0;
+  std::size_t decodedUsed_ = 0;
 };
 
 // Why a text is none of the forms. `offset` is where reading stopped;

@@ -39,23 +39,6 @@ void appendEncodedStrict(std::string& out, std::string_view text) { appendEncode
 
 void appendEncodedQuery(std::string& out, std::string_view text) { appendEncoded<isQueryLiteral>(out, text); }
 
-bool percentDecode(std::string_view text, std::string& out) {
-  out.clear();
-  // Runs between escapes are copied whole: most values have no escape at all.
-  std::size_t at = 0;
-  while (true) {
-    const std::size_t percent = text.find('%', at);
-    if (percent == std::string_view::npos) {
-      out.append(text.substr(at));
-      return true;
-    }
-    out.append(text.substr(at, percent - at));
-    if (percent + 2 >= text.size() || !isHexDigit(text[percent + 1]) || !isHexDigit(text[percent + 2])) return false;
-    out += static_cast<char>(common::hexDigitValue(text[percent + 1]) * 16 + common::hexDigitValue(text[percent + 2]));
-    at = percent + 3;
-  }
-}
-
 bool isAbsoluteHttpUri(std::string_view text) {
   std::size_t afterScheme;
   if (common::startsWithIgnoringAsciiCase(text, "https://")) {

@@ -91,9 +91,6 @@ void appendEncodedStrict(std::string& out, std::string_view text);
 // Appends `text`, percent-encoding every byte that is not a query literal.
 void appendEncodedQuery(std::string& out, std::string_view text);
 
-// Decodes %XX escapes; false on a malformed escape. '+' is kept as '+'.
-bool percentDecode(std::string_view text, std::string& out);
-
 // True when `text` is an absolute http or https URI with a host, made only of
 // URI characters with well-formed %XX escapes.
 bool isAbsoluteHttpUri(std::string_view text);

@@ -12,10 +12,10 @@ namespace {
 
 ReadPayload read(std::string_view text) {
   ReadFault fault;
-  const std::optional<ReadPayload> payload = readPayload(*newestSnapshot(), text, fault);
+  std::optional<ReadPayload> payload = readPayload(*newestSnapshot(), text, fault);
   EXPECT_TRUE(payload.has_value()) << text << ": fault " << static_cast<int>(fault.kind) << " at " << fault.offset
                                    << " (" << fault.detail << ")";
-  return payload.value_or(ReadPayload{});
+  return payload ? std::move(*payload) : ReadPayload{};
 }
 
 ReadFault faultOf(std::string_view text) {
