@@ -1,5 +1,6 @@
 #include "common/json_escape.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -29,45 +30,77 @@ constexpr std::uint64_t kHighBits = 0x8080808080808080ULL;
 // byte's high bit survives the subtraction only where the byte was 0).
 constexpr bool hasZeroByte(std::uint64_t word) { return ((word - kOnes) & ~word & kHighBits) != 0; }
 
-// Whether one of the 8 bytes at `bytes` must be escaped: below 0x20, '"' or
-// '\\'. Most text has none, and is then passed over 8 bytes at a time.
-bool eightNeedEscape(const char* bytes) {
-  std::uint64_t word;
-  std::memcpy(&word, bytes, sizeof word);
+// Whether one of the 8 bytes of `word` must be escaped: below 0x20, '"' or
+// '\\'.
+bool needsEscape(std::uint64_t word) {
   const bool control = ((word - kOnes * 0x20) & ~word & kHighBits) != 0;
   return control || hasZeroByte(word ^ (kOnes * '"')) || hasZeroByte(word ^ (kOnes * '\\'));
 }
 
+// Whether one of the bytes at `bytes`, 1 to 8 of them, must be escaped.
+// Short texts (keys, most values) are then one word's check; the bytes past
+// `count` are filled with a letter, which needs no escape.
+bool someNeedEscape(const char* bytes, std::size_t count) {
+  std::uint64_t word = kOnes * 'a';
+  std::memcpy(&word, bytes, count);
+  return needsEscape(word);
+}
+
+// Where the first byte of `text` that must be escaped is, or text.size().
+// Most text has none, and is passed over 8 bytes at a time.
+std::size_t firstToEscape(std::string_view text) {
+  std::size_t index = 0;
+  for (; index < text.size(); index += 8) {
+    if (someNeedEscape(text.data() + index, std::min<std::size_t>(8, text.size() - index))) break;
+  }
+  if (index >= text.size()) return text.size();
+  while (!kMustEscape[static_cast<unsigned char>(text[index])]) ++index;
+  return index;
+}
+
 }  // namespace
 
-void appendJsonString(std::string& out, std::string_view text) {
-  out += '"';
-  std::size_t clean = 0;  // start of the run not yet copied
-  std::size_t index = 0;
-  for (; index + 8 <= text.size(); index += 8) {
-    if (eightNeedEscape(text.data() + index)) break;
-  }
+char* writeJsonString(char* out, std::string_view text) {
+  *out++ = '"';
+  std::size_t index = firstToEscape(text);
+  out = std::copy(text.data(), text.data() + index, out);
   for (; index < text.size(); ++index) {
     const auto c = static_cast<unsigned char>(text[index]);
-    if (!kMustEscape[c]) continue;
-    out.append(text.data() + clean, index - clean);
-    clean = index + 1;
+    if (!kMustEscape[c]) {
+      *out++ = static_cast<char>(c);
+      continue;
+    }
+    *out++ = '\\';
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"': *out++ = '"'; break;
+      case '\\': *out++ = '\\'; break;
+      case '\b': *out++ = 'b'; break;
+      case '\f': *out++ = 'f'; break;
+      case '\n': *out++ = 'n'; break;
+      case '\r': *out++ = 'r'; break;
+      case '\t': *out++ = 't'; break;
       default:
-        out += "\\u00";
-        out += kHexDigits[c >> 4];
-        out += kHexDigits[c & 0x0F];
+        out = std::copy_n("u00", 3, out);
+        *out++ = kHexDigits[c >> 4];
+        *out++ = kHexDigits[c & 0x0F];
     }
   }
-  out.append(text.data() + clean, text.size() - clean);
-  out += '"';
+  *out++ = '"';
+  return out;
+}
+
+void appendJsonString(std::string& out, std::string_view text) {
+  // Most text needs no escape: then it is appended as it is.
+  if (firstToEscape(text) == text.size()) {
+    out += '"';
+    out += text;
+    out += '"';
+    return;
+  }
+  const std::size_t start = out.size();
+  out.resize(start + jsonStringRoom(text.size()));
+  char* const end = writeJsonString(out.data() + start, text);
+  out.resize(static_cast<std::size_t>(end - out.data()));
 }
 
 void appendJsonUtcTime(std::string& out, std::chrono::system_clock::time_point time) {

@@ -1,5 +1,6 @@
 #include "engine/json_writer.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "common/json_escape.h"
@@ -8,24 +9,59 @@ namespace codepayload::json {
 
 using common::appendJsonString;
 
-void appendGeneratedCode(std::string& out, std::string_view reference, std::string_view barcodeText,
-                         std::string_view hri) {
-  out += "{\"reference\":";
-  appendJsonString(out, reference);
-  out += ",\"barcodeText\":";
-  appendJsonString(out, barcodeText);
-  out += ",\"hri\":";
-  appendJsonString(out, hri);
-  out += '}';
-}
-
 namespace {
 
-void appendNullableString(std::string& out, const std::optional<std::string_view>& text) {
+// Three ways to write an answer's pieces. An accepted item's answer is a
+// dozen or more short pieces: it is measured first (Room) and then written
+// through a pointer (Text) and appended at once, which costs far less than a
+// capacity check and a copy call per piece. Failures go straight into the
+// string (Appended).
+struct Room {
+  std::size_t bytes = 0;
+  template <std::size_t N>
+  void literal(const char (&)[N]) {
+    bytes += N - 1;
+  }
+  void string(std::string_view text) { bytes += common::jsonStringRoom(text.size()); }
+};
+
+struct Text {
+  char* at;
+  template <std::size_t N>
+  void literal(const char (&text)[N]) {
+    at = std::copy_n(text, N - 1, at);
+  }
+  void string(std::string_view text) { at = common::writeJsonString(at, text); }
+};
+
+struct Appended {
+  std::string& out;
+  template <std::size_t N>
+  void literal(const char (&text)[N]) {
+    out.append(text, N - 1);
+  }
+  void string(std::string_view text) { appendJsonString(out, text); }
+};
+
+// Appends what `write` writes, measured and then written at once. The same
+// `write` does both, so the room is enough by construction.
+template <typename Write>
+void appendMeasured(std::string& out, Write write) {
+  Room room;
+  write(room);
+  thread_local std::string scratch;
+  if (scratch.size() < room.bytes) scratch.resize(room.bytes);
+  Text text{scratch.data()};
+  write(text);
+  out.append(scratch.data(), static_cast<std::size_t>(text.at - scratch.data()));
+}
+
+template <typename Sink>
+void writeNullable(Sink& sink, const std::optional<std::string_view>& text) {
   if (text) {
-    appendJsonString(out, *text);
+    sink.string(*text);
   } else {
-    out += "null";
+    sink.literal("null");
   }
 }
 
@@ -60,18 +96,18 @@ void appendErrors(std::string& out, const std::vector<ValidationError>& errors, 
   out += ']';
 }
 
-template <typename Pair>
-void appendPairs(std::string& out, const std::vector<Pair>& pairs) {
-  out += '[';
+template <typename Sink, typename Pair>
+void writePairs(Sink& sink, const std::vector<Pair>& pairs) {
+  sink.literal("[");
   for (std::size_t i = 0; i < pairs.size(); ++i) {
-    if (i != 0) out += ',';
-    out += "{\"key\":";
-    appendJsonString(out, pairs[i].key);
-    out += ",\"value\":";
-    appendJsonString(out, pairs[i].value);
-    out += '}';
+    if (i != 0) sink.literal(",");
+    sink.literal("{\"key\":");
+    sink.string(pairs[i].key);
+    sink.literal(",\"value\":");
+    sink.string(pairs[i].value);
+    sink.literal("}");
   }
-  out += ']';
+  sink.literal("]");
 }
 
 std::string_view formName(PayloadForm form) {
@@ -85,32 +121,46 @@ std::string_view formName(PayloadForm form) {
 
 // "definition":{...} as /codes takes it (without a reference), with the form
 // and the symbology identifier read.
-void appendReading(std::string& out, const ParseOutcome& outcome) {
-  out += ",\"form\":";
-  appendJsonString(out, formName(outcome.payload.form));
-  out += ",\"symbologyIdentifier\":";
-  appendNullableString(out, outcome.payload.symbologyIdentifier.empty()
-                                ? std::nullopt
-                                : std::optional<std::string_view>(outcome.payload.symbologyIdentifier));
+template <typename Sink>
+void writeReading(Sink& sink, const ParseOutcome& outcome) {
+  sink.literal(",\"form\":");
+  sink.string(formName(outcome.payload.form));
+  sink.literal(",\"symbologyIdentifier\":");
+  writeNullable(sink, outcome.payload.symbologyIdentifier.empty()
+                          ? std::nullopt
+                          : std::optional<std::string_view>(outcome.payload.symbologyIdentifier));
   const CodeDefinition& definition = outcome.definition;
-  out += ",\"definition\":{\"primaryKey\":{\"key\":";
-  appendJsonString(out, definition.primaryKey.key);
-  out += ",\"value\":";
-  appendJsonString(out, definition.primaryKey.value);
-  out += "},\"ais\":";
-  appendPairs(out, definition.ais);
-  out += ",\"extensionParameters\":";
-  appendPairs(out, definition.extensionParameters);
-  out += ",\"digitalLinkStem\":";
-  appendNullableString(out, definition.digitalLinkStem);
-  out += ",\"linkType\":";
-  appendNullableString(out, definition.linkType);
-  out += ",\"context\":";
-  appendNullableString(out, definition.context);
-  out += '}';
+  sink.literal(",\"definition\":{\"primaryKey\":{\"key\":");
+  sink.string(definition.primaryKey.key);
+  sink.literal(",\"value\":");
+  sink.string(definition.primaryKey.value);
+  sink.literal("},\"ais\":");
+  writePairs(sink, definition.ais);
+  sink.literal(",\"extensionParameters\":");
+  writePairs(sink, definition.extensionParameters);
+  sink.literal(",\"digitalLinkStem\":");
+  writeNullable(sink, definition.digitalLinkStem);
+  sink.literal(",\"linkType\":");
+  writeNullable(sink, definition.linkType);
+  sink.literal(",\"context\":");
+  writeNullable(sink, definition.context);
+  sink.literal("}");
 }
 
 }  // namespace
+
+void appendGeneratedCode(std::string& out, std::string_view reference, std::string_view barcodeText,
+                         std::string_view hri) {
+  appendMeasured(out, [&](auto& sink) {
+    sink.literal("{\"reference\":");
+    sink.string(reference);
+    sink.literal(",\"barcodeText\":");
+    sink.string(barcodeText);
+    sink.literal(",\"hri\":");
+    sink.string(hri);
+    sink.literal("}");
+  });
+}
 
 void appendFailure(std::string& out, std::string_view reference, const std::vector<ValidationError>& errors) {
   out += "{\"reference\":";
@@ -121,24 +171,27 @@ void appendFailure(std::string& out, std::string_view reference, const std::vect
 }
 
 void appendParsedCode(std::string& out, std::string_view reference, const ParseOutcome& outcome) {
-  out += "{\"reference\":";
-  appendJsonString(out, reference);
-  appendReading(out, outcome);
-  out += ",\"elementString\":";
-  appendJsonString(out, outcome.elementString);
-  out += ",\"hri\":";
-  appendJsonString(out, outcome.hri);
-  out += ",\"digitalLink\":";
-  appendNullableString(out, outcome.digitalLink.empty() ? std::nullopt
-                                                        : std::optional<std::string_view>(outcome.digitalLink));
-  out += '}';
+  appendMeasured(out, [&](auto& sink) {
+    sink.literal("{\"reference\":");
+    sink.string(reference);
+    writeReading(sink, outcome);
+    sink.literal(",\"elementString\":");
+    sink.string(outcome.elementString);
+    sink.literal(",\"hri\":");
+    sink.string(outcome.hri);
+    sink.literal(",\"digitalLink\":");
+    writeNullable(sink, outcome.digitalLink.empty() ? std::nullopt
+                                                    : std::optional<std::string_view>(outcome.digitalLink));
+    sink.literal("}");
+  });
 }
 
 void appendParseFailure(std::string& out, std::string_view reference, const ParseOutcome& outcome) {
   out += "{\"reference\":";
   appendJsonString(out, reference);
   if (outcome.read) {
-    appendReading(out, outcome);
+    Appended sink{out};
+    writeReading(sink, outcome);
   } else {
     out += ",\"form\":null,\"symbologyIdentifier\":null,\"definition\":null";
   }

@@ -65,6 +65,37 @@ TEST(JsonEscape, AsTheEngineAndTheServerWroteBefore) {
   EXPECT_EQ(literal(std::string("a\"b\\c\nd\te\r\x01\x1f", 12)), R"("a\"b\\c\nd\te\r\u0001\u001f")");
 }
 
+// Texts are checked eight bytes at a time, the last word filled up: an
+// escape is found wherever it stands, in texts of every length around the
+// words' edges.
+TEST(JsonEscape, AnEscapeIsFoundAtEveryPlaceOfEveryLength) {
+  for (std::size_t size = 1; size <= 25; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      std::string text(size, 'x');
+      text[at] = '"';
+      std::string expected = "\"" + text.substr(0, at) + "\\\"" + text.substr(at + 1) + "\"";
+      EXPECT_EQ(literal(text), expected) << size << " " << at;
+      text[at] = '\x01';
+      expected = "\"" + text.substr(0, at) + "\\u0001" + text.substr(at + 1) + "\"";
+      EXPECT_EQ(literal(text), expected) << size << " " << at;
+    }
+  }
+}
+
+TEST(JsonEscape, WritingNeedsNoMoreThanItsRoom) {
+  // Every byte a control character: the most a text can take.
+  const std::string text(9, '\x02');
+  std::string room(jsonStringRoom(text.size()) + 1, '#');
+  const char* end = writeJsonString(room.data(), text);
+  EXPECT_EQ(static_cast<std::size_t>(end - room.data()), jsonStringRoom(text.size()));
+  std::string expected = "\"";
+  for (int i = 0; i < 9; ++i) expected += "\\u0002";
+  EXPECT_EQ(room, expected + "\"#");
+  std::string plain(jsonStringRoom(3), '#');
+  EXPECT_EQ(std::string_view(plain.data(), static_cast<std::size_t>(writeJsonString(plain.data(), "a\"b") - plain.data())),
+            R"("a\"b")");
+}
+
 TEST(JsonEscape, RunsBetweenEscapesAreKept) {
   EXPECT_EQ(literal("ab\"cd\\ef\ngh"), R"("ab\"cd\\ef\ngh")");
   EXPECT_EQ(literal("\"\""), R"("\"\"")");
