@@ -6,8 +6,10 @@
 //   valgrind --tool=callgrind --toggle-collect='*profiledLoop*' codepayload_engine_profile digital-link 20000
 //
 // Cases: digital-link (a), element-string (b), three-faults (c), mixed-batch
-// (d, a 10,000-item CodesRequest body per repetition). Prints the codes
-// processed, which is what the total is divided by.
+// (d, a 10,000-item CodesRequest body per repetition), and read back:
+// parse-digital-link (e, the URI of (a)) and parse-scanner-data (f, the AIs of
+// (b) as GS1 DataMatrix scanner data). Prints the codes processed, which is
+// what the total is divided by.
 #include <charconv>
 #include <cstdio>
 #include <string>
@@ -15,6 +17,7 @@
 
 #include "bench/engine_cases.h"
 #include "engine/item_processor.h"
+#include "engine/parse_item.h"
 #include "engine/payload_engine.h"
 #include "engine/snapshot.h"
 
@@ -48,6 +51,35 @@ constexpr std::size_t kBatchItems = 10000;
   return true;
 }
 
+[[gnu::noinline]] std::size_t profiledLoopParse(const Snapshot& rules, std::string_view data, std::size_t repetitions,
+                                                ParseOutcome& outcome) {
+  std::size_t accepted = 0;
+  for (std::size_t i = 0; i < repetitions; ++i) {
+    parseItem(rules, data, 0, outcome);
+    accepted += outcome.accepted() ? 1 : 0;
+  }
+  return accepted;
+}
+
+int profileParse(const std::string& data, std::size_t repetitions) {
+  const auto rules = bench::baselineRules();
+  ParseOutcome outcome;
+  const std::size_t accepted = profiledLoopParse(*rules, data, repetitions, outcome);
+  if (accepted != repetitions) {
+    std::fprintf(stderr, "codepayload_engine_profile: %zu of %zu payloads read back\n", accepted, repetitions);
+    return 1;
+  }
+  std::printf("codes processed: %zu\n", repetitions);
+  return 0;
+}
+
+// The barcode text the engine writes for `definition`.
+std::string generatedText(const CodeDefinition& definition) {
+  ItemOutcome outcome;
+  processItem(*bench::baselineRules(), definition, 0, outcome);
+  return outcome.barcodeText;
+}
+
 int profileItems(const CodeDefinition& definition, bool expectAccepted, std::size_t repetitions) {
   const auto rules = bench::baselineRules();
   ItemOutcome outcome;
@@ -73,7 +105,8 @@ int profileBatch(std::size_t repetitions) {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: codepayload_engine_profile digital-link|element-string|three-faults|mixed-batch REPETITIONS\n"
+               "usage: codepayload_engine_profile digital-link|element-string|three-faults|mixed-batch|\n"
+               "                                  parse-digital-link|parse-scanner-data REPETITIONS\n"
                "REPETITIONS: 1 to 100000000 (mixed-batch: 10,000 codes each)\n");
   return 64;
 }
@@ -93,5 +126,7 @@ int main(int argc, char** argv) {
   if (name == "element-string") return profileItems(bench::fourAis(false), true, repetitions);
   if (name == "three-faults") return profileItems(bench::threeFaults(), false, repetitions);
   if (name == "mixed-batch") return profileBatch(repetitions);
+  if (name == "parse-digital-link") return profileParse(generatedText(bench::fourAis(true)), repetitions);
+  if (name == "parse-scanner-data") return profileParse(bench::scannerData(bench::fourAis(false)), repetitions);
   return usage();
 }
