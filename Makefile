@@ -73,7 +73,7 @@ bench-scale:
 bench-parse:
 	CODEPAYLOAD_BENCH_DEPS=1 scripts/install-deps.sh
 	cmake -S . -B $(BUILD)-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCODEPAYLOAD_BENCH=ON -DCODEPAYLOAD_TESTS=OFF
-	cmake --build $(BUILD)-bench -j $(JOBS) --target codepayload_engine_bench
+	cmake --build $(BUILD)-bench -j $(JOBS) --target codepayload_engine_bench codepayload_engine_profile
 	bench/parse.sh $(BUILD)-bench
 
 clean:

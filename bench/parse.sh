@@ -11,6 +11,10 @@
 #  - 10,000 such Digital Links through the JSON of a CodesRequest against their URIs through the
 #    JSON of a ParseRequest (the request parsed, every item answered, the response written).
 # Target: parse no more than generate (a ratio of at most 1).
+# With valgrind installed (make bench-parse installs it), the instructions per
+# item of the first pair, from callgrind (codepayload_engine_profile), split
+# into the steps of each direction: they do not depend on how busy the
+# machine is, and show where parse's extra cost lies.
 #
 # Settings (environment): BENCH_RUNS (5), BENCH_MIN_TIME (seconds per benchmark, 0.5),
 # BENCH_OUTPUT (bench/results/parse.md).
@@ -71,6 +75,64 @@ for run in $(seq 1 "$runs"); do
 done
 load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# Instructions per item by step, when valgrind is there.
+engine_profile=$build/bench/codepayload_engine_profile
+declare -A instructions
+profile_repetitions=20000
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null && [ -x "$engine_profile" ]; then
+  for case_name in digital-link parse-digital-link; do
+    valgrind --tool=callgrind --callgrind-out-file="$work/$case_name.callgrind" --toggle-collect='*profiledLoop*' \
+      "$engine_profile" "$case_name" "$profile_repetitions" >"$work/$case_name.log" 2>&1 ||
+      { cat "$work/$case_name.log" >&2; die "codepayload_engine_profile $case_name failed"; }
+    callgrind_annotate --inclusive=yes "$work/$case_name.callgrind" >"$work/$case_name.txt" 2>/dev/null
+    for step in processItem parseItem readPayload validateItem ItemContext::ItemContext writeDigitalLink \
+                writeElementString writeHri; do
+      instructions[$case_name-$step]=$(awk -v step="codepayload::$step(" -v count="$profile_repetitions" '
+          index($0, step) { gsub(",", "", $1); printf "%.0f", $1 / count; exit }' "$work/$case_name.txt")
+    done
+  done
+fi
+
+# instruction_row LABEL STEP: a step's instructions per item, each direction.
+instruction_row() {
+  local generate=${instructions[digital-link-$2]:-} parse=${instructions[parse-digital-link-$2]:-}
+  echo "| $1 | $( [ -n "$generate" ] && fmt "$generate" || echo none) | $( [ -n "$parse" ] && fmt "$parse" || echo none) |"
+}
+
+# the_rest CASE TOTAL STEP...: the instructions of CASE's TOTAL less those of its STEPs.
+the_rest() {
+  local case_name=$1 total=${instructions[$1-$2]} step
+  shift 2
+  for step in "$@"; do total=$((total - ${instructions[$case_name-$step]:-0})); done
+  echo "$total"
+}
+
+instruction_table() {
+  [ -n "${instructions[digital-link-processItem]:-}" ] || return 0
+  local rest_generate rest_parse
+  rest_generate=$(the_rest digital-link processItem validateItem ItemContext::ItemContext writeDigitalLink writeHri)
+  rest_parse=$(the_rest parse-digital-link parseItem readPayload validateItem ItemContext::ItemContext \
+               writeDigitalLink writeElementString writeHri)
+  cat <<EOF
+
+## Where parse's extra cost lies
+
+Instructions per item of the first pair (callgrind, $(fmt "$profile_repetitions") items each way; the
+same on any machine for this build). Each step includes what it calls.
+
+| step | generate | parse |
+|---|---|---|
+$(instruction_row "reading the text" readPayload)
+$(instruction_row "the pipeline (every rule module)" validateItem)
+$(instruction_row "the item's AIs looked up" ItemContext::ItemContext)
+$(instruction_row "the URI written" writeDigitalLink)
+$(instruction_row "the element string written" writeElementString)
+$(instruction_row "the HRI written" writeHri)
+| the rest (the definition built, placement checked, buffers) | $(fmt "$rest_generate") | $(fmt "$rest_parse") |
+| **the item** | **$(fmt "${instructions[digital-link-processItem]}")** | **$(fmt "${instructions[parse-digital-link-parseItem]}")** |
+EOF
+}
+
 row() {
   local figure=$1 label=$2 ratio
   ratio=$(median_ratio "$figure-parse" "$figure-generate")
@@ -102,6 +164,10 @@ $(row batch "10,000 such Digital Links through JSON, request and response")
 Parsing does what generating does (the same pipeline over the same AIs, the URI and the HRI
 written) and more: it reads the text first (percent escapes, the path's pairs, the query) and
 writes the element string as well as the URI, and its JSON answer echoes the definition read.
+The steps both directions share cost the same instructions (the table below), so in the engine
+alone parse costs generate's cost plus its reading and its element string. Through JSON the gap
+narrows: a CodesRequest's definition is more JSON to read than a ParseRequest's one string.
+$(instruction_table)
 
 ## Command
 
