@@ -342,7 +342,9 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
   contexts.viewer = page.context();
   const row = clientRow(page, replacement.clientId);
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
-  assert.equal(await row.getByRole('button').count(), 0);
+  // Copying the client ID is all a viewer may do with a client.
+  assert.equal(await row.getByRole('button').count(), 1);
+  await row.getByRole('button', { name: 'Copy client ID', exact: true }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create API client', exact: true }).isDisabled(), true);
 
   for (const [endpoint, body] of [
