@@ -805,6 +805,10 @@ test('on a phone every page fits the screen: tables stacked, identifiers whole, 
     assert.equal(await idCell.getAttribute('data-label'), 'Client ID');
     assert.equal(await idCell.evaluate((element) => getComputedStyle(element, '::before').display), 'block');
     await expectWholeIdentifier(idCell.locator('code'));
+    // Down to WCAG's reflow width, 320 px.
+    await owner_.setViewportSize({ width: 320, height: phone.height });
+    await expectWholeIdentifier(idCell.locator('code'));
+    await owner_.setViewportSize(phone);
     await row.getByRole('button', { name: 'Copy client ID', exact: true }).click();
     await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
     assert.equal(await owner_.evaluate(() => navigator.clipboard.readText()), replacement.clientId);
