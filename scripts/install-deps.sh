@@ -10,8 +10,8 @@
 #          (curl, sqlite3, python3, systemd-analyze, Prometheus's promtool, a scratch PostgreSQL 15
 #          server for the registry's PostgreSQL tests, HAProxy for the scale tests, ...), Debian's
 #          chromium-headless-shell, and the tests' npm packages (tests/dashboard: playwright-core
-#          for the browser tests, bwip-js for tests/verify, pinned, with npm ci; never a browser
-#          downloaded by npm)
+#          and axe-core for the browser tests, bwip-js for tests/verify, pinned, with npm ci; never
+#          a browser downloaded by npm)
 # More, by environment: CODEPAYLOAD_BENCH_DEPS=1, CODEPAYLOAD_FUZZ_DEPS=1, CODEPAYLOAD_PACKAGE_DEPS=1.
 # `scripts/install-deps.sh --list run|test` prints the packages of a mode, one a line, and installs nothing.
 set -euo pipefail
@@ -64,9 +64,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ "$mode" = test ] || exit 0
-# The tests' npm packages, in tests/dashboard: the browser tests' playwright-core and the Node 20
-# runtime it needs (Debian 12's nodejs is 18), and tests/verify's second renderer, bwip-js, all
-# pinned in package-lock.json; npm ci again whenever the lock file changed since the last install.
+# The tests' npm packages, in tests/dashboard: the browser tests' playwright-core, the Node 20
+# runtime it needs (Debian 12's nodejs is 18) and axe-core, and tests/verify's second renderer,
+# bwip-js, all pinned in package-lock.json; npm ci again whenever the lock file changed since the
+# last install.
 dashboard_tests=$(cd "$(dirname "$0")/.." && pwd)/tests/dashboard
 lock_digest=$(sha256sum "$dashboard_tests/package-lock.json" | cut -d' ' -f1)
 stamp=$dashboard_tests/node_modules/.installed-lock-sha256

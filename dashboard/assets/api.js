@@ -1,7 +1,7 @@
 // Organization -> API: the organization's API clients (create, block, unblock, delete, create a
 // replacement) and their usage. Owners and developers change clients; viewers only read (the
 // server refuses their changes anyway).
-import { button, callData, cell, fillBody, formatTime, guarded, showError, startPage } from './dashboard.js';
+import { button, callData, cell, fillBody, formatTime, guarded, identifier, showError, startPage } from './dashboard.js';
 import { drawUsageChart, fillUsageTable } from './usage.js';
 
 const createButton = document.getElementById('create-client');
@@ -34,9 +34,7 @@ function clientRow(client) {
   const row = document.createElement('tr');
   row.dataset.clientId = client.id;
   const id = document.createElement('td');
-  const code = document.createElement('code');
-  code.textContent = client.id;
-  id.append(code);
+  id.append(identifier(client.id, 'client ID'));
   const state = cell(client.state);
   state.className = `state state-${client.state}`;
   const created = client.createdBy === '' ? formatTime(client.createdAt)

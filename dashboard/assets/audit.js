@@ -3,10 +3,22 @@ import { callData, cell, fillBody, formatTime, guarded, startPage } from './dash
 
 let isOperator = false;
 
+// A cell with an identifier (the target, the organization), in a <code> never broken inside.
+function identifierCell(value) {
+  const element = document.createElement('td');
+  if (value !== null && value !== undefined) {
+    const code = document.createElement('code');
+    code.className = 'id';
+    code.textContent = value;
+    element.append(code);
+  }
+  return element;
+}
+
 function recordRow(record) {
   const row = document.createElement('tr');
-  row.append(cell(formatTime(record.at), 'th'), cell(record.actor), cell(record.action), cell(record.target ?? ''),
-             cell(record.organization ?? ''), cell(record.address), cell(record.result), cell(record.detail ?? ''));
+  row.append(cell(formatTime(record.at), 'th'), cell(record.actor), cell(record.action), identifierCell(record.target),
+             identifierCell(record.organization), cell(record.address), cell(record.result), cell(record.detail ?? ''));
   return row;
 }
 

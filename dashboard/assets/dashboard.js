@@ -166,8 +166,45 @@ export function button(label, onClick, className = '') {
   return element;
 }
 
-// Fills a <tbody> with rows, or with one row saying there is nothing when rows is empty.
+// An identifier (a client ID, an organization ID) shown whole, never broken inside, with a
+// "Copy" button that puts it on the clipboard and says so in a live region beside it. what
+// names the identifier for a screen reader ("client ID"); the button's visible text stays "Copy".
+export function identifier(value, what) {
+  const code = document.createElement('code');
+  code.textContent = value;
+  const copy = document.createElement('button');
+  copy.type = 'button';
+  copy.className = 'secondary copy';
+  const hidden = document.createElement('span');
+  hidden.className = 'visually-hidden';
+  hidden.textContent = ` ${what}`;
+  copy.append('Copy', hidden);
+  const status = document.createElement('span');
+  status.className = 'copied';
+  status.setAttribute('role', 'status');
+  copy.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      status.textContent = 'Copied';
+    } catch {
+      window.getSelection().selectAllChildren(code);
+      status.textContent = 'Selected: copy it with Ctrl+C';
+    }
+  });
+  const box = document.createElement('span');
+  box.className = 'identifier';
+  box.append(code, copy, status);
+  return box;
+}
+
+// Fills a <tbody> with rows, or with one row saying there is nothing when rows is empty. Each
+// cell gets its column's header as data-label: a narrow screen shows the rows stacked, each
+// value under its label (dashboard.css, table.stacks).
 export function fillBody(body, rows, columns, emptyText) {
+  const labels = [...body.closest('table').tHead.rows[0].cells].map((header) => header.textContent);
+  for (const row of rows) {
+    for (const [index, each] of [...row.cells].entries()) each.dataset.label = labels[index];
+  }
   body.replaceChildren(...rows);
   if (rows.length === 0) {
     const row = document.createElement('tr');

@@ -1,6 +1,6 @@
 // Organization: name, plan, subscription and users. Owners add and remove users and may
 // require a second factor for everyone.
-import { button, callData, cell, fillBody, formatTime, guarded, startPage } from './dashboard.js';
+import { button, callData, cell, fillBody, formatTime, guarded, identifier, startPage } from './dashboard.js';
 
 let isOwner = false;
 let myId = '';
@@ -25,7 +25,7 @@ function userRow(user) {
 
 function showOrganization(organization) {
   document.getElementById('org-name').textContent = organization.name;
-  document.getElementById('org-id').textContent = organization.id;
+  document.getElementById('org-id').replaceChildren(identifier(organization.id, 'organization ID'));
   document.getElementById('org-plan').textContent = organization.plan;
   document.getElementById('org-subscription').textContent = organization.subscription;
   document.getElementById('org-covers').textContent =

@@ -1,5 +1,5 @@
 // The operator's page: every organization, its plan and subscription, and new organizations.
-import { button, callData, cell, fillBody, formatTime, guarded, startPage } from './dashboard.js';
+import { button, callData, cell, fillBody, formatTime, guarded, identifier, startPage } from './dashboard.js';
 
 const plans = ['free', 'starter', 'pro', 'enterprise'];
 
@@ -21,9 +21,7 @@ function organizationRow(organization) {
     await load();
   })));
   const id = document.createElement('td');
-  const code = document.createElement('code');
-  code.textContent = organization.id;
-  id.append(code);
+  id.append(identifier(organization.id, 'organization ID'));
   const active = organization.subscription === 'active';
   const actions = document.createElement('td');
   actions.append(button(active ? 'Deactivate subscription' : 'Activate subscription', () => guarded(async () => {

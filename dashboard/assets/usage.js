@@ -8,9 +8,14 @@ const series = [
   { key: 'codesAccepted', label: 'Codes accepted', className: 'series-accepted' },
   { key: 'codesRejected', label: 'Codes rejected', className: 'series-rejected' },
 ];
-const width = 720;
-const height = 260;
-const margin = { top: 16, right: 16, bottom: 56, left: 56 };
+// The chart is drawn at the width its container has (one SVG unit is one CSS pixel), so its text
+// keeps the stylesheet's size on a phone as on a desktop, and is drawn again when that width
+// changes. Below legendInRowFrom pixels the legend's three entries stand one under the other.
+const margin = { top: 16, right: 16, left: 56 };
+const fallbackWidth = 720;
+const legendInRowFrom = 600;
+const legendSpacing = 180;
+const legendLine = 20;
 
 function svgElement(name, attributes, text) {
   const element = document.createElementNS(svgNamespace, name);
@@ -29,12 +34,20 @@ function niceCeiling(value) {
   return 10 * power;
 }
 
-export function drawUsageChart(container, days, title) {
+function widthOf(container) {
+  return Math.round(container.clientWidth) || fallbackWidth;
+}
+
+function draw(container, days, title, width) {
+  const legendInRow = width >= legendInRowFrom;
+  const plotHeight = legendInRow ? 188 : 160;
+  const plotBottom = margin.top + plotHeight;
+  const legendTop = plotBottom + 40;
+  const height = legendTop + (legendInRow ? 1 : series.length) * legendLine;
   const top = niceCeiling(Math.max(0, ...days.flatMap((day) => series.map((each) => day[each.key]))));
   const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
   const x = (index) => margin.left + (days.length > 1 ? (index * plotWidth) / (days.length - 1) : plotWidth / 2);
-  const y = (value) => margin.top + plotHeight - (value * plotHeight) / top;
+  const y = (value) => plotBottom - (value * plotHeight) / top;
 
   const svg = svgElement('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-labelledby': 'usage-svg-title',
                                   class: 'usage-chart' });
@@ -50,8 +63,8 @@ export function drawUsageChart(container, days, title) {
   const labelled = new Map([[0, 'start'], [Math.floor((days.length - 1) / 2), 'middle'], [days.length - 1, 'end']]);
   days.forEach((day, index) => {
     if (labelled.has(index)) {
-      svg.append(svgElement('text', { x: x(index), y: height - margin.bottom + 18,
-                                      class: `axis-label ${labelled.get(index)}` }, day.day));
+      svg.append(svgElement('text', { x: x(index), y: plotBottom + 20, class: `axis-label ${labelled.get(index)}` },
+                            day.day));
     }
   });
   // Drawn last to first, so the first series (tokens, dashed) stays visible where lines meet.
@@ -64,11 +77,32 @@ export function drawUsageChart(container, days, title) {
       point.append(svgElement('title', {}, `${day.day}: ${day[each.key]} ${each.label.toLowerCase()}`));
       svg.append(point);
     }
-    const legendX = margin.left + position * 180;
-    svg.append(svgElement('rect', { x: legendX, y: height - 22, width: 14, height: 4, class: each.className }));
-    svg.append(svgElement('text', { x: legendX + 20, y: height - 16, class: 'axis-label' }, each.label));
+    const legendX = margin.left + (legendInRow ? position * legendSpacing : 0);
+    const legendY = legendTop + (legendInRow ? 0 : position * legendLine);
+    svg.append(svgElement('rect', { x: legendX, y: legendY - 6, width: 14, height: 4, class: each.className }));
+    svg.append(svgElement('text', { x: legendX + 20, y: legendY, class: 'axis-label' }, each.label));
   });
   container.replaceChildren(svg);
+}
+
+// What each container last showed, to draw it again at a new width.
+const shown = new WeakMap();
+const resized = new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const last = shown.get(target);
+    const width = widthOf(target);
+    if (last !== undefined && last.width !== width) {
+      last.width = width;
+      draw(target, last.days, last.title, width);
+    }
+  }
+});
+
+export function drawUsageChart(container, days, title) {
+  const width = widthOf(container);
+  shown.set(container, { days, title, width });
+  resized.observe(container);
+  draw(container, days, title, width);
 }
 
 export function fillUsageTable(body, days) {

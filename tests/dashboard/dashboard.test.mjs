@@ -2,10 +2,13 @@
 // driven by playwright-core against a real codepayload-server that run-browser-tests.sh started
 // and bootstrapped (organization "Acme Foods" on Starter, owner, viewer, operator). Elements are
 // found by role and accessible name, the names the issue fixes. The cases run in order and share
-// the server's state: each builds on the clients the previous ones made.
+// the server's state: each builds on the clients the previous ones made. axe-core checks every
+// state of a page they visit (WCAG 2.2 A and AA), and one case visits every page again at a
+// phone's size.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, request } from 'playwright-core';
@@ -81,7 +84,30 @@ async function eventually(check) {
   }
 }
 
-async function screenshot(page, name) {
+// axe-core (pinned in package.json) with the WCAG 2.0, 2.1 and 2.2 A and AA rules. It is evaluated
+// in the page through the DevTools protocol rather than added as a <script>: the pages'
+// Content-Security-Policy refuses inline scripts, and stays as strict under test as in use.
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function expectAccessible(page, state) {
+  if (!await page.evaluate(() => 'axe' in window)) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (tags) => {
+    const results = await window.axe.run(document, { runOnly: { type: 'tag', values: tags } });
+    return results.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  }, axeTags);
+  assert.deepEqual(violations, [], `axe-core on ${state}:\n` + violations.map(
+    (violation) => `  ${violation.id} (${violation.help}): ${violation.targets.join(', ')}`).join('\n'));
+}
+
+// A state of a page the tests visit: axe-core finds no violation in it, and its screenshot
+// goes to the artifacts.
+async function checkState(page, name) {
+  await expectAccessible(page, name);
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
@@ -154,6 +180,7 @@ async function readSecretDialog(page) {
   await assert.doesNotReject(dialog.getByText('it cannot be shown again').waitFor());
   await dialog.getByRole('button', { name: 'Copy secret', exact: true }).click();
   await dialog.getByRole('status').filter({ hasText: 'The secret is on the clipboard.' }).waitFor();
+  await expectAccessible(page, 'the secret dialog');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
   await dialog.getByRole('button', { name: 'Done', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
@@ -208,7 +235,7 @@ test('sign-in: an unknown email and a wrong password get the same answer', async
   assert.notEqual(wrongPassword, '');
   assert.equal(unknownEmail, wrongPassword);
   assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
-  await screenshot(page, 'sign-in');
+  await checkState(page, 'sign-in');
   await context.close();
 });
 
@@ -225,6 +252,7 @@ test('the owner signs in and lands on Organization -> API', async () => {
                                                 ['Organization', 'API', 'Try it', 'Audit', 'Account']));
   await nav.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   await owner_.getByRole('cell', { name: 'No API clients yet.' }).waitFor();
+  await expectAccessible(owner_, 'the API page without clients');
   await owner_.goto('/dashboard/');
   assert.equal(new URL(owner_.url()).pathname, '/dashboard/api');
 });
@@ -233,6 +261,11 @@ test('create a client: the secret is shown once and works at /oauth/token and /c
   await owner_.getByRole('button', { name: 'Create API client', exact: true }).click();
   const dialog = owner_.getByRole('dialog', { name: 'Create API client' });
   await dialog.getByLabel('Name', { exact: true }).fill(clientName);
+  await expectAccessible(owner_, 'the create dialog');
+  await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+  await dialog.getByRole('alert').waitFor();
+  assert.notEqual(await dialog.getByRole('alert').innerText(), '');
+  await expectAccessible(owner_, 'the create dialog refusing a client without scopes');
   await dialog.getByLabel('write:codes', { exact: true }).check();
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await owner_.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -295,6 +328,7 @@ test('delete asks for the client\'s name; the deleted client gets no token', asy
   await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
   await dialog.getByRole('alert').waitFor();
   assert.notEqual(await dialog.getByRole('alert').innerText(), '');
+  await expectAccessible(owner_, 'the delete dialog refusing a wrong name');
   await clientRow(owner_, first.clientId).waitFor();
 
   await dialog.getByLabel('Type the client name to confirm', { exact: true }).fill(clientName);
@@ -302,7 +336,7 @@ test('delete asks for the client\'s name; the deleted client gets no token', asy
   await dialog.waitFor({ state: 'hidden' });
   await clientRow(owner_, first.clientId).waitFor({ state: 'detached' });
   assert.equal(await owner_.getByRole('rowheader', { name: clientName, exact: true }).count(), 1);
-  await screenshot(owner_, 'api-clients');
+  await checkState(owner_, 'api-clients');
   let refused = await requestToken(first.clientId, first.secret);
   for (const deadline = Date.now() + registryDelay; refused.status !== 401 && Date.now() < deadline;) {
     refused = await requestToken(first.clientId, first.secret);
@@ -334,7 +368,7 @@ test('usage: the chart and the table count today\'s tokens and codes, per organi
   await clientRow(owner_, replacement.clientId)
     .getByRole('cell', { name: /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/ }).waitFor();
   await owner_.getByText('The numbers as a table', { exact: true }).click();
-  await screenshot(owner_, 'api');
+  await checkState(owner_, 'api');
 });
 
 test('a viewer sees the clients but cannot change anything; the server refuses', async () => {
@@ -342,8 +376,11 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
   contexts.viewer = page.context();
   const row = clientRow(page, replacement.clientId);
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
-  assert.equal(await row.getByRole('button').count(), 0);
+  // Copying the client ID is all a viewer may do with a client.
+  assert.equal(await row.getByRole('button').count(), 1);
+  await row.getByRole('button', { name: 'Copy client ID', exact: true }).waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create API client', exact: true }).isDisabled(), true);
+  await expectAccessible(page, 'the API page of a viewer');
 
   for (const [endpoint, body] of [
     ['clients', { name: 'viewer made this', scopes: ['write:codes'] }],
@@ -423,7 +460,7 @@ test('Try it: a viewer generates a definition: its barcodeText, HRI and symbol, 
     HRI: '(01)09506000134352(10)AB(C)(17)271231',
   });
   await expectSymbol(page, generated, 'GS1 DataMatrix', 'GS1 DataMatrix: (01)09506000134352(10)AB(C)(17)271231');
-  await screenshot(page, 'try-it');
+  await checkState(page, 'try-it');
 
   // Two faults: each listed above the form and shown beside its field.
   await primary.getByLabel('Value', { exact: true }).fill('09506000134353');
@@ -440,7 +477,7 @@ test('Try it: a viewer generates a definition: its barcodeText, HRI and symbol, 
   assert.equal(await primary.getByLabel('Value', { exact: true }).getAttribute('aria-invalid'), 'true');
   await result.getByRole('heading', { name: 'Not generated', exact: true }).waitFor();
   assert.equal(await result.getByRole('img').count(), 0);
-  await screenshot(page, 'try-it-faults');
+  await checkState(page, 'try-it-faults');
 
   // With a stem: a Digital Link URI in a QR Code.
   await primary.getByLabel('Value', { exact: true }).fill('09506000134352');
@@ -460,7 +497,7 @@ test('Try it: a viewer generates a definition: its barcodeText, HRI and symbol, 
   await page.setViewportSize({ width: 360, height: 780 });
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
             'the page scrolls sideways at 360 px');
-  await screenshot(page, 'try-it-phone');
+  await checkState(page, 'try-it-phone');
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
@@ -491,7 +528,7 @@ test('Try it: scanner data with a GS is read back to its AIs; a fault marks its 
   assert.equal(await result.locator('code.data').first().innerText(), ']d2010950600013435210ABCGS21XYZ');
   assert.equal(await result.locator('code.data abbr').getAttribute('title'), 'group separator');
   await expectSymbol(page, read, 'GS1 DataMatrix', 'GS1 DataMatrix: (01)09506000134352(10)ABC(21)XYZ');
-  await screenshot(page, 'try-it-read');
+  await checkState(page, 'try-it-read');
 
   await field.fill(']d20109506000134353\\x1D10AB');
   const faulty = await submitTryIt(page, 'parse', 'Read');
@@ -504,7 +541,7 @@ test('Try it: scanner data with a GS is read back to its AIs; a fault marks its 
   assert.equal(await fault.locator('mark').innerText(), '09506000134353');
   assert.match(await fault.innerText(), /At characters 6 to 19: \]d20109506000134353GS10AB/);
   assert.equal(await result.getByRole('img').count(), 0);
-  await screenshot(page, 'try-it-fault');
+  await checkState(page, 'try-it-fault');
 });
 
 // RFC 6238 (HMAC-SHA-1, 30 s, 6 digits) of a base32 secret, for the account page's check.
@@ -537,7 +574,7 @@ test('two-factor: the viewer turns TOTP on, then signs in with a recovery code a
   const codes = await recoveryCodes.allInnerTexts();
   assert.equal(codes.length, 10);
   await page.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
-  await screenshot(page, 'account-totp');
+  await checkState(page, 'account-totp');
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL('**/dashboard/sign-in');
@@ -593,7 +630,7 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
     ['Organizations', 'Try it', 'Audit', 'Account']));
   const acme = operatorPage.getByRole('row').filter({ has: operatorPage.getByText(organizationId, { exact: true }) });
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
-  await screenshot(operatorPage, 'organizations');
+  await checkState(operatorPage, 'organizations');
 
   const createButton = owner_.getByRole('button', { name: 'Create API client', exact: true });
   // why: the sentence shown next to the disabled button and in the server's refusal; null: allowed.
@@ -615,7 +652,7 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
   await acme.getByRole('cell', { name: 'not allowed', exact: true }).waitFor();
   await expectGate('The organization\'s plan (free) does not include API clients; they need the Starter plan or higher.');
-  await screenshot(owner_, 'api-plan-gate');
+  await checkState(owner_, 'api-plan-gate');
 
   await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
@@ -651,7 +688,7 @@ test('the audit log shows the dashboard\'s changes with who and from where', asy
   assert.equal(everything.includes(first.secret), false);
   assert.equal(everything.includes(replacement.secret), false);
   assert.equal(everything.includes(owner.password), false);
-  await screenshot(owner_, 'audit');
+  await checkState(owner_, 'audit');
 });
 
 test('the Organization and Account pages', async () => {
@@ -667,12 +704,12 @@ test('the Organization and Account pages', async () => {
   const developer = users.getByRole('row').filter({ has: owner_.getByRole('rowheader', { name: 'developer@acme.example' }) });
   await developer.waitFor();
   assert.deepEqual((await developer.getByRole('cell').allInnerTexts()).slice(0, 2), ['developer', 'off']);
-  await screenshot(owner_, 'organization');
+  await checkState(owner_, 'organization');
   await developer.getByRole('button', { name: 'Remove', exact: true }).click();
   await developer.waitFor({ state: 'detached' });
   await owner_.getByRole('link', { name: 'Account', exact: true }).click();
   await owner_.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
-  await screenshot(owner_, 'account');
+  await checkState(owner_, 'account');
 });
 
 test('an owner requires TOTP only with it on: refused without it, enrols, requires it, then lifts the rule', async () => {
@@ -683,6 +720,7 @@ test('an owner requires TOTP only with it on: refused without it, enrols, requir
   // page says why.
   await owner_.getByRole('alert').filter({ hasText: 'Turn on TOTP for your own account first (on the Account page)' })
     .waitFor();
+  await expectAccessible(owner_, 'the organization page refusing the rule');
   assert.equal(new URL(owner_.url()).pathname, '/dashboard/organization');
   await owner_.getByText('optional', { exact: true }).waitFor();
   const stillAllowed = await owner_.context().request.get('/dashboard/data/clients');
@@ -704,6 +742,125 @@ test('an owner requires TOTP only with it on: refused without it, enrols, requir
   await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).uncheck();
   await owner_.getByRole('button', { name: 'Save', exact: true }).click();
   await owner_.getByText('optional', { exact: true }).waitFor();
+});
+
+// A phone's screen in CSS pixels (an iPhone 12 to 15), and the desktop size the other cases use.
+const phone = { width: 390, height: 844 };
+const desktop = { width: 1280, height: 900 };
+
+// At a phone's size: nothing is wider than the screen (no sideways scrolling), every button shown
+// (of scope: an open dialog) lies within the screen, and axe-core finds no violation.
+async function expectFitsPhone(page, state, scope = page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  assert.equal(innerWidth, phone.width);
+  assert.ok(scrollWidth <= innerWidth, `${state}: the page is ${scrollWidth} px wide on a ${innerWidth} px screen`);
+  const buttons = await scope.getByRole('button').filter({ visible: true }).all();
+  assert.ok(buttons.length > 0, `${state}: no button shown`);
+  for (const button of buttons) {
+    const box = await button.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= phone.width,
+              `${state}: the button "${await button.innerText()}" spans ${box.x} to ${box.x + box.width} px`);
+  }
+  await checkState(page, `${state}-phone`);
+}
+
+// An identifier's <code> shows it whole: on one line, none of it scrolled out of view or off the screen.
+async function expectWholeIdentifier(code) {
+  const shape = await code.evaluate((element) => ({
+    text: element.textContent,
+    height: element.getBoundingClientRect().height,
+    lineHeight: parseFloat(getComputedStyle(element).lineHeight),
+    hiddenWidth: element.scrollWidth - element.clientWidth,
+    right: element.getBoundingClientRect().right,
+  }));
+  assert.ok(shape.height < 1.5 * shape.lineHeight, `${shape.text} takes ${shape.height} px, lines of ${shape.lineHeight} px`);
+  assert.equal(shape.hiddenWidth, 0, `${shape.text} is cut`);
+  assert.ok(shape.right <= phone.width, `${shape.text} ends at ${shape.right} px`);
+}
+
+test('on a phone every page fits the screen: tables stacked, identifiers whole, the chart readable', async () => {
+  const signInContext = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: phone });
+  const signInPage = await signInContext.newPage();
+  await signInPage.goto('/dashboard/sign-in');
+  await expectFitsPhone(signInPage, 'sign-in');
+  await signIn(signInPage, { email: owner.email, password: 'not the password at all' });
+  await signInPage.getByRole('alert').waitFor();
+  await expectFitsPhone(signInPage, 'sign-in-refused');
+  await signInContext.close();
+
+  await owner_.setViewportSize(phone);
+  try {
+    await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+    await owner_.getByRole('table', { name: 'Users' }).getByRole('rowheader', { name: owner.email, exact: true }).waitFor();
+    await expectWholeIdentifier(owner_.locator('#org-id code'));
+    await expectFitsPhone(owner_, 'organization');
+
+    await owner_.getByRole('link', { name: 'API', exact: true }).click();
+    const row = clientRow(owner_, replacement.clientId);
+    const idCell = row.getByRole('cell', { name: `${replacement.clientId} Copy client ID`, exact: true });
+    // Each row a block, each value under its column's name; the cells stay cells for a screen reader.
+    assert.equal(await idCell.getAttribute('data-label'), 'Client ID');
+    assert.equal(await idCell.evaluate((element) => getComputedStyle(element, '::before').display), 'block');
+    await expectWholeIdentifier(idCell.locator('code'));
+    // Down to WCAG's reflow width, 320 px.
+    await owner_.setViewportSize({ width: 320, height: phone.height });
+    await expectWholeIdentifier(idCell.locator('code'));
+    await owner_.setViewportSize(phone);
+    await row.getByRole('button', { name: 'Copy client ID', exact: true }).click();
+    await row.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    assert.equal(await owner_.evaluate(() => navigator.clipboard.readText()), replacement.clientId);
+    // The chart is drawn at the screen's width: its text at the stylesheet's 12 px, not scaled down.
+    await owner_.getByRole('img', { name: 'Usage of the whole organization, last 30 days' }).waitFor();
+    const textSizes = await owner_.locator('#usage-chart svg text').evaluateAll((texts) => texts.map(
+      (text) => text.getScreenCTM().a * parseFloat(getComputedStyle(text).fontSize)));
+    assert.ok(Math.min(...textSizes) >= 12, `the chart's text is ${Math.min(...textSizes)} px`);
+    await expectFitsPhone(owner_, 'api');
+
+    await owner_.getByRole('button', { name: 'Create API client', exact: true }).click();
+    const createDialog = owner_.getByRole('dialog', { name: 'Create API client' });
+    await expectFitsPhone(owner_, 'api-create-dialog', createDialog);
+    await createDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await row.getByRole('button', { name: 'Delete', exact: true }).click();
+    const deleteDialog = owner_.getByRole('dialog', { name: 'Delete API client' });
+    await expectFitsPhone(owner_, 'api-delete-dialog', deleteDialog);
+    await deleteDialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await deleteDialog.waitFor({ state: 'hidden' });
+
+    await owner_.getByRole('link', { name: 'Audit', exact: true }).click();
+    const records = owner_.getByRole('table', { name: 'Audit records' });
+    await records.getByRole('row').nth(1).waitFor();
+    const identifiers = await records.locator('code').all();
+    assert.ok(identifiers.length > 0);
+    for (const code of identifiers) await expectWholeIdentifier(code);
+    await expectFitsPhone(owner_, 'audit');
+
+    await owner_.getByRole('link', { name: 'Account', exact: true }).click();
+    await owner_.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+    await expectFitsPhone(owner_, 'account');
+
+    await owner_.getByRole('link', { name: 'Try it', exact: true }).click();
+    await owner_.getByRole('group', { name: 'Primary key' }).getByLabel('Value', { exact: true }).fill('09506000134352');
+    await submitTryIt(owner_, 'generate', 'Generate');
+    await owner_.locator('#generate-result').getByRole('heading', { name: 'Generated', exact: true }).waitFor();
+    await expectFitsPhone(owner_, 'try-it-generated');
+  } finally {
+    await owner_.setViewportSize(desktop);
+  }
+
+  const operatorPage = (await contexts.operator.pages())[0];
+  await operatorPage.setViewportSize(phone);
+  try {
+    await operatorPage.getByRole('link', { name: 'Organizations', exact: true }).click();
+    const acme = operatorPage.getByRole('row').filter({ has: operatorPage.getByText(organizationId, { exact: true }) });
+    await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
+    await expectWholeIdentifier(acme.locator('code'));
+    await expectFitsPhone(operatorPage, 'organizations');
+  } finally {
+    await operatorPage.setViewportSize(desktop);
+  }
 });
 
 test('sign out ends the session', async () => {
