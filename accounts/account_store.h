@@ -92,11 +92,29 @@ class AccountStore : public CredentialSource, public SessionStore {
   // The organization's users and user placeholders, oldest first.
   virtual std::vector<UserRecord> listUsers(std::string_view organizationId) = 0;
   virtual std::optional<OperatorRecord> findOperator(std::string_view operatorId) = 0;
+  // The user whose email is `email` compared as emailKey() compares it; never
+  // a user placeholder (it is no account) nor an operator.
+  virtual std::optional<UserRecord> findUserByEmail(std::string_view email) = 0;
+  // Every user of every organization, or of `organizationId` alone, without
+  // the user placeholders; by organization id, then emailKey() of the email,
+  // in byte order on either database.
+  virtual std::vector<UserRecord> listUserAccounts(std::optional<std::string_view> organizationId) = 0;
 
   // Removes a user (its sessions and recovery codes go with it) or a user
   // placeholder. Audited as "user.delete". Throws AccountError:
   // UnknownAccount, InvalidValue (the organization's last owner), Storage.
   virtual void deleteUser(std::string_view userId, const AuditContext& audit) = 0;
+
+  // Gives a user `role`. Audited as "user.set-role" ("email=E role=OLD->NEW").
+  // Throws AccountError: UnknownAccount, InvalidValue (it would leave the
+  // organization without an owner), Storage.
+  virtual void setRole(std::string_view userId, Role role, const AuditContext& audit) = 0;
+  // Replaces a user's password hash (a PHC string from PasswordHasher; the
+  // caller checked the policy) and ends every session of the user; returns how
+  // many ended. Audited as "user.reset-password" ("email=E sessions=N"). Throws
+  // AccountError: UnknownAccount, InvalidValue (the hash), Storage.
+  virtual std::size_t resetPassword(std::string_view userId, std::string_view passwordHash,
+                                    const AuditContext& audit) = 0;
 
   // Whether the organization requires its users to sign in with TOTP (false
   // until set). Audited as "org.require-totp" ("required=true|false").

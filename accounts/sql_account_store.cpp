@@ -5,9 +5,11 @@
 #include <Poco/Exception.h>
 #include <Poco/Nullable.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "accounts/base32.h"
@@ -44,14 +46,25 @@ Role roleFromColumn(const std::string& text) {
   return *role;
 }
 
-void checkNewAccount(std::string_view email, std::string_view passwordHash) {
-  if (const std::optional<std::string> problem = emailProblem(email)) {
-    throw AccountError(AccountError::Kind::InvalidValue, *problem);
-  }
+void checkPasswordHash(std::string_view passwordHash) {
   if (passwordHash.substr(0, 10) != "$argon2id$") {
     throw AccountError(AccountError::Kind::InvalidValue, "the password hash is not an Argon2id PHC string");
   }
 }
+
+void checkNewAccount(std::string_view email, std::string_view passwordHash) {
+  if (const std::optional<std::string> problem = emailProblem(email)) {
+    throw AccountError(AccountError::Kind::InvalidValue, *problem);
+  }
+  checkPasswordHash(passwordHash);
+}
+
+// What a change of a user reads first: its organization, email and role.
+struct UserRow {
+  std::string organization;
+  std::string email;
+  std::string role;
+};
 
 // Runs `work` under the connection's lock; database faults become AccountError(Storage).
 template <typename Locked, typename Work>
@@ -117,6 +130,32 @@ struct SqlAccountStore::Connection {
       }
       if (taken == 0) return id;
     }
+  }
+
+  // The row of `id` in `table` (users or user_placeholders), if any.
+  std::optional<UserRow> userRow(const std::string& table, std::string_view id) {
+    UserRow row;
+    Poco::Data::Statement find(session);
+    find << "SELECT organization_id, email, role FROM " + table + " WHERE id = $1", bind(std::string(id)),
+        into(row.organization), into(row.email), into(row.role);
+    if (find.execute() == 0) return std::nullopt;
+    return row;
+  }
+
+  // The row of user `id`; throws AccountError(UnknownAccount) when there is none.
+  UserRow existingUser(std::string_view id) {
+    std::optional<UserRow> row = userRow("users", id);
+    if (!row) throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(id) + "\"");
+    return std::move(*row);
+  }
+
+  // Refuses with `refusal` when the organization has no owner but the one a
+  // change would remove or demote (inside the caller's write transaction).
+  void checkAnotherOwner(const std::string& organization, const std::string& refusal) {
+    Poco::Int64 owners = 0;
+    session << "SELECT count(*) FROM users WHERE organization_id = $1 AND role = 'owner'", bind(organization),
+        into(owners), now;
+    if (owners <= 1) throw AccountError(AccountError::Kind::InvalidValue, refusal);
   }
 
   void requireAccount(std::string_view principalId, const PrincipalTable& where) {
@@ -257,17 +296,44 @@ std::string listedUsersWhere(std::string_view condition) {
 
 }  // namespace
 
-std::optional<UserRecord> SqlAccountStore::findUser(std::string_view userId) {
-  return guarded(*connection_, "reading a user", [&]() -> std::optional<UserRecord> {
+std::vector<UserRecord> SqlAccountStore::usersWhere(std::string_view what, const std::string& condition,
+                                                    const std::optional<std::string>& value) {
+  return guarded(*connection_, what, [&] {
     std::vector<std::string> ids, organizations, emails, roles;
     std::vector<Poco::Nullable<std::string>> secrets;
     std::vector<Poco::Int64> created;
-    connection_->session << std::string(kUserColumns) + " WHERE id = $1", bind(std::string(userId)), into(ids),
-        into(organizations), into(emails), into(roles), into(secrets), into(created), now;
-    std::vector<UserRecord> users = usersFromRows(ids, organizations, emails, roles, secrets, created);
-    if (users.empty()) return std::nullopt;
-    return std::move(users.front());
+    Poco::Data::Statement select(connection_->session);
+    select << std::string(kUserColumns) + condition, into(ids), into(organizations), into(emails), into(roles),
+        into(secrets), into(created);
+    if (value) select.addBind(bind(*value));
+    select.execute();
+    return usersFromRows(ids, organizations, emails, roles, secrets, created);
   });
+}
+
+std::optional<UserRecord> SqlAccountStore::findUser(std::string_view userId) {
+  std::vector<UserRecord> users = usersWhere("reading a user", " WHERE id = $1", std::string(userId));
+  if (users.empty()) return std::nullopt;
+  return std::move(users.front());
+}
+
+std::optional<UserRecord> SqlAccountStore::findUserByEmail(std::string_view email) {
+  std::vector<UserRecord> users = usersWhere("reading a user", " WHERE email_key = $1", emailKey(email));
+  if (users.empty()) return std::nullopt;
+  return std::move(users.front());
+}
+
+std::vector<UserRecord> SqlAccountStore::listUserAccounts(std::optional<std::string_view> organizationId) {
+  std::vector<UserRecord> users =
+      organizationId ? usersWhere("listing users", " WHERE organization_id = $1", std::string(*organizationId))
+                     : usersWhere("listing users", "", std::nullopt);
+  // Sorted here, not by ORDER BY: PostgreSQL compares text by its database's
+  // collation, which need not be byte order, and both databases must agree.
+  std::sort(users.begin(), users.end(), [](const UserRecord& left, const UserRecord& right) {
+    return std::forward_as_tuple(left.organizationId, emailKey(left.email)) <
+           std::forward_as_tuple(right.organizationId, emailKey(right.email));
+  });
+  return users;
 }
 
 std::optional<UserRecord> SqlAccountStore::findListedUser(std::string_view userId) {
@@ -501,39 +567,61 @@ void SqlAccountStore::deleteUser(std::string_view userId, const AuditContext& au
   guarded(*connection_, "removing a user", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
-    std::string organization;
-    std::string email;
-    std::string role;
-    Poco::Data::Statement find(session);
-    find << "SELECT organization_id, email, role FROM users WHERE id = $1", bind(std::string(userId)),
-        into(organization), into(email), into(role);
-    if (find.execute() == 0) {
-      Poco::Data::Statement findPlaceholder(session);
-      findPlaceholder << "SELECT organization_id, email, role FROM user_placeholders WHERE id = $1",
-          bind(std::string(userId)), into(organization), into(email), into(role);
-      if (findPlaceholder.execute() == 0) {
-        throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
-      }
-      // Removed like a user, and recorded alike; it never counts as an owner.
-      session << "DELETE FROM user_placeholders WHERE id = $1", bind(std::string(userId)), now;
-      appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
-                                             audit.address, AuditResult::Success, "email=" + email + " role=" + role});
-      transaction.commit();
-      return;
+    std::optional<UserRow> row = connection_->userRow("users", userId);
+    // A placeholder is removed like a user, and recorded alike; it never counts as an owner.
+    const std::string table = row ? "users" : "user_placeholders";
+    if (!row) row = connection_->userRow(table, userId);
+    if (!row) throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+    if (table == "users" && row->role == roleName(Role::Owner)) {
+      connection_->checkAnotherOwner(row->organization,
+                                     "the organization's last owner cannot be removed; make another user owner first");
     }
-    if (role == roleName(Role::Owner)) {
-      Poco::Int64 owners = 0;
-      session << "SELECT count(*) FROM users WHERE organization_id = $1 AND role = 'owner'", bind(organization),
-          into(owners), now;
-      if (owners <= 1) {
-        throw AccountError(AccountError::Kind::InvalidValue,
-                           "the organization's last owner cannot be removed; make another user owner first");
-      }
-    }
-    session << "DELETE FROM users WHERE id = $1", bind(std::string(userId)), now;
-    appendAuditRecord(session, AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), organization,
-                                           audit.address, AuditResult::Success, "email=" + email + " role=" + role});
+    session << "DELETE FROM " + table + " WHERE id = $1", bind(std::string(userId)), now;
+    appendAuditRecord(session,
+                      AuditRecord{0, clock_(), audit.actor, "user.delete", std::string(userId), row->organization,
+                                  audit.address, AuditResult::Success, "email=" + row->email + " role=" + row->role});
     transaction.commit();
+  });
+}
+
+void SqlAccountStore::setRole(std::string_view userId, Role role, const AuditContext& audit) {
+  guarded(*connection_, "changing a user's role", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const UserRow row = connection_->existingUser(userId);
+    const std::string newRole(roleName(role));
+    if (row.role == roleName(Role::Owner) && role != Role::Owner) {
+      connection_->checkAnotherOwner(row.organization, "the organization's last owner cannot become " + newRole +
+                                                           "; make another user owner first");
+    }
+    const std::int64_t changedAt = clock_();
+    session << "UPDATE users SET role = $1, updated_at = $2 WHERE id = $3", bind(newRole), bind(Poco::Int64{changedAt}),
+        bind(std::string(userId)), now;
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "user.set-role", std::string(userId),
+                                           row.organization, audit.address, AuditResult::Success,
+                                           "email=" + row.email + " role=" + row.role + "->" + newRole});
+    transaction.commit();
+  });
+}
+
+std::size_t SqlAccountStore::resetPassword(std::string_view userId, std::string_view passwordHash,
+                                           const AuditContext& audit) {
+  checkPasswordHash(passwordHash);
+  return guarded(*connection_, "resetting a password", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const UserRow row = connection_->existingUser(userId);
+    const std::int64_t changedAt = clock_();
+    session << "UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3", bind(std::string(passwordHash)),
+        bind(Poco::Int64{changedAt}), bind(std::string(userId)), now;
+    Poco::Data::Statement endSessions(session);
+    endSessions << "DELETE FROM sessions WHERE user_id = $1", bind(std::string(userId));
+    const std::size_t ended = endSessions.execute();
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "user.reset-password", std::string(userId),
+                                           row.organization, audit.address, AuditResult::Success,
+                                           "email=" + row.email + " sessions=" + std::to_string(ended)});
+    transaction.commit();
+    return ended;
   });
 }
 

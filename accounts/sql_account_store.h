@@ -38,7 +38,11 @@ class SqlAccountStore final : public AccountStore {
   std::optional<UserRecord> findListedUser(std::string_view userId) override;
   std::vector<UserRecord> listUsers(std::string_view organizationId) override;
   std::optional<OperatorRecord> findOperator(std::string_view operatorId) override;
+  std::optional<UserRecord> findUserByEmail(std::string_view email) override;
+  std::vector<UserRecord> listUserAccounts(std::optional<std::string_view> organizationId) override;
   void deleteUser(std::string_view userId, const AuditContext& audit) override;
+  void setRole(std::string_view userId, Role role, const AuditContext& audit) override;
+  std::size_t resetPassword(std::string_view userId, std::string_view passwordHash, const AuditContext& audit) override;
   bool requiresTotp(std::string_view organizationId) override;
   void setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) override;
   std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds) override;
@@ -69,6 +73,10 @@ class SqlAccountStore final : public AccountStore {
   enum class EmailElsewhere { Refuse, Placeholder };
   UserRecord addUser(std::string_view organizationId, std::string_view email, Role role, std::string_view passwordHash,
                      const AuditContext& audit, EmailElsewhere elsewhere);
+  // The users (never placeholders) that `condition` selects (an SQL tail, " WHERE ...", or ""), with
+  // `value` bound as $1 when given.
+  std::vector<UserRecord> usersWhere(std::string_view what, const std::string& condition,
+                                     const std::optional<std::string>& value);
   // Stores the TOTP secret (base32) and its last step, both NULL to turn TOTP
   // off, in one audited transaction.
   void changeTotp(std::string_view principalId, const std::optional<std::string>& encodedSecret,

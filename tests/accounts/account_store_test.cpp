@@ -352,5 +352,99 @@ TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
 }
 
+TEST_F(AccountStoreTest, FindsAUserByEmailAndListsEveryAccountByOrganizationThenEmail) {
+  const std::string other = registry_.createOrganization("Other", auth::Plan::Pro).id;
+  const UserRecord zoe = store_.createUser(organization_, "zoe@example.com", Role::Viewer, kHash, kCli);
+  const UserRecord ana = store_.createUser(organization_, "Ana@Example.com", Role::Owner, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Developer, kHash, kCli);
+  const UserRecord carl = store_.createUser(other, "carl@example.com", Role::Owner, kHash, kCli);
+  store_.createOperator("olga@example.net", kHash, kCli);
+  store_.createUserWithoutDisclosure(organization_, "carl@example.com", Role::Viewer, kHash, kCli);
+  store_.enableTotp(bob.id, std::string(20, 's'), 1, kCli);
+
+  EXPECT_EQ(store_.findUserByEmail("ANA@example.COM"), ana);
+  EXPECT_EQ(store_.findUserByEmail("bob@example.com")->totpEnabled, true);
+  // Neither an operator nor a placeholder is a user.
+  EXPECT_EQ(store_.findUserByEmail("olga@example.net"), std::nullopt);
+  EXPECT_EQ(store_.findUserByEmail("nobody@example.com"), std::nullopt);
+  EXPECT_EQ(store_.findUserByEmail("carl@example.com"), carl);
+
+  UserRecord bobWithTotp = bob;
+  bobWithTotp.totpEnabled = true;
+  std::vector<UserRecord> everyone{ana, bobWithTotp, zoe, carl};
+  if (other < organization_) everyone = {carl, ana, bobWithTotp, zoe};
+  EXPECT_EQ(store_.listUserAccounts(std::nullopt), everyone);
+  EXPECT_EQ(store_.listUserAccounts(organization_), (std::vector<UserRecord>{ana, bobWithTotp, zoe}));
+  EXPECT_EQ(store_.listUserAccounts(other), (std::vector<UserRecord>{carl}));
+  EXPECT_EQ(store_.listUserAccounts("org_0000000000000000"), (std::vector<UserRecord>{}));
+}
+
+TEST_F(AccountStoreTest, ChangesARoleButNeverTheLastOwnersAndRecordsEachChange) {
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli);
+  store_.createOperator("olga@example.net", kHash, kCli);
+  const UserRecord placeholder =
+      store_.createUserWithoutDisclosure(organization_, "olga@example.net", Role::Owner, kHash, kCli);
+  std::string message;
+  for (const Role role : {Role::Developer, Role::Viewer}) {
+    EXPECT_EQ(errorOf([&] { store_.setRole(ana.id, role, kCli); }, message), AccountError::Kind::InvalidValue);
+    EXPECT_EQ(message, "the organization's last owner cannot become " + std::string(roleName(role)) +
+                           "; make another user owner first");
+  }
+  EXPECT_EQ(errorOf([&] { store_.deleteUser(ana.id, kCli); }, message), AccountError::Kind::InvalidValue);
+  EXPECT_EQ(message, "the organization's last owner cannot be removed; make another user owner first");
+  EXPECT_EQ(errorOf([&] { store_.setRole(placeholder.id, Role::Viewer, kCli); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no user with id \"" + placeholder.id + "\"");
+
+  clock_.advance(7);
+  store_.setRole(ana.id, Role::Owner, kCli);
+  store_.setRole(bob.id, Role::Owner, kCli);
+  store_.setRole(ana.id, Role::Developer, kCli);
+  EXPECT_EQ(store_.findUser(ana.id)->role, Role::Developer);
+  EXPECT_EQ(store_.findUser(bob.id)->role, Role::Owner);
+  EXPECT_EQ(errorOf([&] { store_.setRole(bob.id, Role::Viewer, kCli); }, message), AccountError::Kind::InvalidValue);
+  EXPECT_EQ(rawColumn(database(), "SELECT updated_at FROM users ORDER BY email"),
+            std::to_string(kTestEpoch + 7) + "|" + std::to_string(kTestEpoch + 7));
+  EXPECT_EQ(store_.readAudit(AuditQuery{organization_, std::string("user.set-role"), 10}),
+            (std::vector<AuditRecord>{{7, kTestEpoch + 7, "cli:tester", "user.set-role", ana.id, organization_, "local",
+                                       AuditResult::Success, "email=ana@example.com role=owner->developer"},
+                                      {6, kTestEpoch + 7, "cli:tester", "user.set-role", bob.id, organization_, "local",
+                                       AuditResult::Success, "email=bob@example.com role=viewer->owner"},
+                                      {5, kTestEpoch + 7, "cli:tester", "user.set-role", ana.id, organization_, "local",
+                                       AuditResult::Success, "email=ana@example.com role=owner->owner"}}));
+}
+
+TEST_F(AccountStoreTest, ResettingAPasswordReplacesItsHashAndEndsTheUsersSessionsOnly) {
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  const NewSession first = sessions.start(ana.id);
+  sessions.start(ana.id);
+  const NewSession bobs = sessions.start(bob.id);
+  const std::string newHash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$bmV3IGhhc2g";
+  clock_.advance(3);
+  EXPECT_EQ(store_.resetPassword(ana.id, newHash, kCli), 2u);
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->passwordHash, newHash);
+  EXPECT_EQ(store_.findCredentials("bob@example.com")->passwordHash, kHash);
+  EXPECT_EQ(sessions.resume(first.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(bobs.id));
+  EXPECT_EQ(store_.resetPassword(ana.id, newHash, kCli), 0u);
+
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.resetPassword(bob.id, "plain password!", kCli); }, message),
+            AccountError::Kind::InvalidValue);
+  EXPECT_EQ(message, "the password hash is not an Argon2id PHC string");
+  EXPECT_EQ(errorOf([&] { store_.resetPassword("usr_0000000000000000", newHash, kCli); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no user with id \"usr_0000000000000000\"");
+  EXPECT_EQ(store_.readAudit(AuditQuery{organization_, std::string("user.reset-password"), 10}),
+            (std::vector<AuditRecord>{{4, kTestEpoch + 3, "cli:tester", "user.reset-password", ana.id, organization_,
+                                       "local", AuditResult::Success, "email=ana@example.com sessions=0"},
+                                      {3, kTestEpoch + 3, "cli:tester", "user.reset-password", ana.id, organization_,
+                                       "local", AuditResult::Success, "email=ana@example.com sessions=2"}}));
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
+}
+
 }  // namespace
 }  // namespace codepayload::accounts

@@ -338,6 +338,65 @@ TEST_F(PostgresqlRegistryTest, TheAdminCopiesTheDataDirsRegistryAndRefusesToCopy
   EXPECT_EQ(testing::readFile(dir_.path() / "admin.err").find(server_->password()), std::string::npos);
 }
 
+// The user commands of codepayload-admin on a PostgreSQL registry: the same
+// store, so the same answers as on the data dir's SQLite file.
+TEST_F(PostgresqlRegistryTest, TheAdminManagesUsersOnAPostgresqlRegistry) {
+  const std::string url = "postgresql://" + server_->user() + ":" + server_->password() +
+                          "@127.0.0.1:" + std::to_string(server_->port()) + "/" + database_;
+  int status = -1;
+  // codepayload-admin `arguments` on the shared registry, `input` on standard input.
+  const auto admin = [&](const std::string& arguments, const std::string& input = "") {
+    testing::writeFile(dir_.path() / "admin.in", input);
+    const std::string command =
+        "env -i PATH=/usr/bin:/bin CODEPAYLOAD_DATA_DIR='" + (dir_.path() / "unused-data-dir").string() +
+        "' CODEPAYLOAD_REGISTRY_URL='" + url + "' CODEPAYLOAD_KEY_ENCRYPTION_KEY_FILE='" + keyFile_.string() + "' '" +
+        CODEPAYLOAD_ADMIN_EXECUTABLE + "' " + arguments + " <'" + (dir_.path() / "admin.in").string() + "' 2>'" +
+        (dir_.path() / "admin.err").string() + "'";
+    return commandOutput(command, status);
+  };
+  const auto idIn = [](const std::string& json) { return json.substr(7, 20); };
+  admin("init");
+  ASSERT_EQ(status, 0) << testing::readFile(dir_.path() / "admin.err");
+  const std::string org = idIn(admin("org create --name Acme --plan starter"));
+  const std::string password = "correct horse battery staple\n";
+  const std::string ana =
+      idIn(admin("user create --org " + org + " --email ana@example.com --role owner --password-stdin", password));
+  const std::string bob =
+      idIn(admin("user create --org " + org + " --email Bob@Example.com --role viewer --password-stdin", password));
+  ASSERT_EQ(status, 0) << testing::readFile(dir_.path() / "admin.err");
+
+  EXPECT_EQ(admin("user list"),
+            "EMAIL            ORGANIZATION          ROLE    2FA\n"
+            "ana@example.com  " +
+                org + "  owner   off\n" + "Bob@Example.com  " + org + "  viewer  off\n");
+  EXPECT_EQ(admin("user set-role ana@example.com viewer"), "");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(testing::readFile(dir_.path() / "admin.err"),
+            "codepayload-admin: registry " + displayName() +
+                "\ncodepayload-admin: the organization's last owner cannot become viewer; make another user owner "
+                "first\n");
+  EXPECT_NE(admin("user set-role bob@example.com owner").find(R"("role":"owner")"), std::string::npos);
+  EXPECT_EQ(admin("user reset-password ana@example.com --password-stdin", "another long passphrase\n"),
+            R"({"id":")" + ana + R"(","email":"ana@example.com","sessionsEnded":0})" + "\n");
+  EXPECT_EQ(admin("user delete ana@example.com"),
+            R"({"id":")" + ana + R"(","email":"ana@example.com","deleted":true})" + "\n");
+  EXPECT_EQ(admin("user delete ana@example.com"), "");
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(admin("user list --org " + org),
+            "EMAIL            ORGANIZATION          ROLE   2FA\n"
+            "Bob@Example.com  " +
+                org + "  owner  off\n");
+  EXPECT_EQ(column("SELECT action || ' ' || result || ' ' || target || ' ' || detail FROM audit_log"
+                   " WHERE action LIKE 'user.%' AND action <> 'user.create' ORDER BY id"),
+            (std::vector<std::string>{
+                "user.set-role refused " + ana +
+                    " the organization's last owner cannot become viewer; make another user owner first",
+                "user.set-role success " + bob + " email=Bob@Example.com role=viewer->owner",
+                "user.reset-password success " + ana + " email=ana@example.com sessions=0",
+                "user.delete success " + ana + " email=ana@example.com role=owner",
+                "user.delete refused  no user with email \"ana@example.com\""}));
+}
+
 // The releases published to every instance: the newest is in force, an older
 // one is refused unless allowed, the same file is not published twice, and an
 // SQLite registry has none to publish to.

@@ -46,6 +46,8 @@ std::string shellQuote(std::string_view text) {
   return quoted + "'";
 }
 
+constexpr std::string_view kPassword = "correct horse battery staple";
+
 class AdminCliTest : public ::testing::Test {
  protected:
   std::filesystem::path dataDir() const { return dir_.path() / "data"; }
@@ -85,6 +87,40 @@ class AdminCliTest : public ::testing::Test {
     return run.out;
   }
 
+  // `user create` with kPassword, which must succeed; the user's id.
+  std::string createUser(const std::string& org, const std::string& email, const std::string& role) {
+    return field(ok({"user", "create", "--org", org, "--email", email, "--role", role, "--password-stdin"},
+                    std::string(kPassword) + "\n"),
+                 "id");
+  }
+
+  // A new registry with one organization, its owner ana@example.com and bob@example.com with `role`.
+  struct OwnerAndUser {
+    std::string org;
+    std::string ana;
+    std::string bob;
+  };
+  OwnerAndUser anOwnerAndAUser(const std::string& role) {
+    init();
+    const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+    return {org, createUser(org, "ana@example.com", "owner"), createUser(org, "bob@example.com", role)};
+  }
+
+  // The account store on the registry the commands use.
+  accounts::SqlAccountStore accountStore() const {
+    return accounts::SqlAccountStore(RegistryDatabase::sqlite(dataDir() / "registry.db"),
+                                     testing::sourceRegistryMigrations());
+  }
+
+  // Runs a command that must be refused (exit 1) with `message` once the registry is open.
+  void expectRefused(const std::vector<std::string>& arguments, const std::string& message,
+                     const std::string& input = "") {
+    const AdminRun refused = admin(arguments, input);
+    EXPECT_EQ(refused.status, 1) << message;
+    EXPECT_EQ(refused.out, "");
+    EXPECT_EQ(refused.err, registryLine() + "codepayload-admin: " + message + "\n");
+  }
+
   // `codepayload-admin init`: the registry the other commands need.
   void init() { EXPECT_EQ(ok({"init"}), R"({"registry":")" + registryFile() + R"(","created":true})" + "\n"); }
 
@@ -110,6 +146,10 @@ const std::string kUsage =
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
+    "  user list [--org ORG]\n"
+    "  user set-role EMAIL owner|developer|viewer\n"
+    "  user reset-password EMAIL --password-stdin\n"
+    "  user delete EMAIL\n"
     "  operator create --email EMAIL --password-stdin\n"
     "  keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]\n"
     "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
@@ -137,6 +177,14 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
   const auto usageOf = [&](const std::string& line) { return "usage: codepayload-admin " + line + "\n" + more; };
   const std::string clientState = usageOf("client block|unblock|delete CLIENT_ID");
   const std::string orgCreate = usageOf("org create --name NAME --plan free|starter|pro|enterprise");
+  const std::string userUsage =
+      "usage: codepayload-admin user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
+      "usage: codepayload-admin user list [--org ORG]\n"
+      "usage: codepayload-admin user set-role EMAIL owner|developer|viewer\n"
+      "usage: codepayload-admin user reset-password EMAIL --password-stdin\n"
+      "usage: codepayload-admin user delete EMAIL\n";
+  const std::string setRole = usageOf("user set-role EMAIL owner|developer|viewer");
+  const std::string resetPassword = usageOf("user reset-password EMAIL --password-stdin");
   struct UsageErrorRow {
     std::vector<std::string> arguments;
     std::string message;
@@ -166,6 +214,24 @@ TEST_F(AdminCliTest, HelpAndUsageErrors) {
       {{"client", "block"}, "'client block' takes 1 argument, got 0", clientState},
       {{"client", "delete", "a", "b"}, "'client delete' takes 1 argument, got 2", clientState},
       {{"init", "now"}, "'init' takes 0 arguments, got 1", usageOf("init")},
+      {{"user", "rename", "ana@example.com"}, "unknown command 'user rename'", userUsage + more},
+      {{"user", "list", "--org"}, "option --org needs a value", usageOf("user list [--org ORG]")},
+      {{"user", "list", "--role", "owner"}, "'user list' has no option --role", usageOf("user list [--org ORG]")},
+      {{"user", "list", "ana@example.com"}, "'user list' takes 0 arguments, got 1", usageOf("user list [--org ORG]")},
+      {{"user", "set-role", "ana@example.com"}, "'user set-role' takes 2 arguments, got 1", setRole},
+      {{"user", "set-role", "ana@example.com", "admin"}, "unknown role \"admin\"; use owner, developer or viewer",
+       setRole},
+      {{"user", "set-role", "ana@example.com", "Owner"}, "unknown role \"Owner\"; use owner, developer or viewer",
+       setRole},
+      {{"user", "reset-password", "ana@example.com"},
+       "option --password-stdin is required (the new password is read from standard input)", resetPassword},
+      {{"user", "reset-password", "--password-stdin"}, "'user reset-password' takes 1 argument, got 0",
+       resetPassword},
+      {{"user", "reset-password", "ana@example.com", "--password-stdin=secret"},
+       "option --password-stdin takes no value", resetPassword},
+      {{"user", "delete"}, "'user delete' takes 1 argument, got 0", usageOf("user delete EMAIL")},
+      {{"user", "delete", "ana@example.com", "bob@example.com"}, "'user delete' takes 1 argument, got 2",
+       usageOf("user delete EMAIL")},
   };
   for (const UsageErrorRow& row : usageErrors) {
     const AdminRun run = admin(row.arguments);
@@ -412,8 +478,6 @@ std::string loginName() {
   return entry != nullptr ? entry->pw_name : "uid " + std::to_string(::getuid());
 }
 
-constexpr std::string_view kPassword = "correct horse battery staple";
-
 TEST_F(AdminCliTest, CreatesUsersAndOperatorsWithAPasswordFromStandardInput) {
   init();
   const std::string org = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
@@ -579,6 +643,163 @@ TEST_F(AdminCliTest, RecordsEveryChangeAndRefusalInTheAuditLog) {
     EXPECT_EQ(row.find("too short"), std::string::npos) << row;
     EXPECT_EQ(row.find("argon2"), std::string::npos) << row;
   }
+}
+
+// The rows of the audit log for `action`, oldest first, as "actor|target|organization|result|detail".
+std::vector<std::string> auditRows(const std::filesystem::path& dataDir, const std::string& action) {
+  return registryRows(dataDir / "registry.db",
+                      "SELECT actor, target, organization_id, result, detail FROM audit_log WHERE action = '" + action +
+                          "' ORDER BY id");
+}
+
+TEST_F(AdminCliTest, ListsEveryUserOrAnOrganizationsInATable) {
+  init();
+  EXPECT_EQ(ok({"user", "list"}), "EMAIL  ORGANIZATION  ROLE  2FA\n");
+  const std::string acme = field(ok({"org", "create", "--name", "Acme", "--plan", "starter"}), "id");
+  const std::string beta = field(ok({"org", "create", "--name", "Beta", "--plan", "pro"}), "id");
+  createUser(acme, "zo\xC3\xAB@example.com", "viewer");
+  const std::string ana = createUser(acme, "Ana@Example.com", "owner");
+  createUser(acme, "bob@example.com", "developer");
+  createUser(beta, "carl.long-name@example.org", "owner");
+  {
+    accounts::SqlAccountStore store = accountStore();
+    store.enableTotp(ana, std::string(20, 's'), 1, {"test", "local"});
+    // A placeholder is no account: not listed.
+    store.createUserWithoutDisclosure(beta, "bob@example.com", accounts::Role::Viewer,
+                                      accounts::PasswordHasher().hash(kPassword), {"test", "local"});
+  }
+  // Columns as wide as their widest value (the email in characters, not bytes), two spaces apart.
+  const std::string acmeRows = "Ana@Example.com             " + acme + "  owner      on\n" +
+                               "bob@example.com             " + acme + "  developer  off\n" +
+                               "zo\xC3\xAB@example.com             " + acme + "  viewer     off\n";
+  const std::string betaRows = "carl.long-name@example.org  " + beta + "  owner      off\n";
+  EXPECT_EQ(ok({"user", "list"}), "EMAIL                       ORGANIZATION          ROLE       2FA\n" +
+                                      (acme < beta ? acmeRows + betaRows : betaRows + acmeRows));
+  EXPECT_EQ(ok({"user", "list", "--org", beta}),
+            "EMAIL                       ORGANIZATION          ROLE   2FA\n"
+            "carl.long-name@example.org  " +
+                beta + "  owner  off\n");
+  EXPECT_EQ(ok({"user", "list", "--org", acme}),
+            "EMAIL            ORGANIZATION          ROLE       2FA\n"
+            "Ana@Example.com  " +
+                acme + "  owner      on\n" + "bob@example.com  " + acme + "  developer  off\n" +
+                "zo\xC3\xAB@example.com  " + acme + "  viewer     off\n");
+
+  expectRefused({"user", "list", "--org", "org_0000000000000000"}, "no organization with id \"org_0000000000000000\"");
+  // Reading is not recorded, nor a listing refused.
+  EXPECT_TRUE(registryRows(dataDir() / "registry.db",
+                           "SELECT action FROM audit_log"
+                           " WHERE action NOT IN ('org.create', 'user.create', 'account.totp-enable')")
+                  .empty());
+}
+
+TEST_F(AdminCliTest, ChangesARoleByEmailButNeverTheLastOwnersAndRecordsEachAttempt) {
+  const auto [org, ana, bob] = anOwnerAndAUser("viewer");
+  ok({"operator", "create", "--email", "ops@example.net", "--password-stdin"}, std::string(kPassword) + "\n");
+  const std::string timestamp = R"("createdAt":"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")";
+
+  for (const auto& [arguments, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"user", "set-role", "ana@example.com", "developer"},
+            "the organization's last owner cannot become developer; make another user owner first"},
+           {{"user", "set-role", "nobody@example.com", "owner"}, "no user with email \"nobody@example.com\""},
+           {{"user", "set-role", "ops@example.net", "owner"}, "no user with email \"ops@example.net\""}}) {
+    expectRefused(arguments, message);
+  }
+  const std::string promoted = ok({"user", "set-role", "BOB@example.com", "owner"});
+  EXPECT_TRUE(
+      std::regex_match(promoted, std::regex(R"(\{"id":")" + bob + R"(","organizationId":")" + org +
+                                            R"(","email":"bob@example.com","role":"owner",)" + timestamp + "\\}\n")))
+      << promoted;
+  const std::string demoted = ok({"user", "set-role", "ana@example.com", "viewer"});
+  EXPECT_TRUE(
+      std::regex_match(demoted, std::regex(R"(\{"id":")" + ana + R"(","organizationId":")" + org +
+                                           R"(","email":"ana@example.com","role":"viewer",)" + timestamp + "\\}\n")))
+      << demoted;
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT email, role FROM users ORDER BY email"),
+            (std::vector<std::string>{"ana@example.com|viewer", "bob@example.com|owner"}));
+
+  const std::string cli = "cli:" + loginName();
+  EXPECT_EQ(auditRows(dataDir(), "user.set-role"),
+            (std::vector<std::string>{
+                cli + "|" + ana + "|" + org +
+                    "|refused|the organization's last owner cannot become developer; make another user owner first",
+                cli + "|||refused|no user with email \"nobody@example.com\"",
+                cli + "|||refused|no user with email \"ops@example.net\"",
+                cli + "|" + bob + "|" + org + "|success|email=bob@example.com role=viewer->owner",
+                cli + "|" + ana + "|" + org + "|success|email=ana@example.com role=owner->viewer",
+            }));
+}
+
+TEST_F(AdminCliTest, ResetsAPasswordFromStandardInputAndEndsTheUsersSessions) {
+  const auto [org, ana, bob] = anOwnerAndAUser("viewer");
+  accounts::SqlAccountStore store = accountStore();
+  accounts::SessionManager sessions(store);
+  const accounts::NewSession first = sessions.start(ana);
+  sessions.start(ana);
+  const accounts::NewSession bobs = sessions.start(bob);
+
+  const std::string newPassword = "a new passphrase for ana";
+  for (const auto& [email, input, message] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"ana@example.com", "too short\n", "the password has 9 characters; it needs at least 12"},
+           {"ana@example.com", "", "no password on standard input (--password-stdin reads one line)"},
+           {"nobody@example.com", newPassword + "\n", "no user with email \"nobody@example.com\""}}) {
+    expectRefused({"user", "reset-password", email, "--password-stdin"}, message, input);
+  }
+  const accounts::PasswordHasher hasher;
+  EXPECT_TRUE(hasher.verify(kPassword, store.findCredentials("ana@example.com")->passwordHash));
+  EXPECT_TRUE(sessions.resume(first.id));
+
+  EXPECT_EQ(ok({"user", "reset-password", "Ana@example.com", "--password-stdin"}, newPassword + "\n"),
+            R"({"id":")" + ana + R"(","email":"ana@example.com","sessionsEnded":2})" + "\n");
+  EXPECT_TRUE(hasher.verify(newPassword, store.findCredentials("ana@example.com")->passwordHash));
+  EXPECT_FALSE(hasher.verify(kPassword, store.findCredentials("ana@example.com")->passwordHash));
+  EXPECT_EQ(sessions.resume(first.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(bobs.id));
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT count(*) FROM sessions WHERE user_id = '" + ana + "'"),
+            std::vector<std::string>{"0"});
+
+  const std::string cli = "cli:" + loginName();
+  EXPECT_EQ(
+      auditRows(dataDir(), "user.reset-password"),
+      (std::vector<std::string>{
+          cli + "|" + ana + "|" + org + "|refused|the password has 9 characters; it needs at least 12",
+          cli + "|" + ana + "|" + org + "|refused|no password on standard input (--password-stdin reads one line)",
+          cli + "|||refused|no user with email \"nobody@example.com\"",
+          cli + "|" + ana + "|" + org + "|success|email=ana@example.com sessions=2",
+      }));
+  // Neither password is anywhere in the data directory.
+  for (const auto& entry : std::filesystem::directory_iterator(dataDir())) {
+    const std::string content = testing::readWholeFile(entry.path());
+    EXPECT_EQ(content.find(newPassword), std::string::npos) << entry.path();
+    EXPECT_EQ(content.find(kPassword), std::string::npos) << entry.path();
+  }
+}
+
+TEST_F(AdminCliTest, DeletesAUserByEmailWithItsSessionsButNeverTheLastOwner) {
+  const auto [org, ana, bob] = anOwnerAndAUser("developer");
+  accounts::SqlAccountStore store = accountStore();
+  accounts::SessionManager sessions(store);
+  const accounts::NewSession bobs = sessions.start(bob);
+  const accounts::NewSession anas = sessions.start(ana);
+
+  expectRefused({"user", "delete", "ana@example.com"},
+                "the organization's last owner cannot be removed; make another user owner first");
+  EXPECT_EQ(ok({"user", "delete", "BOB@example.com"}),
+            R"({"id":")" + bob + R"(","email":"bob@example.com","deleted":true})" + "\n");
+  EXPECT_EQ(sessions.resume(bobs.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(anas.id));
+  expectRefused({"user", "delete", "bob@example.com"}, "no user with email \"bob@example.com\"");
+  EXPECT_EQ(registryRows(dataDir() / "registry.db", "SELECT email FROM users"),
+            std::vector<std::string>{"ana@example.com"});
+
+  const std::string cli = "cli:" + loginName();
+  EXPECT_EQ(auditRows(dataDir(), "user.delete"),
+            (std::vector<std::string>{
+                cli + "|" + ana + "|" + org +
+                    "|refused|the organization's last owner cannot be removed; make another user owner first",
+                cli + "|" + bob + "|" + org + "|success|email=bob@example.com role=developer",
+                cli + "|||refused|no user with email \"bob@example.com\"",
+            }));
 }
 
 TEST_F(AdminCliTest, AChangeWhoseAuditRecordCannotBeWrittenIsNotMade) {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <functional>
@@ -50,6 +51,10 @@ constexpr std::string_view kUsage =
     "  client list --org ORG\n"
     "  client block|unblock|delete CLIENT_ID\n"
     "  user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin\n"
+    "  user list [--org ORG]\n"
+    "  user set-role EMAIL owner|developer|viewer\n"
+    "  user reset-password EMAIL --password-stdin\n"
+    "  user delete EMAIL\n"
     "  operator create --email EMAIL --password-stdin\n"
     "  keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]\n"
     "  registry copy --to postgresql://USER[:PASSWORD]@HOST[:PORT]/DB [--password-file FILE]\n"
@@ -183,6 +188,8 @@ class CommandArguments {
     return first(option).value_or(fallback);
   }
 
+  std::optional<std::string_view> optional(std::string_view option) const { return first(option); }
+
   std::vector<std::string> all(std::string_view option) const { return parsed_.values(option); }
 
   void requireFlag(std::string_view flag, std::string_view why) const {
@@ -294,6 +301,43 @@ std::string userJson(const accounts::UserRecord& user) {
          R"(,"createdAt":)" + jsonString(common::utcSecondsText(user.createdAt)) + "}";
 }
 
+// {"id":...,"email":... of a user, without its closing brace.
+std::string userReference(const accounts::UserRecord& user) {
+  return R"({"id":)" + jsonString(user.id) + R"(,"email":)" + jsonString(user.email);
+}
+
+// How many characters (code points) the UTF-8 text `text` has.
+std::size_t characterCount(std::string_view text) {
+  return static_cast<std::size_t>(std::count_if(
+      text.begin(), text.end(), [](char byte) { return (static_cast<unsigned char>(byte) & 0xC0) != 0x80; }));
+}
+
+// `user list`'s table: a heading, then one line per user; every column but
+// the last is padded with spaces to its widest value (counted in characters),
+// and two spaces part the columns. Without the last line's newline.
+std::string userTable(const std::vector<accounts::UserRecord>& users) {
+  std::vector<std::array<std::string, 4>> rows = {{"EMAIL", "ORGANIZATION", "ROLE", "2FA"}};
+  for (const accounts::UserRecord& user : users) {
+    rows.push_back(
+        {user.email, user.organizationId, std::string(accounts::roleName(user.role)), user.totpEnabled ? "on" : "off"});
+  }
+  std::array<std::size_t, 3> widths{};
+  for (const auto& row : rows) {
+    for (std::size_t column = 0; column < widths.size(); ++column) {
+      widths[column] = std::max(widths[column], characterCount(row[column]));
+    }
+  }
+  std::string table;
+  for (const auto& row : rows) {
+    if (!table.empty()) table.push_back('\n');
+    for (std::size_t column = 0; column < widths.size(); ++column) {
+      table.append(row[column]).append(widths[column] - characterCount(row[column]) + 2, ' ');
+    }
+    table.append(row.back());
+  }
+  return table;
+}
+
 std::string operatorJson(const accounts::OperatorRecord& created) {
   return R"({"id":)" + jsonString(created.id) + R"(,"email":)" + jsonString(created.email) + R"(,"createdAt":)" +
          jsonString(common::utcSecondsText(created.createdAt)) + "}";
@@ -306,6 +350,20 @@ Organization existingOrganization(ClientRegistry& registry, std::string_view id)
                         "no organization with id \"" + std::string(id) + "\"");
   }
   return *organization;
+}
+
+// The user `email` names, for the change `action`: attempted first without a
+// target (an unknown email is recorded as refused), then with the user's.
+accounts::UserRecord userToChange(AdminContext& context, std::string action, std::string_view email) {
+  OpenRegistry& open = context.open();
+  context.attempting(action, "", "");
+  std::optional<accounts::UserRecord> user = open.accounts->findUserByEmail(email);
+  if (!user) {
+    throw accounts::AccountError(accounts::AccountError::Kind::UnknownAccount,
+                                 "no user with email \"" + std::string(email) + "\"");
+  }
+  context.attempting(std::move(action), user->id, user->organizationId);
+  return std::move(*user);
 }
 
 using Command = std::function<std::string(std::span<const std::string_view>, AdminContext&)>;
@@ -380,6 +438,39 @@ const std::map<std::pair<std::string_view, std::string_view>, Command>& commands
          context.attempting("user.create", "", organization);
          const std::string hash = newPasswordHash(context.in);
          return userJson(open.accounts->createUser(organization, email, role, hash, context.audit));
+       }},
+      {{"user", "list"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {{"--org", false}}, 0, "user list");
+         const std::optional<std::string_view> organization = parsed.optional("--org");
+         OpenRegistry& open = context.open();
+         if (organization) existingOrganization(*open.registry, *organization);
+         return userTable(open.accounts->listUserAccounts(organization));
+       }},
+      {{"user", "set-role"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {}, 2, "user set-role");
+         const accounts::Role role = roleArgument(parsed.positional(1));
+         accounts::UserRecord user = userToChange(context, "user.set-role", parsed.positional(0));
+         context.open().accounts->setRole(user.id, role, context.audit);
+         user.role = role;
+         return userJson(user);
+       }},
+      {{"user", "reset-password"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {}, 1, "user reset-password", {"--password-stdin"});
+         parsed.requireFlag("--password-stdin", "the new password is read from standard input");
+         const accounts::UserRecord user = userToChange(context, "user.reset-password", parsed.positional(0));
+         const std::string hash = newPasswordHash(context.in);
+         const std::size_t ended = context.open().accounts->resetPassword(user.id, hash, context.audit);
+         return userReference(user) + R"(,"sessionsEnded":)" + std::to_string(ended) + "}";
+       }},
+      {{"user", "delete"},
+       [](auto arguments, AdminContext& context) {
+         const CommandArguments parsed(arguments, {}, 1, "user delete");
+         const accounts::UserRecord user = userToChange(context, "user.delete", parsed.positional(0));
+         context.open().accounts->deleteUser(user.id, context.audit);
+         return userReference(user) + R"(,"deleted":true})";
        }},
       {{"operator", "create"},
        [](auto arguments, AdminContext& context) {

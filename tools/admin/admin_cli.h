@@ -1,7 +1,7 @@
 // codepayload-admin: manage organizations, API clients and people's accounts in the registry the
-// server uses (<data dir>/registry.db). Every command prints one JSON value on
-// stdout, and first names the registry it opened in one line on stderr
-// ("codepayload-admin: registry /abs/path/registry.db"). Only `init` creates a
+// server uses (<data dir>/registry.db). Every command but `user list` prints
+// one JSON value on stdout, and first names the registry it opened in one line
+// on stderr ("codepayload-admin: registry /abs/path/registry.db"). Only `init` creates a
 // registry (and the data dir and pepper) that does not exist yet; any other
 // command on a data dir without one fails (exit 1) and creates nothing
 // (docs/decisions.md D-U10). The server creates its own on its first start.
@@ -16,6 +16,13 @@
 //   client block|unblock|delete CLIENT_ID                       {"clientId","state"}
 //   user create --org ORG --email EMAIL --role owner|developer|viewer --password-stdin
 //                                                               {"id","organizationId","email","role","createdAt"}
+//   user list [--org ORG]                                       a table (below)
+//   user set-role EMAIL owner|developer|viewer                  {"id","organizationId","email","role","createdAt"}
+//   user reset-password EMAIL --password-stdin                  {"id","email","sessionsEnded":N}
+//   user delete EMAIL                                           {"id","email","deleted":true}
+//     EMAIL names a user as sign-in does (ASCII case ignored); neither set-role
+//     nor delete leaves an organization without an owner; reset-password and
+//     delete end the user's sessions (docs/decisions.md D-Q20)
 //   operator create --email EMAIL --password-stdin              {"id","email","createdAt"}
 //   keys rotate [--algorithm ES256|RS256] [--signs-in SECONDS]
 //                                                               {"kid","algorithm","publishedAt","signsFrom","retiring":[{"kid","retiredAt"}...]}
@@ -34,14 +41,20 @@
 // sentence. Neither the password nor its hash is ever printed.
 //
 // Every change (org create/set-plan/set-subscription, client
-// create/block/unblock/delete, user and operator create) appends an audit
-// record (accounts/audit_log.h) in the change's own transaction, with actor
+// create/block/unblock/delete, user create/set-role/reset-password/delete and
+// operator create) appends an audit record (accounts/audit_log.h) in the
+// change's own transaction, with actor
 // "cli:<login name>" ("cli:root (sudo by NAME)" under sudo) and address
 // "local"; a change refused or failed once the registry is open is recorded
 // as "refused" or "failed" with the error's message (docs/decisions.md D-D10).
 //
 // An organization prints as {"id","name","plan","subscription","createdAt"},
-// a client as {"clientId","organizationId","name","scopes","state","createdAt"};
+// a client as {"clientId","organizationId","name","scopes","state","createdAt"}.
+// `user list` prints a heading line of the columns EMAIL, ORGANIZATION (its id),
+// ROLE and 2FA ("on" or "off"), then one line per user (never a user
+// placeholder), by organization id, then email ignoring ASCII case; every
+// column but the last is padded with spaces to its widest value, heading
+// included (counted in characters), and two spaces part the columns.
 // `--help` prints the usage, `--version` the version (app/version.h), both on
 // stdout with exit status 0. The data dir is the one every binary uses
 // (app/settings.h: data.dir of codepayload.properties, CODEPAYLOAD_DATA_DIR).
