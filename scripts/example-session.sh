@@ -133,21 +133,15 @@ run 'curl -sS --cacert data/dev-tls-cert.pem -u "$CLIENT:$SECRET" -H "Content-Ty
        -d '"'"'{"grant_type":"client_credentials"}'"'"' https://localhost:8443/oauth/token'
 echo
 
-cat >batch.json <<'EOF'
-{"codes":[
-  {"reference":"pallet-1","primaryKey":{"key":"01","value":"9506000134352"},
-   "ais":[{"key":"10","value":"ABC123"},{"key":"17","value":"261231"}],"extensionParameters":[],
-   "digitalLinkStem":"https://id.example.com"},
-  {"primaryKey":{"key":"01","value":"09506000134352"},"ais":[{"key":"21","value":"(12)"}],"extensionParameters":[]},
-  {"reference":"typo","primaryKey":{"key":"01","value":"09506000134353"},"ais":[],"extensionParameters":[]}
-]}
-EOF
-run 'cat batch.json'
+# The batch is the repository's own example, at the same path as in the repository's root.
+mkdir examples
+cp "$root/examples/batch.json" examples/
+run 'cat examples/batch.json'
 run 'curl -sS -i --cacert data/dev-tls-cert.pem -H "Authorization: Bearer $TOKEN" \
-       -H "Content-Type: application/vnd.codepayload.public.v1+json" --data-binary @batch.json \
+       -H "Content-Type: application/vnd.codepayload.public.v1+json" --data-binary @examples/batch.json \
        https://localhost:8443/codes'
 echo
-run 'curl -sS -i --cacert data/dev-tls-cert.pem -H "Content-Type: application/json" --data-binary @batch.json \
+run 'curl -sS -i --cacert data/dev-tls-cert.pem -H "Content-Type: application/json" --data-binary @examples/batch.json \
        https://localhost:8443/codes'
 echo
 run 'curl -sS --cacert data/dev-tls-cert.pem https://localhost:8443/healthz'
