@@ -4,6 +4,8 @@
 #include <cstring>
 #include <string>
 
+#include "common/json_syntax.h"
+
 namespace codepayload {
 
 namespace {
@@ -33,6 +35,7 @@ struct PathRef {
 // Collects the first fault; the path is only built when there is one.
 struct Fault {
   RequestError& error;
+  std::string_view body;
   bool set = false;
 
   bool fail(RequestError::Kind kind, std::string path, std::string message) {
@@ -51,7 +54,19 @@ struct Fault {
 
   bool json(error_code code, const PathRef& at) {
     if (code == simdjson::INCORRECT_TYPE) return fail(RequestError::Kind::WrongType, at, "wrong JSON type");
-    return fail(RequestError::Kind::InvalidJson, at, "not valid JSON");
+    return invalidJson(at);
+  }
+
+  // A body that is no JSON, with the place where it stops being JSON (a body
+  // of thousands of lines is fixed by line and column): "not valid JSON at
+  // line 3, column 14: expected ',' or '}'". A fault the syntax does not show
+  // (a number too large, nesting too deep for the parser) has no place.
+  bool invalidJson(const PathRef& at) {
+    std::string problem = "not valid JSON";
+    if (const auto syntax = common::findJsonSyntaxFault(body)) {
+      problem += " at " + common::lineAndColumn(body, syntax->offset) + ": expected " + std::string(syntax->expected);
+    }
+    return fail(RequestError::Kind::InvalidJson, at, problem);
   }
 };
 
@@ -69,7 +84,7 @@ bool readNullableString(value v, const PathRef& path, std::optional<std::string_
   if (type == json_type::null) {
     bool isNull = false;
     if (auto code = v.is_null().get(isNull)) return fault.json(code, path);
-    if (!isNull) return fault.fail(RequestError::Kind::InvalidJson, path, "not valid JSON");
+    if (!isNull) return fault.invalidJson(path);
     out.reset();
     return true;
   }
@@ -212,7 +227,7 @@ template <typename ReadItem>
 bool RequestParser::parseItems(std::string_view body, std::size_t maxItems, std::string_view items,
                                std::size_t& count, RequestError& error, ReadItem readItem) {
   count = 0;
-  Fault fault{error};
+  Fault fault{error, body};
   std::size_t capacity = body.size() + simdjson::SIMDJSON_PADDING;
   if (padded_.size() < capacity) padded_ = simdjson::padded_string(capacity);
   std::memcpy(padded_.data(), body.data(), body.size());
@@ -249,8 +264,7 @@ bool RequestParser::parseItems(std::string_view body, std::size_t maxItems, std:
   });
   if (!ok) return false;
   // Anything after the root object (the iterator is still in bounds) is trailing content.
-  if (document.current_location().error() == simdjson::SUCCESS)
-    return fault.fail(RequestError::Kind::InvalidJson, bodyPath, "not valid JSON (content after the object)");
+  if (document.current_location().error() == simdjson::SUCCESS) return fault.invalidJson(bodyPath);
   return true;
 }
 

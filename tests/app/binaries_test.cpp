@@ -296,7 +296,8 @@ TEST(Binaries, GenerateSaysInItsExitStatusWhetherEveryItemWasGenerated) {
   EXPECT_EQ(allowed.out, oneFailed.out);
 
   for (const auto& [body, envelope] : std::vector<std::pair<std::string, std::string>>{
-           {R"({"codes":)", R"({"code":"InvalidJson","path":null,"message":"the body: not valid JSON"})"},
+           {R"({"codes":)", R"({"code":"InvalidJson","path":null,)"
+                            R"("message":"the body: not valid JSON at line 1, column 10: expected a value"})"},
            {R"({"codes":[{"primaryKey":{"key":"01"},"ais":[],"extensionParameters":[]}]})",
             R"({"code":"MissingField","path":"codes.0.primaryKey.value",)"
             R"("message":"codes.0.primaryKey.value: required field is missing"})"},

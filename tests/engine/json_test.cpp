@@ -19,7 +19,8 @@ TEST(JsonWriter, ReferencesAreEscapedInResponses) {
 
 TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
   auto rules = newestSnapshot();
-  EXPECT_EQ(runRequest(rules, "{"), "RequestError : the body: not valid JSON");
+  EXPECT_EQ(runRequest(rules, "{"),
+            "RequestError : the body: not valid JSON at line 1, column 2: expected a field name in quotes");
   EXPECT_EQ(runRequest(rules, "[]"), "RequestError : the body: must be a JSON object");
   EXPECT_EQ(runRequest(rules, "{}"), "RequestError codes: codes: required field is missing");
   EXPECT_EQ(runRequest(rules, R"J({"codes":{}})J"), "RequestError codes: codes: must be an array");
@@ -39,8 +40,13 @@ TEST(RequestParser, RefusesWhatIsNotACodesRequestWithThePath) {
           R"J({"codes":[{"primaryKey":{"key":"01","value":"x"},"ais":[],"extensionParameters":[],"digitalLinkstem":"x"}]})J"),
       "RequestError codes.0.digitalLinkstem: codes.0.digitalLinkstem: unknown field");
   EXPECT_EQ(runRequest(rules, R"J({"codes":[],"codes":[]})J"), "RequestError codes: codes: field given more than once");
-  EXPECT_EQ(runRequest(rules, R"J({"codes":[]} x)J"), "RequestError : the body: not valid JSON");
-  EXPECT_EQ(runRequest(rules, "{\"codes\":[{\"reference\":\"\xff\"}]}"), "RequestError : the body: not valid JSON");
+  EXPECT_EQ(runRequest(rules, R"J({"codes":[]} x)J"),
+            "RequestError : the body: not valid JSON at line 1, column 14: expected the end of the text");
+  EXPECT_EQ(runRequest(rules, "{\"codes\":[{\"reference\":\"\xff\"}]}"),
+            "RequestError : the body: not valid JSON at line 1, column 25: expected UTF-8 text");
+  // Lines and columns as an editor shows them: characters, not bytes, from 1.
+  EXPECT_EQ(runRequest(rules, "{\"codes\": [\n  {\"reference\": \"\xc3\xa9\xc3\xa9\" \"primaryKey\": {}}\n]}"),
+            "RequestError codes.0: codes.0: not valid JSON at line 2, column 22: expected ',' or '}'");
 }
 
 }  // namespace

@@ -164,7 +164,9 @@ TEST_F(HostileHttp, DeeplyNestedJsonIsRefusedAs400) {
   for (std::size_t level = 0; level < 50000; ++level) objects += R"({"a":)";
   const HttpResult unclosed = postCodes(objects);
   EXPECT_EQ(unclosed.status, 400);
-  EXPECT_EQ(unclosed.body, envelope("InvalidJson", "", "the body: not valid JSON"));
+  EXPECT_EQ(unclosed.body, envelope("InvalidJson", "",
+                                    "the body: not valid JSON at line 1, column 5121: expected at most 1024 levels "
+                                    "of nesting"));
   expectNormalClientServed();
 }
 
@@ -219,7 +221,12 @@ TEST_F(HostileHttp, HugeStringsAreAnsweredByTheirRules) {
 // --- Invalid UTF-8 -------------------------------------------------------------
 
 TEST_F(HostileHttp, InvalidUtf8AnywhereIsInvalidJson) {
-  const std::string invalidJson = envelope("InvalidJson", "", "the body: not valid JSON");
+  // Each is found at its first byte: column 26 in a value, 16 in a key, 11 between tokens.
+  const auto invalidJson = [](int column, std::string_view expected) {
+    return envelope("InvalidJson", "",
+                    "the body: not valid JSON at line 1, column " + std::to_string(column) + ": expected " +
+                        std::string(expected));
+  };
   const std::vector<std::string> sequences = {
       "\xC0\xAF",          // overlong '/'
       "\xE0\x80\xAF",      // overlong, three bytes
@@ -236,13 +243,13 @@ TEST_F(HostileHttp, InvalidUtf8AnywhereIsInvalidJson) {
                                          R"("primaryKey":{"key":"01","value":"09506000134352"},)"
                                          R"("ais":[],"extensionParameters":[]}]})");
     EXPECT_EQ(inValue.status, 400);
-    EXPECT_EQ(inValue.body, invalidJson);
+    EXPECT_EQ(inValue.body, invalidJson(26, "UTF-8 text"));
     const HttpResult inKey = postCodes(R"({"codes":[{"ref)" + bad + R"(":"x"}]})");
     EXPECT_EQ(inKey.status, 400);
-    EXPECT_EQ(inKey.body, invalidJson);
+    EXPECT_EQ(inKey.body, invalidJson(16, "UTF-8 text"));
     const HttpResult outsideStrings = postCodes(R"({"codes":[)" + bad + "]}");
     EXPECT_EQ(outsideStrings.status, 400);
-    EXPECT_EQ(outsideStrings.body, invalidJson);
+    EXPECT_EQ(outsideStrings.body, invalidJson(11, "a value"));
   }
   // Escaped lone surrogates are valid JSON syntax but no Unicode text: the
   // string holding one is named.

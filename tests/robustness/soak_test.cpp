@@ -81,7 +81,8 @@ std::vector<Exchange> soakExchanges(const std::string& accessToken) {
        R"({"codes":[{"reference":"dl","barcodeText":"https://id.example.com/01/09506000134352/10/ABC1?linkType=gs1:pip",)"
        R"("hri":"(01)09506000134352(10)ABC1"}],"failures":[]})"},
       {requestBytes(codesCall(accessToken, R"({"codes":[)")), 400,
-       R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})"},
+       R"({"errors":[{"code":"InvalidJson","path":null,)"
+       R"("message":"the body: not valid JSON at line 1, column 11: expected a value"}]})"},
       {requestBytes(codesCall(accessToken + "x", kOneItem)), 401,
        R"({"errors":[{"code":"Unauthorized","path":null,"message":"The access token is not valid."}]})"},
       {requestBytes(HttpCall{"GET", "/healthz", {}, ""}), 200, kHealth2026},

@@ -27,7 +27,8 @@ constexpr const char* kMixedBatchResponse =
     R"("message":"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right check digit is 2."}]}]})";
 
 constexpr const char* kInvalidJsonEnvelope =
-    R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})";
+    R"({"errors":[{"code":"InvalidJson","path":null,)"
+    R"("message":"the body: not valid JSON at line 1, column 11: expected a value"}]})";
 constexpr const char* kMissingFieldEnvelope = R"({"errors":[{"code":"MissingField","path":"codes.0.primaryKey",)"
                                               R"("message":"codes.0.primaryKey: required field is missing"}]})";
 constexpr const char* kWrongTypeEnvelope = R"({"errors":[{"code":"WrongType","path":"codes.0.primaryKey.key",)"

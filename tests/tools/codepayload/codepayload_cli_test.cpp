@@ -261,7 +261,8 @@ TEST_F(CodepayloadCli, OutputWritesTheFileAndNothingToStandardOutput) {
   // A refused body leaves the file as it was.
   const RunResult refused = run({"parse", "--output", "answer.json"}, R"({"codes":)");
   EXPECT_EQ(refused.exitCode, 1);
-  EXPECT_EQ(refused.err, R"({"errors":[{"code":"InvalidJson","path":null,"message":"the body: not valid JSON"}]})"
+  EXPECT_EQ(refused.err, R"({"errors":[{"code":"InvalidJson","path":null,)"
+                         R"("message":"the body: not valid JSON at line 1, column 10: expected a value"}]})"
                          "\n");
   EXPECT_EQ(readFile(temp_ / "answer.json"), kParsedLines);
 
