@@ -1,11 +1,11 @@
 // codepayload: the payload engine for offline batch use.
 //
 //   codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]
-//                        [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
+//                        [--pretty] [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
 //       Reads a CodesRequest (JSON) or a CSV of definitions from FILE or
 //       standard input and writes the CodesResponse (JSON) or a CSV of it.
 //   codepayload parse [FILE] [--input-format json|csv|lines] [--output-format json|csv] [--output FILE]
-//                     [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
+//                     [--pretty] [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]
 //       Reads payloads back: a ParseRequest (JSON), one payload a line, or a
 //       CSV of payloads; writes the ParseResponse (JSON) or a CSV of it.
 //   codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]
@@ -19,7 +19,8 @@
 // the JSON body the engine takes (batch_input.h), so every check is the
 // engine's. The output is the engine's JSON byte for byte, or with
 // --output-format csv (or an --output FILE named *.csv) one CSV record per
-// item in the request's order (batch_output.h). --output FILE replaces FILE
+// item in the request's order (batch_output.h); --pretty indents the JSON for
+// a person (pretty_json.h). --output FILE replaces FILE
 // atomically and writes nothing to standard output. At the end a summary goes
 // to stderr, "codepayload: <n> generated, <m> failed in <seconds> s" (parse:
 // parsed; D-Q11).
@@ -65,6 +66,7 @@
 #include "plugins/builtin_plugins.h"
 #include "tools/codepayload/batch_input.h"
 #include "tools/codepayload/batch_output.h"
+#include "tools/codepayload/pretty_json.h"
 
 namespace {
 
@@ -74,13 +76,19 @@ using codepayload::cli::InputFormat;
 // The synopsis (printed after a usage error) and the rest of --help.
 constexpr const char* kUsage =
     "usage: codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]\n"
-    "                            [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
+    "                            [--pretty] [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
     "       codepayload parse [FILE] [--input-format json|csv|lines] [--output-format json|csv] [--output FILE]\n"
-    "                         [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
+    "                         [--pretty] [--allow-failures] [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
     "       codepayload modules [--db PATH | --baseline FILE] [--rules-dir DIR]\n"
     "       codepayload --help | --version\n"
     "Exit status: 0 done, 1 request, input or rules refused, 2 usage, 3 some items failed\n"
     "(generate, parse; --allow-failures makes that 0), 78 settings refused.\n";
+// What --help prints after the synopsis: what the command is for.
+constexpr const char* kAbout =
+    "codepayload: the service's payload engine and rules, offline. generate turns GS1 code definitions\n"
+    "into the text to encode in a 2D barcode (a GS1 Digital Link URI or an element string) and its\n"
+    "human readable interpretation; parse reads such a text back (as a scanner delivers it) to its AIs.\n"
+    "The answers are the ones POST /codes and POST /codes/parse give.\n\n";
 constexpr const char* kHelp =
     "generate: a CodesRequest (JSON) or CSV in, the CodesResponse (JSON) or CSV out.\n"
     "parse: a ParseRequest (JSON), one payload a line, or CSV in; the ParseResponse (JSON) or CSV out.\n"
@@ -94,7 +102,13 @@ constexpr const char* kHelp =
     "an empty reference is the row's line number; an empty row is skipped. CSV out, one row per item\n"
     "in input order: generate reference,barcodeText,hri,errors; parse reference,form,\n"
     "symbologyIdentifier,elementString,hri,digitalLink,errors (errors: \"<code> <path>: <message>\"\n"
-    "joined by \" | \"). --output FILE is replaced atomically; a summary line goes to stderr.\n";
+    "joined by \" | \"). --output FILE is replaced atomically; a summary line goes to stderr.\n"
+    "--pretty writes the JSON answer indented, a field a line.\n"
+    "Examples:\n"
+    "  codepayload generate examples/batch.json --pretty\n"
+    "  codepayload generate products.csv --output codes.csv\n"
+    "  printf '%s\\n' '(01)09506000134352(10)ABC123' | codepayload parse\n"
+    "  codepayload parse scans.txt --output-format csv --allow-failures\n";
 
 constexpr int kExitItemsFailed = 3;
 
@@ -112,6 +126,7 @@ struct Options {
   std::filesystem::path dataDir;
   std::size_t maxItems = 0;
   bool allowFailures = false;
+  bool pretty = false;
   bool help = false;
   bool version = false;
 
@@ -133,6 +148,7 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
     specs.push_back({name, "", "VALUE", "", false});
   }
   specs.push_back({"allow-failures", "", "", "", false});
+  specs.push_back({"pretty", "", "", "", false});
   codepayload::app::ParsedCommandLine parsed;
   try {
     parsed = codepayload::app::CommandLine(std::move(specs)).parse(arguments);
@@ -160,10 +176,11 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
   options.dataDir = settings.dataDir;
   options.maxItems = static_cast<std::size_t>(codepayload::app::integerSetting(settings, "limits.maxItems"));
   if (options.db && options.baseline) throw UsageError("--db and --baseline exclude each other");
-  for (const char* option : {"--allow-failures", "--input-format", "--output-format", "--output"}) {
+  for (const char* option : {"--allow-failures", "--input-format", "--output-format", "--output", "--pretty"}) {
     if (!batch && parsed.has(option)) throw UsageError(std::string(option) + " is for generate and parse");
   }
   options.allowFailures = parsed.has("--allow-failures");
+  options.pretty = parsed.has("--pretty");
   if (const auto format = parsed.value("--input-format")) {
     if (*format == "json") {
       options.inputFormat = InputFormat::Json;
@@ -189,6 +206,7 @@ Options parseArguments(const std::vector<std::string>& arguments, const codepayl
     options.outputFormat =
         options.output && namedCsv(options.output->string()) ? OutputFormat::Csv : OutputFormat::Json;
   }
+  if (options.pretty && options.outputFormat == OutputFormat::Csv) throw UsageError("--pretty is for JSON output");
   return options;
 }
 
@@ -333,7 +351,9 @@ int runBatch(const Options& options, codepayload::SnapshotHolder& holder,
   const auto answer = [&](std::ostream& out) {
     if (options.outputFormat == OutputFormat::Json) {
       // Streamed: every refusal of the whole body comes before the first write.
-      StreamSink sink(out);
+      StreamSink stream(out);
+      codepayload::cli::PrettyJsonSink pretty(stream);
+      codepayload::OutputSink& sink = options.pretty ? static_cast<codepayload::OutputSink&>(pretty) : stream;
       if (!(options.parse() ? engine.parseJson(body, sink, error, &counts)
                             : engine.generateJson(body, sink, error, &counts))) {
         throw Refused{};
@@ -385,7 +405,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (options.help) {
-    std::cout << kUsage << kHelp;
+    std::cout << kUsage << '\n' << kAbout << kHelp;
     return 0;
   }
   if (options.version) {

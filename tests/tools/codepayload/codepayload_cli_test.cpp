@@ -280,13 +280,101 @@ TEST_F(CodepayloadCli, FormatsThatDoNotFitTheCommandAreUsageErrors) {
            {{"parse", "--input-format", "xml"}, "codepayload: --input-format is json, csv or lines"},
            {{"parse", "--output-format", "tsv"}, "codepayload: --output-format is json or csv"},
            {{"modules", "--output", "x.json"}, "codepayload: --output is for generate and parse"},
-           {{"modules", "--allow-failures"}, "codepayload: --allow-failures is for generate and parse"}}) {
+           {{"modules", "--allow-failures"}, "codepayload: --allow-failures is for generate and parse"},
+           {{"modules", "--pretty"}, "codepayload: --pretty is for generate and parse"},
+           {{"parse", "--pretty", "--output-format", "csv"}, "codepayload: --pretty is for JSON output"},
+           {{"generate", "--pretty", "--output", "codes.csv"}, "codepayload: --pretty is for JSON output"}}) {
     SCOPED_TRACE(message);
     const RunResult result = run(arguments);
     EXPECT_EQ(result.exitCode, 2);
     EXPECT_EQ(result.out, "");
     EXPECT_EQ(firstLine(result.err), message);
   }
+}
+
+TEST_F(CodepayloadCli, PrettyIndentsTheAnswerForAPerson) {
+  const RunResult result = run({"parse", "--pretty"}, "(01)09506000134352(10)AB\"C\n(01)09506000134353\n");
+  EXPECT_EQ(result.exitCode, 3);
+  EXPECT_EQ(result.out,
+            "{\n"
+            "  \"parsed\": [\n"
+            "    {\n"
+            "      \"reference\": \"1\",\n"
+            "      \"form\": \"elementString\",\n"
+            "      \"symbologyIdentifier\": null,\n"
+            "      \"definition\": {\n"
+            "        \"primaryKey\": {\n"
+            "          \"key\": \"01\",\n"
+            "          \"value\": \"09506000134352\"\n"
+            "        },\n"
+            "        \"ais\": [\n"
+            "          {\n"
+            "            \"key\": \"10\",\n"
+            "            \"value\": \"AB\\\"C\"\n"
+            "          }\n"
+            "        ],\n"
+            "        \"extensionParameters\": [],\n"
+            "        \"digitalLinkStem\": null,\n"
+            "        \"linkType\": null,\n"
+            "        \"context\": null\n"
+            "      },\n"
+            "      \"elementString\": \"(01)09506000134352(10)AB\\\"C\",\n"
+            "      \"hri\": \"(01)09506000134352(10)AB\\\"C\",\n"
+            "      \"digitalLink\": null\n"
+            "    }\n"
+            "  ],\n"
+            "  \"failures\": [\n"
+            "    {\n"
+            "      \"reference\": \"2\",\n"
+            "      \"form\": \"elementString\",\n"
+            "      \"symbologyIdentifier\": null,\n"
+            "      \"definition\": {\n"
+            "        \"primaryKey\": {\n"
+            "          \"key\": \"01\",\n"
+            "          \"value\": \"09506000134353\"\n"
+            "        },\n"
+            "        \"ais\": [],\n"
+            "        \"extensionParameters\": [],\n"
+            "        \"digitalLinkStem\": null,\n"
+            "        \"linkType\": null,\n"
+            "        \"context\": null\n"
+            "      },\n"
+            "      \"errors\": [\n"
+            "        {\n"
+            "          \"code\": \"Validation.Invalid.primaryKey\",\n"
+            "          \"path\": \"primaryKey\",\n"
+            "          \"args\": [\n"
+            "            \"01\",\n"
+            "            \"linter\",\n"
+            "            \"csum\",\n"
+            "            \"incorrectCheckDigit\",\n"
+            "            \"13\",\n"
+            "            \"1\"\n"
+            "          ],\n"
+            "          \"message\": \"AI 01: the check digit '3' (character 14 of '09506000134353') is wrong; the right "
+            "check digit is 2.\",\n"
+            "          \"offset\": 4,\n"
+            "          \"length\": 14\n"
+            "        }\n"
+            "      ]\n"
+            "    }\n"
+            "  ]\n"
+            "}\n");
+  expectSummary(result.err, "1 parsed, 1 failed");
+}
+
+TEST_F(CodepayloadCli, HelpSaysWhatTheCommandIsForAndShowsExamples) {
+  const RunResult result = run({"--help"});
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_EQ(firstLine(result.out),
+            "usage: codepayload generate [FILE] [--input-format json|csv] [--output-format json|csv] [--output FILE]");
+  EXPECT_NE(result.out.find("78 settings refused.\n\ncodepayload: the service's payload engine and rules, offline. "
+                            "generate turns GS1 code definitions\n"),
+            std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("Examples:\n  codepayload generate examples/batch.json --pretty\n"), std::string::npos)
+      << result.out;
+  EXPECT_NE(result.out.find("FILE is standard input when absent or -."), std::string::npos) << result.out;
 }
 
 }  // namespace
