@@ -7,6 +7,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "common/markup_text.h"
 #include "server/symbols/gs1_zint_input.h"
 
 namespace codepayload::server::symbols {
@@ -28,35 +29,15 @@ long moduleUnits(float value) {
   return static_cast<long>(rounded);
 }
 
-// Text for an XML attribute or element: the five special characters as
-// entities, a control character (which XML 1.0 cannot hold) as U+FFFD.
-void appendXmlText(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += "\xEF\xBF\xBD";
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-}
-
 std::string svgOf(const zint_vector& vector, std::string_view label) {
   const long width = moduleUnits(vector.width);
   const long height = moduleUnits(vector.height);
   std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width * kPixelsPerModule) +
                     "\" height=\"" + std::to_string(height * kPixelsPerModule) + "\" viewBox=\"0 0 " +
                     std::to_string(width) + " " + std::to_string(height) + "\" role=\"img\" aria-label=\"";
-  appendXmlText(svg, label);
+  common::appendMarkupText(svg, label);
   svg += "\" shape-rendering=\"crispEdges\"><title>";
-  appendXmlText(svg, label);
+  common::appendMarkupText(svg, label);
   svg += "</title><rect width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) +
          "\" fill=\"#fff\"/><path fill=\"#000\" d=\"";
   for (const zint_vector_rect* rect = vector.rectangles; rect != nullptr; rect = rect->next) {
