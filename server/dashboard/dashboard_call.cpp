@@ -89,6 +89,11 @@ void sendJson(Call& call, int status, std::string_view body) {
   sendBody(call.exchange, status, "application/json", body, call.trace);
 }
 
+void sendSeeOther(Call& call, std::string_view location) {
+  call.exchange.addHeader("Location", location);
+  sendBody(call.exchange, 303, "text/plain; charset=utf-8", "See " + std::string(location) + "\n", call.trace);
+}
+
 void sendNoContent(Call& call) {
   call.trace.status = 204;
   call.exchange.addHeader("X-Content-Type-Options", "nosniff");

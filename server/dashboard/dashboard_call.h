@@ -92,6 +92,8 @@ std::vector<std::string> stringListField(const Call& call, std::string_view name
 
 void sendJson(Call& call, int status, std::string_view body);
 void sendNoContent(Call& call);
+// 303 See Other to `location` (a page of the dashboard).
+void sendSeeOther(Call& call, std::string_view location);
 
 // --- Who may do what.
 

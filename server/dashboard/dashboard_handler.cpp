@@ -40,9 +40,23 @@ std::size_t bodyLimit(std::string_view path) {
   return path.starts_with(kTryItPrefix) ? kMaxTryItBodyBytes : kMaxBodyBytes;
 }
 
-void sendRedirect(HttpExchange& exchange, std::string_view location, RequestTrace& trace) {
-  exchange.addHeader("Location", location);
-  sendBody(exchange, 303, "text/plain; charset=utf-8", "See " + std::string(location) + "\n", trace);
+// A change must come from the dashboard's own pages.
+void refuseCrossSite(const Call& call) {
+  if (const std::optional<std::string> refusal = crossSiteRefusal(
+          call.exchange.field("Origin"), call.exchange.field("Sec-Fetch-Site"), call.exchange.field("Host"))) {
+    throw forbidden(*refusal);
+  }
+}
+
+// A POST's whole body, moved out of the exchange (so that the caller holds
+// the one copy of what may be a password, and cleanses it).
+std::string takeBody(Call& call) {
+  std::string text = std::move(call.exchange.body());
+  if (const BodyRead read = call.exchange.bodyRead(); read != BodyRead::Complete) {
+    UnreadBodyAnswer answer = unreadBodyAnswer(read, bodyLimit(call.exchange.path()));
+    throw Refusal{answer.status, std::string(answer.code), std::nullopt, std::move(answer.message)};
+  }
+  return text;
 }
 
 // Resumes the session the request's cookie names; fills call.session/who.
@@ -149,12 +163,7 @@ void answerData(Call& call) {
     throw Refusal{405, error_code::kMethodNotAllowed, std::nullopt, "This resource only allows " + allow + "."};
   }
   const bool changes = method == "POST";
-  if (changes) {
-    if (const std::optional<std::string> refusal = crossSiteRefusal(
-            call.exchange.field("Origin"), call.exchange.field("Sec-Fetch-Site"), call.exchange.field("Host"))) {
-      throw forbidden(*refusal);
-    }
-  }
+  if (changes) refuseCrossSite(call);
   if (endpoint->audience != Audience::Anyone) {
     resumeSession(call);
     if (!call.who)
@@ -181,11 +190,7 @@ void answerData(Call& call) {
   }
   if (changes) {
     // Moved out, so the one copy of what may hold a password is cleansed below.
-    std::string text = std::move(call.exchange.body());
-    if (const BodyRead read = call.exchange.bodyRead(); read != BodyRead::Complete) {
-      UnreadBodyAnswer answer = unreadBodyAnswer(read, bodyLimit(call.exchange.path()));
-      throw Refusal{answer.status, std::string(answer.code), std::nullopt, std::move(answer.message)};
-    }
+    std::string text = takeBody(call);
     if (text.empty()) {
       call.body = new Poco::JSON::Object;
     } else {
@@ -229,11 +234,30 @@ void sendFile(HttpExchange& exchange, const DashboardFile& file, RequestTrace& t
   sendBody(exchange, 200, *type, file.bytes, trace);
 }
 
+// The sign-in form posted by a browser without JavaScript.
+void answerSignInForm(Call& call) {
+  refuseCrossSite(call);
+  const std::optional<std::string_view> type = call.exchange.field("Content-Type");
+  if (!type || !common::equalsIgnoringAsciiCase(bareMediaType(*type), "application/x-www-form-urlencoded")) {
+    throw Refusal{415, error_code::kUnsupportedMediaType, std::nullopt,
+                  "Send the form as application/x-www-form-urlencoded."};
+  }
+  std::string text = takeBody(call);
+  signInWithForm(call, text);
+  OPENSSL_cleanse(text.data(), text.size());
+}
+
 void answerPage(Call& call) {
   HttpExchange& exchange = call.exchange;
+  if (exchange.path() == kSignInPage && exchange.method() == "POST") {
+    answerSignInForm(call);
+    return;
+  }
   if (!routeTakes("GET", exchange.method())) {
-    exchange.addHeader("Allow", allowedMethods("GET"));
-    throw Refusal{405, error_code::kMethodNotAllowed, std::nullopt, "This resource only allows GET, HEAD."};
+    const std::string allow =
+        std::string(allowedMethods("GET")) + (exchange.path() == kSignInPage ? ", POST" : "");
+    exchange.addHeader("Allow", allow);
+    throw Refusal{405, error_code::kMethodNotAllowed, std::nullopt, "This resource only allows " + allow + "."};
   }
   const std::string_view rest = exchange.path().substr(std::string_view("/dashboard/").size());
   if (rest.starts_with("assets/")) {
@@ -248,7 +272,7 @@ void answerPage(Call& call) {
   }
   if (rest.empty()) {
     resumeSession(call);
-    sendRedirect(exchange, call.who ? homeOf(*call.who) : std::string(kSignInPage), call.trace);
+    sendSeeOther(call, call.who ? homeOf(*call.who) : std::string(kSignInPage));
     return;
   }
   for (const Page& page : kPages) {
@@ -256,18 +280,18 @@ void answerPage(Call& call) {
     if (page.audience != Audience::Anyone) {
       resumeSession(call);
       if (!call.who) {
-        sendRedirect(exchange, kSignInPage, call.trace);
+        sendSeeOther(call, kSignInPage);
         return;
       }
       const bool wrongKind = (page.audience == Audience::User && call.who->isOperator) ||
                              (page.audience == Audience::Operator && !call.who->isOperator);
       if (wrongKind) {
-        sendRedirect(exchange, homeOf(*call.who), call.trace);
+        sendSeeOther(call, homeOf(*call.who));
         return;
       }
       if (page.path != "account" && call.who->user && !call.who->totpEnabled &&
           call.accounts.accounts().requiresTotp(call.who->user->organizationId)) {
-        sendRedirect(exchange, "/dashboard/account", call.trace);
+        sendSeeOther(call, "/dashboard/account");
         return;
       }
     }

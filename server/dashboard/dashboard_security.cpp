@@ -52,6 +52,10 @@ std::optional<std::string> crossSiteRefusal(std::optional<std::string_view> orig
     return "This request came from another site (Sec-Fetch-Site: " + std::string(*secFetchSite).substr(0, 32) +
            "); the dashboard only accepts changes from its own pages.";
   }
+  // A form's navigation from a page whose referrer policy is no-referrer (the
+  // dashboard's) carries "Origin: null"; the browser's own Sec-Fetch-Site,
+  // which no page can set, then says whether it came from this origin.
+  if (origin && *origin == "null" && secFetchSite) return std::nullopt;
   if (origin) {
     const std::string own = "https://" + std::string(host.value_or(""));
     if (!host || host->empty() || !equalsIgnoringAsciiCase(*origin, own)) {

@@ -42,8 +42,9 @@ const contexts = {};
 // A browser context of its own (its own cookies); 15 s for any wait: a broken page fails
 // sooner than after Playwright's default 30 s, and a loaded CI machine (the suites run in
 // parallel, the sanitizer build is several times slower) still gets its answers in time.
-async function newContext() {
-  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 } });
+async function newContext(options = {}) {
+  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, viewport: { width: 1280, height: 900 },
+                                             ...options });
   context.setDefaultTimeout(15000);
   return context;
 }
@@ -236,6 +237,36 @@ test('sign-in: an unknown email and a wrong password get the same answer', async
   assert.equal(unknownEmail, wrongPassword);
   assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
   await checkState(page, 'sign-in');
+  await context.close();
+});
+
+// axe runs as a script in the page, which a page without JavaScript cannot run. It checks a copy
+// instead: the page's DOM as rendered (the <noscript> content as the elements it then is), served
+// at the same address to a page whose own scripts are blocked.
+async function expectAccessibleWithoutJavaScript(page, state) {
+  const html = (await page.content()).replace(/<\/?noscript>/g, '');
+  const context = await newContext();
+  const copy = await context.newPage();
+  await copy.route('**/dashboard/assets/*.js', (route) => route.abort());
+  await copy.route(page.url(), (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await copy.goto(page.url());
+  await expectAccessible(copy, state);
+  await context.close();
+}
+
+test('without JavaScript: the sign-in form posts and redirects home; signed-in pages say they need JavaScript', async () => {
+  const context = await newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page, { email: owner.email, password: 'not the password at all' });
+  await page.waitForURL('**/dashboard/sign-in');
+  assert.equal(await page.getByRole('alert').innerText(), 'The email, password or authentication code is not right.');
+  assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), owner.email);
+  await expectAccessibleWithoutJavaScript(page, 'sign-in without JavaScript, refused');
+  await signIn(page, owner);
+  await page.waitForURL('**/dashboard/api');
+  await page.getByText('This page needs JavaScript, which is turned off in this browser: turn it on and reload the page.',
+                       { exact: true }).waitFor();
+  await expectAccessibleWithoutJavaScript(page, 'the API page without JavaScript');
   await context.close();
 });
 

@@ -12,6 +12,10 @@ namespace codepayload::server::dashboard {
 
 // session_endpoints.cpp
 void signIn(Call& call);
+// The sign-in page's own form, posted without JavaScript
+// (application/x-www-form-urlencoded `body`): a redirect home, or the page
+// again with what was refused.
+void signInWithForm(Call& call, std::string_view body);
 void signOut(Call& call);
 void signOutEverywhere(Call& call);
 void session(Call& call);

@@ -8,19 +8,27 @@
 
 #include "auth/unix_clock.h"
 #include "common/error_codes.h"
+#include "common/markup_text.h"
+#include "server/dashboard/dashboard_files.h"
 #include "server/dashboard/dashboard_security.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
 
-void signIn(Call& call) {
-  const std::string email = stringField(call, "email");
-  std::string password = stringField(call, "password");
-  std::string code = stringField(call, "code", false);
+namespace {
+
+// One sign-in attempt, recorded in the audit log; `password` and `code` are
+// cleansed.
+struct SignInAttempted {
+  accounts::SignInResult result;
+  std::optional<Principal> who;
+};
+
+SignInAttempted attemptSignIn(Call& call, const std::string& email, std::string& password, std::string& code) {
   std::array<std::string_view, 8> cookies{};
   const std::size_t count = call.exchange.fieldValues("Cookie", cookies);
   const std::string_view previous = sessionIdFromCookies(std::span(cookies.data(), count));
-  const accounts::SignInResult result = call.accounts.signIn().signIn(
+  accounts::SignInResult result = call.accounts.signIn().signIn(
       accounts::SignInAttempt{email, password, code, call.exchange.clientHost(), previous});
   OPENSSL_cleanse(password.data(), password.size());
   OPENSSL_cleanse(code.data(), code.size());
@@ -30,7 +38,7 @@ void signIn(Call& call) {
   // throttled attempts only the first of each lock or delay is recorded: the
   // others run no check, and recording each would let anyone fill the log.
   const bool recorded = result.outcome != accounts::SignInResult::Outcome::Throttled || result.firstRefusal;
-  const std::optional<Principal> who =
+  std::optional<Principal> who =
       result.principalId.empty() ? std::nullopt : principalOf(call.accounts, result.principalId);
   accounts::AuditRecord record;
   record.at = auth::systemUnixSeconds();
@@ -52,31 +60,123 @@ void signIn(Call& call) {
     case accounts::SignInResult::Outcome::Throttled: record.detail = "throttled"; break;
   }
   if (recorded) call.accounts.accounts().appendAudit(record);
+  if (result.outcome == accounts::SignInResult::Outcome::SignedIn) {
+    if (!who) throw std::logic_error("signed in to an account that cannot be read");
+    call.exchange.addHeader("Set-Cookie", sessionCookie(result.session->id));
+  }
+  return SignInAttempted{std::move(result), std::move(who)};
+}
 
+// Why an attempt that did not sign in was refused (Retry-After set when
+// throttled).
+Refusal refusalOf(Call& call, const accounts::SignInResult& result) {
   switch (result.outcome) {
-    case accounts::SignInResult::Outcome::SignedIn: {
-      if (!who) throw std::logic_error("signed in to an account that cannot be read");
-      call.exchange.addHeader("Set-Cookie", sessionCookie(result.session->id));
-      std::string out = "{";
-      stringMember(out, "home", homeOf(*who));
-      out.push_back('}');
-      sendJson(call, 200, out);
-      return;
-    }
-    case accounts::SignInResult::Outcome::Refused:
-      throw Refusal{401, error_code::kSignInRefused, std::nullopt,
-                    "The email, password or authentication code is not right."};
     case accounts::SignInResult::Outcome::SecondFactorNeeded:
-      throw Refusal{401, error_code::kSecondFactorNeeded, std::nullopt,
-                    "Enter the authentication code from your app, or one of your recovery codes."};
+      return Refusal{401, error_code::kSecondFactorNeeded, std::nullopt,
+                     "Enter the authentication code from your app, or one of your recovery codes."};
     case accounts::SignInResult::Outcome::Throttled:
       call.exchange.addHeader("Retry-After", std::to_string(result.retryAfterSeconds));
-      throw Refusal{429, error_code::kTooManyAttempts, std::nullopt,
-                    "Too many failed sign-ins; try again in " + std::to_string(result.retryAfterSeconds) + " seconds."};
+      return Refusal{429, error_code::kTooManyAttempts, std::nullopt,
+                     "Too many failed sign-ins; try again in " + std::to_string(result.retryAfterSeconds) +
+                         " seconds."};
+    case accounts::SignInResult::Outcome::Refused:
+    case accounts::SignInResult::Outcome::SignedIn: break;
   }
+  return Refusal{401, error_code::kSignInRefused, std::nullopt,
+                 "The email, password or authentication code is not right."};
+}
+
+// Replaces the one `marker` of the sign-in page; a page that lost it is a
+// build that does not match this code.
+void replaceMarker(std::string& page, std::string_view marker, std::string_view replacement) {
+  const std::size_t at = page.find(marker);
+  if (at == std::string::npos) {
+    throw std::logic_error("sign-in.html lacks \"" + std::string(marker) + "\"");
+  }
+  page.replace(at, marker.size(), replacement);
+}
+
+// The sign-in page again, for a browser without JavaScript: `message` in its
+// alert, the email typed kept, and the code's field shown when asked for.
+std::string signInPage(std::string_view message, std::string_view email, bool askCode) {
+  const std::optional<DashboardFile> file = findDashboardFile("sign-in.html");
+  if (!file) throw std::logic_error("sign-in.html is not part of this build");
+  std::string page(file->bytes);
+  std::string alert = R"(<div id="page-alert" class="alert" role="alert">)";
+  common::appendMarkupText(alert, message);
+  alert += "</div>";
+  replaceMarker(page, R"(<div id="page-alert" class="alert" role="alert" hidden></div>)", alert);
+  std::string emailInput = R"(<input id="email" name="email" type="email" value=")";
+  common::appendMarkupText(emailInput, email);
+  emailInput += '"';
+  replaceMarker(page, R"(<input id="email" name="email" type="email")", emailInput);
+  if (askCode) {
+    replaceMarker(page, R"(<p id="code-field" hidden>)", R"(<p id="code-field">)");
+    replaceMarker(page, R"(<input id="code" name="code")", R"(<input id="code" name="code" required autofocus)");
+  }
+  return page;
+}
+
+// Signing out is recorded as signing in is: who, from where.
+void recordSignOut(Call& call, std::string_view detail) {
+  accounts::AuditRecord record;
+  record.at = auth::systemUnixSeconds();
+  record.actor = call.who->email;
+  record.action = "account.sign-out";
+  record.target = call.who->id;
+  record.organizationId = call.who->user ? call.who->user->organizationId : "";
+  record.address = call.exchange.clientHost();
+  record.result = accounts::AuditResult::Success;
+  record.detail = std::string(detail);
+  call.accounts.accounts().appendAudit(record);
+}
+
+}  // namespace
+
+void signIn(Call& call) {
+  const std::string email = stringField(call, "email");
+  std::string password = stringField(call, "password");
+  std::string code = stringField(call, "code", false);
+  const SignInAttempted attempted = attemptSignIn(call, email, password, code);
+  if (attempted.result.outcome != accounts::SignInResult::Outcome::SignedIn) {
+    throw refusalOf(call, attempted.result);
+  }
+  std::string out = "{";
+  stringMember(out, "home", homeOf(*attempted.who));
+  out.push_back('}');
+  sendJson(call, 200, out);
+}
+
+void signInWithForm(Call& call, std::string_view body) {
+  std::vector<auth::FormField> fields;
+  if (auth::parseForm(body, 8, fields) != auth::FormError::None) {
+    throw Refusal{400, error_code::kBadRequest, std::nullopt, "The form's body is malformed."};
+  }
+  std::string email;
+  std::string password;
+  std::string code;
+  for (auth::FormField& field : fields) {
+    if (field.name == "email") email = field.value;
+    if (field.name == "password") password = field.value;
+    if (field.name == "code") code = field.value;
+    OPENSSL_cleanse(field.value.data(), field.value.size());
+  }
+  const bool codeGiven = !code.empty();
+  const SignInAttempted attempted = attemptSignIn(call, email, password, code);
+  if (attempted.result.outcome == accounts::SignInResult::Outcome::SignedIn) {
+    sendSeeOther(call, homeOf(*attempted.who));
+    return;
+  }
+  // The page again, as a form re-shown with its error is: 200, or 429 with
+  // Retry-After when throttled.
+  const Refusal refusal = refusalOf(call, attempted.result);
+  const bool askCode = codeGiven || attempted.result.outcome == accounts::SignInResult::Outcome::SecondFactorNeeded;
+  sendBody(call.exchange, refusal.status == 429 ? 429 : 200, "text/html; charset=utf-8",
+           signInPage(refusal.message, email, askCode), call.trace);
 }
 
 void signOut(Call& call) {
+  recordSignOut(call, "");
   call.accounts.sessions().end(call.sessionId);
   call.accounts.forgetPendingTotp(accounts::sessionIdDigest(call.sessionId));
   call.exchange.addHeader("Set-Cookie", expiredSessionCookie());
@@ -84,6 +184,7 @@ void signOut(Call& call) {
 }
 
 void signOutEverywhere(Call& call) {
+  recordSignOut(call, "every session");
   call.accounts.sessions().endAllOf(call.who->id);
   call.accounts.forgetPendingTotp(accounts::sessionIdDigest(call.sessionId));
   call.exchange.addHeader("Set-Cookie", expiredSessionCookie());

@@ -193,6 +193,11 @@ TEST(DashboardSecurity, CookiesAndOrigins) {
             "This request came from another origin; the dashboard only accepts changes from its own pages.");
   EXPECT_EQ(crossSiteRefusal("null", std::nullopt, "h:1"),
             "This request came from another origin; the dashboard only accepts changes from its own pages.");
+  // A form posted from a no-referrer page: Origin null, the browser's Sec-Fetch-Site decides.
+  EXPECT_EQ(crossSiteRefusal("null", "same-origin", "h:1"), std::nullopt);
+  EXPECT_EQ(crossSiteRefusal("null", "cross-site", "h:1"),
+            "This request came from another site (Sec-Fetch-Site: cross-site); the dashboard only accepts changes "
+            "from its own pages.");
 }
 
 TEST_F(DashboardTest, SignInPageIsServedWithTheSecurityHeaders) {
@@ -213,10 +218,93 @@ TEST_F(DashboardTest, SignInPageIsServedWithTheSecurityHeaders) {
     EXPECT_EQ(asset.status, 404) << target;
     EXPECT_EQ(asset.body, envelope("NotFound", "", "There is no dashboard asset with this name.")) << target;
   }
+  // The page takes its own form (without JavaScript); JSON goes to /dashboard/data/sign-in.
   const HttpResult posted = post("/dashboard/sign-in", "{}", nullptr);
-  EXPECT_EQ(posted.status, 405);
-  EXPECT_EQ(posted.header("allow"), "GET, HEAD");
-  EXPECT_EQ(posted.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD."));
+  EXPECT_EQ(posted.status, 415);
+  EXPECT_EQ(posted.body,
+            envelope("UnsupportedMediaType", "", "Send the form as application/x-www-form-urlencoded."));
+  const HttpResult put = harness_.request(HttpCall{"PUT", "/dashboard/sign-in", {}, ""});
+  EXPECT_EQ(put.status, 405);
+  EXPECT_EQ(put.header("allow"), "GET, HEAD, POST");
+  EXPECT_EQ(put.body, envelope("MethodNotAllowed", "", "This resource only allows GET, HEAD, POST."));
+  const HttpResult otherPage = post("/dashboard/api", "{}", nullptr);
+  EXPECT_EQ(otherPage.status, 405);
+  EXPECT_EQ(otherPage.header("allow"), "GET, HEAD");
+}
+
+// Without JavaScript the sign-in page's form posts to the page itself: a
+// redirect home on success, else the page again with the refusal in its
+// alert, the email kept and the code's field shown when it is asked for.
+TEST_F(DashboardTest, TheSignInFormWorksWithoutJavaScript) {
+  const auto postForm = [this](const std::string& body, std::vector<std::pair<std::string, std::string>> extra = {}) {
+    extra.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+    return post("/dashboard/sign-in", body, nullptr, std::move(extra));
+  };
+  const HttpResult signedIn = postForm("email=owner%40acme.example&password=" + std::string(kPassword) + "&code=");
+  EXPECT_EQ(signedIn.status, 303);
+  EXPECT_EQ(signedIn.header("location"), "/dashboard/api");
+  EXPECT_TRUE(std::regex_match(signedIn.header("set-cookie"),
+                               std::regex("__Host-codepayload-session=[A-Za-z0-9_-]{43}; Secure; HttpOnly; "
+                                          "SameSite=Strict; Path=/")))
+      << signedIn.header("set-cookie");
+  const HttpResult operatorIn = postForm("email=ops%40installation.example&password=" + std::string(kPassword));
+  EXPECT_EQ(operatorIn.status, 303);
+  EXPECT_EQ(operatorIn.header("location"), "/dashboard/organizations");
+
+  const HttpResult refused = postForm("email=%22%3Cb%3Eowner%40acme.example&password=wrong+one");
+  EXPECT_EQ(refused.status, 200);
+  EXPECT_EQ(refused.header("content-type"), "text/html; charset=utf-8");
+  EXPECT_EQ(refused.header("set-cookie"), "<absent>");
+  expectDashboardHeaders(refused);
+  EXPECT_NE(refused.body.find(R"(<div id="page-alert" class="alert" role="alert">The email, password or )"
+                              R"(authentication code is not right.</div>)"),
+            std::string::npos)
+      << refused.body;
+  EXPECT_NE(refused.body.find(R"(<input id="email" name="email" type="email" value="&quot;&lt;b&gt;owner@acme.)"
+                              R"(example" autocomplete="username" required>)"),
+            std::string::npos)
+      << refused.body;
+  EXPECT_NE(refused.body.find(R"(<p id="code-field" hidden>)"), std::string::npos);
+
+  const Browser browser = signIn("dev@acme.example");
+  enrolTotp(browser);
+  const HttpResult codeAsked = postForm("email=dev%40acme.example&password=" + std::string(kPassword));
+  EXPECT_EQ(codeAsked.status, 200);
+  EXPECT_NE(codeAsked.body.find(R"(role="alert">Enter the authentication code from your app, or one of your )"
+                                R"(recovery codes.</div>)"),
+            std::string::npos)
+      << codeAsked.body;
+  EXPECT_NE(codeAsked.body.find(R"(<p id="code-field"><label for="code">)"), std::string::npos) << codeAsked.body;
+  EXPECT_NE(codeAsked.body.find(R"(<input id="code" name="code" required autofocus autocomplete="one-time-code")"),
+            std::string::npos)
+      << codeAsked.body;
+
+  // The checks of every change hold: its own origin, a readable body.
+  const HttpResult crossSite = postForm("email=a&password=b", {{"Sec-Fetch-Site", "cross-site"}});
+  EXPECT_EQ(crossSite.status, 403);
+  const HttpResult malformed = postForm("email=%zz");
+  EXPECT_EQ(malformed.status, 400);
+  EXPECT_EQ(malformed.body, envelope("BadRequest", "", "The form's body is malformed."));
+
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 10});
+  ASSERT_GE(records.size(), 2u);
+  EXPECT_EQ(records[0].detail, "second factor asked");
+}
+
+TEST_F(DashboardTest, SigningOutIsRecorded) {
+  const Browser browser = signIn("owner@acme.example");
+  EXPECT_EQ(post("/dashboard/data/sign-out", "", &browser).status, 204);
+  const Browser again = signIn("owner@acme.example");
+  EXPECT_EQ(post("/dashboard/data/sign-out-everywhere", "", &again).status, 204);
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-out"), 10});
+  ASSERT_EQ(records.size(), 2u);
+  EXPECT_EQ(records[0].actor, "owner@acme.example");
+  EXPECT_EQ(records[0].detail, "every session");
+  EXPECT_EQ(records[0].target, owner_.id);
+  EXPECT_EQ(records[1].detail, "");
+  EXPECT_EQ(records[1].result, accounts::AuditResult::Success);
 }
 
 // RFC 9110 §9.3.2: every GET of the dashboard answers HEAD with the GET's
