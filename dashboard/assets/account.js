@@ -63,6 +63,7 @@ function showNewCodes(codes) {
   element('recovery-copied').textContent = '';
   element('recovery-new').hidden = false;
   showCodesLeft(codes.length);
+  element('recovery-heading').scrollIntoView();
 }
 
 function forgetNewCodes() {
@@ -93,19 +94,25 @@ element('totp-start').addEventListener('click', () => guarded(async () => {
   element('totp-code').focus();
 }));
 
-element('totp-confirm-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.target;
-  guarded(async () => {
-    const confirmed = await callData('POST', 'account/totp/confirm', { code: element('totp-code').value });
-    form.reset();
-    form.hidden = true;
-    forgetKey();
-    element('totp-required').hidden = true;
-    showState(true);
-    showNewCodes(confirmed.recoveryCodes);
-    element('recovery-heading').scrollIntoView();
+// Sends the form's body to a data endpoint; once answered, empties the form and hands on the answer.
+function submitsTo(formId, endpoint, body, then) {
+  const form = element(formId);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      const answer = await callData('POST', endpoint, body());
+      form.reset();
+      then(answer);
+    });
   });
+}
+
+submitsTo('totp-confirm-form', 'account/totp/confirm', () => ({ code: element('totp-code').value }), (confirmed) => {
+  element('totp-confirm-form').hidden = true;
+  forgetKey();
+  element('totp-required').hidden = true;
+  showState(true);
+  showNewCodes(confirmed.recoveryCodes);
 });
 
 element('recovery-copy').addEventListener('click', () => {
@@ -116,26 +123,12 @@ element('recovery-copy').addEventListener('click', () => {
 // The print stylesheet prints the new codes alone while they are shown.
 element('recovery-print').addEventListener('click', () => window.print());
 
-element('recovery-replace-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.target;
-  guarded(async () => {
-    const replaced = await callData('POST', 'account/recovery-codes', { password: element('recovery-password').value });
-    form.reset();
-    showNewCodes(replaced.recoveryCodes);
-    element('recovery-heading').scrollIntoView();
-  });
-});
+submitsTo('recovery-replace-form', 'account/recovery-codes', () => ({ password: element('recovery-password').value }),
+          (replaced) => showNewCodes(replaced.recoveryCodes));
 
-element('totp-disable-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.target;
-  guarded(async () => {
-    await callData('POST', 'account/totp/disable', { password: element('totp-password').value });
-    form.reset();
-    forgetNewCodes();
-    showState(false);
-  });
+submitsTo('totp-disable-form', 'account/totp/disable', () => ({ password: element('totp-password').value }), () => {
+  forgetNewCodes();
+  showState(false);
 });
 
 element('sign-out-everywhere').addEventListener('click', () => guarded(async () => {

@@ -629,7 +629,7 @@ async function signInAnswer(account, code) {
   }
 }
 
-test('two-factor: the viewer scans the QR code, turns TOTP on, keeps the codes, signs in with one, makes new ones', async () => {
+test('two-factor: the viewer scans the QR code, turns TOTP on, keeps the codes, signs in with one, makes new ones, turns it off', async () => {
   const page = (await contexts.viewer.pages())[0];
   await enrolTotp(page, viewer.email, 'account-totp-set-up');
   const codes = await shownRecoveryCodes(page);
@@ -721,6 +721,13 @@ test('two-factor: the viewer scans the QR code, turns TOTP on, keeps the codes, 
   assert.equal(await turnOff.getByLabel('Password', { exact: true }).count(), 1);
   assert.equal(await turnOff.getByRole('button', { name: 'Turn off two-factor authentication', exact: true }).count(), 1);
   assert.equal(await recovery.getByRole('button', { name: 'Turn off two-factor authentication' }).count(), 0);
+  await turnOff.getByLabel('Password', { exact: true }).fill(viewer.password);
+  await turnOff.getByRole('button', { name: 'Turn off two-factor authentication', exact: true }).click();
+  await page.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
+  assert.equal(await recovery.isVisible(), false);
+  assert.equal(await turnOff.isVisible(), false);
+  const passwordOnly = await signInAnswer(viewer, '');
+  assert.equal(passwordOnly.status, 200, passwordOnly.body);
 });
 
 test('a POST without the CSRF token and a cross-site POST are refused', async () => {
