@@ -946,8 +946,7 @@ TEST_F(DashboardTest, NewRecoveryCodesNeedThePasswordAndReplaceTheOldOnes) {
   const std::string rightPassword = R"({"password":")" + std::string(kPassword) + "\"}";
   const HttpResult withoutTotp = replace(rightPassword);
   EXPECT_EQ(withoutTotp.status, 409);
-  EXPECT_EQ(withoutTotp.body,
-            envelope("Conflict", "", "TOTP is off for your account; recovery codes come with it."));
+  EXPECT_EQ(withoutTotp.body, envelope("Conflict", "", "TOTP is off for your account; recovery codes come with it."));
 
   const Enrolment enrolment = enrolTotp(developer);
   const HttpResult withoutPassword = replace("{}");
@@ -961,9 +960,12 @@ TEST_F(DashboardTest, NewRecoveryCodesNeedThePasswordAndReplaceTheOldOnes) {
   const HttpResult wrong = replace(R"({"password":"not the password"})");
   EXPECT_EQ(wrong.status, 400);
   EXPECT_EQ(wrong.body, envelope("Validation.Invalid.password", "password", "The password is not right."));
-  const HttpResult withoutCsrf = post("/dashboard/data/account/recovery-codes", rightPassword, &developer,
-                                      {{"X-CSRF-Token", "not the token"}});
+  const HttpResult withoutCsrf =
+      post("/dashboard/data/account/recovery-codes", rightPassword, &developer, {{"X-CSRF-Token", "not the token"}});
   EXPECT_EQ(withoutCsrf.status, 403);
+  EXPECT_EQ(withoutCsrf.body, envelope("Forbidden", "",
+                                       "This change lacks the page's CSRF token (header X-CSRF-Token); reload the page "
+                                       "and try again."));
   EXPECT_EQ(signInWithCode("dev@acme.example", enrolment.recoveryCodes[0]).status, 200);
   EXPECT_EQ(get("/dashboard/data/account/totp", &developer).body, R"({"enabled":true,"recoveryCodesLeft":9})");
 
