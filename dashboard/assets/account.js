@@ -1,59 +1,147 @@
-// Account: turn the TOTP second factor on (key, code, recovery codes) or off, and sign out
-// everywhere.
-import { callData, guarded, startPage } from './dashboard.js';
+// Account: turn the TOTP second factor on (its QR code, the key in groups of four, the code) or
+// off, the recovery codes (how many are left; new ones shown once, to copy, download or print;
+// new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
+// shown through an <img> from a blob: URL (as Try it shows its symbols), the codes' text file is
+// a blob: download: the page's CSP allows both, and no server text is parsed into the page.
+import { callData, copyText, guarded, startPage } from './dashboard.js';
 
-function showState(enabled) {
-  document.getElementById('totp-state').textContent =
-      enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.';
-  document.getElementById('totp-off').hidden = enabled;
-  document.getElementById('totp-disable-form').hidden = !enabled;
+const element = (id) => document.getElementById(id);
+let email = '';
+let qrCodeUrl = null; // the blob: URL of the QR code being shown
+let codesFileUrl = null; // the blob: URL of the recovery codes' text file
+
+function revoke(url) {
+  if (url !== null) URL.revokeObjectURL(url);
+  return null;
 }
 
-document.getElementById('totp-start').addEventListener('click', () => guarded(async () => {
+function showState(enabled) {
+  element('totp-state').textContent =
+      enabled ? 'Two-factor authentication is on.' : 'Two-factor authentication is off.';
+  element('totp-off').hidden = enabled;
+  element('recovery').hidden = !enabled;
+  element('totp-disable').hidden = !enabled;
+}
+
+// "ABCDEFGH..." -> "ABCD EFGH ...": the key as a person types it.
+function inGroupsOfFour(key) {
+  return key.match(/.{1,4}/g).join(' ');
+}
+
+function showCodesLeft(left) {
+  const sentence = element('recovery-left');
+  sentence.classList.toggle('warning', left === 0);
+  if (left === 0) {
+    sentence.textContent = 'You have no unused recovery codes. Make new ones: without them, losing the device ' +
+                           'that runs your app locks you out.';
+  } else {
+    sentence.textContent = `You have ${left} unused recovery ${left === 1 ? 'code' : 'codes'}.`;
+  }
+}
+
+async function loadState() {
+  const state = await callData('GET', 'account/totp');
+  showState(state.enabled);
+  if (state.enabled) showCodesLeft(state.recoveryCodesLeft);
+  return state;
+}
+
+// New codes, shown once: listed, and offered to copy, as a text file and to print.
+function showNewCodes(codes) {
+  const title = `Code-Payload Service recovery codes for ${email}`;
+  element('recovery-title').textContent = title;
+  element('recovery-codes').replaceChildren(...codes.map((code) => {
+    const item = document.createElement('li');
+    item.textContent = code;
+    return item;
+  }));
+  const text = [title, 'Each code signs you in once, in place of a code from your authenticator app.', '', ...codes]
+    .join('\n') + '\n';
+  codesFileUrl = revoke(codesFileUrl);
+  codesFileUrl = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  element('recovery-download').href = codesFileUrl;
+  element('recovery-copied').textContent = '';
+  element('recovery-new').hidden = false;
+  showCodesLeft(codes.length);
+  element('recovery-heading').scrollIntoView();
+}
+
+function forgetNewCodes() {
+  element('recovery-codes').replaceChildren();
+  element('recovery-title').textContent = '';
+  element('recovery-download').href = '#';
+  codesFileUrl = revoke(codesFileUrl);
+  element('recovery-new').hidden = true;
+}
+
+function forgetKey() {
+  element('totp-secret').value = '';
+  element('totp-uri').href = '#';
+  element('totp-qr').removeAttribute('src');
+  qrCodeUrl = revoke(qrCodeUrl);
+}
+
+element('totp-start').addEventListener('click', () => guarded(async () => {
   const started = await callData('POST', 'account/totp/start', {});
-  document.getElementById('totp-secret').value = started.secret;
-  document.getElementById('totp-uri').href = started.otpauthUri;
-  document.getElementById('totp-confirm-form').hidden = false;
-  document.getElementById('totp-code').focus();
+  forgetKey();
+  qrCodeUrl = URL.createObjectURL(new Blob([started.qrCode.svg], { type: 'image/svg+xml' }));
+  const image = element('totp-qr');
+  image.src = qrCodeUrl;
+  image.alt = started.qrCode.label;
+  element('totp-secret').value = inGroupsOfFour(started.secret);
+  element('totp-uri').href = started.otpauthUri;
+  element('totp-confirm-form').hidden = false;
+  element('totp-code').focus();
 }));
 
-document.getElementById('totp-confirm-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  guarded(async () => {
-    const confirmed = await callData('POST', 'account/totp/confirm', { code: document.getElementById('totp-code').value });
-    const list = document.getElementById('recovery-codes');
-    list.replaceChildren(...confirmed.recoveryCodes.map((code) => {
-      const item = document.createElement('li');
-      item.textContent = code;
-      return item;
-    }));
-    document.getElementById('recovery').hidden = false;
-    document.getElementById('totp-confirm-form').hidden = true;
-    document.getElementById('totp-secret').value = '';
-    document.getElementById('totp-required').hidden = true;
-    showState(true);
+// Sends the form's body to a data endpoint; once answered, empties the form and hands on the answer.
+function submitsTo(formId, endpoint, body, then) {
+  const form = element(formId);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    guarded(async () => {
+      const answer = await callData('POST', endpoint, body());
+      form.reset();
+      then(answer);
+    });
   });
+}
+
+submitsTo('totp-confirm-form', 'account/totp/confirm', () => ({ code: element('totp-code').value }), (confirmed) => {
+  element('totp-confirm-form').hidden = true;
+  forgetKey();
+  element('totp-required').hidden = true;
+  showState(true);
+  showNewCodes(confirmed.recoveryCodes);
 });
 
-document.getElementById('totp-disable-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  const form = event.target;
-  guarded(async () => {
-    await callData('POST', 'account/totp/disable', { password: document.getElementById('totp-password').value });
-    form.reset();
-    document.getElementById('recovery').hidden = true;
-    showState(false);
-  });
+element('recovery-copy').addEventListener('click', () => {
+  const codes = [...element('recovery-codes').children].map((item) => item.textContent);
+  copyText(codes.join('\n'), element('recovery-codes'), element('recovery-copied'));
 });
 
-document.getElementById('sign-out-everywhere').addEventListener('click', () => guarded(async () => {
+// The print stylesheet prints the new codes alone while they are shown.
+element('recovery-print').addEventListener('click', () => window.print());
+
+submitsTo('recovery-replace-form', 'account/recovery-codes', () => ({ password: element('recovery-password').value }),
+          (replaced) => showNewCodes(replaced.recoveryCodes));
+
+submitsTo('totp-disable-form', 'account/totp/disable', () => ({ password: element('totp-password').value }), () => {
+  forgetNewCodes();
+  showState(false);
+});
+
+element('sign-out-everywhere').addEventListener('click', () => guarded(async () => {
   await callData('POST', 'sign-out-everywhere', {});
   window.location.assign('/dashboard/sign-in');
 }));
 
 const session = await startPage();
 if (session !== undefined) {
-  showState(session.totpEnabled);
-  document.getElementById('totp-required').hidden =
-      session.totpEnabled || session.kind !== 'user' || !session.organization.requireTotp;
+  email = session.email;
+  const state = await guarded(loadState);
+  if (state !== undefined) {
+    element('totp-required').hidden =
+        state.enabled || session.kind !== 'user' || !session.organization.requireTotp;
+  }
 }

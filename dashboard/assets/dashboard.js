@@ -166,6 +166,18 @@ export function button(label, onClick, className = '') {
   return element;
 }
 
+// Puts text on the clipboard and says "Copied" in the live region status; when the browser
+// refuses the clipboard, selects the element that shows the text and says to copy it by hand.
+export async function copyText(text, shownIn, status) {
+  try {
+    await navigator.clipboard.writeText(text);
+    status.textContent = 'Copied';
+  } catch {
+    window.getSelection().selectAllChildren(shownIn);
+    status.textContent = 'Selected: copy it with Ctrl+C';
+  }
+}
+
 // An identifier (a client ID, an organization ID) shown whole, never broken inside, with a
 // "Copy" button that puts it on the clipboard and says so in a live region beside it. what
 // names the identifier for a screen reader ("client ID"); the button's visible text stays "Copy".
@@ -182,15 +194,7 @@ export function identifier(value, what) {
   const status = document.createElement('span');
   status.className = 'copied';
   status.setAttribute('role', 'status');
-  copy.addEventListener('click', async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      status.textContent = 'Copied';
-    } catch {
-      window.getSelection().selectAllChildren(code);
-      status.textContent = 'Selected: copy it with Ctrl+C';
-    }
-  });
+  copy.addEventListener('click', () => copyText(value, code, status));
   const box = document.createElement('span');
   box.className = 'identifier';
   box.append(code, copy, status);

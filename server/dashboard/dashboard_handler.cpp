@@ -127,9 +127,11 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
       {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},
       {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganizationSubscription},
+      {"GET", "account/totp", Audience::Signed, Permission::Read, totpState},
       {"POST", "account/totp/start", Audience::Signed, Permission::Read, startTotp},
       {"POST", "account/totp/confirm", Audience::Signed, Permission::Read, confirmTotp},
       {"POST", "account/totp/disable", Audience::Signed, Permission::Read, disableTotp},
+      {"POST", "account/recovery-codes", Audience::Signed, Permission::Read, replaceRecoveryCodes},
       {"POST", "try-it/generate", Audience::Signed, Permission::Read, tryItGenerate},
       {"POST", "try-it/parse", Audience::Signed, Permission::Read, tryItParse},
   };

@@ -6,6 +6,7 @@
 #include <memory>
 #include <new>
 #include <stdexcept>
+#include <utility>
 
 #include "common/markup_text.h"
 #include "server/symbols/gs1_zint_input.h"
@@ -95,7 +96,11 @@ std::string_view symbologyName(Symbology symbology) {
 }
 
 std::optional<Symbol> drawQrCode(std::string_view uri, std::string& fault) {
-  return draw(Symbology::QrCode, uri, "QR Code: " + std::string(uri), fault, [](zint_symbol& symbol) {
+  return drawQrCodeLabelled(uri, "QR Code: " + std::string(uri), fault);
+}
+
+std::optional<Symbol> drawQrCodeLabelled(std::string_view data, std::string label, std::string& fault) {
+  return draw(Symbology::QrCode, data, std::move(label), fault, [](zint_symbol& symbol) {
     symbol.symbology = BARCODE_QRCODE;
     symbol.input_mode = DATA_MODE;
     symbol.option_1 = kQrErrorCorrectionM;

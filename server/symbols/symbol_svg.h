@@ -27,7 +27,8 @@ struct Symbol {
   Symbology symbology = Symbology::QrCode;
   // What the symbol holds, for people: "QR Code: https://id.example.com/01/...",
   // "GS1 DataMatrix: (01)09520123456788(10)AB(C)" (the HRI, parentheses
-  // unescaped). The SVG's aria-label and title.
+  // unescaped), or the label drawQrCodeLabelled was given. The SVG's
+  // aria-label and title.
   std::string label;
   std::string svg;
 };
@@ -36,6 +37,11 @@ struct Symbol {
 // with a sentence in `fault`, when zint cannot draw it (too long for any
 // QR Code). Throws std::bad_alloc when zint runs out of memory.
 std::optional<Symbol> drawQrCode(std::string_view uri, std::string& fault);
+
+// The same QR Code of `data`, named `label` instead of by what it holds: for
+// data a screen reader must not read out nor a page show as text (an otpauth
+// URI holds a TOTP secret).
+std::optional<Symbol> drawQrCodeLabelled(std::string_view data, std::string label, std::string& fault);
 
 // A square GS1 DataMatrix holding the element string `elementString`
 // ("(01)09520123456788(10)AB^040C^041"). nullopt, with a sentence in `fault`,

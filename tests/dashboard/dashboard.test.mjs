@@ -6,13 +6,18 @@
 // state of a page they visit (WCAG 2.2 A and AA), and one case visits every page again at a
 // phone's size.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
 import { chromium, request } from 'playwright-core';
 
+const execFileAsync = promisify(execFile);
 const environment = (name) => {
   const value = process.env[name];
   if (value === undefined || value === '') throw new Error(`${name} is not set (run-browser-tests.sh sets it)`);
@@ -590,21 +595,113 @@ function totpCode(base32Secret, unixSeconds) {
   return String((digest.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
 
-test('two-factor: the viewer turns TOTP on, then signs in with a recovery code as the authentication code', async () => {
-  const page = (await contexts.viewer.pages())[0];
+// What a phone's camera reads in the QR code the Account page shows: the <img> as the browser
+// draws it, screenshot to a PNG, decoded by Debian's ZXingReader (zxing-cpp-tools, as the
+// symbol tests use it); its bytes, from ZXingReader's hex "Bytes:" line. The PNG, which holds
+// the secret, is removed at once.
+async function scanQrCode(image) {
+  const folder = await mkdtemp(path.join(tmpdir(), 'dashboard-qr-'));
+  try {
+    const picture = path.join(folder, 'qr.png');
+    await image.screenshot({ path: picture });
+    const { stdout } = await execFileAsync('ZXingReader', [picture]);
+    assert.match(stdout, /^Format: +QRCode$/m, stdout);
+    const hex = /^Bytes: +([0-9A-Fa-f ]+)$/m.exec(stdout);
+    assert.ok(hex !== null, stdout);
+    return Buffer.from(hex[1].replaceAll(' ', ''), 'hex').toString('latin1');
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+// Sets up TOTP on the Account page as a person with a phone does: scans the QR code, computes
+// the code from the secret it holds and turns TOTP on. The secret, once the page shows it on.
+// state names the set-up's page state (its axe-core check and screenshot).
+async function enrolTotp(page, email, state) {
   await page.getByRole('link', { name: 'Account', exact: true }).click();
   await page.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
   await page.getByLabel('Authentication code', { exact: true }).waitFor();
-  const secret = await page.getByLabel('Key', { exact: true }).inputValue();
+  const image = page.getByRole('img', { name: 'QR Code of the key, for your authenticator app', exact: true });
+  await eventually(async () => assert.ok(await image.evaluate((element) => element.complete && element.naturalWidth > 0)));
+  assert.match(await image.getAttribute('src'), /^blob:https:\/\/127\.0\.0\.1:\d+\//);
+  const uri = await scanQrCode(image);
+  const secret = new URL(uri).searchParams.get('secret');
   assert.match(secret, /^[A-Z2-7]{32}$/);
+  assert.equal(uri, `otpauth://totp/Code-Payload%20Service:${encodeURIComponent(email)}?secret=${secret}` +
+                    '&issuer=Code-Payload%20Service&algorithm=SHA1&digits=6&period=30');
+  // The same key to type, in groups of four, and the same URI as a link for the phone that runs the app.
+  assert.equal(await page.getByLabel('Key', { exact: true }).inputValue(), secret.match(/.{4}/g).join(' '));
+  assert.equal(await page.getByRole('link', { name: 'Open in an authenticator app', exact: true }).getAttribute('href'), uri);
+  await checkState(page, state);
   await page.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
   await page.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
-  // The codes are shown once the server's answer has come: wait for the tenth.
-  const recoveryCodes = page.getByRole('region', { name: 'Recovery codes' }).getByRole('listitem');
-  await recoveryCodes.nth(9).waitFor();
-  const codes = await recoveryCodes.allInnerTexts();
-  assert.equal(codes.length, 10);
   await page.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+  assert.equal(await image.count(), 0, 'the QR code leaves the page once TOTP is on');
+  return secret;
+}
+
+// The recovery codes the Account page shows, once all ten are there.
+async function shownRecoveryCodes(page) {
+  const items = page.getByRole('region', { name: 'Recovery codes' }).getByRole('list').getByRole('listitem');
+  await items.nth(9).waitFor();
+  const codes = await items.allInnerTexts();
+  assert.equal(codes.length, 10);
+  for (const code of codes) assert.match(code, /^[a-z2-7]{4}(-[a-z2-7]{4}){3}$/);
+  return codes;
+}
+
+async function signInAnswer(account, code) {
+  const fresh = await request.newContext({ baseURL, ignoreHTTPSErrors: true });
+  try {
+    const response = await fresh.post('/dashboard/data/sign-in', { data: { ...account, code } });
+    return { status: response.status(), body: await response.text() };
+  } finally {
+    await fresh.dispose();
+  }
+}
+
+test('two-factor: the viewer scans the QR code, turns TOTP on, keeps the codes, signs in with one, makes new ones, turns it off', async () => {
+  const page = (await contexts.viewer.pages())[0];
+  await enrolTotp(page, viewer.email, 'account-totp-set-up');
+  const codes = await shownRecoveryCodes(page);
+  await page.getByRole('status').filter({ hasText: 'You have 10 unused recovery codes.' }).waitFor();
+  const codesText = `Code-Payload Service recovery codes for ${viewer.email}\n` +
+                    'Each code signs you in once, in place of a code from your authenticator app.\n\n' +
+                    codes.join('\n') + '\n';
+
+  // Copy: the ten codes, one a line, and "Copied" in a live region.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy codes', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), codes.join('\n'));
+  // Download: a text file made in the page (a blob: URL), nothing fetched from the server.
+  const downloaded = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download as a text file', exact: true }).click();
+  const download = await downloaded;
+  assert.equal(download.suggestedFilename(), 'codepayload-recovery-codes.txt');
+  assert.match(download.url(), /^blob:https:\/\/127\.0\.0\.1:\d+\//);
+  assert.equal(readFileSync(await download.path(), 'utf8'), codesText);
+  await download.delete();
+  // Print: the browser's print, and a print stylesheet that prints the codes alone.
+  await page.evaluate(() => {
+    window.printCalls = 0;
+    window.print = () => { window.printCalls += 1; };
+  });
+  await page.getByRole('button', { name: 'Print codes', exact: true }).click();
+  assert.equal(await page.evaluate(() => window.printCalls), 1);
+  await page.emulateMedia({ media: 'print' });
+  try {
+    const printed = await page.locator('body *').evaluateAll((elements) => elements
+      .filter((element) => element.checkVisibility() && element.children.length === 0)
+      .map((element) => element.textContent.replace(/\s+/g, ' ').trim()));
+    assert.deepEqual(printed, [`Code-Payload Service recovery codes for ${viewer.email}`,
+                               'Keep these codes somewhere safe: each signs you in once without the app. They cannot ' +
+                               'be shown again.',
+                               ...codes]);
+    await checkState(page, 'account-recovery-codes-printed');
+  } finally {
+    await page.emulateMedia({ media: null });
+  }
   await checkState(page, 'account-totp');
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -617,6 +714,51 @@ test('two-factor: the viewer turns TOTP on, then signs in with a recovery code a
   await code.fill(codes[0]);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL('**/dashboard/api');
+
+  // The Account page counts the codes left; the codes themselves are not shown again.
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('status').filter({ hasText: 'You have 9 unused recovery codes.' }).waitFor();
+  const recovery = page.getByRole('region', { name: 'Recovery codes' });
+  assert.equal(await recovery.getByRole('listitem').count(), 0);
+  await checkState(page, 'account-totp-on');
+
+  // New codes need the password; then they take the place of the old ones.
+  const makeNew = page.getByRole('region', { name: 'Make new recovery codes' });
+  await makeNew.getByLabel('Password', { exact: true }).fill('not the password');
+  await makeNew.getByRole('button', { name: 'Make new recovery codes', exact: true }).click();
+  await page.getByRole('alert').filter({ hasText: 'The password is not right.' }).waitFor();
+  await expectAccessible(page, 'the account page refusing new recovery codes');
+  await makeNew.getByLabel('Password', { exact: true }).fill(viewer.password);
+  await makeNew.getByRole('button', { name: 'Make new recovery codes', exact: true }).click();
+  const newCodes = await shownRecoveryCodes(page);
+  await page.getByRole('status').filter({ hasText: 'You have 10 unused recovery codes.' }).waitFor();
+  assert.equal(await page.locator('#page-alert').isVisible(), false);
+  assert.equal(await makeNew.getByLabel('Password', { exact: true }).inputValue(), '');
+  assert.deepEqual(newCodes.filter((each) => codes.includes(each)), []);
+  await page.getByRole('button', { name: 'Copy codes', exact: true }).click();
+  await eventually(async () => assert.equal(await page.evaluate(() => navigator.clipboard.readText()), newCodes.join('\n')));
+  await checkState(page, 'account-recovery-codes-new');
+  const old = await signInAnswer(viewer, codes[1]);
+  assert.equal(old.status, 401, old.body);
+  assert.equal(errorCode(old), 'SignInRefused');
+  const fresh = await signInAnswer(viewer, newCodes[1]);
+  assert.equal(fresh.status, 200, fresh.body);
+  await page.reload();
+  await page.getByRole('status').filter({ hasText: 'You have 9 unused recovery codes.' }).waitFor();
+
+  // Turning TOTP off has its own heading, its own password field and its own button.
+  const turnOff = page.getByRole('region', { name: 'Turn off two-factor authentication' });
+  await turnOff.getByRole('heading', { name: 'Turn off two-factor authentication', exact: true }).waitFor();
+  assert.equal(await turnOff.getByLabel('Password', { exact: true }).count(), 1);
+  assert.equal(await turnOff.getByRole('button', { name: 'Turn off two-factor authentication', exact: true }).count(), 1);
+  assert.equal(await recovery.getByRole('button', { name: 'Turn off two-factor authentication' }).count(), 0);
+  await turnOff.getByLabel('Password', { exact: true }).fill(viewer.password);
+  await turnOff.getByRole('button', { name: 'Turn off two-factor authentication', exact: true }).click();
+  await page.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
+  assert.equal(await recovery.isVisible(), false);
+  assert.equal(await turnOff.isVisible(), false);
+  const passwordOnly = await signInAnswer(viewer, '');
+  assert.equal(passwordOnly.status, 200, passwordOnly.body);
 });
 
 test('a POST without the CSRF token and a cross-site POST are refused', async () => {
@@ -757,13 +899,7 @@ test('an owner requires TOTP only with it on: refused without it, enrols, requir
   const stillAllowed = await owner_.context().request.get('/dashboard/data/clients');
   assert.equal(stillAllowed.status(), 200);
 
-  await owner_.getByRole('link', { name: 'Account', exact: true }).click();
-  await owner_.getByRole('button', { name: 'Set up two-factor authentication', exact: true }).click();
-  await owner_.getByLabel('Authentication code', { exact: true }).waitFor();
-  const secret = await owner_.getByLabel('Key', { exact: true }).inputValue();
-  await owner_.getByLabel('Authentication code', { exact: true }).fill(totpCode(secret, Date.now() / 1000));
-  await owner_.getByRole('button', { name: 'Turn on two-factor authentication', exact: true }).click();
-  await owner_.getByText('Two-factor authentication is on.', { exact: true }).waitFor();
+  await enrolTotp(owner_, owner.email, 'account-totp-set-up-owner');
 
   await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
   await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).check();

@@ -1,7 +1,11 @@
-// The account's second factor (/dashboard/data/account/totp/...): start and confirm the TOTP
-// enrolment (which issues recovery codes), and turn TOTP off (with the password, under the
-// sign-in's throttle: requireCurrentPassword).
+// The account's second factor (/dashboard/data/account/...): its state and the recovery codes
+// left, start (the key, its otpauth URI and that URI's QR Code) and confirm the TOTP enrolment
+// (which issues recovery codes), new recovery codes in place of the old ones, and turn TOTP off.
+// New codes and turning off both ask for the password again, under the sign-in's throttle
+// (requireCurrentPassword).
 #include <openssl/crypto.h>
+
+#include <stdexcept>
 
 #include "accounts/base32.h"
 #include "accounts/recovery_codes.h"
@@ -10,14 +14,55 @@
 #include "common/error_codes.h"
 #include "common/json_escape.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
+#include "server/symbols/symbol_svg.h"
 
 namespace codepayload::server::dashboard {
 
 namespace {
 
 constexpr std::string_view kTotpIssuer = "Code-Payload Service";
+// The QR Code's name for a screen reader: the URI it holds carries the secret.
+constexpr std::string_view kTotpQrCodeLabel = "QR Code of the key, for your authenticator app";
+
+// {"symbology","label","svg"}: the QR Code of the otpauth URI. An otpauth URI
+// is a few hundred bytes at most (an email is at most 254), far below what a
+// QR Code holds, so a refusal is zint's fault, not the account's.
+std::string otpauthQrCodeJson(std::string_view uri) {
+  std::string fault;
+  const std::optional<symbols::Symbol> symbol = symbols::drawQrCodeLabelled(uri, std::string(kTotpQrCodeLabel), fault);
+  if (!symbol) throw std::logic_error("zint did not draw an otpauth URI's QR Code: " + fault);
+  std::string out = "{";
+  stringMember(out, "symbology", symbols::symbologyName(symbol->symbology));
+  stringMember(out, "label", symbol->label);
+  stringMember(out, "svg", symbol->svg);
+  out.push_back('}');
+  return out;
+}
+
+// New recovery codes in place of the account's: stored as digests, shown once
+// as {"recoveryCodes":[...]}.
+void sendNewRecoveryCodes(Call& call) {
+  const accounts::RecoveryCodes codes = accounts::newRecoveryCodes();
+  call.accounts.accounts().replaceRecoveryCodes(call.who->id, codes.digests, call.audit());
+  std::string out = "{\"recoveryCodes\":[";
+  for (std::size_t i = 0; i < codes.codes.size(); ++i) {
+    if (i > 0) out.push_back(',');
+    common::appendJsonString(out, codes.codes[i]);
+  }
+  out += "]}";
+  sendJson(call, 200, out);
+}
 
 }  // namespace
+
+void totpState(Call& call) {
+  std::string out = "{";
+  boolMember(out, "enabled", call.who->totpEnabled);
+  member(out, "recoveryCodesLeft");
+  out += std::to_string(call.who->totpEnabled ? call.accounts.accounts().recoveryCodesLeft(call.who->id) : 0);
+  out.push_back('}');
+  sendJson(call, 200, out);
+}
 
 void startTotp(Call& call) {
   if (call.who->totpEnabled) {
@@ -26,7 +71,10 @@ void startTotp(Call& call) {
   std::string secret = accounts::newTotpSecret();
   std::string out = "{";
   stringMember(out, "secret", accounts::encodeBase32(secret));
-  stringMember(out, "otpauthUri", accounts::otpauthUri(kTotpIssuer, call.who->email, secret));
+  const std::string uri = accounts::otpauthUri(kTotpIssuer, call.who->email, secret);
+  stringMember(out, "otpauthUri", uri);
+  member(out, "qrCode");
+  out += otpauthQrCodeJson(uri);
   out.push_back('}');
   call.accounts.keepPendingTotp(accounts::sessionIdDigest(call.sessionId), std::move(secret));
   sendJson(call, 200, out);
@@ -42,19 +90,20 @@ void confirmTotp(Call& call) {
     OPENSSL_cleanse(secret->data(), secret->size());
     throw invalid("code", "This code is not the one your app shows now; check the device's clock and try again.");
   }
-  const accounts::RecoveryCodes codes = accounts::newRecoveryCodes();
   // The confirming code's step becomes the last one used: sign-in refuses that code.
   call.accounts.accounts().enableTotp(call.who->id, *secret, *step, call.audit());
-  call.accounts.accounts().replaceRecoveryCodes(call.who->id, codes.digests, call.audit());
   OPENSSL_cleanse(secret->data(), secret->size());
   call.accounts.forgetPendingTotp(digest);
-  std::string out = "{\"recoveryCodes\":[";
-  for (std::size_t i = 0; i < codes.codes.size(); ++i) {
-    if (i > 0) out.push_back(',');
-    common::appendJsonString(out, codes.codes[i]);
+  sendNewRecoveryCodes(call);
+}
+
+void replaceRecoveryCodes(Call& call) {
+  if (!call.who->totpEnabled) {
+    throw Refusal{409, error_code::kConflict, std::nullopt,
+                  "TOTP is off for your account; recovery codes come with it."};
   }
-  out += "]}";
-  sendJson(call, 200, out);
+  requireCurrentPassword(call, "account.recovery-codes");
+  sendNewRecoveryCodes(call);
 }
 
 void disableTotp(Call& call) {

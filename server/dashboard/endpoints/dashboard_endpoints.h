@@ -43,8 +43,10 @@ void setOrganizationPlan(Call& call);
 void setOrganizationSubscription(Call& call);
 
 // account_endpoints.cpp
+void totpState(Call& call);
 void startTotp(Call& call);
 void confirmTotp(Call& call);
+void replaceRecoveryCodes(Call& call);
 void disableTotp(Call& call);
 
 // usage_endpoints.cpp

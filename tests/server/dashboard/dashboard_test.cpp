@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <regex>
 #include <sstream>
@@ -32,6 +34,8 @@
 #include "server/symbols/symbol_svg.h"
 #include "tests/server/support/sample_requests.h"
 #include "tests/server/support/service_harness.h"
+#include "tests/support/decoding.h"
+#include "tests/support/temp_dir.h"
 
 namespace codepayload::server::testing {
 namespace {
@@ -132,16 +136,37 @@ class DashboardTest : public ::testing::Test {
     return browser;
   }
 
-  // Turns TOTP on for the browser's account as the Account page does: the
-  // secret (raw bytes) and the code that confirmed it.
-  std::pair<std::string, std::string> enrolTotp(const Browser& browser) {
+  // Turns TOTP on for the browser's account as the Account page does.
+  struct Enrolment {
+    std::string secret;  // raw bytes
+    std::string code;    // the code that confirmed it
+    std::vector<std::string> recoveryCodes;
+  };
+  Enrolment enrolTotp(const Browser& browser) {
     const HttpResult started = post("/dashboard/data/account/totp/start", "", &browser);
     EXPECT_EQ(started.status, 200) << started.body;
     const std::string secret = *accounts::decodeBase32(parseObject(started.body)->getValue<std::string>("secret"));
     const std::string code = accounts::totpCode(secret, std::time(nullptr));
     const HttpResult confirmed = post("/dashboard/data/account/totp/confirm", R"({"code":")" + code + "\"}", &browser);
     EXPECT_EQ(confirmed.status, 200) << confirmed.body;
-    return {secret, code};
+    return {secret, code, recoveryCodesOf(confirmed)};
+  }
+
+  // The codes of an answer {"recoveryCodes":[...]}, each checked for its shape.
+  static std::vector<std::string> recoveryCodesOf(const HttpResult& answer) {
+    std::vector<std::string> codes;
+    if (answer.status != 200) return codes;
+    const Poco::JSON::Array::Ptr list = parseObject(answer.body)->getArray("recoveryCodes");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      codes.push_back(list->getElement<std::string>(static_cast<unsigned>(i)));
+      EXPECT_TRUE(std::regex_match(codes.back(), std::regex("[a-z2-7]{4}(-[a-z2-7]{4}){3}"))) << codes.back();
+    }
+    return codes;
+  }
+
+  HttpResult signInWithCode(const std::string& email, const std::string& code) {
+    return post("/dashboard/data/sign-in",
+                R"({"email":")" + email + R"(","password":")" + kPassword + R"(","code":")" + code + "\"}", nullptr);
   }
 
   HttpResult tokenRequest(const std::string& clientId, const std::string& secret) {
@@ -923,18 +948,14 @@ TEST_F(DashboardTest, TotpCanBeTurnedOffWithThePassword) {
 
 TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
   const Browser developer = signIn("dev@acme.example");
-  const auto [secret, confirming] = enrolTotp(developer);
-  const auto signInWith = [&](const std::string& code) {
-    return post("/dashboard/data/sign-in",
-                R"({"email":"dev@acme.example","password":")" + std::string(kPassword) + R"(","code":")" + code + "\"}",
-                nullptr);
-  };
-  const HttpResult replayed = signInWith(confirming);
+  const Enrolment enrolment = enrolTotp(developer);
+  const auto signInWith = [&](const std::string& code) { return signInWithCode("dev@acme.example", code); };
+  const HttpResult replayed = signInWith(enrolment.code);
   EXPECT_EQ(replayed.status, 401);
   EXPECT_EQ(replayed.body, envelope("SignInRefused", "", "The email, password or authentication code is not right."));
   EXPECT_FALSE(replayed.has("set-cookie"));
   // The app's next code (one step ahead is inside the window) is taken at once.
-  const HttpResult next = signInWith(accounts::totpCode(secret, std::time(nullptr) + 30));
+  const HttpResult next = signInWith(accounts::totpCode(enrolment.secret, std::time(nullptr) + 30));
   EXPECT_EQ(next.status, 200) << next.body;
   const std::vector<accounts::AuditRecord> records =
       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 2});
@@ -942,6 +963,126 @@ TEST_F(DashboardTest, TheCodeThatTurnedTotpOnIsNotAcceptedAgainAtSignIn) {
   EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
   EXPECT_EQ(records[1].result, accounts::AuditResult::Refused);
   EXPECT_EQ(records[1].detail, "wrong password or code");
+}
+
+TEST_F(DashboardTest, TotpSetUpShowsTheOtpauthUriAsAQrCode) {
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult started = post("/dashboard/data/account/totp/start", "", &developer);
+  ASSERT_EQ(started.status, 200) << started.body;
+  const Poco::JSON::Object::Ptr answer = parseObject(started.body);
+  const std::string secret = answer->getValue<std::string>("secret");
+  const std::string uri = answer->getValue<std::string>("otpauthUri");
+  EXPECT_EQ(uri, "otpauth://totp/Code-Payload%20Service:dev%40acme.example?secret=" + secret +
+                     "&issuer=Code-Payload%20Service&algorithm=SHA1&digits=6&period=30");
+  const Poco::JSON::Object::Ptr qrCode = answer->getObject("qrCode");
+  EXPECT_EQ(qrCode->size(), 3u);
+  EXPECT_EQ(qrCode->getValue<std::string>("symbology"), "QR Code");
+  EXPECT_EQ(qrCode->getValue<std::string>("label"), "QR Code of the key, for your authenticator app");
+  const std::string svg = qrCode->getValue<std::string>("svg");
+  EXPECT_TRUE(svg.starts_with(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="244" height="244" viewBox="0 0 61 61" role="img" )"
+      R"(aria-label="QR Code of the key, for your authenticator app" shape-rendering="crispEdges">)"
+      R"(<title>QR Code of the key, for your authenticator app</title>)"))
+      << svg;
+  // The secret is in the symbol's modules only, never in its text.
+  EXPECT_EQ(svg.find(secret), std::string::npos);
+  // What a phone's camera reads in it: the URI, byte for byte.
+  const codepayload::testing::TempDir scratch;
+  std::string failure;
+  const std::optional<std::string> picture = codepayload::testing::rasteriseSvg(svg, 6, failure);
+  ASSERT_TRUE(picture.has_value()) << failure;
+  std::ofstream(scratch.path() / "qr.pgm", std::ios::binary) << *picture;
+  EXPECT_EQ(codepayload::testing::zxingScan(scratch.path() / "qr.pgm", failure).value_or(failure), "]Q1" + uri);
+}
+
+TEST_F(DashboardTest, TheAccountSaysHowManyRecoveryCodesAreLeft) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto state = [&] { return get("/dashboard/data/account/totp", &developer); };
+  EXPECT_EQ(state().body, R"({"enabled":false,"recoveryCodesLeft":0})");
+  const Enrolment enrolment = enrolTotp(developer);
+  ASSERT_EQ(enrolment.recoveryCodes.size(), 10u);
+  const HttpResult enabled = state();
+  EXPECT_EQ(enabled.status, 200);
+  EXPECT_EQ(enabled.header("content-type"), "application/json");
+  EXPECT_EQ(enabled.body, R"({"enabled":true,"recoveryCodesLeft":10})");
+  // A code signs in once, typed in capitals and without dashes too, then is used up.
+  std::string typed = enrolment.recoveryCodes[3];
+  std::erase(typed, '-');
+  std::transform(typed.begin(), typed.end(), typed.begin(), [](char c) { return static_cast<char>(std::toupper(c)); });
+  EXPECT_EQ(signInWithCode("dev@acme.example", typed).status, 200);
+  EXPECT_EQ(state().body, R"({"enabled":true,"recoveryCodesLeft":9})");
+  EXPECT_EQ(signInWithCode("dev@acme.example", enrolment.recoveryCodes[3]).status, 401);
+  EXPECT_EQ(state().body, R"({"enabled":true,"recoveryCodesLeft":9})");
+  // Turned off, the codes go with it.
+  EXPECT_EQ(
+      post("/dashboard/data/account/totp/disable", R"({"password":")" + std::string(kPassword) + "\"}", &developer)
+          .status,
+      204);
+  EXPECT_EQ(state().body, R"({"enabled":false,"recoveryCodesLeft":0})");
+  EXPECT_EQ(store_.recoveryCodesLeft(developer_.id), 0u);
+  // An operator's account has the same page.
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/data/account/totp", &operatorBrowser).body, R"({"enabled":false,"recoveryCodesLeft":0})");
+  EXPECT_EQ(get("/dashboard/data/account/totp").status, 401);
+}
+
+TEST_F(DashboardTest, NewRecoveryCodesNeedThePasswordAndReplaceTheOldOnes) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto replace = [&](const std::string& body) {
+    return post("/dashboard/data/account/recovery-codes", body, &developer);
+  };
+  const std::string rightPassword = R"({"password":")" + std::string(kPassword) + "\"}";
+  const HttpResult withoutTotp = replace(rightPassword);
+  EXPECT_EQ(withoutTotp.status, 409);
+  EXPECT_EQ(withoutTotp.body, envelope("Conflict", "", "TOTP is off for your account; recovery codes come with it."));
+
+  const Enrolment enrolment = enrolTotp(developer);
+  const HttpResult withoutPassword = replace("{}");
+  EXPECT_EQ(withoutPassword.status, 400);
+  EXPECT_EQ(withoutPassword.body, envelope("Validation.Invalid.password", "password", "\\\"password\\\" is required."));
+  // A TOTP code is no password: new codes need what turning TOTP off needs.
+  const HttpResult withCode =
+      replace(R"({"code":")" + accounts::totpCode(enrolment.secret, std::time(nullptr) + 30) + "\"}");
+  EXPECT_EQ(withCode.status, 400);
+  EXPECT_EQ(withCode.body, envelope("Validation.Invalid.password", "password", "\\\"password\\\" is required."));
+  const HttpResult wrong = replace(R"({"password":"not the password"})");
+  EXPECT_EQ(wrong.status, 400);
+  EXPECT_EQ(wrong.body, envelope("Validation.Invalid.password", "password", "The password is not right."));
+  const HttpResult withoutCsrf =
+      post("/dashboard/data/account/recovery-codes", rightPassword, &developer, {{"X-CSRF-Token", "not the token"}});
+  EXPECT_EQ(withoutCsrf.status, 403);
+  EXPECT_EQ(withoutCsrf.body, envelope("Forbidden", "",
+                                       "This change lacks the page's CSRF token (header X-CSRF-Token); reload the page "
+                                       "and try again."));
+  EXPECT_EQ(signInWithCode("dev@acme.example", enrolment.recoveryCodes[0]).status, 200);
+  EXPECT_EQ(get("/dashboard/data/account/totp", &developer).body, R"({"enabled":true,"recoveryCodesLeft":9})");
+
+  const HttpResult replaced = replace(rightPassword);
+  ASSERT_EQ(replaced.status, 200) << replaced.body;
+  const std::vector<std::string> codes = recoveryCodesOf(replaced);
+  ASSERT_EQ(codes.size(), 10u);
+  EXPECT_EQ(parseObject(replaced.body)->size(), 1u);
+  for (const std::string& code : codes) {
+    EXPECT_EQ(std::count(enrolment.recoveryCodes.begin(), enrolment.recoveryCodes.end(), code), 0) << code;
+  }
+  EXPECT_EQ(get("/dashboard/data/account/totp", &developer).body, R"({"enabled":true,"recoveryCodesLeft":10})");
+  // The old codes sign in no more; the new ones do.
+  const HttpResult old = signInWithCode("dev@acme.example", enrolment.recoveryCodes[1]);
+  EXPECT_EQ(old.status, 401);
+  EXPECT_EQ(old.body, envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_EQ(signInWithCode("dev@acme.example", codes[9]).status, 200);
+  EXPECT_EQ(get("/dashboard/data/account/totp", &developer).body, R"({"enabled":true,"recoveryCodesLeft":9})");
+
+  // Audited: the enrolment's codes, the wrong password, the new codes; never a code itself.
+  std::vector<std::string> records;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.recovery-codes"), 10})) {
+    EXPECT_EQ(record.actor, "dev@acme.example");
+    EXPECT_EQ(record.target, developer_.id);
+    EXPECT_EQ(record.address, "127.0.0.1");
+    records.push_back((record.result == accounts::AuditResult::Success ? "success " : "refused ") + record.detail);
+  }
+  EXPECT_EQ(records, (std::vector<std::string>{"success count=10", "refused wrong password", "success count=10"}));
 }
 
 TEST_F(DashboardTest, TurningTotpOffIsThrottledLikeSignIn) {

@@ -148,6 +148,25 @@ TEST_F(SymbolSvg, AQrCodeHoldsTheDigitalLinkUriAsItIs) {
   }
 }
 
+TEST_F(SymbolSvg, ALabelledQrCodeKeepsWhatItHoldsOutOfItsText) {
+  const std::string uri =
+      "otpauth://totp/Code-Payload%20Service:dev%40acme.example?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ"
+      "&issuer=Code-Payload%20Service&algorithm=SHA1&digits=6&period=30";
+  std::string fault;
+  const std::optional<Symbol> symbol = drawQrCodeLabelled(uri, "QR Code of the key & more", fault);
+  ASSERT_TRUE(symbol.has_value()) << fault;
+  EXPECT_EQ(symbol->symbology, Symbology::QrCode);
+  EXPECT_EQ(symbol->label, "QR Code of the key & more");
+  EXPECT_TRUE(symbol->svg.starts_with(
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="244" height="244" viewBox="0 0 61 61" role="img" )"
+      R"(aria-label="QR Code of the key &amp; more" shape-rendering="crispEdges"><title>QR Code of the key &amp; )"
+      R"(more</title><rect width="61" height="61" fill="#fff"/><path fill="#000" d="M4 4h7v1h-7z)"))
+      << symbol->svg;
+  EXPECT_EQ(symbol->svg.find("GEZDGNBV"), std::string::npos);
+  EXPECT_EQ(symbol->svg.find("otpauth"), std::string::npos);
+  EXPECT_EQ(zxingScan(*symbol), "]Q1" + uri);
+}
+
 TEST_F(SymbolSvg, WhatCannotBeDrawnIsRefusedWithWhy) {
   std::string fault;
   EXPECT_FALSE(drawGs1DataMatrix("(10)A^042", fault).has_value());
