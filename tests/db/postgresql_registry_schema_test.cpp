@@ -119,10 +119,10 @@ TEST_F(PostgresqlRegistrySchemaTest, MigratesAnEmptyDatabaseAndRecordsIt) {
   Poco::Data::Session session = open();
   EXPECT_EQ(schemaVersion(session), 0);
   applyMigrations(session, kPostgresqlDir);
-  EXPECT_EQ(schemaVersion(session), 3);
+  EXPECT_EQ(schemaVersion(session), 4);
   EXPECT_EQ(strings(session, "SELECT version || ' ' || name FROM schema_migrations ORDER BY version"),
             (std::vector<std::string>{"1 0001_registry.sql", "2 0002_installation_secrets.sql",
-                                      "3 0003_published_releases.sql"}));
+                                      "3 0003_published_releases.sql", "4 0004_client_replaces.sql"}));
   EXPECT_EQ(integer(session, "SELECT version FROM client_standing_version WHERE id = 1"), 0);
 }
 
