@@ -1,6 +1,6 @@
 // Account: turn the TOTP second factor on (key, code, recovery codes) or off, and sign out
 // everywhere.
-import { callData, guarded, startPage } from './dashboard.js';
+import { callData, confirmThenChange, guarded, startPage } from './dashboard.js';
 
 function showState(enabled) {
   document.getElementById('totp-state').textContent =
@@ -46,10 +46,16 @@ document.getElementById('totp-disable-form').addEventListener('submit', (event) 
   });
 });
 
-document.getElementById('sign-out-everywhere').addEventListener('click', () => guarded(async () => {
+// The success message is the sign-in page's: this page is left at once.
+document.getElementById('sign-out-everywhere').addEventListener('click', () => confirmThenChange({
+  question: 'Sign out everywhere?',
+  consequence: 'Every session of your account ends at once, this one included: you, and anyone else signed in as ' +
+    'you, must sign in again on every browser and device.',
+  action: 'Sign out everywhere',
+}, async () => {
   await callData('POST', 'sign-out-everywhere', {});
-  window.location.assign('/dashboard/sign-in');
-}));
+  window.location.assign('/dashboard/sign-in?signed-out=everywhere');
+}, ''));
 
 const session = await startPage();
 if (session !== undefined) {
