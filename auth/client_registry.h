@@ -85,6 +85,11 @@ struct ClientRecord {
   // seconds truncated to the minute; nullopt while never used. Written in the
   // background (auth/usage_service.h), so it lags by up to usage.flushInterval.
   std::optional<std::int64_t> lastUsedAt;
+  // The client this one was made to replace (replaceClient), and the client
+  // made to replace this one: they share a name and scopes, and these tell
+  // them apart. nullopt when there is none, and once the other is deleted.
+  std::optional<std::string> replaces;
+  std::optional<std::string> replacedBy;
 
   bool operator==(const ClientRecord&) const = default;
 };
@@ -121,6 +126,7 @@ class RegistryError : public std::runtime_error {
     UnknownClient,        // no client with that id
     ClientDeleted,        // the client is deleted; nothing can change it any more
     PlanExcludesClients,  // createClient on an organization whose plan/subscription does not cover API clients
+    AlreadyReplaced,      // replaceClient on a client that another client replaces already
     InvalidValue,         // a name, scope or id with a bad shape
     Storage,              // the database failed (I/O, corruption, lock timeout)
   };
@@ -154,13 +160,21 @@ class ClientRegistry {
   // (kept in ClientRecord::createdBy), 0 to 300 bytes, no control characters.
   virtual CreatedClient createClient(std::string_view organizationId, std::string_view name,
                                      const std::vector<std::string>& scopes, std::string_view createdBy) = 0;
+  // A new active client with the name, scopes and organization of `clientId`,
+  // a fresh id and secret, that records which client it replaces (its
+  // ClientRecord::replaces; the old one's replacedBy): the old client keeps
+  // working until it is deleted, so callers move to the new one first.
+  // Refused as createClient is, and: UnknownClient, ClientDeleted, or
+  // AlreadyReplaced while another client that is not deleted replaces it.
+  virtual CreatedClient replaceClient(std::string_view clientId, std::string_view createdBy) = 0;
   // Clients of one organization, deleted ones included, in creation order.
   // Throws UnknownOrganization.
   virtual std::vector<ClientRecord> listClients(std::string_view organizationId) = 0;
   virtual std::optional<ClientRecord> findClient(std::string_view clientId) = 0;
 
   // block: active|blocked -> blocked; unblock: active|blocked -> active;
-  // delete: active|blocked -> deleted (the stored digest is wiped). Any change
+  // delete: active|blocked -> deleted (the stored digest is wiped, and the
+  // replacement link to and from the client removed on both sides). Any change
   // to a deleted client throws ClientDeleted; an unknown id UnknownClient.
   // Blocking an active client also moves its tokensNotBefore to the second
   // after now, so every token issued until then stays revoked after an unblock.

@@ -90,6 +90,14 @@ void checkScopes(const std::vector<std::string>& scopes) {
   }
 }
 
+void checkCreator(std::string_view createdBy) {
+  if (createdBy.size() > kMaxCreatedByLength || !isDisplayable(createdBy)) {
+    throw RegistryError(RegistryError::Kind::InvalidValue, "a client's creator must be at most " +
+                                                               std::to_string(kMaxCreatedByLength) +
+                                                               " bytes of UTF-8 text without control characters");
+  }
+}
+
 // The scope column as written by joinScopes; "" for a client without scopes.
 std::vector<std::string> splitScopes(const std::string& joined) {
   std::vector<std::string> scopes;
@@ -262,57 +270,98 @@ CreatedClient SqlClientRegistry::createClient(std::string_view organizationId, s
                                               const std::vector<std::string>& scopes, std::string_view createdBy) {
   checkName(name, true, "a client");
   checkScopes(scopes);
-  if (createdBy.size() > kMaxCreatedByLength || !isDisplayable(createdBy)) {
-    throw RegistryError(RegistryError::Kind::InvalidValue, "a client's creator must be at most " +
-                                                               std::to_string(kMaxCreatedByLength) +
-                                                               " bytes of UTF-8 text without control characters");
-  }
+  checkCreator(createdBy);
   return guarded(*connection_, "creating a client", [&] {
-    Poco::Data::Session& session = connection_->session;
-    WriteTransaction transaction(session);
-    std::vector<std::string> plans, subscriptions;
-    session << "SELECT plan, subscription FROM organizations WHERE id = $1", bind(std::string(organizationId)),
-        into(plans), into(subscriptions), now;
-    if (plans.empty()) {
-      throw RegistryError(RegistryError::Kind::UnknownOrganization,
-                          "no organization with id \"" + std::string(organizationId) + "\"");
-    }
-    const Plan plan = planFromColumn(plans[0]);
-    const Subscription subscription = subscriptionFromColumn(subscriptions[0]);
-    if (!coversApiClients(plan, subscription)) {
-      throw RegistryError(RegistryError::Kind::PlanExcludesClients,
-                          "organization \"" + std::string(organizationId) + "\" is on the " +
-                              std::string(planName(plan)) + " plan with an " +
-                              std::string(subscriptionName(subscription)) +
-                              " subscription; API clients need an active subscription on Starter or a higher plan");
-    }
-
-    CreatedClient created;
-    ClientRecord& client = created.client;
-    client.organizationId = organizationId;
-    client.name = name;
-    client.scopes = scopes;
-    client.state = ClientState::Active;
-    client.createdAt = clock_();
-    client.createdBy = createdBy;
-    for (;;) {
-      client.id = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
-      Poco::Int64 taken = 0;
-      session << "SELECT count(*) FROM api_clients WHERE id = $1", bind(client.id), into(taken), now;
-      if (taken == 0) break;
-    }
-    created.secret = randomBase64Url(kSecretBytes);
-    const SecretDigest digest = hasher_.digest(created.secret);
-    const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
-    session << "INSERT INTO api_clients (id, organization_id, name, scopes, state, secret_digest, created_at,"
-               " updated_at, created_by) VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8)",
-        bind(client.id), bind(client.organizationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
-        bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), bind(client.createdBy), now;
-    connection_->record(
-        RegistryChange{"client.create", client.organizationId, client.id, "scopes=" + joinScopes(scopes)});
+    WriteTransaction transaction(connection_->session);
+    CreatedClient created = insertClient(organizationId, name, scopes, createdBy, std::nullopt);
     transaction.commit();
     return created;
   });
+}
+
+CreatedClient SqlClientRegistry::replaceClient(std::string_view clientId, std::string_view createdBy) {
+  checkCreator(createdBy);
+  return guarded(*connection_, "replacing a client", [&] {
+    Poco::Data::Session& session = connection_->session;
+    WriteTransaction transaction(session);
+    std::vector<std::string> organizationIds, names, scopes, states;
+    session << "SELECT organization_id, name, scopes, state FROM api_clients WHERE id = $1",
+        bind(std::string(clientId)), into(organizationIds), into(names), into(scopes), into(states), now;
+    if (states.empty()) {
+      throw RegistryError(RegistryError::Kind::UnknownClient, "no client with id \"" + std::string(clientId) + "\"");
+    }
+    if (stateFromColumn(states[0]) == ClientState::Deleted) {
+      throw RegistryError(RegistryError::Kind::ClientDeleted,
+                          "client \"" + std::string(clientId) + "\" is deleted and cannot be replaced");
+    }
+    std::vector<std::string> replacements;
+    session << "SELECT id FROM api_clients WHERE replaces = $1", bind(std::string(clientId)), into(replacements), now;
+    if (!replacements.empty()) {
+      throw RegistryError(
+          RegistryError::Kind::AlreadyReplaced,
+          "client \"" + std::string(clientId) + "\" is replaced by \"" + replacements[0] + "\" already");
+    }
+    // The rules of a new client hold for a replacement too: one stored before
+    // a rule was made is refused rather than copied.
+    const std::vector<std::string> copiedScopes = splitScopes(scopes[0]);
+    checkScopes(copiedScopes);
+    CreatedClient created = insertClient(organizationIds[0], names[0], copiedScopes, createdBy, std::string(clientId));
+    transaction.commit();
+    return created;
+  });
+}
+
+CreatedClient SqlClientRegistry::insertClient(std::string_view organizationId, std::string_view name,
+                                              const std::vector<std::string>& scopes, std::string_view createdBy,
+                                              const std::optional<std::string>& replaces) {
+  Poco::Data::Session& session = connection_->session;
+  std::vector<std::string> plans, subscriptions;
+  session << "SELECT plan, subscription FROM organizations WHERE id = $1", bind(std::string(organizationId)),
+      into(plans), into(subscriptions), now;
+  if (plans.empty()) {
+    throw RegistryError(RegistryError::Kind::UnknownOrganization,
+                        "no organization with id \"" + std::string(organizationId) + "\"");
+  }
+  const Plan plan = planFromColumn(plans[0]);
+  const Subscription subscription = subscriptionFromColumn(subscriptions[0]);
+  if (!coversApiClients(plan, subscription)) {
+    throw RegistryError(RegistryError::Kind::PlanExcludesClients,
+                        "organization \"" + std::string(organizationId) + "\" is on the " +
+                            std::string(planName(plan)) + " plan with an " +
+                            std::string(subscriptionName(subscription)) +
+                            " subscription; API clients need an active subscription on Starter or a higher plan");
+  }
+
+  CreatedClient created;
+  ClientRecord& client = created.client;
+  client.organizationId = organizationId;
+  client.name = name;
+  client.scopes = scopes;
+  client.state = ClientState::Active;
+  client.createdAt = clock_();
+  client.createdBy = createdBy;
+  client.replaces = replaces;
+  for (;;) {
+    client.id = std::string(kClientIdPrefix) + randomBase62(kClientIdRandomLength);
+    Poco::Int64 taken = 0;
+    session << "SELECT count(*) FROM api_clients WHERE id = $1", bind(client.id), into(taken), now;
+    if (taken == 0) break;
+  }
+  created.secret = randomBase64Url(kSecretBytes);
+  const SecretDigest digest = hasher_.digest(created.secret);
+  const Poco::Data::BLOB digestBlob(digest.data(), digest.size());
+  const Poco::Nullable<std::string> replacesColumn =
+      replaces ? Poco::Nullable<std::string>(*replaces) : Poco::Nullable<std::string>();
+  session << "INSERT INTO api_clients (id, organization_id, name, scopes, state, secret_digest, created_at,"
+             " updated_at, created_by, replaces) VALUES ($1, $2, $3, $4, 'active', $5, $6, $7, $8, $9)",
+      bind(client.id), bind(client.organizationId), bind(client.name), bind(joinScopes(scopes)), bind(digestBlob),
+      bind(Poco::Int64{client.createdAt}), bind(Poco::Int64{client.createdAt}), bind(client.createdBy),
+      bind(replacesColumn), now;
+  const std::string scopesDetail = "scopes=" + joinScopes(scopes);
+  connection_->record(replaces ? RegistryChange{"client.replace", client.organizationId, client.id,
+                                                "replaces=" + *replaces + " " + scopesDetail}
+                               : RegistryChange{"client.create", client.organizationId, client.id, scopesDetail});
+  return created;
 }
 
 namespace {
@@ -322,14 +371,19 @@ struct ClientRows {
   std::vector<std::string> ids, organizationIds, names, scopes, states, createdBy;
   std::vector<Poco::Int64> created;
   std::vector<Poco::Nullable<Poco::Int64>> lastUsed;
+  std::vector<Poco::Nullable<std::string>> replaces, replacedBy;
 };
 
+// `r`: the client that replaces `c`, if any (at most one: the unique index of
+// db/registry/0010_client_replaces.sql).
 constexpr const char* kClientColumns =
-    "SELECT id, organization_id, name, scopes, state, created_at, created_by, last_used_at FROM api_clients";
+    "SELECT c.id, c.organization_id, c.name, c.scopes, c.state, c.created_at, c.created_by, c.last_used_at,"
+    " c.replaces, r.id FROM api_clients c LEFT JOIN api_clients r ON r.replaces = c.id";
 
 void readClientRows(Poco::Data::Session& session, const std::string& sql, const std::string& key, ClientRows& rows) {
   session << sql, bind(key), into(rows.ids), into(rows.organizationIds), into(rows.names), into(rows.scopes),
-      into(rows.states), into(rows.created), into(rows.createdBy), into(rows.lastUsed), now;
+      into(rows.states), into(rows.created), into(rows.createdBy), into(rows.lastUsed), into(rows.replaces),
+      into(rows.replacedBy), now;
 }
 
 std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
@@ -343,8 +397,12 @@ std::vector<ClientRecord> clientsFromRows(const ClientRows& rows) {
                         stateFromColumn(rows.states[row]),
                         rows.created[row],
                         rows.createdBy[row],
+                        std::nullopt,
+                        std::nullopt,
                         std::nullopt};
     if (!rows.lastUsed[row].isNull()) client.lastUsedAt = rows.lastUsed[row].value();
+    if (!rows.replaces[row].isNull()) client.replaces = rows.replaces[row].value();
+    if (!rows.replacedBy[row].isNull()) client.replacedBy = rows.replacedBy[row].value();
     clients.push_back(std::move(client));
   }
   return clients;
@@ -362,7 +420,8 @@ std::vector<ClientRecord> SqlClientRegistry::listClients(std::string_view organi
                           "no organization with id \"" + std::string(organizationId) + "\"");
     }
     ClientRows rows;
-    readClientRows(session, std::string(kClientColumns) + " WHERE organization_id = $1 ORDER BY created_at, rowid",
+    readClientRows(session,
+                   std::string(kClientColumns) + " WHERE c.organization_id = $1 ORDER BY c.created_at, c.rowid",
                    std::string(organizationId), rows);
     return clientsFromRows(rows);
   });
@@ -371,7 +430,7 @@ std::vector<ClientRecord> SqlClientRegistry::listClients(std::string_view organi
 std::optional<ClientRecord> SqlClientRegistry::findClient(std::string_view clientId) {
   return guarded(*connection_, "reading a client", [&]() -> std::optional<ClientRecord> {
     ClientRows rows;
-    readClientRows(connection_->session, std::string(kClientColumns) + " WHERE id = $1", std::string(clientId), rows);
+    readClientRows(connection_->session, std::string(kClientColumns) + " WHERE c.id = $1", std::string(clientId), rows);
     std::vector<ClientRecord> clients = clientsFromRows(rows);
     if (clients.empty()) return std::nullopt;
     return std::move(clients.front());
@@ -407,7 +466,11 @@ void SqlClientRegistry::setClientState(std::string_view clientId, ClientState st
       return;
     }
     if (state == ClientState::Deleted) {
-      session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, updated_at = $1 WHERE id = $2",
+      // The replacement link goes with the client, on both sides: the one it
+      // replaced, or that replaces it, is then a client like any other.
+      session << "UPDATE api_clients SET replaces = NULL WHERE replaces = $1", bind(std::string(clientId)), now;
+      session << "UPDATE api_clients SET state = 'deleted', secret_digest = NULL, replaces = NULL, updated_at = $1"
+                 " WHERE id = $2",
           bind(Poco::Int64{clock_()}), bind(std::string(clientId)), now;
     } else if (state == ClientState::Blocked) {
       // iat has a resolution of one second: a token issued in this second,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "auth/client_registry.h"
@@ -25,10 +26,11 @@ class AuthenticationConnections;
 
 // A change the registry made, as the audit log records it: the action
 // ("org.create", "org.set-plan", "org.set-subscription", "client.create",
-// "client.block", "client.unblock", "client.delete"), the organization, the
-// object changed (an organization or client id) and a short detail ("plan=pro",
-// "scopes=read:codes", "unchanged" for a block of a blocked client); never a
-// secret or digest.
+// "client.replace", "client.block", "client.unblock", "client.delete"), the
+// organization, the object changed (an organization or client id; the new
+// client of a replacement) and a short detail ("plan=pro", "scopes=read:codes",
+// "replaces=<old client id> scopes=write:codes", "unchanged" for a block of a
+// blocked client); never a secret or digest.
 struct RegistryChange {
   std::string action;
   std::string organizationId;
@@ -63,6 +65,7 @@ class SqlClientRegistry final : public ClientRegistry {
 
   CreatedClient createClient(std::string_view organizationId, std::string_view name,
                              const std::vector<std::string>& scopes, std::string_view createdBy) override;
+  CreatedClient replaceClient(std::string_view clientId, std::string_view createdBy) override;
   std::vector<ClientRecord> listClients(std::string_view organizationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;
@@ -78,6 +81,12 @@ class SqlClientRegistry final : public ClientRegistry {
  private:
   void updateOrganization(std::string_view organizationId, std::string_view column, std::string_view value,
                           std::string_view what, std::string_view action);
+  // Inserts an active client inside the caller's write transaction, after
+  // its organization's plan gate, and records it: "client.create", or
+  // "client.replace" when it replaces another.
+  CreatedClient insertClient(std::string_view organizationId, std::string_view name,
+                             const std::vector<std::string>& scopes, std::string_view createdBy,
+                             const std::optional<std::string>& replaces);
 
   struct Connection;
   std::unique_ptr<Connection> connection_;

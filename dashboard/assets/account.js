@@ -3,7 +3,7 @@
 // new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
 // shown through an <img> from a blob: URL (as Try it shows its symbols), the codes' text file is
 // a blob: download: the page's CSP allows both, and no server text is parsed into the page.
-import { callData, copyText, guarded, startPage } from './dashboard.js';
+import { callData, confirmThenChange, copyText, guarded, startPage } from './dashboard.js';
 
 const element = (id) => document.getElementById(id);
 let email = '';
@@ -131,10 +131,16 @@ submitsTo('totp-disable-form', 'account/totp/disable', () => ({ password: elemen
   showState(false);
 });
 
-element('sign-out-everywhere').addEventListener('click', () => guarded(async () => {
+// The success message is the sign-in page's: this page is left at once.
+document.getElementById('sign-out-everywhere').addEventListener('click', () => confirmThenChange({
+  question: 'Sign out everywhere?',
+  consequence: 'Every session of your account ends at once, this one included: you, and anyone else signed in as ' +
+    'you, must sign in again on every browser and device.',
+  action: 'Sign out everywhere',
+}, async () => {
   await callData('POST', 'sign-out-everywhere', {});
-  window.location.assign('/dashboard/sign-in');
-}));
+  window.location.assign('/dashboard/sign-in?signed-out=everywhere');
+}, ''));
 
 const session = await startPage();
 if (session !== undefined) {

@@ -67,6 +67,81 @@ export function pageAlert() {
   return document.getElementById('page-alert');
 }
 
+// The page's success messages: a status region (aria-live polite) after the page's alert,
+// made when the page starts so that a screen reader already knows it when a message comes.
+function pageStatus() {
+  let region = document.getElementById('page-status');
+  if (region === null) {
+    region = document.createElement('p');
+    region.id = 'page-status';
+    region.className = 'status page-status';
+    region.setAttribute('role', 'status');
+    pageAlert().after(region);
+  }
+  return region;
+}
+
+// Says that a change succeeded, in the page's status region; '' empties it.
+export function announce(message) {
+  pageStatus().textContent = message;
+}
+
+// Asks before a change that cannot be taken back, in a modal alert dialog: its heading
+// (question), what will happen (consequence), the button that goes ahead (action) and Cancel,
+// which has the focus. Resolves true only when that button was pressed; Cancel, Escape and
+// closing resolve false. The page's last success message goes as the question comes.
+export function confirmChange({ question, consequence, action, danger = true }) {
+  announce('');
+  const dialog = document.createElement('dialog');
+  dialog.setAttribute('role', 'alertdialog');
+  dialog.setAttribute('aria-modal', 'true');
+  const form = document.createElement('form');
+  form.method = 'dialog';
+  const heading = document.createElement('h2');
+  heading.id = 'confirm-heading';
+  heading.textContent = question;
+  const text = document.createElement('p');
+  text.id = 'confirm-consequence';
+  text.textContent = consequence;
+  dialog.setAttribute('aria-labelledby', heading.id);
+  dialog.setAttribute('aria-describedby', text.id);
+  const go = document.createElement('button');
+  go.type = 'submit';
+  go.value = 'confirm';
+  go.textContent = action;
+  if (danger) go.className = 'danger';
+  const cancel = document.createElement('button');
+  cancel.type = 'submit';
+  cancel.value = 'cancel';
+  cancel.className = 'secondary';
+  cancel.textContent = 'Cancel';
+  cancel.autofocus = true;
+  const buttons = document.createElement('p');
+  buttons.className = 'buttons';
+  buttons.append(go, cancel);
+  form.append(heading, text, buttons);
+  dialog.append(form);
+  document.body.append(dialog);
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      resolve(dialog.returnValue === 'confirm');
+    });
+    dialog.showModal();
+  });
+}
+
+// Runs a change after confirmChange(question) said yes: the change (guarded, so a refusal
+// shows in the page's alert) and then its success message. Nothing happens on Cancel.
+export async function confirmThenChange(question, change, success) {
+  if (!await confirmChange(question)) return;
+  const done = await guarded(async () => {
+    await change();
+    return true;
+  });
+  if (done === true) announce(success);
+}
+
 // Runs an action of the page; its failure goes to the region (the page's alert by default).
 // A session that ended sends the browser to the sign-in page; an organization that requires
 // a second factor the user has not set up sends it to the account page.
@@ -139,6 +214,7 @@ export async function startPage() {
   if (session === undefined) return undefined;
   csrfToken = session.csrfToken;
   fillBanner(session);
+  pageStatus();
   return session;
 }
 

@@ -1,6 +1,8 @@
 // Organization: name, plan, subscription and users. Owners add and remove users and may
 // require a second factor for everyone.
-import { button, callData, cell, fillBody, formatTime, guarded, identifier, startPage } from './dashboard.js';
+import {
+  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
+} from './dashboard.js';
 
 let isOwner = false;
 let myId = '';
@@ -13,10 +15,15 @@ function userRow(user) {
   const row = document.createElement('tr');
   const actions = document.createElement('td');
   if (isOwner && user.id !== myId) {
-    actions.append(button('Remove', () => guarded(async () => {
+    actions.append(button('Remove', () => confirmThenChange({
+      question: `Remove ${user.email}?`,
+      consequence: `${user.email} is signed out at once and can no longer sign in to this organization. What they ` +
+        'did stays in the audit log; to give them access again, add them as a new user.',
+      action: 'Remove user',
+    }, async () => {
       await callData('POST', `organization/users/${encodeURIComponent(user.id)}/delete`, {});
       await load();
-    }), 'danger'));
+    }, `Removed ${user.email}.`), 'danger'));
   }
   row.append(cell(user.email, 'th'), cell(user.role), cell(yesNo(user.totpEnabled, 'on', 'off')),
              cell(formatTime(user.createdAt)), actions);
@@ -33,6 +40,7 @@ function showOrganization(organization) {
             'not allowed: the plan is below Starter or the subscription is inactive');
   document.getElementById('org-totp').textContent = yesNo(organization.requireTotp, 'required for every user', 'optional');
   document.getElementById('require-totp').checked = organization.requireTotp;
+  requiresTotp = organization.requireTotp;
 }
 
 async function load() {
@@ -41,12 +49,31 @@ async function load() {
   fillBody(document.querySelector('#users tbody'), organization.users.map(userRow), 5, 'No users.');
 }
 
+let requiresTotp = false;
+
 document.getElementById('require-totp-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  guarded(async () => {
-    await callData('POST', 'organization/require-totp', { required: document.getElementById('require-totp').checked });
+  const required = document.getElementById('require-totp').checked;
+  const save = async () => {
+    await callData('POST', 'organization/require-totp', { required });
     await load();
-  });
+  };
+  if (required && !requiresTotp) {
+    confirmThenChange({
+      question: 'Require two-factor authentication for every user?',
+      consequence: 'Every user without it, at their next request, is sent to their Account page and can open no ' +
+        'other page until they have set it up. Users who have it notice nothing.',
+      action: 'Require it',
+      danger: false,
+    }, save, 'Two-factor authentication is now required for every user.');
+  } else {
+    guarded(async () => {
+      announce('');
+      await save();
+      announce(required ? 'Two-factor authentication stays required for every user.'
+                        : 'Two-factor authentication is now optional.');
+    });
+  }
 });
 
 document.getElementById('add-user-form').addEventListener('submit', (event) => {

@@ -1,5 +1,7 @@
 // The operator's page: every organization, its plan and subscription, and new organizations.
-import { button, callData, cell, fillBody, formatTime, guarded, identifier, startPage } from './dashboard.js';
+import {
+  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
+} from './dashboard.js';
 
 const plans = ['free', 'starter', 'pro', 'enterprise'];
 
@@ -24,10 +26,23 @@ function organizationRow(organization) {
   id.append(identifier(organization.id, 'organization ID'));
   const active = organization.subscription === 'active';
   const actions = document.createElement('td');
-  actions.append(button(active ? 'Deactivate subscription' : 'Activate subscription', () => guarded(async () => {
-    await callData('POST', `${path}subscription`, { subscription: active ? 'inactive' : 'active' });
+  const setSubscription = (subscription) => async () => {
+    await callData('POST', `${path}subscription`, { subscription });
     await load();
-  })));
+  };
+  actions.append(active
+    ? button('Deactivate subscription', () => confirmThenChange({
+      question: `Deactivate the subscription of ${organization.name}?`,
+      consequence: `The API clients of ${organization.name} stop working at once: their token requests are ` +
+        'refused and their tokens get 403 at /codes. Its users cannot create API clients. Nothing is deleted: ' +
+        'activating the subscription again lets the same clients and tokens work again.',
+      action: 'Deactivate subscription',
+    }, setSubscription('inactive'), `Deactivated the subscription of ${organization.name}.`))
+    : button('Activate subscription', () => guarded(async () => {
+      announce('');
+      await setSubscription('active')();
+      announce(`Activated the subscription of ${organization.name}.`);
+    })));
   row.append(cell(organization.name, 'th'), id, plan, cell(organization.subscription),
              cell(organization.coversApiClients ? 'allowed' : 'not allowed'), cell(formatTime(organization.createdAt)),
              actions);

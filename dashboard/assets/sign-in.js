@@ -1,6 +1,11 @@
 // The sign-in form: email and password, then the authentication code when the account has a
 // second factor (the server answers SecondFactorNeeded). Success goes to the home the server names.
-import { ApiError, callData, pageAlert, showError } from './dashboard.js';
+import { ApiError, announce, callData, pageAlert, showError } from './dashboard.js';
+
+// The Account page's "Sign out everywhere" ends this browser's session too and comes here.
+if (new URLSearchParams(window.location.search).get('signed-out') === 'everywhere') {
+  announce('You are signed out everywhere: every session of your account has ended.');
+}
 
 const form = document.getElementById('sign-in-form');
 const codeField = document.getElementById('code-field');
@@ -9,6 +14,7 @@ const code = document.getElementById('code');
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
   showError(pageAlert(), null);
+  announce('');
   const body = { email: document.getElementById('email').value, password: document.getElementById('password').value };
   if (!codeField.hidden && code.value !== '') body.code = code.value;
   try {

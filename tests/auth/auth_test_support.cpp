@@ -234,6 +234,11 @@ CreatedClient FaultInjectingRegistry::createClient(std::string_view organization
   return inner_.createClient(organizationId, name, scopes, createdBy);
 }
 
+CreatedClient FaultInjectingRegistry::replaceClient(std::string_view clientId, std::string_view createdBy) {
+  check();
+  return inner_.replaceClient(clientId, createdBy);
+}
+
 std::vector<ClientRecord> FaultInjectingRegistry::listClients(std::string_view organizationId) {
   check();
   return inner_.listClients(organizationId);

@@ -134,6 +134,7 @@ class FaultInjectingRegistry final : public ClientRegistry {
   std::vector<Organization> listOrganizations() override;
   CreatedClient createClient(std::string_view organizationId, std::string_view name,
                              const std::vector<std::string>& scopes, std::string_view createdBy) override;
+  CreatedClient replaceClient(std::string_view clientId, std::string_view createdBy) override;
   std::vector<ClientRecord> listClients(std::string_view organizationId) override;
   std::optional<ClientRecord> findClient(std::string_view clientId) override;
   void setClientState(std::string_view clientId, ClientState state) override;

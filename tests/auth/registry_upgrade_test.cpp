@@ -83,9 +83,16 @@ TEST_F(RegistryUpgradeTest, ARegistryOfSchemaOneGainsTokensNotBeforeWithItsClien
   ASSERT_TRUE(record.has_value());
   EXPECT_EQ(record->tokensNotBefore, 0);
   EXPECT_EQ(record->secretDigest, hasher.digest(secret));
-  EXPECT_EQ(upgraded.findClient(clientId),
-            (ClientRecord{
-                clientId, "org_0000000000000001", "ERP", {"write:codes"}, ClientState::Active, 1, "", std::nullopt}));
+  EXPECT_EQ(upgraded.findClient(clientId), (ClientRecord{clientId,
+                                                         "org_0000000000000001",
+                                                         "ERP",
+                                                         {"write:codes"},
+                                                         ClientState::Active,
+                                                         1,
+                                                         "",
+                                                         std::nullopt,
+                                                         std::nullopt,
+                                                         std::nullopt}));
   upgraded.setClientState(clientId, ClientState::Blocked);
   EXPECT_EQ(upgraded.findClientForAuthentication(clientId)->tokensNotBefore, testing::kTestEpoch + 1);
 }

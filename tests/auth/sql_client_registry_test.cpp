@@ -299,6 +299,113 @@ TEST_F(SqlClientRegistryTest, BlocksUnblocksAndDeletesWithTombstones) {
   EXPECT_EQ(registry_.listClients(acme.id)[0].state, ClientState::Deleted);
 }
 
+// "Create replacement": a new client with the old one's name and scopes, linked to it until
+// either is deleted; the link is in the database, so another registry on it (a restart) sees it.
+TEST_F(SqlClientRegistryTest, AReplacementIsLinkedToItsClientUntilEitherIsDeleted) {
+  const Organization acme = starterOrganization();
+  const CreatedClient old = registry_.createClient(acme.id, "line 4 printer", {"write:codes", "read:codes"}, "first");
+  clock_.advance(60);
+  const CreatedClient created = registry_.replaceClient(old.client.id, "second");
+  const ClientRecord& replacement = created.client;
+  EXPECT_TRUE(isWellFormedClientId(replacement.id)) << replacement.id;
+  EXPECT_NE(replacement.id, old.client.id);
+  EXPECT_EQ(created.secret.size(), 43u);
+  EXPECT_NE(created.secret, old.secret);
+  EXPECT_EQ(replacement, (ClientRecord{replacement.id,
+                                       acme.id,
+                                       "line 4 printer",
+                                       {"write:codes", "read:codes"},
+                                       ClientState::Active,
+                                       testing::kTestEpoch + 60,
+                                       "second",
+                                       std::nullopt,
+                                       old.client.id,
+                                       std::nullopt}));
+  EXPECT_EQ(registry_.findClient(replacement.id), replacement);
+  EXPECT_EQ(registry_.findClient(old.client.id)->replacedBy, replacement.id);
+  EXPECT_EQ(registry_.findClient(old.client.id)->replaces, std::nullopt);
+  // Both work: the old one until it is deleted.
+  EXPECT_EQ(registry_.findClientForAuthentication(old.client.id)->secretDigest, hasher_.digest(old.secret));
+  EXPECT_EQ(registry_.findClientForAuthentication(replacement.id)->secretDigest, hasher_.digest(created.secret));
+
+  {
+    SqlClientRegistry reopened(database_, testing::sourceRegistryMigrations(), hasher_, clock_.clock());
+    const std::vector<ClientRecord> listed = reopened.listClients(acme.id);
+    ASSERT_EQ(listed.size(), 2u);
+    EXPECT_EQ(listed[0].replacedBy, replacement.id);
+    EXPECT_EQ(listed[1], replacement);
+  }
+
+  // One replacement at a time.
+  try {
+    registry_.replaceClient(old.client.id, "second");
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::AlreadyReplaced);
+    EXPECT_EQ(std::string(error.what()),
+              "client \"" + old.client.id + "\" is replaced by \"" + replacement.id + "\" already");
+  }
+  EXPECT_EQ(registry_.listClients(acme.id).size(), 2u);
+
+  // A replacement can be replaced in turn: it then carries both links.
+  const ClientRecord newer = registry_.replaceClient(replacement.id, "third").client;
+  EXPECT_EQ(newer.replaces, replacement.id);
+  const ClientRecord middle = *registry_.findClient(replacement.id);
+  EXPECT_EQ(middle.replaces, old.client.id);
+  EXPECT_EQ(middle.replacedBy, newer.id);
+
+  // Deleting either side ends the link on both.
+  registry_.setClientState(old.client.id, ClientState::Deleted);
+  EXPECT_EQ(registry_.findClient(replacement.id)->replaces, std::nullopt);
+  EXPECT_EQ(registry_.findClient(replacement.id)->replacedBy, newer.id);
+  EXPECT_EQ(registry_.findClient(old.client.id)->replacedBy, std::nullopt);
+  registry_.setClientState(newer.id, ClientState::Deleted);
+  const ClientRecord alone = *registry_.findClient(replacement.id);
+  EXPECT_EQ(alone.replaces, std::nullopt);
+  EXPECT_EQ(alone.replacedBy, std::nullopt);
+  EXPECT_EQ(registry_.findClient(newer.id)->replaces, std::nullopt);
+  // Once its replacement is gone, a client can be replaced again.
+  EXPECT_EQ(registry_.replaceClient(replacement.id, "fourth").client.replaces, replacement.id);
+}
+
+TEST_F(SqlClientRegistryTest, ReplacingIsRefusedForUnknownDeletedAndGatedClients) {
+  const Organization acme = starterOrganization();
+  const CreatedClient created = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester");
+  try {
+    registry_.replaceClient("svc_client_000000000000000000000000", "tester");
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::UnknownClient);
+    EXPECT_EQ(std::string(error.what()), "no client with id \"svc_client_000000000000000000000000\"");
+  }
+  registry_.setPlan(acme.id, Plan::Free);
+  try {
+    registry_.replaceClient(created.client.id, "tester");
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::PlanExcludesClients);
+  }
+  registry_.setPlan(acme.id, Plan::Starter);
+  EXPECT_THROW(registry_.replaceClient(created.client.id, "bad\ncreator"), RegistryError);
+  registry_.setClientState(created.client.id, ClientState::Deleted);
+  try {
+    registry_.replaceClient(created.client.id, "tester");
+    FAIL();
+  } catch (const RegistryError& error) {
+    EXPECT_EQ(error.kind(), RegistryError::Kind::ClientDeleted);
+    EXPECT_EQ(std::string(error.what()), "client \"" + created.client.id + "\" is deleted and cannot be replaced");
+  }
+  EXPECT_EQ(registry_.listClients(acme.id).size(), 1u);
+  // The schema itself keeps a client from replacing itself, and a deleted client out of any link.
+  const std::string live = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
+  EXPECT_NE(codepayload::testing::rawSql(database_, "UPDATE api_clients SET replaces = id WHERE id = '" + live + "'"),
+            "");
+  EXPECT_NE(codepayload::testing::rawSql(
+                database_, "UPDATE api_clients SET replaces = '" + live + "' WHERE id = '" + created.client.id + "'"),
+            "");
+  EXPECT_EQ(registry_.findClient(live)->replaces, std::nullopt);
+}
+
 TEST_F(SqlClientRegistryTest, BlockingMovesTokensNotBeforeToTheSecondAfterTheBlock) {
   const Organization acme = starterOrganization();
   const std::string id = registry_.createClient(acme.id, "ERP", {"write:codes"}, "tester").client.id;
@@ -525,7 +632,7 @@ TEST_F(SqliteRegistryFileTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
     folder += (folder.empty() ? "" : ",") + std::to_string(migration.version) + ":" + migration.fileName;
   }
   EXPECT_EQ(folder.substr(0, 23), "1:0001_registry.sql,2:0");
-  EXPECT_EQ(folder.substr(folder.size() - 23), "9:0009_one_spelling.sql");
+  EXPECT_EQ(folder.substr(folder.size() - 27), "10:0010_client_replaces.sql");
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"), folder);
   // The schema refuses a client of an organization that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);
@@ -608,6 +715,7 @@ TEST_F(SqlClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction)
   registry_.setClientState(client, ClientState::Blocked);
   registry_.setClientState(client, ClientState::Blocked);
   registry_.setClientState(client, ClientState::Active);
+  const std::string replacement = registry_.replaceClient(client, "tester").client.id;
   registry_.setClientState(client, ClientState::Deleted);
   EXPECT_EQ(changes, (std::vector<RegistryChange>{
                          {"org.create", acme.id, acme.id, "plan=starter name=Acme GmbH"},
@@ -617,6 +725,7 @@ TEST_F(SqlClientRegistryTest, HandsEveryChangeToTheRecorderInsideItsTransaction)
                          {"client.block", acme.id, client, ""},
                          {"client.block", acme.id, client, "unchanged"},
                          {"client.unblock", acme.id, client, ""},
+                         {"client.replace", acme.id, replacement, "replaces=" + client + " scopes=write:codes"},
                          {"client.delete", acme.id, client, ""},
                      }));
   // No secret reaches the recorder.
@@ -631,7 +740,9 @@ TEST_F(SqlClientRegistryTest, AFailingRecorderRollsTheChangeBack) {
   EXPECT_THROW(registry_.setClientState(created.client.id, ClientState::Blocked), std::runtime_error);
   EXPECT_THROW(registry_.setPlan(acme.id, Plan::Enterprise), std::runtime_error);
   EXPECT_THROW(registry_.createClient(acme.id, "Second", {"write:codes"}, "tester"), std::runtime_error);
+  EXPECT_THROW(registry_.replaceClient(created.client.id, "tester"), std::runtime_error);
   registry_.setChangeRecorder(nullptr);
+  EXPECT_EQ(registry_.findClient(created.client.id)->replacedBy, std::nullopt);
   EXPECT_EQ(registry_.findClient(created.client.id)->state, ClientState::Active);
   EXPECT_EQ(registry_.findOrganization(acme.id)->plan, Plan::Starter);
   EXPECT_EQ(registry_.listClients(acme.id).size(), 1u);

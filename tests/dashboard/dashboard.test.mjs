@@ -1,4 +1,4 @@
-// The dashboard in a real browser (issue 11, "What it must show"): Debian's chromium-headless-shell
+// The dashboard in a real browser: Debian's chromium-headless-shell
 // driven by playwright-core against a real codepayload-server that run-browser-tests.sh started
 // and bootstrapped (organization "Acme Foods" on Starter, owner, viewer, operator). Elements are
 // found by role and accessible name, the names the issue fixes. The cases run in order and share
@@ -6,7 +6,7 @@
 // state of a page they visit (WCAG 2.2 A and AA), and one case visits every page again at a
 // phone's size.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,6 +27,7 @@ const baseURL = environment('DASHBOARD_TEST_URL');
 const artifacts = environment('DASHBOARD_TEST_ARTIFACTS');
 const batch = JSON.parse(readFileSync(environment('DASHBOARD_TEST_BATCH'), 'utf8'));
 const organizationId = environment('DASHBOARD_TEST_ORGANIZATION');
+const certificate = environment('DASHBOARD_TEST_CERTIFICATE'); // the server's, for curl
 const owner = { email: 'owner@acme.example', password: environment('DASHBOARD_TEST_OWNER_PASSWORD') };
 const viewer = { email: 'viewer@acme.example', password: environment('DASHBOARD_TEST_VIEWER_PASSWORD') };
 const operator = { email: 'operator@example.com', password: environment('DASHBOARD_TEST_OPERATOR_PASSWORD') };
@@ -117,8 +118,29 @@ async function checkState(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
 }
 
+// The row of a client: the one whose Client ID cell shows it (another row may name it as its
+// replacement).
 function clientRow(page, clientId) {
-  return page.getByRole('row').filter({ has: page.getByText(clientId, { exact: true }) });
+  return page.getByRole('row').filter({ has: page.locator('.identifier').getByText(clientId, { exact: true }) });
+}
+
+// A confirmation dialog (dashboard.js, confirmChange): its question and consequence, then the
+// button pressed, which closes it.
+async function answerConfirmation(page, question, button, state) {
+  const dialog = page.getByRole('alertdialog', { name: question, exact: true });
+  await dialog.waitFor();
+  const consequence = await dialog.locator('#confirm-consequence').innerText();
+  if (state !== undefined) await checkState(page, state);
+  await dialog.getByRole('button', { name: button, exact: true }).click();
+  await dialog.waitFor({ state: 'detached' });
+  return consequence;
+}
+
+// The page's success message (dashboard.js, announce).
+async function expectAnnounced(page, message) {
+  await page.locator('#page-status').filter({ hasText: message }).waitFor();
+  assert.equal(await page.locator('#page-status').getAttribute('role'), 'status');
+  assert.equal(await page.locator('#page-status').innerText(), message);
 }
 
 // What the service answered each client, to know its exact usage: tokens issued (200s of
@@ -177,18 +199,61 @@ async function tokenAndCodes(client) {
   return { token: token.body.access_token, status };
 }
 
-// What the secret dialog shows, read through its labels; then "Done".
-async function readSecretDialog(page) {
+// What the secret dialog shows, read through its labels: both values copied with their buttons,
+// the example, then "I have copied the secret" and "Done". With checkClosing, first Escape and
+// "Done" without that tick, each asking and each cancelled, and the example run in a shell; with
+// closeWithoutTick, "Done" and "Close without the secret" close it instead.
+async function readSecretDialog(page, { checkClosing = false, closeWithoutTick = false } = {}) {
   const dialog = page.getByRole('dialog', { name: 'API client created' });
   await dialog.waitFor();
   const clientId = await dialog.getByLabel('Client ID', { exact: true }).inputValue();
   const secret = await dialog.getByLabel('Client secret', { exact: true }).inputValue();
   await assert.doesNotReject(dialog.getByText('it cannot be shown again').waitFor());
-  await dialog.getByRole('button', { name: 'Copy secret', exact: true }).click();
-  await dialog.getByRole('status').filter({ hasText: 'The secret is on the clipboard.' }).waitFor();
+  for (const [button, message, value] of [['Copy client ID', 'The client ID is on the clipboard.', clientId],
+                                          ['Copy secret', 'The secret is on the clipboard.', secret]]) {
+    await dialog.getByRole('button', { name: button, exact: true }).click();
+    await dialog.getByRole('status').filter({ hasText: message }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), value);
+  }
+  const example = await dialog.locator('#token-example').innerText();
+  assert.equal(example, 'read -rs -p "Client secret: " CLIENT_SECRET\n' +
+                        `curl -u "${clientId}:$CLIENT_SECRET" \\\n` +
+                        '  -d grant_type=client_credentials \\\n' +
+                        `  ${baseURL}/oauth/token`);
+  assert.equal(example.includes(secret), false);
   await expectAccessible(page, 'the secret dialog');
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), secret);
-  await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  if (checkClosing) {
+    // The example as a user pastes it in a shell, the secret typed at its prompt: a token.
+    const shell = spawnSync('bash', ['-c', example], {
+      input: `${secret}\n`, encoding: 'utf8', env: { PATH: process.env.PATH, CURL_CA_BUNDLE: certificate },
+    });
+    assert.equal(shell.status, 0, shell.stderr);
+    const answer = JSON.parse(shell.stdout);
+    assert.equal(answer.token_type, 'Bearer');
+    assert.equal(answer.expires_in, 3600);
+    clientOfToken.set(answer.access_token, clientId);
+    seen(clientId).tokens += 1;
+
+    const steps = [['Escape', () => page.keyboard.press('Escape')],
+                   ['Done', () => dialog.getByRole('button', { name: 'Done', exact: true }).click()]];
+    for (const [how, close] of steps) {
+      await close();
+      const consequence = await answerConfirmation(page, 'Close without the secret?', 'Cancel',
+                                                   how === 'Escape' ? 'api-secret-close-asks' : undefined);
+      assert.equal(consequence, 'You have not ticked "I have copied the secret". Once this dialog closes the ' +
+                   'secret cannot be shown again: without it the client cannot get tokens, and you would have to ' +
+                   'create a replacement.');
+      assert.equal(await dialog.isVisible(), true, how);
+      assert.equal(await dialog.getByLabel('Client secret', { exact: true }).inputValue(), secret, how);
+    }
+  }
+  if (closeWithoutTick) {
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+    await answerConfirmation(page, 'Close without the secret?', 'Close without the secret');
+  } else {
+    await dialog.getByLabel('I have copied the secret and stored it safely', { exact: true }).check();
+    await dialog.getByRole('button', { name: 'Done', exact: true }).click();
+  }
   await dialog.waitFor({ state: 'hidden' });
   // The dialog's close event, which empties it, comes a task after the dialog is hidden.
   await page.waitForFunction(() => document.getElementById('new-client-secret').value === '');
@@ -305,7 +370,7 @@ test('create a client: the secret is shown once and works at /oauth/token and /c
   await dialog.getByLabel('write:codes', { exact: true }).check();
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await owner_.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  first = await readSecretDialog(owner_);
+  first = await readSecretDialog(owner_, { checkClosing: true });
 
   const row = clientRow(owner_, first.clientId);
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
@@ -319,9 +384,24 @@ test('create a client: the secret is shown once and works at /oauth/token and /c
   firstToken = used.token;
 });
 
-test('block: the client\'s token and new token requests fail as the spec says', async () => {
+test('block asks first; then the client\'s token and new token requests fail as the spec says', async () => {
   const row = clientRow(owner_, first.clientId);
+  const question = `Block ${clientName}?`;
   await row.getByRole('button', { name: 'Block', exact: true }).click();
+  assert.equal(await answerConfirmation(owner_, question, 'Cancel', 'api-block-asks'),
+               `Every access token issued to ${first.clientId} until now stops working at once, for good: ` +
+               'unblocking the client later lets it request new tokens, never use these again. Until then its ' +
+               'token requests are refused.');
+  // Cancelled: nothing changed, the token still works.
+  assert.equal(await owner_.locator('#page-status').innerText(), '');
+  await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  assert.equal(await postCodes(firstToken), 200);
+  assert.equal((await (await owner_.context().request.get('/dashboard/data/clients')).json()).clients[0].state, 'active');
+
+  await row.getByRole('button', { name: 'Block', exact: true }).click();
+  await answerConfirmation(owner_, question, 'Block client');
+  await expectAnnounced(owner_, `Blocked ${clientName} (${first.clientId}): its tokens are revoked.`);
+  await expectAccessible(owner_, 'the API page after a block');
   await row.getByRole('cell', { name: 'blocked', exact: true }).waitFor();
   await row.getByRole('button', { name: 'Unblock', exact: true }).waitFor();
   assert.equal(await row.getByRole('button', { name: 'Block', exact: true }).count(), 0);
@@ -338,6 +418,7 @@ test('block: the client\'s token and new token requests fail as the spec says', 
 test('unblock: new tokens work, the tokens held before the block stay revoked', async () => {
   const row = clientRow(owner_, first.clientId);
   await row.getByRole('button', { name: 'Unblock', exact: true }).click();
+  await expectAnnounced(owner_, `Unblocked ${clientName} (${first.clientId}): it can request tokens again.`);
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
   assert.equal((await tokenAndCodes(first)).status, 200);
   assert.equal(await postCodes(firstToken), 401);
@@ -345,33 +426,64 @@ test('unblock: new tokens work, the tokens held before the block stay revoked', 
 
 let replacement;
 
-test('create replacement: a new client with the same name and scopes, the old one kept', async () => {
+test('create replacement: a new client with the same name and scopes, each row naming the other', async () => {
   await clientRow(owner_, first.clientId).getByRole('button', { name: 'Create replacement', exact: true }).click();
-  replacement = await readSecretDialog(owner_);
+  await owner_.getByRole('dialog', { name: 'API client created' })
+    .getByText(`It replaces ${first.clientId}, which keeps working until you delete it: move your programs to the ` +
+               'new client first.', { exact: true }).waitFor();
+  replacement = await readSecretDialog(owner_, { closeWithoutTick: true });
   assert.notEqual(replacement.clientId, first.clientId);
   const row = clientRow(owner_, replacement.clientId);
-  await row.getByRole('rowheader', { name: clientName, exact: true }).waitFor();
+  const old = clientRow(owner_, first.clientId);
   await row.getByRole('cell', { name: 'write:codes', exact: true }).waitFor();
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
-  await clientRow(owner_, first.clientId).getByRole('cell', { name: 'active', exact: true }).waitFor();
+  await old.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  // Same name; under it, which replaces which.
+  const name = async (of) => (await of.getByRole('rowheader').innerText()).split('\n');
+  assert.deepEqual(await name(row), [clientName, `replaces ${first.clientId}`]);
+  assert.deepEqual(await name(old), [clientName, `replaced by ${replacement.clientId}`,
+                                     'Delete this client once your programs use the new one.']);
+  // One replacement at a time: the old one offers no second, and the server refuses it.
+  assert.equal(await old.getByRole('button', { name: 'Create replacement', exact: true }).count(), 0);
+  const twice = await postFromPage(owner_, `clients/${first.clientId}/replacement`, {});
+  assert.equal(twice.status, 409);
+  assert.deepEqual(JSON.parse(twice.body).errors[0], {
+    code: 'Conflict', path: null,
+    message: `This client is already replaced by ${replacement.clientId}; delete one of the two before creating ` +
+             'another replacement.',
+  });
+  await checkState(owner_, 'api-replacement');
   assert.equal((await tokenAndCodes(replacement)).status, 200);
 });
 
-test('delete asks for the client\'s name; the deleted client gets no token', async () => {
+test('delete asks for the end of the client ID, which tells a client from its replacement', async () => {
+  const label = 'Type the last 6 characters of the client ID to confirm';
   await clientRow(owner_, first.clientId).getByRole('button', { name: 'Delete', exact: true }).click();
   const dialog = owner_.getByRole('dialog', { name: 'Delete API client' });
-  await dialog.getByLabel('Type the client name to confirm', { exact: true }).fill('line 4 printr');
-  await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
-  await dialog.getByRole('alert').waitFor();
-  assert.notEqual(await dialog.getByRole('alert').innerText(), '');
-  await expectAccessible(owner_, 'the delete dialog refusing a wrong name');
+  assert.equal(await dialog.locator('#delete-id strong').innerText(), first.clientId.slice(-6));
+  assert.equal(await dialog.locator('#delete-id').innerText(), first.clientId);
+  await dialog.getByText(`Its replacement, ${replacement.clientId}, has the same name; it is not deleted and keeps ` +
+                         'working.', { exact: true }).waitFor();
+  // The name, and the end of the other client's ID, are refused.
+  for (const typed of [clientName.slice(0, 6), replacement.clientId.slice(-6)]) {
+    await dialog.getByLabel(label, { exact: true }).fill(typed);
+    await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
+    await dialog.getByRole('alert').filter({
+      hasText: 'Type the last 6 characters of the client ID exactly to confirm that it should be deleted.',
+    }).waitFor();
+  }
+  await expectAccessible(owner_, 'the delete dialog refusing the wrong characters');
   await clientRow(owner_, first.clientId).waitFor();
 
-  await dialog.getByLabel('Type the client name to confirm', { exact: true }).fill(clientName);
+  await dialog.getByLabel(label, { exact: true }).fill(first.clientId.slice(-6));
   await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
+  await expectAnnounced(owner_, `Deleted ${clientName} (${first.clientId}).`);
   await clientRow(owner_, first.clientId).waitFor({ state: 'detached' });
+  // The replacement's label went with the deleted client: its name alone again.
   assert.equal(await owner_.getByRole('rowheader', { name: clientName, exact: true }).count(), 1);
+  assert.deepEqual((await clientRow(owner_, replacement.clientId).getByRole('rowheader').innerText()).split('\n'),
+                   [clientName]);
   await checkState(owner_, 'api-clients');
   let refused = await requestToken(first.clientId, first.secret);
   for (const deadline = Date.now() + registryDelay; refused.status !== 401 && Date.now() < deadline;) {
@@ -392,9 +504,10 @@ test('usage: the chart and the table count today\'s tokens and codes, per organi
   await owner_.getByRole('img', { name: 'Usage of the whole organization, last 30 days' }).waitFor();
   await owner_.getByText('The numbers as a table', { exact: true }).click();
   assert.equal(await owner_.getByRole('table', { name: 'Usage per day' }).getByRole('row').count(), 31);
-  // Tokens: two for the first client (before the block, after the unblock), one for the
-  // replacement; the first client's batches include those answered while the block spread.
-  assert.equal(seen(first.clientId).tokens, 2);
+  // Tokens: three for the first client (the secret dialog's example, before the block, after the
+  // unblock), one for the replacement; the first client's batches include those answered while
+  // the block spread.
+  assert.equal(seen(first.clientId).tokens, 3);
   assert.deepEqual(await usageOfToday(owner_), expectedUsage([first.clientId, replacement.clientId]));
   await owner_.getByLabel('Usage of', { exact: true }).selectOption(replacement.clientId);
   await owner_.getByRole('img', { name: `Usage of ${clientName} (${replacement.clientId}), last 30 days` }).waitFor();
@@ -421,7 +534,7 @@ test('a viewer sees the clients but cannot change anything; the server refuses',
   for (const [endpoint, body] of [
     ['clients', { name: 'viewer made this', scopes: ['write:codes'] }],
     [`clients/${replacement.clientId}/block`, {}],
-    [`clients/${replacement.clientId}/delete`, { name: clientName }],
+    [`clients/${replacement.clientId}/delete`, { idEnd: replacement.clientId.slice(-6) }],
     [`clients/${replacement.clientId}/replacement`, {}],
     ['organization/users', { email: 'new@acme.example', role: 'owner', password: 'a long enough password' }],
     ['organization/require-totp', { required: true }],
@@ -830,12 +943,26 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
+  // Deactivating asks first; Cancel leaves the subscription active.
+  const deactivate = 'Deactivate the subscription of Acme Foods?';
   await acme.getByRole('button', { name: 'Deactivate subscription', exact: true }).click();
+  assert.equal(await answerConfirmation(operatorPage, deactivate, 'Cancel', 'organizations-deactivate-asks'),
+               'The API clients of Acme Foods stop working at once: their token requests are refused and their ' +
+               'tokens get 403 at /codes. Its users cannot create API clients. Nothing is deleted: activating the ' +
+               'subscription again lets the same clients and tokens work again.');
+  await acme.getByRole('cell', { name: 'active', exact: true }).waitFor();
+  const listed = await (await operatorPage.context().request.get('/dashboard/data/organizations')).json();
+  assert.equal(listed.organizations.find((each) => each.id === organizationId).subscription, 'active');
+  assert.equal((await requestToken(replacement.clientId, replacement.secret)).status, 200);
+  await acme.getByRole('button', { name: 'Deactivate subscription', exact: true }).click();
+  await answerConfirmation(operatorPage, deactivate, 'Deactivate subscription');
+  await expectAnnounced(operatorPage, 'Deactivated the subscription of Acme Foods.');
   await acme.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
   await expectGate('The organization\'s subscription is inactive; API clients need an active subscription on the ' +
                    'Starter plan or higher.');
 
   await acme.getByRole('button', { name: 'Activate subscription', exact: true }).click();
+  await expectAnnounced(operatorPage, 'Activated the subscription of Acme Foods.');
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   const created = await expectGate(null);
   assert.equal(created.status, 201, created.body);
@@ -857,6 +984,11 @@ test('the audit log shows the dashboard\'s changes with who and from where', asy
   await owner_.getByLabel('Action', { exact: true }).fill('');
   await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
   await table.getByRole('row').filter({ hasText: 'client.create' }).first().waitFor();
+  // The replacement: one record naming both clients.
+  const replaced = await table.getByRole('row').filter({ hasText: 'client.replace' }).filter({ hasText: 'success' })
+    .getByRole('cell').allInnerTexts();
+  assert.deepEqual([replaced[0], replaced[1], replaced[2], replaced[6]],
+                   [owner.email, 'client.replace', replacement.clientId, `replaces=${first.clientId} scopes=write:codes`]);
   const everything = await table.innerText();
   assert.equal(everything.includes(first.secret), false);
   assert.equal(everything.includes(replacement.secret), false);
@@ -878,8 +1010,21 @@ test('the Organization and Account pages', async () => {
   await developer.waitFor();
   assert.deepEqual((await developer.getByRole('cell').allInnerTexts()).slice(0, 2), ['developer', 'off']);
   await checkState(owner_, 'organization');
+  // Removing asks first; Cancel keeps the user.
+  const question = 'Remove developer@acme.example?';
   await developer.getByRole('button', { name: 'Remove', exact: true }).click();
+  assert.equal(await answerConfirmation(owner_, question, 'Cancel', 'organization-remove-asks'),
+               'developer@acme.example is signed out at once and can no longer sign in to this organization. What ' +
+               'they did stays in the audit log; to give them access again, add them as a new user.');
+  const emails = async () => (await (await owner_.context().request.get('/dashboard/data/organization')).json())
+    .users.map((user) => user.email);
+  assert.ok((await emails()).includes('developer@acme.example'));
+  await developer.waitFor();
+  await developer.getByRole('button', { name: 'Remove', exact: true }).click();
+  await answerConfirmation(owner_, question, 'Remove user');
+  await expectAnnounced(owner_, 'Removed developer@acme.example.');
   await developer.waitFor({ state: 'detached' });
+  assert.equal((await emails()).includes('developer@acme.example'), false);
   await owner_.getByRole('link', { name: 'Account', exact: true }).click();
   await owner_.getByText('Two-factor authentication is off.', { exact: true }).waitFor();
   await checkState(owner_, 'account');
@@ -887,8 +1032,10 @@ test('the Organization and Account pages', async () => {
 
 test('an owner requires TOTP only with it on: refused without it, enrols, requires it, then lifts the rule', async () => {
   await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  const requireQuestion = 'Require two-factor authentication for every user?';
   await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).check();
   await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  await answerConfirmation(owner_, requireQuestion, 'Require it');
   // Without a second factor of their own the rule would shut the owner out of this page: refused, and the
   // page says why.
   await owner_.getByRole('alert').filter({ hasText: 'Turn on TOTP for your own account first (on the Account page)' })
@@ -902,12 +1049,25 @@ test('an owner requires TOTP only with it on: refused without it, enrols, requir
   await enrolTotp(owner_, owner.email, 'account-totp-set-up-owner');
 
   await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
-  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).check();
+  const requireTotp = owner_.getByLabel('Require two-factor authentication for every user', { exact: true });
+  const required = async () => (await (await owner_.context().request.get('/dashboard/data/organization')).json())
+    .requireTotp;
+  await requireTotp.check();
   await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  assert.equal(await answerConfirmation(owner_, requireQuestion, 'Cancel', 'organization-require-totp-asks'),
+               'Every user without it, at their next request, is sent to their Account page and can open no other ' +
+               'page until they have set it up. Users who have it notice nothing.');
+  assert.equal(await required(), false);
+  await owner_.getByText('optional', { exact: true }).waitFor();
+  await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  await answerConfirmation(owner_, requireQuestion, 'Require it');
+  await expectAnnounced(owner_, 'Two-factor authentication is now required for every user.');
   await owner_.getByText('required for every user', { exact: true }).waitFor();
+  assert.equal(await required(), true);
   assert.equal(await owner_.locator('#page-alert').isVisible(), false);
-  await owner_.getByLabel('Require two-factor authentication for every user', { exact: true }).uncheck();
+  await requireTotp.uncheck();
   await owner_.getByRole('button', { name: 'Save', exact: true }).click();
+  await expectAnnounced(owner_, 'Two-factor authentication is now optional.');
   await owner_.getByText('optional', { exact: true }).waitFor();
 });
 
@@ -1047,8 +1207,20 @@ test('sign out everywhere ends the account\'s sessions in every browser', async 
   contexts.operatorElsewhere = elsewhere.context();
   const page = (await contexts.operator.pages())[0];
   await page.getByRole('link', { name: 'Account', exact: true }).click();
+  // Asks first; Cancel keeps every session.
   await page.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
-  await page.waitForURL('**/dashboard/sign-in');
+  assert.equal(await answerConfirmation(page, 'Sign out everywhere?', 'Cancel', 'account-sign-out-everywhere-asks'),
+               'Every session of your account ends at once, this one included: you, and anyone else signed in as ' +
+               'you, must sign in again on every browser and device.');
+  assert.equal(new URL(page.url()).pathname, '/dashboard/account');
+  assert.equal((await elsewhere.context().request.get('/dashboard/data/session')).status(), 200);
+  assert.equal((await page.context().request.get('/dashboard/data/session')).status(), 200);
+
+  await page.getByRole('button', { name: 'Sign out everywhere', exact: true }).click();
+  await answerConfirmation(page, 'Sign out everywhere?', 'Sign out everywhere');
+  await page.waitForURL('**/dashboard/sign-in?signed-out=everywhere');
+  await expectAnnounced(page, 'You are signed out everywhere: every session of your account has ended.');
+  await checkState(page, 'sign-in-signed-out-everywhere');
   const answer = await elsewhere.context().request.get('/dashboard/data/session');
   assert.equal(answer.status(), 401);
   assert.equal((await answer.json()).errors[0].code, 'Unauthenticated');

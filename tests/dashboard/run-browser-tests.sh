@@ -72,7 +72,7 @@ status=0
 # 127.0.0.1, not localhost: a bare debootstrap root has no /etc/hosts (the certificate names both).
 DASHBOARD_TEST_URL=https://127.0.0.1:$(cat data/server.port) DASHBOARD_TEST_ARTIFACTS=$artifacts \
 DASHBOARD_TEST_CHROMIUM=$chromium DASHBOARD_TEST_BATCH=$source/examples/batch.json \
-DASHBOARD_TEST_ORGANIZATION=$org \
+DASHBOARD_TEST_ORGANIZATION=$org DASHBOARD_TEST_CERTIFICATE=$scratch/data/dev-tls-cert.pem \
 DASHBOARD_TEST_OWNER_PASSWORD=$owner_password DASHBOARD_TEST_VIEWER_PASSWORD=$viewer_password \
 DASHBOARD_TEST_OPERATOR_PASSWORD=$operator_password \
   "$node" --test --test-reporter=spec "$here/dashboard.test.mjs" || status=$?

@@ -1,5 +1,6 @@
 // The organization's API clients (/dashboard/data/clients...): list, create, block, unblock,
-// delete, and replacement (a new client with the same name and scopes).
+// delete, and replacement (a new client with the same name and scopes that records which
+// client it replaces, until either is deleted).
 #include "auth/known_scopes.h"
 #include "common/error_codes.h"
 #include "common/json_escape.h"
@@ -9,6 +10,20 @@
 namespace codepayload::server::dashboard {
 
 namespace {
+
+// How many of a client ID's last characters the delete dialog asks for: they tell apart a
+// client and its replacement, which share a name (24 random base62 characters end an ID, so
+// six leave one chance in 56 billion that two clients share them).
+constexpr std::size_t kDeleteConfirmationLength = 6;
+
+void optionalStringMember(std::string& out, std::string_view name, const std::optional<std::string>& value) {
+  member(out, name);
+  if (value) {
+    common::appendJsonString(out, *value);
+  } else {
+    out += "null";
+  }
+}
 
 // `lastUsedAt`: the registry's, or a later use not yet written (UsageService::lastUsedAt).
 std::string clientJson(const auth::ClientRecord& client, std::optional<std::int64_t> lastUsedAt) {
@@ -31,6 +46,8 @@ std::string clientJson(const auth::ClientRecord& client, std::optional<std::int6
   } else {
     out += "null";
   }
+  optionalStringMember(out, "replaces", client.replaces);
+  optionalStringMember(out, "replacedBy", client.replacedBy);
   out.push_back('}');
   return out;
 }
@@ -64,32 +81,44 @@ auth::ClientRecord ownClient(Call& call) {
   return *client;
 }
 
-// Creates a client, answering 201 {"client","secret"}; the plan gate refuses
-// with 409 PlanExcludesClients.
-void createClientAnswer(Call& call, std::string_view name, const std::vector<std::string>& scopes) {
+// One replacement at a time: a third row of the same name would bring back the confusion the
+// link is there to end.
+[[noreturn]] void refuseSecondReplacement(Call& call, const auth::ClientRecord& client) {
+  const std::string why = "This client is already replaced by " + client.replacedBy.value_or("another client") +
+                          "; delete one of the two before creating another replacement.";
+  auditRefusal(call, "client.replace", client.id, why);
+  throw Refusal{409, error_code::kConflict, std::nullopt, why};
+}
+
+// Runs `create` (a new client, or a replacement) for the call's organization, answering 201
+// {"client","secret"}; the plan gate refuses with 409 PlanExcludesClients, a bad name or scope
+// with 400 on its field, each refusal recorded as `action`.
+template <typename Create>
+void createClientAnswer(Call& call, std::string_view action, std::string_view target, Create create) {
   const auth::Organization organization = currentOrganization(call);
   if (!auth::coversApiClients(organization.plan, organization.subscription)) {
     const std::string why = planGateSentence(organization);
-    auditRefusal(call, "client.create", "", why);
+    auditRefusal(call, action, target, why);
     throw Refusal{409, error_code::kPlanExcludesClients, std::nullopt, why};
   }
   const accounts::AuditContext context = call.audit();
   const DashboardAccounts::ChangeAudit audit(context);
   try {
-    const auth::CreatedClient created =
-        call.accounts.registry().createClient(organization.id, name, scopes, call.who->email);
+    const auth::CreatedClient created = create();
     sendJson(call, 201, createdClientJson(created));
   } catch (const auth::RegistryError& error) {
     if (error.kind() == auth::RegistryError::Kind::InvalidValue) {
-      auditRefusal(call, "client.create", "", error.what());
+      auditRefusal(call, action, target, error.what());
       const std::string_view field =
           std::string_view(error.what()).find("scope") != std::string_view::npos ? "scopes" : "name";
       throw invalid(field, error.what());
     }
     if (error.kind() == auth::RegistryError::Kind::PlanExcludesClients) {
-      auditRefusal(call, "client.create", "", error.what());
+      auditRefusal(call, action, target, error.what());
       throw Refusal{409, error_code::kPlanExcludesClients, std::nullopt, planGateSentence(currentOrganization(call))};
     }
+    // Another request replaced it since ownClient read it.
+    if (error.kind() == auth::RegistryError::Kind::AlreadyReplaced) refuseSecondReplacement(call, ownClient(call));
     throw;
   }
 }
@@ -135,12 +164,17 @@ void createClient(Call& call) {
   const std::vector<std::string> scopes = stringListField(call, "scopes");
   const std::string problem = auth::newClientScopesProblem(scopes);
   if (!problem.empty()) throw invalid("scopes", problem);
-  createClientAnswer(call, name, scopes);
+  const std::string organizationId = call.organizationId();
+  createClientAnswer(call, "client.create", "", [&] {
+    return call.accounts.registry().createClient(organizationId, name, scopes, call.who->email);
+  });
 }
 
 void replaceClient(Call& call) {
   const auth::ClientRecord client = ownClient(call);
-  createClientAnswer(call, client.name, client.scopes);
+  if (client.replacedBy) refuseSecondReplacement(call, client);
+  createClientAnswer(call, "client.replace", client.id,
+                     [&] { return call.accounts.registry().replaceClient(client.id, call.who->email); });
 }
 
 void setClientState(Call& call, auth::ClientState state) {
@@ -161,8 +195,9 @@ void setClientState(Call& call, auth::ClientState state) {
 
 void deleteClient(Call& call) {
   const auth::ClientRecord client = ownClient(call);
-  if (stringField(call, "name") != client.name) {
-    throw invalid("name", "Type the client's name exactly to confirm that it should be deleted.");
+  if (stringField(call, "idEnd") != std::string_view(client.id).substr(client.id.size() - kDeleteConfirmationLength)) {
+    throw invalid("idEnd", "Type the last " + std::to_string(kDeleteConfirmationLength) +
+                               " characters of the client ID exactly to confirm that it should be deleted.");
   }
   setClientState(call, auth::ClientState::Deleted);
 }

@@ -547,15 +547,47 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   const HttpResult replacement = post("/dashboard/data/clients/" + clientId + "/replacement", "", &browser);
   ASSERT_EQ(replacement.status, 201) << replacement.body;
   const Poco::JSON::Object::Ptr replaced = parseObject(replacement.body)->getObject("client");
-  EXPECT_NE(replaced->getValue<std::string>("id"), clientId);
+  const std::string replacementId = replaced->getValue<std::string>("id");
+  EXPECT_NE(replacementId, clientId);
   EXPECT_EQ(replaced->getValue<std::string>("name"), "line 1");
+  EXPECT_EQ(replaced->getValue<std::string>("replaces"), clientId);
+  EXPECT_TRUE(replaced->isNull("replacedBy"));
+  // The listing links the two, each way; a second replacement is refused while the first exists.
+  const auto listedClient = [&](const std::string& id) {
+    const Poco::JSON::Array::Ptr clients =
+        parseObject(get("/dashboard/data/clients", &browser).body)->getArray("clients");
+    for (std::size_t index = 0; index < clients->size(); ++index) {
+      if (clients->getObject(index)->getValue<std::string>("id") == id) return clients->getObject(index);
+    }
+    return Poco::JSON::Object::Ptr();
+  };
+  ASSERT_TRUE(listedClient(clientId));
+  EXPECT_EQ(listedClient(clientId)->getValue<std::string>("replacedBy"), replacementId);
+  EXPECT_TRUE(listedClient(clientId)->isNull("replaces"));
+  const HttpResult twice = post("/dashboard/data/clients/" + clientId + "/replacement", "", &browser);
+  EXPECT_EQ(twice.status, 409);
+  EXPECT_EQ(twice.body, envelope("Conflict", "",
+                                 "This client is already replaced by " + replacementId +
+                                     "; delete one of the two before creating another replacement."));
+  EXPECT_EQ(tokenRequest(replacementId, parseObject(replacement.body)->getValue<std::string>("secret")).status, 200);
 
-  const HttpResult wrongName = post("/dashboard/data/clients/" + clientId + "/delete", R"({"name":"line"})", &browser);
-  EXPECT_EQ(wrongName.status, 400);
-  EXPECT_EQ(wrongName.body, envelope("Validation.Invalid.name", "name",
-                                     "Type the client's name exactly to confirm that it should be deleted."));
-  EXPECT_EQ(post("/dashboard/data/clients/" + clientId + "/delete", R"({"name":"line 1"})", &browser).status, 204);
+  // Deleting asks for the end of the client ID, which tells the two apart; the name does not.
+  const std::string idEnd = clientId.substr(clientId.size() - 6);
+  const std::string refusedDelete =
+      envelope("Validation.Invalid.idEnd", "idEnd",
+               "Type the last 6 characters of the client ID exactly to confirm that it should be deleted.");
+  for (const std::string& body :
+       {R"({"idEnd":")" + replacementId.substr(replacementId.size() - 6) + R"("})",
+        R"({"idEnd":")" + clientId.substr(clientId.size() - 5) + R"("})", R"({"idEnd":")" + clientId + R"("})"}) {
+    const HttpResult wrong = post("/dashboard/data/clients/" + clientId + "/delete", body, &browser);
+    EXPECT_EQ(wrong.status, 400) << body;
+    EXPECT_EQ(wrong.body, refusedDelete) << body;
+  }
+  EXPECT_EQ(post("/dashboard/data/clients/" + clientId + "/delete", R"({"idEnd":")" + idEnd + R"("})", &browser).status,
+            204);
   EXPECT_EQ(tokenRequest(clientId, secret).status, 401);
+  ASSERT_TRUE(listedClient(replacementId));
+  EXPECT_TRUE(listedClient(replacementId)->isNull("replaces"));
   const HttpResult again = post("/dashboard/data/clients/" + clientId + "/block", "", &browser);
   EXPECT_EQ(again.status, 404);
   EXPECT_EQ(again.body, envelope("NotFound", "", "Your organization has no API client with this id."));
@@ -566,22 +598,29 @@ TEST_F(DashboardTest, ClientLifecycleReachesTheTokenEndpoint) {
   EXPECT_TRUE(listed->getValue<bool>("canCreate"));
   EXPECT_TRUE(listed->isNull("cannotCreateReason"));
   ASSERT_EQ(listed->getArray("clients")->size(), 1u);
-  EXPECT_EQ(listed->getArray("clients")->getObject(0)->getValue<std::string>("id"),
-            replaced->getValue<std::string>("id"));
+  EXPECT_EQ(listed->getArray("clients")->getObject(0)->getValue<std::string>("id"), replacementId);
   EXPECT_EQ(list.body.substr(0, 61), R"({"knownScopes":["read:codes","write:codes"],"canCreate":true,)");
 
   // Every change is in the audit log, by the user, from the client's address.
+  // A replacement is recorded as one, with both ids; a refused second one too.
   std::vector<std::string> actions;
   for (const accounts::AuditRecord& record :
        store_.readAudit(accounts::AuditQuery{organizationId_, std::nullopt, 20})) {
     if (record.action.starts_with("client.")) {
-      actions.push_back(record.action + " " + record.actor + " " + record.address);
+      actions.push_back(record.action + " " + record.actor + " " + record.address + " " +
+                        std::string(accounts::auditResultName(record.result)) + " " + record.target + " " +
+                        record.detail);
     }
   }
-  EXPECT_EQ(actions, (std::vector<std::string>{
-                         "client.delete dev@acme.example 127.0.0.1", "client.create dev@acme.example 127.0.0.1",
-                         "client.unblock dev@acme.example 127.0.0.1", "client.block dev@acme.example 127.0.0.1",
-                         "client.create dev@acme.example 127.0.0.1"}));
+  const std::string by = " dev@acme.example 127.0.0.1 ";
+  EXPECT_EQ(actions,
+            (std::vector<std::string>{
+                "client.delete" + by + "success " + clientId + " ",
+                "client.replace" + by + "refused " + clientId + " This client is already replaced by " + replacementId +
+                    "; delete one of the two before creating another replacement.",
+                "client.replace" + by + "success " + replacementId + " replaces=" + clientId + " scopes=write:codes",
+                "client.unblock" + by + "success " + clientId + " ", "client.block" + by + "success " + clientId + " ",
+                "client.create" + by + "success " + clientId + " scopes=write:codes"}));
 }
 
 TEST_F(DashboardTest, AClientOfAnotherOrganizationIsNotFound) {
