@@ -314,7 +314,9 @@ TEST_F(DashboardTest, TheSignInFormWorksWithoutJavaScript) {
   const std::vector<accounts::AuditRecord> records =
       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 10});
   ASSERT_GE(records.size(), 2u);
-  EXPECT_EQ(records[0].detail, "second factor asked");
+  // The password was right and the code is asked: a step that went right, not a refusal.
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[0].detail, "password accepted, code asked");
 }
 
 TEST_F(DashboardTest, SigningOutIsRecorded) {
