@@ -4,34 +4,32 @@ import { callData, cell, fillBody, guarded, startPage } from './dashboard.js';
 
 let isOperator = false;
 
-// An identifier (a client, an organization, an account that no longer exists) in a <code> never
-// broken inside.
-function identifier(value) {
-  const code = document.createElement('code');
-  code.className = 'id';
-  code.textContent = value;
-  return code;
+// An element with a class and text.
+function styled(tag, className, text) {
+  return Object.assign(document.createElement(tag), { className, textContent: text });
 }
 
-function identifierCell(value) {
+// A cell holding the given nodes.
+function cellOf(...children) {
   const element = document.createElement('td');
-  if (value !== null && value !== undefined && value !== '') element.append(identifier(value));
+  element.append(...children);
   return element;
+}
+
+// An identifier (a client, an organization, an account that no longer exists) in a <code> never
+// broken inside.
+function identifierCell(value) {
+  return value === null || value === undefined || value === '' ? cellOf() : cellOf(styled('code', 'id', value));
 }
 
 // Text kept on one line: a browser may break after a hyphen ("2026-", "sign-"), and these are single
 // words (a date, an email, an action, an address, a result).
 function token(text) {
-  const span = document.createElement('span');
-  span.className = 'token';
-  span.textContent = text;
-  return span;
+  return styled('span', 'token', text);
 }
 
 function tokenCell(text) {
-  const element = document.createElement('td');
-  element.append(token(text));
-  return element;
+  return cellOf(token(text));
 }
 
 // When, to the second, in UTC: "2026-11-28 02:16:39 UTC", its machine form in datetime; it may wrap
