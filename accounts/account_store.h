@@ -144,6 +144,8 @@ class AccountStore : public CredentialSource, public SessionStore {
   // Appends one record on its own (a refused or failed change; a sign-in).
   virtual void appendAudit(const AuditRecord& record) = 0;
   virtual std::vector<AuditRecord> readAudit(const AuditQuery& query) = 0;
+  // readAudit with what the registry still knows of each record's target.
+  virtual std::vector<AuditEntry> readAuditEntries(const AuditQuery& query) = 0;
 };
 
 }  // namespace codepayload::accounts

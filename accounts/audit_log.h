@@ -52,11 +52,27 @@ void appendAuditRecord(Poco::Data::Session& session, const AuditRecord& record);
 
 struct AuditQuery {
   std::optional<std::string> organizationId;  // nullopt: every organization's and none
-  std::optional<std::string> action;          // exact action, or every one
+  // The actions that begin with it ("client" finds client.create and
+  // client.block; a whole action finds itself), or every one. Actions are
+  // lower case; the prefix is compared in lower case on either database.
+  std::optional<std::string> action;
   std::size_t limit = 100;
 };
 
 // Matching records, newest first. Throws what Poco throws.
 std::vector<AuditRecord> readAuditRecords(Poco::Data::Session& session, const AuditQuery& query);
+
+// A record with what the registry still knows of its target, so a reader
+// sees people and clients by name rather than by id alone.
+struct AuditEntry {
+  AuditRecord record;
+  std::optional<std::string> targetEmail;  // the user's or operator's email, while the account exists
+  std::optional<std::string> targetName;   // the API client's name, while the registry has its row
+
+  bool operator==(const AuditEntry&) const = default;
+};
+
+// readAuditRecords with the targets' emails and names, in the same one query.
+std::vector<AuditEntry> readAuditEntries(Poco::Data::Session& session, const AuditQuery& query);
 
 }  // namespace codepayload::accounts

@@ -461,6 +461,11 @@ std::vector<AuditRecord> SqlAccountStore::readAudit(const AuditQuery& query) {
                  [&] { return readAuditRecords(connection_->session, query); });
 }
 
+std::vector<AuditEntry> SqlAccountStore::readAuditEntries(const AuditQuery& query) {
+  return guarded(*connection_, "reading the audit log",
+                 [&] { return accounts::readAuditEntries(connection_->session, query); });
+}
+
 std::optional<Credentials> SqlAccountStore::findCredentials(std::string_view emailKey) {
   return guarded(*connection_, "reading an account", [&]() -> std::optional<Credentials> {
     for (const char* table : {"users", "operators"}) {

@@ -54,6 +54,7 @@ class SqlAccountStore final : public AccountStore {
   std::size_t recoveryCodesLeft(std::string_view principalId) override;
   void appendAudit(const AuditRecord& record) override;
   std::vector<AuditRecord> readAudit(const AuditQuery& query) override;
+  std::vector<AuditEntry> readAuditEntries(const AuditQuery& query) override;
 
   // CredentialSource
   std::optional<Credentials> findCredentials(std::string_view emailKey) override;

@@ -35,6 +35,15 @@ void stringMember(std::string& out, std::string_view name, std::string_view valu
   common::appendJsonString(out, value);
 }
 
+void optionalStringMember(std::string& out, std::string_view name, const std::optional<std::string>& value) {
+  member(out, name);
+  if (value) {
+    common::appendJsonString(out, *value);
+  } else {
+    out += "null";
+  }
+}
+
 void boolMember(std::string& out, std::string_view name, bool value) {
   member(out, name);
   out += value ? "true" : "false";

@@ -77,6 +77,8 @@ Refusal forbidden(std::string message);
 
 void member(std::string& out, std::string_view name);
 void stringMember(std::string& out, std::string_view name, std::string_view value);
+// The value, or null when there is none.
+void optionalStringMember(std::string& out, std::string_view name, const std::optional<std::string>& value);
 void boolMember(std::string& out, std::string_view name, bool value);
 
 // The organization's members, without the closing brace (callers add more).

@@ -123,6 +123,7 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "organization/users/*/delete", Audience::User, Permission::Owner, deleteUser},
       {"POST", "organization/require-totp", Audience::User, Permission::Owner, requireTotp},
       {"GET", "audit", Audience::Signed, Permission::Read, audit},
+      {"GET", "audit.csv", Audience::Signed, Permission::Read, auditCsv},
       {"GET", "organizations", Audience::Operator, Permission::Read, listOrganizations},
       {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
       {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},

@@ -352,6 +352,57 @@ TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
 }
 
+// The action filter is a prefix, alike on SQLite (whose LIKE ignores ASCII
+// case) and PostgreSQL (whose LIKE does not), with LIKE's own characters
+// taken as themselves.
+TEST_F(AccountStoreTest, TheAuditLogIsFilteredByHowActionsBegin) {
+  for (const char* action : {"account.sign-in", "account.sign-out", "account.totp-enable", "client.create",
+                             "client.block", "clients_x", "client%"}) {
+    store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", action, "", organization_, "local",
+                                   AuditResult::Success, ""});
+  }
+  const auto actionsOf = [&](const std::string& prefix) {
+    std::vector<std::string> actions;
+    for (const AuditRecord& record : store_.readAudit(AuditQuery{organization_, prefix, 100})) {
+      actions.push_back(record.action);
+    }
+    return actions;
+  };
+  EXPECT_EQ(actionsOf("account.sign"), (std::vector<std::string>{"account.sign-out", "account.sign-in"}));
+  EXPECT_EQ(actionsOf("client"),
+            (std::vector<std::string>{"client%", "clients_x", "client.block", "client.create"}));
+  EXPECT_EQ(actionsOf("Client."), (std::vector<std::string>{"client.block", "client.create"}));
+  EXPECT_EQ(actionsOf("client.create"), (std::vector<std::string>{"client.create"}));
+  EXPECT_EQ(actionsOf("client_"), (std::vector<std::string>{}));
+  EXPECT_EQ(actionsOf("client%"), (std::vector<std::string>{"client%"}));
+  EXPECT_EQ(actionsOf("clients_"), (std::vector<std::string>{"clients_x"}));
+  EXPECT_EQ(actionsOf("%"), (std::vector<std::string>{}));
+  EXPECT_EQ(actionsOf("\\"), (std::vector<std::string>{}));
+  EXPECT_EQ(actionsOf("account.sign-in.more"), (std::vector<std::string>{}));
+}
+
+// Each record comes with its target's email or name while the registry still
+// knows the target.
+TEST_F(AccountStoreTest, AuditEntriesNameTheirTargets) {
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli);
+  const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
+  const std::string client = registry_.createClient(organization_, "Label printer", {"write:codes"}, "cli:tester").client.id;
+  store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", "client.create", client, organization_, "local",
+                                 AuditResult::Success, ""});
+  store_.deleteUser(bob.id, kCli);
+  using Named = std::tuple<std::string, std::string, std::optional<std::string>, std::optional<std::string>>;
+  std::vector<Named> seen;
+  for (const AuditEntry& entry : store_.readAuditEntries(AuditQuery{std::nullopt, std::nullopt, 100})) {
+    seen.emplace_back(entry.record.action, entry.record.target, entry.targetEmail, entry.targetName);
+  }
+  EXPECT_EQ(seen, (std::vector<Named>{{"user.delete", bob.id, std::nullopt, std::nullopt},
+                                      {"client.create", client, std::nullopt, "Label printer"},
+                                      {"operator.create", olga.id, "olga@example.net", std::nullopt},
+                                      {"user.create", bob.id, std::nullopt, std::nullopt},
+                                      {"user.create", ana.id, "ana@example.com", std::nullopt}}));
+}
+
 TEST_F(AccountStoreTest, FindsAUserByEmailAndListsEveryAccountByOrganizationThenEmail) {
   const std::string other = registry_.createOrganization("Other", auth::Plan::Pro).id;
   const UserRecord zoe = store_.createUser(organization_, "zoe@example.com", Role::Viewer, kHash, kCli);

@@ -978,17 +978,78 @@ test('the audit log shows the dashboard\'s changes with who and from where', asy
   // the header row and the one deletion
   await eventually(async () => assert.equal(await table.getByRole('row').count(), 2));
   const cells = await deleted.getByRole('cell').allInnerTexts();
-  assert.deepEqual([cells[0], cells[1], cells[2]], [owner.email, 'client.delete', first.clientId]);
-  assert.equal(cells[4], '127.0.0.1');
-  assert.equal(cells[5], 'success');
+  // The client by its ID, whole, with its name beside.
+  assert.deepEqual([cells[0], cells[1], cells[2]], [owner.email, 'client.delete', `${first.clientId} ${clientName}`]);
+  // A user's page has no Organization column: every record is of the own organization.
+  assert.equal(cells[3], '127.0.0.1');
+  assert.equal(cells[4], 'success');
+  // When, to the second in UTC, and the same instant for machines.
+  const when = deleted.getByRole('rowheader').locator('time');
+  const instant = await when.getAttribute('datetime');
+  assert.match(instant, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  const shownWhen = `${instant.slice(0, 10)} ${instant.slice(11, 19)} UTC`;
+  assert.equal(await when.innerText(), shownWhen);
+  await checkState(owner_, 'audit-client-delete');
+  // The download holds what the filter selects, as CSV.
+  const downloaded = owner_.waitForEvent('download');
+  await owner_.getByRole('link', { name: 'Download the records this filter selects (CSV)', exact: true }).click();
+  const download = await downloaded;
+  assert.equal(download.suggestedFilename(), 'audit-log.csv');
+  assert.equal(readFileSync(await download.path(), 'utf8'),
+               'time,actor,action,target,target_name,organization,address,result,detail\r\n' +
+               `${instant},${owner.email},client.delete,${first.clientId},${clientName},${organizationId},127.0.0.1,` +
+               `success,${cells[5]}\r\n`);
+  await download.delete();
+
+  // A prefix finds every action that begins with it.
+  await owner_.getByLabel('Action', { exact: true }).fill('client');
+  await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
+  await table.getByRole('row').filter({ hasText: 'client.create' }).first().waitFor();
+  const actions = new Set();
+  for (const row of (await table.getByRole('row').all()).slice(1)) actions.add((await row.getByRole('cell').allInnerTexts())[1]);
+  assert.deepEqual([...actions].sort(), ['client.block', 'client.create', 'client.delete', 'client.replace', 'client.unblock']);
+  await checkState(owner_, 'audit-client');
+  // Words break only at spaces; a table wider than the page scrolls inside itself, never the page.
+  await expectWordsWhole(table);
+  assert.ok(await owner_.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  // The first step of a two-factor sign-in is no refusal.
+  await owner_.getByLabel('Action', { exact: true }).fill('account.sign');
+  await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
+  const codeAsked = table.getByRole('row').filter({ hasText: 'password accepted, code asked' }).first();
+  await codeAsked.waitFor();
+  const asked = await codeAsked.getByRole('cell').allInnerTexts();
+  assert.deepEqual([asked[0], asked[1], asked[2], asked[4]], [viewer.email, 'account.sign-in', viewer.email, 'success']);
+  await table.getByRole('row').filter({ hasText: 'account.sign-out' }).first().waitFor();
+  await checkState(owner_, 'audit-sign-in');
+  const userColumns = ['When', 'Who', 'Action', 'Target', 'Address', 'Result', 'Detail'];
+  assert.deepEqual(await table.getByRole('columnheader').allInnerTexts(), userColumns);
+
+  // An operator sees every organization's records, with their organization, and the same times and prefixes.
+  const operatorPage = (await contexts.operator.pages())[0];
+  await operatorPage.getByRole('link', { name: 'Audit', exact: true }).click();
+  const every = operatorPage.getByRole('table', { name: 'Audit records' });
+  await every.getByRole('row').nth(1).waitFor();
+  await operatorPage.getByLabel('Action', { exact: true }).fill('client.delete');
+  await operatorPage.getByRole('button', { name: 'Filter', exact: true }).click();
+  await eventually(async () => assert.equal(await every.getByRole('row').count(), 2));
+  assert.deepEqual(await every.getByRole('columnheader').allInnerTexts(),
+                   ['When', 'Who', 'Action', 'Target', 'Organization', 'Address', 'Result', 'Detail']);
+  const deletedForOperator = await every.getByRole('row').nth(1).getByRole('cell').allInnerTexts();
+  assert.deepEqual(deletedForOperator.slice(0, 5),
+                   [owner.email, 'client.delete', `${first.clientId} ${clientName}`, organizationId, '127.0.0.1']);
+  assert.equal(await every.getByRole('row').nth(1).getByRole('rowheader').innerText(), shownWhen);
+  await expectWordsWhole(every);
+  assert.ok(await operatorPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  await checkState(operatorPage, 'audit-operator');
   await owner_.getByLabel('Action', { exact: true }).fill('');
   await owner_.getByRole('button', { name: 'Filter', exact: true }).click();
   await table.getByRole('row').filter({ hasText: 'client.create' }).first().waitFor();
   // The replacement: one record naming both clients.
   const replaced = await table.getByRole('row').filter({ hasText: 'client.replace' }).filter({ hasText: 'success' })
     .getByRole('cell').allInnerTexts();
-  assert.deepEqual([replaced[0], replaced[1], replaced[2], replaced[6]],
-                   [owner.email, 'client.replace', replacement.clientId, `replaces=${first.clientId} scopes=write:codes`]);
+  assert.deepEqual([replaced[0], replaced[1], replaced[2], replaced[5]],
+                   [owner.email, 'client.replace', `${replacement.clientId} ${clientName}`,
+                    `replaces=${first.clientId} scopes=write:codes`]);
   const everything = await table.innerText();
   assert.equal(everything.includes(first.secret), false);
   assert.equal(everything.includes(replacement.secret), false);
@@ -1094,6 +1155,26 @@ async function expectFitsPhone(page, state, scope = page) {
   await checkState(page, `${state}-phone`);
 }
 
+// Every word of the cells (text between spaces) on one line: none broken inside.
+async function expectWordsWhole(table) {
+  const broken = await table.evaluate((element) => {
+    const found = [];
+    for (const each of element.querySelectorAll('tbody td, tbody th')) {
+      const walker = document.createTreeWalker(each, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        for (const word of node.data.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          if (range.getClientRects().length > 1) found.push(word[0]);
+        }
+      }
+    }
+    return found;
+  });
+  assert.deepEqual(broken, [], 'words broken across lines');
+}
+
 // An identifier's <code> shows it whole: on one line, none of it scrolled out of view or off the screen.
 async function expectWholeIdentifier(code) {
   const shape = await code.evaluate((element) => ({
@@ -1162,6 +1243,7 @@ test('on a phone every page fits the screen: tables stacked, identifiers whole, 
     const identifiers = await records.locator('code').all();
     assert.ok(identifiers.length > 0);
     for (const code of identifiers) await expectWholeIdentifier(code);
+    await expectWordsWhole(records);
     await expectFitsPhone(owner_, 'audit');
 
     await owner_.getByRole('link', { name: 'Account', exact: true }).click();

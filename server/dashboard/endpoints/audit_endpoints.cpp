@@ -1,5 +1,5 @@
-// The audit log (/dashboard/data/audit): an organization's records for its users, any
-// organization's for operators.
+// The audit log (/dashboard/data/audit, and audit.csv to download): an organization's records for
+// its users, any organization's for operators.
 #include "common/utc_time.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
@@ -7,33 +7,16 @@ namespace codepayload::server::dashboard {
 
 namespace {
 
-std::string auditRecordJson(const accounts::AuditRecord& record) {
-  std::string out = "{";
-  stringMember(out, "at", common::utcSecondsText(record.at));
-  stringMember(out, "actor", record.actor);
-  stringMember(out, "action", record.action);
-  stringMember(out, "target", record.target);
-  stringMember(out, "organization", record.organizationId);
-  stringMember(out, "address", record.address);
-  stringMember(out, "result", accounts::auditResultName(record.result));
-  stringMember(out, "detail", record.detail);
-  out.push_back('}');
-  return out;
-}
+// What the download holds at most, newest first: enough for an audit, small
+// enough to build in memory on a request.
+constexpr std::size_t kCsvRecordLimit = 10000;
 
-}  // namespace
-
-void audit(Call& call) {
+// The filters of the page and of the download alike; users always read their
+// own organization, whatever they ask.
+accounts::AuditQuery filtersOf(const Call& call) {
   accounts::AuditQuery query;
   if (const std::optional<std::string> action = call.parameter("action"); action && !action->empty()) {
     query.action = *action;
-  }
-  if (const std::optional<std::string> limit = call.parameter("limit")) {
-    const bool digits =
-        !limit->empty() && limit->size() <= 4 && limit->find_first_not_of("0123456789") == std::string::npos;
-    const int value = digits ? std::stoi(*limit) : 0;
-    if (value < 1 || value > 1000) throw invalid("limit", "The limit must be a whole number from 1 to 1000.");
-    query.limit = static_cast<std::size_t>(value);
   }
   if (call.who->isOperator) {
     if (const std::optional<std::string> organizationId = call.parameter("organization");
@@ -43,15 +26,94 @@ void audit(Call& call) {
   } else {
     query.organizationId = call.organizationId();
   }
-  std::string out = "{\"records\":[";
+  return query;
+}
+
+std::string auditEntryJson(const accounts::AuditEntry& entry) {
+  const accounts::AuditRecord& record = entry.record;
+  std::string out = "{";
+  stringMember(out, "at", common::utcSecondsText(record.at));
+  stringMember(out, "actor", record.actor);
+  stringMember(out, "action", record.action);
+  stringMember(out, "target", record.target);
+  optionalStringMember(out, "targetEmail", entry.targetEmail);
+  optionalStringMember(out, "targetName", entry.targetName);
+  stringMember(out, "organization", record.organizationId);
+  stringMember(out, "address", record.address);
+  stringMember(out, "result", accounts::auditResultName(record.result));
+  stringMember(out, "detail", record.detail);
+  out.push_back('}');
+  return out;
+}
+
+// One CSV field (RFC 4180). A value a spreadsheet would read as a formula
+// (starting with =, +, -, @, a tab or a carriage return) gets a leading
+// apostrophe, so opening the file never runs what someone typed into a name
+// or an email (OWASP, CSV injection).
+void appendCsvField(std::string& out, std::string_view value) {
+  std::string field;
+  if (!value.empty() && std::string_view("=+-@\t\r").find(value.front()) != std::string_view::npos) {
+    field.push_back('\'');
+  }
+  field += value;
+  if (field.find_first_of(",\"\r\n") == std::string::npos) {
+    out += field;
+    return;
+  }
+  out.push_back('"');
+  for (const char c : field) {
+    if (c == '"') out.push_back('"');
+    out.push_back(c);
+  }
+  out.push_back('"');
+}
+
+void appendCsvRow(std::string& out, std::initializer_list<std::string_view> fields) {
   bool first = true;
-  for (const accounts::AuditRecord& record : call.accounts.accounts().readAudit(query)) {
+  for (const std::string_view field : fields) {
     if (!first) out.push_back(',');
     first = false;
-    out += auditRecordJson(record);
+    appendCsvField(out, field);
+  }
+  out += "\r\n";
+}
+
+}  // namespace
+
+void audit(Call& call) {
+  accounts::AuditQuery query = filtersOf(call);
+  if (const std::optional<std::string> limit = call.parameter("limit")) {
+    const bool digits =
+        !limit->empty() && limit->size() <= 4 && limit->find_first_not_of("0123456789") == std::string::npos;
+    const int value = digits ? std::stoi(*limit) : 0;
+    if (value < 1 || value > 1000) throw invalid("limit", "The limit must be a whole number from 1 to 1000.");
+    query.limit = static_cast<std::size_t>(value);
+  }
+  std::string out = "{\"records\":[";
+  bool first = true;
+  for (const accounts::AuditEntry& entry : call.accounts.accounts().readAuditEntries(query)) {
+    if (!first) out.push_back(',');
+    first = false;
+    out += auditEntryJson(entry);
   }
   out += "]}";
   sendJson(call, 200, out);
+}
+
+void auditCsv(Call& call) {
+  accounts::AuditQuery query = filtersOf(call);
+  query.limit = kCsvRecordLimit;
+  std::string out;
+  appendCsvRow(out, {"time", "actor", "action", "target", "target_name", "organization", "address", "result",
+                     "detail"});
+  for (const accounts::AuditEntry& entry : call.accounts.accounts().readAuditEntries(query)) {
+    const accounts::AuditRecord& record = entry.record;
+    appendCsvRow(out, {common::utcSecondsText(record.at), record.actor, record.action, record.target,
+                       entry.targetEmail.value_or(entry.targetName.value_or("")), record.organizationId,
+                       record.address, accounts::auditResultName(record.result), record.detail});
+  }
+  call.exchange.addHeader("Content-Disposition", R"(attachment; filename="audit-log.csv")");
+  sendOwnedBody(call.exchange, 200, "text/csv; charset=utf-8", std::move(out), call.trace);
 }
 
 }  // namespace codepayload::server::dashboard

@@ -16,15 +16,6 @@ namespace {
 // six leave one chance in 56 billion that two clients share them).
 constexpr std::size_t kDeleteConfirmationLength = 6;
 
-void optionalStringMember(std::string& out, std::string_view name, const std::optional<std::string>& value) {
-  member(out, name);
-  if (value) {
-    common::appendJsonString(out, *value);
-  } else {
-    out += "null";
-  }
-}
-
 // `lastUsedAt`: the registry's, or a later use not yet written (UsageService::lastUsedAt).
 std::string clientJson(const auth::ClientRecord& client, std::optional<std::int64_t> lastUsedAt) {
   std::string out = "{";

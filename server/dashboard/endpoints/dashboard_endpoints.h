@@ -35,6 +35,9 @@ void requireTotp(Call& call);
 
 // audit_endpoints.cpp
 void audit(Call& call);
+// The same records as CSV to download (RFC 4180, UTF-8, a header row), the
+// newest 10,000 that match the filters at most.
+void auditCsv(Call& call);
 
 // operator_endpoints.cpp
 void listOrganizations(Call& call);

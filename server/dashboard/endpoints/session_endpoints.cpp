@@ -47,8 +47,12 @@ SignInAttempted attemptSignIn(Call& call, const std::string& email, std::string&
   record.target = who ? who->id : "";
   record.organizationId = who && who->user ? who->user->organizationId : "";
   record.address = call.exchange.clientHost();
-  record.result = result.outcome == accounts::SignInResult::Outcome::SignedIn ? accounts::AuditResult::Success
-                                                                              : accounts::AuditResult::Refused;
+  // The password accepted and the second factor asked is a step that went
+  // right, not a refusal; the audit_log's results are fixed by its schema, so
+  // the detail tells this step from a completed sign-in.
+  const bool stepSucceeded = result.outcome == accounts::SignInResult::Outcome::SignedIn ||
+                             result.outcome == accounts::SignInResult::Outcome::SecondFactorNeeded;
+  record.result = stepSucceeded ? accounts::AuditResult::Success : accounts::AuditResult::Refused;
   switch (result.outcome) {
     case accounts::SignInResult::Outcome::SignedIn:
       record.detail = result.usedRecoveryCode ? "recovery code used" : "";
@@ -56,7 +60,7 @@ SignInAttempted attemptSignIn(Call& call, const std::string& email, std::string&
     case accounts::SignInResult::Outcome::Refused:
       record.detail = who ? "wrong password or code" : "unknown email";
       break;
-    case accounts::SignInResult::Outcome::SecondFactorNeeded: record.detail = "second factor asked"; break;
+    case accounts::SignInResult::Outcome::SecondFactorNeeded: record.detail = "password accepted, code asked"; break;
     case accounts::SignInResult::Outcome::Throttled: record.detail = "throttled"; break;
   }
   if (recorded) call.accounts.accounts().appendAudit(record);

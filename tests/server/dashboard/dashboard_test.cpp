@@ -314,7 +314,9 @@ TEST_F(DashboardTest, TheSignInFormWorksWithoutJavaScript) {
   const std::vector<accounts::AuditRecord> records =
       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.sign-in"), 10});
   ASSERT_GE(records.size(), 2u);
-  EXPECT_EQ(records[0].detail, "second factor asked");
+  // The password was right and the code is asked: a step that went right, not a refusal.
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Success);
+  EXPECT_EQ(records[0].detail, "password accepted, code asked");
 }
 
 TEST_F(DashboardTest, SigningOutIsRecorded) {
@@ -1196,6 +1198,75 @@ TEST_F(DashboardTest, AuditShowsTheOwnOrganizationToUsersAndEveryOneToOperators)
   ASSERT_EQ(parseObject(one.body)->getArray("records")->size(), 1u);
   EXPECT_EQ(parseObject(one.body)->getArray("records")->getObject(0)->getValue<std::string>("actor"),
             "owner@thrifty.example");
+}
+
+// Records with known times, targets that exist and targets that are gone.
+TEST_F(DashboardTest, AuditNamesTargetsFiltersByPrefixAndDownloadsAsCsv) {
+  constexpr std::int64_t kAt = 1795832199;  // 2026-11-28T02:16:39Z
+  const std::string clientId =
+      harness_.service().auth().registry().createClient(organizationId_, "=1+2 printer", {"write:codes"}, "test").client.id;
+  const std::string goneClient = "svc_client_000000000000000000000000";
+  const std::string goneUser = "usr_0000000000000000";
+  store_.appendAudit({0, kAt, "owner@acme.example", "client.create", clientId, organizationId_, "192.0.2.7",
+                      accounts::AuditResult::Success, "scopes=write:codes"});
+  store_.appendAudit({0, kAt + 1, "dev@acme.example", "client.block", goneClient, organizationId_, "192.0.2.8",
+                      accounts::AuditResult::Refused, "-reason, \"quoted\""});
+  store_.appendAudit({0, kAt + 2, "owner@acme.example", "user.set-role", developer_.id, organizationId_, "192.0.2.7",
+                      accounts::AuditResult::Success, "role=developer->viewer"});
+  store_.appendAudit({0, kAt + 3, "owner@acme.example", "user.delete", goneUser, organizationId_, "192.0.2.7",
+                      accounts::AuditResult::Success, ""});
+  const Browser owner = signIn("owner@acme.example");
+
+  const std::string blocked = R"({"at":"2026-11-28T02:16:40Z","actor":"dev@acme.example","action":"client.block",)"
+                              R"("target":")" + goneClient + R"(","targetEmail":null,"targetName":null,)"
+                              R"("organization":")" + organizationId_ + R"(","address":"192.0.2.8","result":"refused",)"
+                              R"("detail":"-reason, \"quoted\""})";
+  const std::string created = R"({"at":"2026-11-28T02:16:39Z","actor":"owner@acme.example","action":"client.create",)"
+                              R"("target":")" + clientId + R"(","targetEmail":null,"targetName":"=1+2 printer",)"
+                              R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success",)"
+                              R"("detail":"scopes=write:codes"})";
+  EXPECT_EQ(get("/dashboard/data/audit?action=client", &owner).body, R"({"records":[)" + blocked + "," + created + "]}");
+  EXPECT_EQ(get("/dashboard/data/audit?action=CLIENT", &owner).body, R"({"records":[)" + blocked + "," + created + "]}");
+  EXPECT_EQ(get("/dashboard/data/audit?action=client.create", &owner).body, R"({"records":[)" + created + "]}");
+  // LIKE's own characters stand for themselves.
+  EXPECT_EQ(get("/dashboard/data/audit?action=client_", &owner).body, R"({"records":[]})");
+  EXPECT_EQ(get("/dashboard/data/audit?action=%25", &owner).body, R"({"records":[]})");
+  EXPECT_EQ(get("/dashboard/data/audit?action=user.s", &owner).body,
+            R"({"records":[{"at":"2026-11-28T02:16:41Z","actor":"owner@acme.example","action":"user.set-role",)"
+            R"("target":")" + developer_.id + R"(","targetEmail":"dev@acme.example","targetName":null,)"
+            R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success",)"
+            R"("detail":"role=developer->viewer"}]})");
+  EXPECT_EQ(get("/dashboard/data/audit?action=user.delete&limit=1", &owner).body,
+            R"({"records":[{"at":"2026-11-28T02:16:42Z","actor":"owner@acme.example","action":"user.delete",)"
+            R"("target":")" + goneUser + R"(","targetEmail":null,"targetName":null,)"
+            R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success","detail":""}]})");
+
+  // The download: what the filters select, whatever the page's limit; formulas defused, RFC 4180 quoting.
+  const std::string header = "time,actor,action,target,target_name,organization,address,result,detail\r\n";
+  const std::string csv =
+      header + "2026-11-28T02:16:40Z,dev@acme.example,client.block," + goneClient + ",," + organizationId_ +
+      ",192.0.2.8,refused,\"'-reason, \"\"quoted\"\"\"\r\n" + "2026-11-28T02:16:39Z,owner@acme.example,client.create," +
+      clientId + ",'=1+2 printer," + organizationId_ + ",192.0.2.7,success,scopes=write:codes\r\n";
+  const HttpResult download = get("/dashboard/data/audit.csv?action=client&limit=1", &owner);
+  EXPECT_EQ(download.status, 200);
+  EXPECT_EQ(download.body, csv);
+  EXPECT_EQ(download.header("content-type"), "text/csv; charset=utf-8");
+  EXPECT_EQ(download.header("content-disposition"), R"(attachment; filename="audit-log.csv")");
+  EXPECT_EQ(download.header("cache-control"), "no-store");
+  EXPECT_EQ(get("/dashboard/data/audit.csv?action=user.s", &owner).body,
+            header + "2026-11-28T02:16:41Z,owner@acme.example,user.set-role," + developer_.id + ",dev@acme.example," +
+                organizationId_ + ",192.0.2.7,success,role=developer->viewer\r\n");
+
+  // As the page: a user reads the own organization only, an operator any; no session, no file.
+  const Browser stranger = signIn("owner@thrifty.example");
+  EXPECT_EQ(get("/dashboard/data/audit.csv?action=client&organization=" + organizationId_, &stranger).body, header);
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(get("/dashboard/data/audit.csv?action=client", &operatorBrowser).body, csv);
+  EXPECT_EQ(get("/dashboard/data/audit.csv?action=client&organization=" + freeOrganizationId_, &operatorBrowser).body,
+            header);
+  const HttpResult anonymous = get("/dashboard/data/audit.csv?action=client");
+  EXPECT_EQ(anonymous.status, 401);
+  EXPECT_EQ(anonymous.body, envelope("Unauthenticated", "", "Sign in first; there is no active session."));
 }
 
 TEST_F(DashboardTest, OperatorsManageOrganizations) {
