@@ -45,6 +45,15 @@ struct OperatorRecord {
   bool operator==(const OperatorRecord&) const = default;
 };
 
+// A pending reset of a user's password, found by its code's digest.
+struct PasswordReset {
+  std::string userId;
+  std::string organizationId;
+  std::int64_t expiresAt = 0;
+
+  bool operator==(const PasswordReset&) const = default;
+};
+
 class AccountError : public std::runtime_error {
  public:
   enum class Kind { InvalidValue, EmailTaken, UnknownOrganization, UnknownAccount, Storage };
@@ -110,11 +119,40 @@ class AccountStore : public CredentialSource, public SessionStore {
   // organization without an owner), Storage.
   virtual void setRole(std::string_view userId, Role role, const AuditContext& audit) = 0;
   // Replaces a user's password hash (a PHC string from PasswordHasher; the
-  // caller checked the policy) and ends every session of the user; returns how
-  // many ended. Audited as "user.reset-password" ("email=E sessions=N"). Throws
-  // AccountError: UnknownAccount, InvalidValue (the hash), Storage.
+  // caller checked the policy), clears a pending reset (startPasswordReset),
+  // and ends every session of the user; returns how many ended. Audited as
+  // "user.reset-password" ("email=E sessions=N"). Throws AccountError:
+  // UnknownAccount, InvalidValue (the hash), Storage.
   virtual std::size_t resetPassword(std::string_view userId, std::string_view passwordHash,
                                     const AuditContext& audit) = 0;
+  // An owner's reset of a user's password, which the user completes: keeps
+  // `codeDigest` (resetCodeDigest of a one-time code) until `expiresAt` in
+  // place of any earlier code, from when on the current password no longer
+  // signs in (Credentials::passwordResetPending), and ends every session of
+  // the user; returns how many ended. A user placeholder is recorded alike and
+  // nothing is kept (its owner must not learn that it is no account). Audited
+  // as "user.reset-password" ("email=E sessions=N"). Throws AccountError:
+  // UnknownAccount, InvalidValue (the digest), Storage.
+  virtual std::size_t startPasswordReset(std::string_view userId, std::string_view codeDigest, std::int64_t expiresAt,
+                                         const AuditContext& audit) = 0;
+  // The pending reset whose code has `codeDigest`, expired or not.
+  virtual std::optional<PasswordReset> findPasswordReset(std::string_view codeDigest) = 0;
+  // Completes the reset whose code has `codeDigest` when that code has not
+  // expired at the store's clock: `passwordHash` becomes the user's password
+  // and the code is gone. False, changing nothing, when there is no such code
+  // (used, replaced) or it expired. Audited as "account.complete-reset"
+  // ("email=E") with the user's email as actor and `audit`'s address. Throws
+  // AccountError: InvalidValue (the hash), Storage.
+  virtual bool completePasswordReset(std::string_view codeDigest, std::string_view passwordHash,
+                                     const AuditContext& audit) = 0;
+  // The account's own change of its password (a user or an operator): stores
+  // `passwordHash` (the caller checked the current password and the policy),
+  // clears a pending reset, and ends every session of the account but the one
+  // whose id has `keptSessionDigest`; returns how many ended. Audited as
+  // "account.change-password" ("sessions=N"). Throws AccountError:
+  // UnknownAccount, InvalidValue (the hash), Storage.
+  virtual std::size_t changePassword(std::string_view principalId, std::string_view passwordHash,
+                                     std::string_view keptSessionDigest, const AuditContext& audit) = 0;
 
   // Whether the organization requires its users to sign in with TOTP (false
   // until set). Audited as "org.require-totp" ("required=true|false").

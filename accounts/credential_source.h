@@ -15,6 +15,9 @@ struct Credentials {
   std::string passwordHash;
   std::optional<std::string> totpSecret;     // raw bytes; nullopt without TOTP
   std::optional<std::int64_t> lastTotpStep;  // the last step accepted
+  // An owner reset the password (AccountStore::startPasswordReset): it no
+  // longer signs in until the user completes the reset.
+  bool passwordResetPending = false;
 
   bool operator==(const Credentials&) const = default;
 };

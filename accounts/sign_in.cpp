@@ -32,6 +32,11 @@ SignInResult SignInService::signIn(const SignInAttempt& attempt) {
   }
   const Credentials& credentials = *password.credentials;
   result.principalId = credentials.principalId;
+  // Only after the right password: the pending reset is told to no one else.
+  if (credentials.passwordResetPending) {
+    result.outcome = SignInResult::Outcome::PasswordResetPending;
+    return result;
+  }
   if (credentials.totpSecret) {
     if (attempt.secondFactor.empty()) {
       result.outcome = SignInResult::Outcome::SecondFactorNeeded;

@@ -45,6 +45,9 @@ struct SignInResult {
     // Too many failures from this address, or for this email from this
     // address, or the delay after this address's last failure for this email.
     Throttled,
+    // The password is right but an owner reset it: the user must complete
+    // the reset (Credentials::passwordResetPending) first.
+    PasswordResetPending,
   };
   Outcome outcome = Outcome::Refused;
   std::optional<NewSession> session;   // SignedIn only

@@ -472,11 +472,15 @@ std::optional<Credentials> SqlAccountStore::findCredentials(std::string_view ema
       std::vector<std::string> ids, hashes;
       std::vector<Poco::Nullable<std::string>> secrets;
       std::vector<Poco::Nullable<Poco::Int64>> steps;
-      connection_->session << "SELECT id, password_hash, totp_secret, totp_last_step FROM " + std::string(table) +
-                                  " WHERE email_key = $1",
-          bind(std::string(emailKey)), into(ids), into(hashes), into(secrets), into(steps), now;
+      std::vector<Poco::Int64> resets;
+      // Operators have no reset: an owner resets the users of an organization.
+      const std::string reset =
+          table == std::string_view("users") ? "CASE WHEN reset_code_digest IS NULL THEN 0 ELSE 1 END" : "0";
+      connection_->session << "SELECT id, password_hash, totp_secret, totp_last_step, " + reset + " FROM " +
+                                  std::string(table) + " WHERE email_key = $1",
+          bind(std::string(emailKey)), into(ids), into(hashes), into(secrets), into(steps), into(resets), now;
       if (ids.empty()) continue;
-      Credentials credentials{ids[0], hashes[0], std::nullopt, std::nullopt};
+      Credentials credentials{ids[0], hashes[0], std::nullopt, std::nullopt, resets[0] != 0};
       if (!secrets[0].isNull()) {
         std::optional<std::string> secret = decodeBase32(secrets[0].value());
         if (!secret) {
@@ -617,14 +621,110 @@ std::size_t SqlAccountStore::resetPassword(std::string_view userId, std::string_
     auth::WriteTransaction transaction(session);
     const UserRow row = connection_->existingUser(userId);
     const std::int64_t changedAt = clock_();
-    session << "UPDATE users SET password_hash = $1, updated_at = $2 WHERE id = $3", bind(std::string(passwordHash)),
-        bind(Poco::Int64{changedAt}), bind(std::string(userId)), now;
+    session << "UPDATE users SET password_hash = $1, updated_at = $2, reset_code_digest = NULL, reset_expires_at = NULL"
+               " WHERE id = $3",
+        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(std::string(userId)), now;
     Poco::Data::Statement endSessions(session);
     endSessions << "DELETE FROM sessions WHERE user_id = $1", bind(std::string(userId));
     const std::size_t ended = endSessions.execute();
     appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "user.reset-password", std::string(userId),
                                            row.organization, audit.address, AuditResult::Success,
                                            "email=" + row.email + " sessions=" + std::to_string(ended)});
+    transaction.commit();
+    return ended;
+  });
+}
+
+std::size_t SqlAccountStore::startPasswordReset(std::string_view userId, std::string_view codeDigest,
+                                                std::int64_t expiresAt, const AuditContext& audit) {
+  if (codeDigest.size() != 64)
+    throw AccountError(AccountError::Kind::InvalidValue, "the reset code digest is not 64 hex digits");
+  return guarded(*connection_, "resetting a password", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    std::optional<UserRow> row = connection_->userRow("users", userId);
+    std::size_t ended = 0;
+    const std::int64_t changedAt = clock_();
+    if (row) {
+      session << "UPDATE users SET reset_code_digest = $1, reset_expires_at = $2, updated_at = $3 WHERE id = $4",
+          bind(std::string(codeDigest)), bind(Poco::Int64{expiresAt}), bind(Poco::Int64{changedAt}),
+          bind(std::string(userId)), now;
+      Poco::Data::Statement endSessions(session);
+      endSessions << "DELETE FROM sessions WHERE user_id = $1", bind(std::string(userId));
+      ended = endSessions.execute();
+    } else {
+      row = connection_->userRow("user_placeholders", userId);
+      if (!row)
+        throw AccountError(AccountError::Kind::UnknownAccount, "no user with id \"" + std::string(userId) + "\"");
+    }
+    appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "user.reset-password", std::string(userId),
+                                           row->organization, audit.address, AuditResult::Success,
+                                           "email=" + row->email + " sessions=" + std::to_string(ended)});
+    transaction.commit();
+    return ended;
+  });
+}
+
+std::optional<PasswordReset> SqlAccountStore::findPasswordReset(std::string_view codeDigest) {
+  return guarded(*connection_, "reading a password reset", [&]() -> std::optional<PasswordReset> {
+    PasswordReset reset;
+    Poco::Int64 expiresAt = 0;
+    Poco::Data::Statement find(connection_->session);
+    find << "SELECT id, organization_id, reset_expires_at FROM users WHERE reset_code_digest = $1",
+        bind(std::string(codeDigest)), into(reset.userId), into(reset.organizationId), into(expiresAt);
+    if (find.execute() == 0) return std::nullopt;
+    reset.expiresAt = expiresAt;
+    return reset;
+  });
+}
+
+bool SqlAccountStore::completePasswordReset(std::string_view codeDigest, std::string_view passwordHash,
+                                            const AuditContext& audit) {
+  checkPasswordHash(passwordHash);
+  return guarded(*connection_, "completing a password reset", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const std::int64_t changedAt = clock_();
+    std::string userId, organization, email;
+    Poco::Data::Statement find(session);
+    find << "SELECT id, organization_id, email FROM users WHERE reset_code_digest = $1 AND reset_expires_at > $2",
+        bind(std::string(codeDigest)), bind(Poco::Int64{changedAt}), into(userId), into(organization), into(email);
+    if (find.execute() == 0) return false;
+    session << "UPDATE users SET password_hash = $1, updated_at = $2, reset_code_digest = NULL, reset_expires_at = NULL"
+               " WHERE id = $3",
+        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(userId), now;
+    appendAuditRecord(session, AuditRecord{0, changedAt, email, "account.complete-reset", userId, organization,
+                                           audit.address, AuditResult::Success, "email=" + email});
+    transaction.commit();
+    return true;
+  });
+}
+
+std::size_t SqlAccountStore::changePassword(std::string_view principalId, std::string_view passwordHash,
+                                            std::string_view keptSessionDigest, const AuditContext& audit) {
+  checkPasswordHash(passwordHash);
+  const PrincipalTable where = principalTable(principalId);
+  const bool user = where.table == "users";
+  return guarded(*connection_, "changing a password", [&] {
+    Poco::Data::Session& session = connection_->session;
+    auth::WriteTransaction transaction(session);
+    const std::int64_t changedAt = clock_();
+    std::string organization;
+    if (user) organization = connection_->existingUser(principalId).organization;
+    Poco::Data::Statement update(session);
+    update << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2" +
+                  (user ? ", reset_code_digest = NULL, reset_expires_at = NULL" : "") + " WHERE id = $3",
+        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(std::string(principalId));
+    if (update.execute() == 0) {
+      throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
+    }
+    Poco::Data::Statement endSessions(session);
+    endSessions << "DELETE FROM sessions WHERE " + where.column + " = $1 AND id_digest <> $2",
+        bind(std::string(principalId)), bind(std::string(keptSessionDigest));
+    const std::size_t ended = endSessions.execute();
+    appendAuditRecord(
+        session, AuditRecord{0, changedAt, audit.actor, "account.change-password", std::string(principalId),
+                             organization, audit.address, AuditResult::Success, "sessions=" + std::to_string(ended)});
     transaction.commit();
     return ended;
   });

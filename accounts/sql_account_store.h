@@ -43,6 +43,13 @@ class SqlAccountStore final : public AccountStore {
   void deleteUser(std::string_view userId, const AuditContext& audit) override;
   void setRole(std::string_view userId, Role role, const AuditContext& audit) override;
   std::size_t resetPassword(std::string_view userId, std::string_view passwordHash, const AuditContext& audit) override;
+  std::size_t startPasswordReset(std::string_view userId, std::string_view codeDigest, std::int64_t expiresAt,
+                                 const AuditContext& audit) override;
+  std::optional<PasswordReset> findPasswordReset(std::string_view codeDigest) override;
+  bool completePasswordReset(std::string_view codeDigest, std::string_view passwordHash,
+                             const AuditContext& audit) override;
+  std::size_t changePassword(std::string_view principalId, std::string_view passwordHash,
+                             std::string_view keptSessionDigest, const AuditContext& audit) override;
   bool requiresTotp(std::string_view organizationId) override;
   void setRequireTotp(std::string_view organizationId, bool required, const AuditContext& audit) override;
   std::size_t removeEndedSessions(std::int64_t now, std::int64_t idleSeconds) override;

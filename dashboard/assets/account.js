@@ -1,9 +1,9 @@
-// Account: turn the TOTP second factor on (its QR code, the key in groups of four, the code) or
+// Account: change the password; turn the TOTP second factor on (its QR code, the key in groups of four, the code) or
 // off, the recovery codes (how many are left; new ones shown once, to copy, download or print;
 // new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
 // shown through an <img> from a blob: URL (as Try it shows its symbols), the codes' text file is
 // a blob: download: the page's CSP allows both, and no server text is parsed into the page.
-import { callData, confirmThenChange, copyText, guarded, startPage } from './dashboard.js';
+import { announce, callData, confirmThenChange, copyText, guarded, startPage } from './dashboard.js';
 
 const element = (id) => document.getElementById(id);
 let email = '';
@@ -106,6 +106,12 @@ function submitsTo(formId, endpoint, body, then) {
     });
   });
 }
+
+submitsTo('password-form', 'account/password', () => ({
+  password: element('password-current').value,
+  newPassword: element('password-new').value,
+  confirmPassword: element('password-confirm').value,
+}), () => announce('Your password is changed. Every other session of your account has ended.'));
 
 submitsTo('totp-confirm-form', 'account/totp/confirm', () => ({ code: element('totp-code').value }), (confirmed) => {
   element('totp-confirm-form').hidden = true;

@@ -1,5 +1,6 @@
-// Organization: name, plan, subscription and users. Owners add and remove users and may
-// require a second factor for everyone.
+// Organization: name, plan, subscription and users. Owners add and remove users, reset a
+// user's password (a one-time link the user completes) and may require a second factor for
+// everyone.
 import {
   announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
 } from './dashboard.js';
@@ -25,9 +26,32 @@ function userRow(user) {
       await load();
     }, `Removed ${user.email}.`), 'danger'));
   }
+  if (isOwner && user.id !== myId) {
+    actions.append(' ', button('Reset password', () => confirmThenChange({
+      question: `Reset the password of ${user.email}?`,
+      consequence: `${user.email} is signed out at once and their current password stops working. You get a ` +
+        'one-time link to give them, valid for 24 hours, with which they choose a new password.',
+      action: 'Reset password',
+    }, async () => {
+      const reset = await callData('POST', `organization/users/${encodeURIComponent(user.id)}/reset-password`, {});
+      showResetLink(user.email, reset);
+    }, `Reset the password of ${user.email}: give them the link below.`), 'danger'));
+  }
   row.append(cell(user.email, 'th'), cell(user.role), cell(yesNo(user.totpEnabled, 'on', 'off')),
              cell(formatTime(user.createdAt)), actions);
   return row;
+}
+
+// The one-time link of a reset, in the page's origin: the code rides in the fragment, which
+// browsers never send to a server.
+function showResetLink(email, reset) {
+  const link = `${window.location.origin}/dashboard/reset-password#code=${reset.resetCode}`;
+  document.getElementById('reset-link-for').textContent =
+      `Give ${email} this link. It works once, until ${formatTime(reset.expiresAt)}.`;
+  document.getElementById('reset-link-value').replaceChildren(identifier(link, 'reset link'));
+  const section = document.getElementById('reset-link');
+  section.hidden = false;
+  section.scrollIntoView();
 }
 
 function showOrganization(organization) {

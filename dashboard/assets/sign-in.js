@@ -6,6 +6,10 @@ import { ApiError, announce, callData, pageAlert, showError } from './dashboard.
 if (new URLSearchParams(window.location.search).get('signed-out') === 'everywhere') {
   announce('You are signed out everywhere: every session of your account has ended.');
 }
+// The page that completes a password reset comes here.
+if (new URLSearchParams(window.location.search).get('password') === 'reset') {
+  announce('Your new password is set: sign in with it.');
+}
 
 const form = document.getElementById('sign-in-form');
 const codeField = document.getElementById('code-field');

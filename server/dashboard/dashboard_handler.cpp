@@ -121,6 +121,7 @@ const std::vector<Endpoint>& endpoints() {
       {"GET", "organization", Audience::User, Permission::Read, [](Call& call) { organization(call); }},
       {"POST", "organization/users", Audience::User, Permission::Owner, createUser},
       {"POST", "organization/users/*/delete", Audience::User, Permission::Owner, deleteUser},
+      {"POST", "organization/users/*/reset-password", Audience::User, Permission::Owner, resetUserPassword},
       {"POST", "organization/require-totp", Audience::User, Permission::Owner, requireTotp},
       {"GET", "audit", Audience::Signed, Permission::Read, audit},
       {"GET", "audit.csv", Audience::Signed, Permission::Read, auditCsv},
@@ -128,6 +129,8 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
       {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},
       {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganizationSubscription},
+      {"POST", "account/password", Audience::Signed, Permission::Read, changePassword},
+      {"POST", "password-reset", Audience::Anyone, Permission::Read, completePasswordReset},
       {"GET", "account/totp", Audience::Signed, Permission::Read, totpState},
       {"POST", "account/totp/start", Audience::Signed, Permission::Read, startTotp},
       {"POST", "account/totp/confirm", Audience::Signed, Permission::Read, confirmTotp},
@@ -222,8 +225,9 @@ struct Page {
   Audience audience;
 };
 
-constexpr std::array<Page, 7> kPages{{
+constexpr std::array<Page, 8> kPages{{
     {"sign-in", "sign-in.html", Audience::Anyone},
+    {"reset-password", "reset-password.html", Audience::Anyone},
     {"organization", "organization.html", Audience::User},
     {"api", "api.html", Audience::User},
     {"try-it", "try-it.html", Audience::Signed},

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "accounts/password_hasher.h"
+#include "accounts/password_reset_codes.h"
 #include "accounts/recovery_codes.h"
 #include "accounts/session_manager.h"
 #include "accounts/sign_in.h"
@@ -494,6 +495,146 @@ TEST_F(AccountStoreTest, ResettingAPasswordReplacesItsHashAndEndsTheUsersSession
                                        "local", AuditResult::Success, "email=ana@example.com sessions=0"},
                                       {3, kTestEpoch + 3, "cli:tester", "user.reset-password", ana.id, organization_,
                                        "local", AuditResult::Success, "email=ana@example.com sessions=2"}}));
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
+}
+
+TEST_F(AccountStoreTest, AnOwnersResetBlocksThePasswordUntilTheUserCompletesItOnce) {
+  const PasswordHasher hasher;
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer,
+                                           hasher.hash("correct horse battery staple"), kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  const NewSession bobs = sessions.start(bob.id);
+  const NewSession anas = sessions.start(ana.id);
+  const AuditContext owner{"ana@example.com", "192.0.2.7"};
+  const ResetCode code = newResetCode();
+  ASSERT_EQ(code.code.size(), kResetCodeLength);
+  EXPECT_EQ(resetCodeDigest(code.code), code.digest);
+  EXPECT_EQ(resetCodeDigest(code.code.substr(1)), std::nullopt);
+  EXPECT_EQ(resetCodeDigest(code.code.substr(1) + "="), std::nullopt);
+  clock_.advance(1);
+  const std::int64_t expiresAt = clock_.now() + kResetCodeSeconds;
+  EXPECT_EQ(store_.startPasswordReset(bob.id, code.digest, expiresAt, owner), 1u);
+  EXPECT_EQ(sessions.resume(bobs.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(anas.id));
+  EXPECT_TRUE(store_.findCredentials("bob@example.com")->passwordResetPending);
+  EXPECT_FALSE(store_.findCredentials("ana@example.com")->passwordResetPending);
+  EXPECT_EQ(store_.findPasswordReset(code.digest), (PasswordReset{bob.id, organization_, expiresAt}));
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users WHERE reset_code_digest = '" + code.digest + "'"), "1");
+  EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM users WHERE reset_code_digest = '" + code.code + "'"), "0");
+
+  // The right old password no longer signs in; sign-in says why.
+  PasswordCheck passwords(store_, hasher, PasswordThrottleSettings{}, clock_.clock());
+  SignInService signIn(store_, passwords, sessions, SignInSettings{}, clock_.clock());
+  EXPECT_EQ(
+      signIn.signIn(SignInAttempt{"bob@example.com", "correct horse battery staple", {}, "192.0.2.1", {}}).outcome,
+      SignInResult::Outcome::PasswordResetPending);
+  EXPECT_EQ(signIn.signIn(SignInAttempt{"bob@example.com", "wrong password!!", {}, "192.0.2.1", {}}).outcome,
+            SignInResult::Outcome::Refused);
+
+  // A new reset replaces the code.
+  const ResetCode second = newResetCode();
+  EXPECT_EQ(store_.startPasswordReset(bob.id, second.digest, expiresAt, owner), 0u);
+  EXPECT_EQ(store_.findPasswordReset(code.digest), std::nullopt);
+  const std::string newHash = hasher.hash("bob's very own password");
+  const AuditContext bobsBrowser{"anonymous", "198.51.100.4"};
+  EXPECT_FALSE(store_.completePasswordReset(code.digest, newHash, bobsBrowser));
+  clock_.advance(2);
+  EXPECT_TRUE(store_.completePasswordReset(second.digest, newHash, bobsBrowser));
+  EXPECT_FALSE(store_.completePasswordReset(second.digest, newHash, bobsBrowser)) << "once only";
+  EXPECT_EQ(store_.findPasswordReset(second.digest), std::nullopt);
+  EXPECT_FALSE(store_.findCredentials("bob@example.com")->passwordResetPending);
+  EXPECT_EQ(store_.findCredentials("bob@example.com")->passwordHash, newHash);
+  EXPECT_EQ(signIn.signIn(SignInAttempt{"bob@example.com", "bob's very own password", {}, "192.0.2.1", {}}).outcome,
+            SignInResult::Outcome::SignedIn);
+
+  // An expired code completes nothing, and the password stays blocked.
+  const ResetCode third = newResetCode();
+  store_.startPasswordReset(bob.id, third.digest, clock_.now() + 10, owner);
+  clock_.advance(10);
+  EXPECT_FALSE(store_.completePasswordReset(third.digest, kHash, bobsBrowser));
+  EXPECT_EQ(store_.findPasswordReset(third.digest)->expiresAt, clock_.now());
+  EXPECT_TRUE(store_.findCredentials("bob@example.com")->passwordResetPending);
+  // The command line's reset sets a password and clears the owner's.
+  store_.resetPassword(bob.id, kHash, kCli);
+  EXPECT_FALSE(store_.findCredentials("bob@example.com")->passwordResetPending);
+  EXPECT_EQ(store_.findPasswordReset(third.digest), std::nullopt);
+
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.startPasswordReset("usr_0000000000000000", code.digest, expiresAt, owner); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no user with id \"usr_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.startPasswordReset(bob.id, code.code, expiresAt, owner); }, message),
+            AccountError::Kind::InvalidValue);
+  EXPECT_EQ(message, "the reset code digest is not 64 hex digits");
+  EXPECT_EQ(errorOf([&] { store_.completePasswordReset(third.digest, "plain password!", bobsBrowser); }, message),
+            AccountError::Kind::InvalidValue);
+
+  EXPECT_EQ(store_.readAudit(AuditQuery{organization_, std::string("account.complete-reset"), 10}),
+            (std::vector<AuditRecord>{{5, kTestEpoch + 3, "bob@example.com", "account.complete-reset", bob.id,
+                                       organization_, "198.51.100.4", AuditResult::Success, "email=bob@example.com"}}));
+  EXPECT_EQ(
+      store_.readAudit(AuditQuery{organization_, std::string("user.reset-password"), 10}),
+      (std::vector<AuditRecord>{{7, kTestEpoch + 13, "cli:tester", "user.reset-password", bob.id, organization_,
+                                 "local", AuditResult::Success, "email=bob@example.com sessions=0"},
+                                {6, kTestEpoch + 3, "ana@example.com", "user.reset-password", bob.id, organization_,
+                                 "192.0.2.7", AuditResult::Success, "email=bob@example.com sessions=1"},
+                                {4, kTestEpoch + 1, "ana@example.com", "user.reset-password", bob.id, organization_,
+                                 "192.0.2.7", AuditResult::Success, "email=bob@example.com sessions=0"},
+                                {3, kTestEpoch + 1, "ana@example.com", "user.reset-password", bob.id, organization_,
+                                 "192.0.2.7", AuditResult::Success, "email=bob@example.com sessions=1"}}));
+}
+
+TEST_F(AccountStoreTest, AResetOfAUserPlaceholderIsRecordedAndKeepsNothing) {
+  const OperatorRecord elsewhere = store_.createOperator("eve@example.com", kHash, kCli);
+  const UserRecord placeholder =
+      store_.createUserWithoutDisclosure(organization_, "eve@example.com", Role::Viewer, kHash, kCli);
+  const ResetCode code = newResetCode();
+  EXPECT_EQ(store_.startPasswordReset(placeholder.id, code.digest, clock_.now() + 60, kCli), 0u);
+  EXPECT_EQ(store_.findPasswordReset(code.digest), std::nullopt);
+  EXPECT_FALSE(store_.findCredentials("eve@example.com")->passwordResetPending);
+  EXPECT_EQ(store_.findCredentials("eve@example.com")->principalId, elsewhere.id);
+  const std::vector<AuditRecord> records =
+      store_.readAudit(AuditQuery{organization_, std::string("user.reset-password"), 10});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].detail, "email=eve@example.com sessions=0");
+}
+
+TEST_F(AccountStoreTest, ChangingAPasswordEndsEveryOtherSessionOfTheAccount) {
+  const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
+  const OperatorRecord ops = store_.createOperator("ops@example.com", kHash, kCli);
+  SessionManager sessions(store_, SessionSettings{}, clock_.clock());
+  const NewSession here = sessions.start(ana.id);
+  const NewSession there = sessions.start(ana.id);
+  const NewSession operators = sessions.start(ops.id);
+  const NewSession operatorsOther = sessions.start(ops.id);
+  const std::string newHash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0c2FsdA$bmV3IGhhc2g";
+  const AuditContext browser{"ana@example.com", "192.0.2.7"};
+  clock_.advance(5);
+  EXPECT_EQ(store_.changePassword(ana.id, newHash, sessionIdDigest(here.id), browser), 1u);
+  EXPECT_TRUE(sessions.resume(here.id));
+  EXPECT_EQ(sessions.resume(there.id), std::nullopt);
+  EXPECT_TRUE(sessions.resume(operators.id));
+  EXPECT_EQ(store_.findCredentials("ana@example.com")->passwordHash, newHash);
+  EXPECT_EQ(store_.changePassword(ops.id, newHash, sessionIdDigest(operators.id), kCli), 1u);
+  EXPECT_TRUE(sessions.resume(operators.id));
+  EXPECT_EQ(sessions.resume(operatorsOther.id), std::nullopt);
+  EXPECT_EQ(store_.findCredentials("ops@example.com")->passwordHash, newHash);
+
+  std::string message;
+  EXPECT_EQ(errorOf([&] { store_.changePassword(ana.id, "plain password!", "", browser); }, message),
+            AccountError::Kind::InvalidValue);
+  EXPECT_EQ(errorOf([&] { store_.changePassword("usr_0000000000000000", newHash, "", browser); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no user with id \"usr_0000000000000000\"");
+  EXPECT_EQ(errorOf([&] { store_.changePassword("opr_0000000000000000", newHash, "", browser); }, message),
+            AccountError::Kind::UnknownAccount);
+  EXPECT_EQ(message, "no account with id \"opr_0000000000000000\"");
+  EXPECT_EQ(store_.readAudit(AuditQuery{std::nullopt, std::string("account.change-password"), 10}),
+            (std::vector<AuditRecord>{{4, kTestEpoch + 5, "cli:tester", "account.change-password", ops.id, "", "local",
+                                       AuditResult::Success, "sessions=1"},
+                                      {3, kTestEpoch + 5, "ana@example.com", "account.change-password", ana.id,
+                                       organization_, "192.0.2.7", AuditResult::Success, "sessions=1"}}));
   EXPECT_EQ(rawColumn(database(), "SELECT count(*) FROM audit_log WHERE detail LIKE '%argon2%'"), "0");
 }
 

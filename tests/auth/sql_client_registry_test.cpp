@@ -632,7 +632,7 @@ TEST_F(SqliteRegistryFileTest, UsesWalJournalForeignKeysAndTheMigrationTable) {
     folder += (folder.empty() ? "" : ",") + std::to_string(migration.version) + ":" + migration.fileName;
   }
   EXPECT_EQ(folder.substr(0, 23), "1:0001_registry.sql,2:0");
-  EXPECT_EQ(folder.substr(folder.size() - 27), "10:0010_client_replaces.sql");
+  EXPECT_EQ(folder.substr(folder.size() - 27), "11:0011_password_resets.sql");
   EXPECT_EQ(scalar("SELECT group_concat(version || ':' || name) FROM schema_migrations"), folder);
   // The schema refuses a client of an organization that does not exist.
   sqlite3_exec(db, "PRAGMA foreign_keys = ON", nullptr, nullptr, nullptr);

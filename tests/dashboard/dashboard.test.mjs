@@ -1132,6 +1132,100 @@ test('an owner requires TOTP only with it on: refused without it, enrols, requir
   await owner_.getByText('optional', { exact: true }).waitFor();
 });
 
+// A user the owner adds for the password cases; their password as it changes.
+const pat = { email: 'pat@acme.example', password: 'pat initial password' };
+
+test('change password on the Account page: other sessions end, this one stays, the new password signs in', async () => {
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.getByLabel('Email', { exact: true }).fill(pat.email);
+  await owner_.getByLabel('Role', { exact: true }).selectOption('developer');
+  await owner_.getByLabel('Initial password', { exact: true }).fill(pat.password);
+  await owner_.getByRole('button', { name: 'Add user', exact: true }).click();
+  await owner_.getByRole('rowheader', { name: pat.email, exact: true }).waitFor();
+
+  const page = await newSignedInPage(pat, '/dashboard/api');
+  const elsewhere = await newSignedInPage(pat, '/dashboard/api');
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  const newPassword = 'pat chose this password';
+  await page.getByLabel('Current password', { exact: true }).fill(pat.password);
+  await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
+  await checkState(page, 'account-change-password-filled');
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+  await expectAnnounced(page, 'Your password is changed. Every other session of your account has ended.');
+  await checkState(page, 'account-password-changed');
+  assert.equal(await page.getByLabel('New password', { exact: true }).inputValue(), '');
+  assert.equal((await page.context().request.get('/dashboard/data/session')).status(), 200);
+  assert.equal((await elsewhere.context().request.get('/dashboard/data/session')).status(), 401);
+  await elsewhere.context().close();
+  assert.equal((await signInAnswer(pat)).status, 401);
+  pat.password = newPassword;
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in');
+  await signIn(page, pat);
+  await page.waitForURL('**/dashboard/api');
+  contexts.pat = page.context();
+});
+
+test('an owner resets a user\'s password: the old one is refused, the user sets a new one with the link once', async () => {
+  const patsPage = (await contexts.pat.pages())[0];
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  const row = owner_.getByRole('row').filter({ has: owner_.getByRole('rowheader', { name: pat.email, exact: true }) });
+  const question = `Reset the password of ${pat.email}?`;
+  await row.getByRole('button', { name: 'Reset password', exact: true }).click();
+  assert.equal(await answerConfirmation(owner_, question, 'Cancel', 'organization-reset-password-asks'),
+               `${pat.email} is signed out at once and their current password stops working. You get a one-time ` +
+               'link to give them, valid for 24 hours, with which they choose a new password.');
+  assert.equal((await patsPage.context().request.get('/dashboard/data/session')).status(), 200);
+  assert.equal(await owner_.getByRole('button', { name: 'Reset password' }).count(), 2, 'not on the owner\'s own row');
+  await row.getByRole('button', { name: 'Reset password', exact: true }).click();
+  await answerConfirmation(owner_, question, 'Reset password');
+  await expectAnnounced(owner_, `Reset the password of ${pat.email}: give them the link below.`);
+  const section = owner_.getByRole('region', { name: 'Password reset link' });
+  const link = await section.locator('code').innerText();
+  assert.match(link, new RegExp(`^${baseURL.replace(/\/$/, '')}/dashboard/reset-password#code=[A-Za-z0-9_-]{43}$`));
+  await section.getByRole('button', { name: 'Copy reset link', exact: true }).waitFor();
+  await checkState(owner_, 'organization-reset-link');
+  await contexts.pat.close();
+
+  // The old password is right but no longer signs in; the page says what to do.
+  const refused = await signInAnswer(pat);
+  assert.equal(refused.status, 401);
+  assert.equal(JSON.parse(refused.body).errors[0].message,
+               'An owner of your organization reset your password, so it no longer signs in: open the reset link ' +
+               'they gave you and choose a new password.');
+
+  const context = await newContext();
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageProblems.push(`${page.url()}: ${error.message}`));
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Choose a new password', exact: true }).waitFor();
+  assert.equal(new URL(page.url()).hash, '', 'the code leaves the address bar');
+  await checkState(page, 'reset-password');
+  const chosen = 'pat after the reset';
+  await page.getByLabel('New password', { exact: true }).fill(chosen);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(chosen);
+  await page.getByRole('button', { name: 'Set new password', exact: true }).click();
+  await page.waitForURL('**/dashboard/sign-in?password=reset');
+  await expectAnnounced(page, 'Your new password is set: sign in with it.');
+  await checkState(page, 'sign-in-password-reset');
+  await signIn(page, { email: pat.email, password: chosen });
+  await page.waitForURL('**/dashboard/api');
+  assert.equal((await signInAnswer(pat)).status, 401);
+
+  // The link works once.
+  const again = await newContext();
+  const used = await again.newPage();
+  await used.goto(link);
+  await used.getByLabel('New password', { exact: true }).fill('another new password');
+  await used.getByLabel('Confirm new password', { exact: true }).fill('another new password');
+  await used.getByRole('button', { name: 'Set new password', exact: true }).click();
+  await used.getByRole('alert').filter({ hasText: 'This reset link is not valid' }).waitFor();
+  await checkState(used, 'reset-password-used');
+  await again.close();
+  await context.close();
+});
+
 // A phone's screen in CSS pixels (an iPhone 12 to 15), and the desktop size the other cases use.
 const phone = { width: 390, height: 844 };
 const desktop = { width: 1280, height: 900 };

@@ -119,10 +119,11 @@ TEST_F(PostgresqlRegistrySchemaTest, MigratesAnEmptyDatabaseAndRecordsIt) {
   Poco::Data::Session session = open();
   EXPECT_EQ(schemaVersion(session), 0);
   applyMigrations(session, kPostgresqlDir);
-  EXPECT_EQ(schemaVersion(session), 4);
+  EXPECT_EQ(schemaVersion(session), 5);
   EXPECT_EQ(strings(session, "SELECT version || ' ' || name FROM schema_migrations ORDER BY version"),
             (std::vector<std::string>{"1 0001_registry.sql", "2 0002_installation_secrets.sql",
-                                      "3 0003_published_releases.sql", "4 0004_client_replaces.sql"}));
+                                      "3 0003_published_releases.sql", "4 0004_client_replaces.sql",
+                                      "5 0005_password_resets.sql"}));
   EXPECT_EQ(integer(session, "SELECT version FROM client_standing_version WHERE id = 1"), 0);
 }
 
@@ -249,7 +250,7 @@ TEST_F(PostgresqlRegistrySchemaTest, TwoMigratorsAtOnceBothSucceedAndApplyItOnce
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(errors, std::vector<std::string>(kMigrators));
   Poco::Data::Session session = open();
-  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 4);  // each file once
+  EXPECT_EQ(integer(session, "SELECT count(*) FROM schema_migrations"), 5);  // each file once
   // 0001's INSERT ran once.
   EXPECT_EQ(integer(session, "SELECT count(*) FROM client_standing_version"), 1);
 }

@@ -1,13 +1,16 @@
-// The account's second factor (/dashboard/data/account/...): its state and the recovery codes
-// left, start (the key, its otpauth URI and that URI's QR Code) and confirm the TOTP enrolment
-// (which issues recovery codes), new recovery codes in place of the old ones, and turn TOTP off.
-// New codes and turning off both ask for the password again, under the sign-in's throttle
-// (requireCurrentPassword).
+// The account's password and second factor (/dashboard/data/account/...): change the password;
+// the second factor's state and the recovery codes left, start (the key, its otpauth URI and that
+// URI's QR Code) and confirm the TOTP enrolment (which issues recovery codes), new recovery codes
+// in place of the old ones, and turn TOTP off. Changing the password, new codes and turning off
+// ask for the password again, under the sign-in's throttle (requireCurrentPassword). And, for
+// anyone holding one, completing an owner's reset of a password with its one-time code.
 #include <openssl/crypto.h>
 
 #include <stdexcept>
 
 #include "accounts/base32.h"
+#include "accounts/password_policy.h"
+#include "accounts/password_reset_codes.h"
 #include "accounts/recovery_codes.h"
 #include "accounts/totp.h"
 #include "auth/unix_clock.h"
@@ -53,7 +56,83 @@ void sendNewRecoveryCodes(Call& call) {
   sendJson(call, 200, out);
 }
 
+// The body's new password ("newPassword", typed again as "confirmPassword") when the policy
+// allows it; the caller cleanses it. Checked before the current password or a reset code is
+// looked at, so that a refusal of the new one costs no attempt.
+std::string acceptedNewPassword(const Call& call) {
+  std::string password = stringField(call, "newPassword");
+  std::string confirmation;
+  try {
+    confirmation = stringField(call, "confirmPassword");
+  } catch (...) {
+    OPENSSL_cleanse(password.data(), password.size());
+    throw;
+  }
+  const bool same = password.size() == confirmation.size() &&
+                    CRYPTO_memcmp(password.data(), confirmation.data(), password.size()) == 0;
+  OPENSSL_cleanse(confirmation.data(), confirmation.size());
+  std::optional<accounts::PasswordProblem> problem = accounts::passwordProblem(password);
+  if (problem || !same) OPENSSL_cleanse(password.data(), password.size());
+  if (problem) throw invalid("newPassword", "The new password is not allowed: " + problem->message + ".");
+  if (!same) throw invalid("confirmPassword", "The two new passwords differ; type the same password in both fields.");
+  return password;
+}
+
+// The hash of an accepted new password, which is cleansed.
+std::string hashOf(Call& call, std::string& password) {
+  const std::string hash = call.accounts.passwords().hash(password);
+  OPENSSL_cleanse(password.data(), password.size());
+  return hash;
+}
+
+Refusal resetCodeRefusal(std::string message) {
+  return invalid("code", std::move(message) + " Ask an owner of your organization for a new reset link.");
+}
+
 }  // namespace
+
+void changePassword(Call& call) {
+  std::string password = acceptedNewPassword(call);
+  try {
+    requireCurrentPassword(call, "account.change-password");
+  } catch (...) {
+    OPENSSL_cleanse(password.data(), password.size());
+    throw;
+  }
+  const std::string hash = hashOf(call, password);
+  call.accounts.accounts().changePassword(call.who->id, hash, accounts::sessionIdDigest(call.sessionId), call.audit());
+  sendNoContent(call);
+}
+
+void completePasswordReset(Call& call) {
+  const std::optional<std::string> digest = accounts::resetCodeDigest(stringField(call, "code"));
+  // The code is looked up before any Argon2 runs: without a valid code, this
+  // endpoint, open to anyone, costs no more than a lookup.
+  const std::optional<accounts::PasswordReset> reset =
+      digest ? call.accounts.accounts().findPasswordReset(*digest) : std::nullopt;
+  // A refusal of a known code is recorded in its user's organization, where the owner who made
+  // the link sees it. An unknown code names no one and is not recorded: this endpoint has no
+  // throttle (a code cannot be guessed), so recording each would let anyone fill the log.
+  const auto refused = [&](std::string_view detail) {
+    call.accounts.accounts().appendAudit(accounts::AuditRecord{
+        0, auth::systemUnixSeconds(), call.audit().actor, "account.complete-reset", reset->userId,
+        reset->organizationId, call.exchange.clientHost(), accounts::AuditResult::Refused, std::string(detail)});
+  };
+  const std::string notValid = "This reset link is not valid: it was used already, or a newer one replaced it.";
+  if (!reset) throw resetCodeRefusal(notValid);
+  if (reset->expiresAt <= auth::systemUnixSeconds()) {
+    refused("expired code");
+    throw resetCodeRefusal("This reset link has expired.");
+  }
+  std::string password = acceptedNewPassword(call);
+  const std::string hash = hashOf(call, password);
+  // False when another request used the code meanwhile (or it expired since the lookup).
+  if (!call.accounts.accounts().completePasswordReset(*digest, hash, call.audit())) {
+    refused("unknown or used code");
+    throw resetCodeRefusal(notValid);
+  }
+  sendNoContent(call);
+}
 
 void totpState(Call& call) {
   std::string out = "{";

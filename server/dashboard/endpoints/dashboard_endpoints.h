@@ -31,6 +31,7 @@ void deleteClient(Call& call);
 void organization(Call& call, int status = 200);
 void createUser(Call& call);
 void deleteUser(Call& call);
+void resetUserPassword(Call& call);
 void requireTotp(Call& call);
 
 // audit_endpoints.cpp
@@ -46,6 +47,8 @@ void setOrganizationPlan(Call& call);
 void setOrganizationSubscription(Call& call);
 
 // account_endpoints.cpp
+void changePassword(Call& call);
+void completePasswordReset(Call& call);
 void totpState(Call& call);
 void startTotp(Call& call);
 void confirmTotp(Call& call);

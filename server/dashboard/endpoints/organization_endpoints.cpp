@@ -1,11 +1,14 @@
 // A user's organization and its users (/dashboard/data/organization...): the organization,
 // adding and removing users (an email with an account elsewhere in the installation becomes a
-// user placeholder, not a refusal that would tell the owner so), and whether the organization
-// requires TOTP (only an owner who has it may require it).
+// user placeholder, not a refusal that would tell the owner so), resetting a user's password (a
+// one-time code the user completes), and whether the organization requires TOTP (only an owner
+// who has it may require it).
 #include <openssl/crypto.h>
 
 #include "accounts/email_address.h"
 #include "accounts/password_policy.h"
+#include "accounts/password_reset_codes.h"
+#include "auth/unix_clock.h"
 #include "common/error_codes.h"
 #include "common/utc_time.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
@@ -39,6 +42,20 @@ std::string userJson(const accounts::UserRecord& user) {
     case accounts::AccountError::Kind::Storage: break;
   }
   throw error;
+}
+
+// The user (or user placeholder) of the path's id, of the caller's organization and not the
+// caller: an owner's change of another user. Refusing oneself is recorded as `action` refused.
+accounts::UserRecord anotherUser(Call& call, std::string_view action, std::string_view selfDetail,
+                                 std::string selfRefusal) {
+  std::optional<accounts::UserRecord> user = call.accounts.accounts().findListedUser(call.segments.at(2));
+  if (!user || user->organizationId != call.organizationId())
+    throw notFound("Your organization has no user with this id.");
+  if (user->id == call.who->id) {
+    auditRefusal(call, action, user->id, selfDetail);
+    throw Refusal{409, error_code::kConflict, std::nullopt, std::move(selfRefusal)};
+  }
+  return std::move(*user);
 }
 
 }  // namespace
@@ -82,20 +99,31 @@ void createUser(Call& call) {
 }
 
 void deleteUser(Call& call) {
-  const std::string_view id = call.segments.at(2);
-  const std::optional<accounts::UserRecord> user = call.accounts.accounts().findListedUser(id);
-  if (!user || user->organizationId != call.organizationId())
-    throw notFound("Your organization has no user with this id.");
-  if (user->id == call.who->id) {
-    auditRefusal(call, "user.delete", user->id, "a user cannot remove themselves");
-    throw Refusal{409, error_code::kConflict, std::nullopt, "You cannot remove yourself; ask another owner."};
-  }
+  const accounts::UserRecord user = anotherUser(call, "user.delete", "a user cannot remove themselves",
+                                                "You cannot remove yourself; ask another owner.");
   try {
-    call.accounts.accounts().deleteUser(user->id, call.audit());
+    call.accounts.accounts().deleteUser(user.id, call.audit());
   } catch (const accounts::AccountError& error) {
-    refuseAccountChange(call, "user.delete", user->id, error, "");
+    refuseAccountChange(call, "user.delete", user.id, error, "");
   }
   sendNoContent(call);
+}
+
+void resetUserPassword(Call& call) {
+  const accounts::UserRecord user = anotherUser(call, "user.reset-password", "a user cannot reset their own password",
+                                                "You cannot reset your own password; change it on your Account page.");
+  const accounts::ResetCode code = accounts::newResetCode();
+  const std::int64_t expiresAt = auth::systemUnixSeconds() + accounts::kResetCodeSeconds;
+  try {
+    call.accounts.accounts().startPasswordReset(user.id, code.digest, expiresAt, call.audit());
+  } catch (const accounts::AccountError& error) {
+    refuseAccountChange(call, "user.reset-password", user.id, error, "");
+  }
+  std::string out = "{";
+  stringMember(out, "resetCode", code.code);
+  stringMember(out, "expiresAt", common::utcSecondsText(expiresAt));
+  out.push_back('}');
+  sendJson(call, 200, out);
 }
 
 void requireTotp(Call& call) {

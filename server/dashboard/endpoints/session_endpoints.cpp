@@ -62,6 +62,7 @@ SignInAttempted attemptSignIn(Call& call, const std::string& email, std::string&
       break;
     case accounts::SignInResult::Outcome::SecondFactorNeeded: record.detail = "password accepted, code asked"; break;
     case accounts::SignInResult::Outcome::Throttled: record.detail = "throttled"; break;
+    case accounts::SignInResult::Outcome::PasswordResetPending: record.detail = "password reset pending"; break;
   }
   if (recorded) call.accounts.accounts().appendAudit(record);
   if (result.outcome == accounts::SignInResult::Outcome::SignedIn) {
@@ -83,6 +84,10 @@ Refusal refusalOf(Call& call, const accounts::SignInResult& result) {
       return Refusal{429, error_code::kTooManyAttempts, std::nullopt,
                      "Too many failed sign-ins; try again in " + std::to_string(result.retryAfterSeconds) +
                          " seconds."};
+    case accounts::SignInResult::Outcome::PasswordResetPending:
+      return Refusal{401, error_code::kSignInRefused, std::nullopt,
+                     "An owner of your organization reset your password, so it no longer signs in: open the reset "
+                     "link they gave you and choose a new password."};
     case accounts::SignInResult::Outcome::Refused:
     case accounts::SignInResult::Outcome::SignedIn: break;
   }

@@ -35,6 +35,7 @@
 #include "tests/server/support/sample_requests.h"
 #include "tests/server/support/service_harness.h"
 #include "tests/support/decoding.h"
+#include "tests/support/scratch_registry.h"
 #include "tests/support/temp_dir.h"
 
 namespace codepayload::server::testing {
@@ -114,6 +115,11 @@ class DashboardTest : public ::testing::Test {
       call.headers.push_back(std::move(header));
     }
     return harness_.request(call);
+  }
+
+  // A sign-in attempt's answer.
+  HttpResult signInWith(const std::string& email, const std::string& password) {
+    return post("/dashboard/data/sign-in", R"({"email":")" + email + R"(","password":")" + password + "\"}", nullptr);
   }
 
   Browser signIn(const std::string& email) {
@@ -890,6 +896,7 @@ TEST_F(DashboardTest, OnlyOwnersChangeUsersAndSettings) {
         envelope("Forbidden", "", "Only an owner of the organization may do this. Your role is " + role + ".");
     for (const std::string& target : {std::string("/dashboard/data/organization/users"),
                                       "/dashboard/data/organization/users/" + owner_.id + "/delete",
+                                      "/dashboard/data/organization/users/" + owner_.id + "/reset-password",
                                       std::string("/dashboard/data/organization/require-totp")}) {
       const HttpResult result = post(target, R"({"required":true})", &browser);
       EXPECT_EQ(result.status, 403) << target;
@@ -1600,6 +1607,221 @@ TEST(DashboardSettings, ItsOwnListenerServesItAlone) {
   };
   EXPECT_EQ(fetch("/dashboard/sign-in"), std::make_pair(200, std::string(kCsp)));
   EXPECT_EQ(fetch("/healthz/live").first, 404);
+}
+
+TEST_F(DashboardTest, ChangingThePasswordKeepsThisSessionAndEndsTheOthers) {
+  const Browser here = signIn("dev@acme.example");
+  const Browser elsewhere = signIn("dev@acme.example");
+  const Browser viewer = signIn("viewer@acme.example");
+  const std::string newPassword = "a new password, long enough";
+  const auto change = [&](const std::string& current, const std::string& fresh, const std::string& confirmation) {
+    return post("/dashboard/data/account/password",
+                R"({"password":")" + current + R"(","newPassword":")" + fresh + R"(","confirmPassword":")" +
+                    confirmation + "\"}",
+                &here);
+  };
+  const HttpResult wrong = change("not the password", newPassword, newPassword);
+  EXPECT_EQ(wrong.status, 400);
+  EXPECT_EQ(wrong.body, envelope("Validation.Invalid.password", "password", "The password is not right."));
+  const HttpResult weak = change(kPassword, "too short", "too short");
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_EQ(weak.body,
+            envelope("Validation.Invalid.newPassword", "newPassword",
+                     "The new password is not allowed: the password has 9 characters; it needs at least 12."));
+  const HttpResult differ = change(kPassword, newPassword, newPassword + "!");
+  EXPECT_EQ(differ.status, 400);
+  EXPECT_EQ(differ.body, envelope("Validation.Invalid.confirmPassword", "confirmPassword",
+                                  "The two new passwords differ; type the same password in both fields."));
+  EXPECT_EQ(
+      post("/dashboard/data/account/password", R"({"password":"x","newPassword":")" + newPassword + "\"}", &here).body,
+      envelope("Validation.Invalid.confirmPassword", "confirmPassword", "\\\"confirmPassword\\\" is required."));
+  EXPECT_EQ(get("/dashboard/data/session", &elsewhere).status, 200) << "a refused change ends nothing";
+
+  const HttpResult changed = change(kPassword, newPassword, newPassword);
+  EXPECT_EQ(changed.status, 204) << changed.body;
+  EXPECT_EQ(get("/dashboard/data/session", &here).status, 200);
+  EXPECT_EQ(get("/dashboard/data/session", &elsewhere).status, 401);
+  EXPECT_EQ(get("/dashboard/data/session", &viewer).status, 200) << "another account's session";
+  EXPECT_EQ(signInWith("dev@acme.example", kPassword).body,
+            envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_EQ(signInWith("dev@acme.example", newPassword).status, 200);
+
+  std::vector<std::string> records;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.change-password"), 10})) {
+    records.push_back(record.actor + " " + record.target + " " + record.detail);
+  }
+  EXPECT_EQ(records, (std::vector<std::string>{"dev@acme.example " + developer_.id + " sessions=1",
+                                               "dev@acme.example " + developer_.id + " wrong password"}));
+  // Operators change theirs alike.
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(post("/dashboard/data/account/password",
+                 R"({"password":")" + std::string(kPassword) + R"(","newPassword":")" + newPassword +
+                     R"(","confirmPassword":")" + newPassword + "\"}",
+                 &operatorBrowser)
+                .status,
+            204);
+  EXPECT_EQ(signInWith("ops@installation.example", newPassword).status, 200);
+}
+
+TEST_F(DashboardTest, ChangingThePasswordIsThrottledLikeSignIn) {
+  const Browser developer = signIn("dev@acme.example");
+  const auto change = [&](const std::string& current) {
+    return post("/dashboard/data/account/password",
+                R"({"password":")" + current +
+                    R"(","newPassword":"a new password, long enough","confirmPassword":"a new password, long enough"})",
+                &developer);
+  };
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    EXPECT_EQ(change("guess " + std::to_string(attempt)).status, 400) << attempt;
+  }
+  const HttpResult throttled = change(kPassword);
+  EXPECT_EQ(throttled.status, 429);
+  EXPECT_EQ(throttled.body,
+            envelope("TooManyAttempts", "",
+                     "Too many wrong passwords; try again in " + throttled.header("retry-after") + " seconds."));
+  EXPECT_EQ(signInWith("dev@acme.example", "a new password, long enough").status, 429);
+  std::vector<std::string> details;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.change-password"), 100})) {
+    details.push_back(record.detail);
+  }
+  std::vector<std::string> expected{"throttled"};
+  expected.insert(expected.end(), 10, "wrong password");
+  EXPECT_EQ(details, expected);
+}
+
+TEST_F(DashboardTest, AnOwnerResetsAUsersPasswordWhichTheUserCompletesOnce) {
+  const Browser owner = signIn("owner@acme.example");
+  const Browser developer = signIn("dev@acme.example");
+  const HttpResult reset = post("/dashboard/data/organization/users/" + developer_.id + "/reset-password", "", &owner);
+  ASSERT_EQ(reset.status, 200) << reset.body;
+  const std::regex answer(R"re(\{"resetCode":"([A-Za-z0-9_-]{43})","expiresAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ"\})re");
+  std::smatch shown;
+  ASSERT_TRUE(std::regex_match(reset.body, shown, answer)) << reset.body;
+  const std::string code = shown[1].str();
+  EXPECT_EQ(get("/dashboard/data/session", &developer).status, 401);
+  EXPECT_EQ(get("/dashboard/data/session", &owner).status, 200);
+  const std::string pending =
+      envelope("SignInRefused", "",
+               "An owner of your organization reset your password, so it no longer signs in: open the reset link "
+               "they gave you and choose a new password.");
+  EXPECT_EQ(signInWith("dev@acme.example", kPassword).body, pending);
+  // Only the right password learns of the reset.
+  EXPECT_EQ(signInWith("dev@acme.example", "not the password").body,
+            envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+
+  const std::string newPassword = "the developer's own password";
+  const auto complete = [&](const std::string& withCode, const std::string& fresh, const std::string& confirmation) {
+    return post(
+        "/dashboard/data/password-reset",
+        R"({"code":")" + withCode + R"(","newPassword":")" + fresh + R"(","confirmPassword":")" + confirmation + "\"}",
+        nullptr);
+  };
+  const std::string notValid = envelope("Validation.Invalid.code", "code",
+                                        "This reset link is not valid: it was used already, or a newer one replaced "
+                                        "it. Ask an owner of your organization for a new reset link.");
+  EXPECT_EQ(complete(std::string(43, 'A'), newPassword, newPassword).body, notValid);
+  EXPECT_EQ(complete("short", newPassword, newPassword).body, notValid);
+  EXPECT_EQ(complete(code, "too short", "too short").body,
+            envelope("Validation.Invalid.newPassword", "newPassword",
+                     "The new password is not allowed: the password has 9 characters; it needs at least 12."));
+  EXPECT_EQ(complete(code, newPassword, "something else entirely").body,
+            envelope("Validation.Invalid.confirmPassword", "confirmPassword",
+                     "The two new passwords differ; type the same password in both fields."));
+  const HttpResult crossSite =
+      post("/dashboard/data/password-reset", R"({"code":")" + code + R"(","newPassword":"x","confirmPassword":"x"})",
+           nullptr, {{"Sec-Fetch-Site", "cross-site"}});
+  EXPECT_EQ(crossSite.status, 403);
+  const HttpResult completed = complete(code, newPassword, newPassword);
+  EXPECT_EQ(completed.status, 204) << completed.body;
+  EXPECT_EQ(complete(code, newPassword, newPassword).body, notValid) << "once only";
+  EXPECT_EQ(signInWith("dev@acme.example", kPassword).body,
+            envelope("SignInRefused", "", "The email, password or authentication code is not right."));
+  EXPECT_EQ(signInWith("dev@acme.example", newPassword).status, 200);
+
+  const std::vector<accounts::AuditRecord> resets =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("user.reset-password"), 10});
+  ASSERT_EQ(resets.size(), 1u);
+  EXPECT_EQ(resets[0].actor, "owner@acme.example");
+  EXPECT_EQ(resets[0].target, developer_.id);
+  EXPECT_EQ(resets[0].detail, "email=dev@acme.example sessions=1");
+  const std::vector<accounts::AuditRecord> completions =
+      store_.readAudit(accounts::AuditQuery{std::nullopt, std::string("account.complete-reset"), 10});
+  std::vector<std::string> lines;
+  for (const accounts::AuditRecord& record : completions) {
+    lines.push_back(record.actor + " " + record.target + " " + record.organizationId + " " +
+                    std::string(record.result == accounts::AuditResult::Success ? "success" : "refused") + " " +
+                    record.detail);
+  }
+  // Unknown and used codes name no one and are not recorded.
+  EXPECT_EQ(lines, (std::vector<std::string>{"dev@acme.example " + developer_.id + " " + organizationId_ +
+                                             " success email=dev@acme.example"}));
+  const auth::RegistryDatabase database =
+      auth::RegistryDatabase::sqlite(harness_.dataDir() / app::kRegistryDatabaseFile);
+  EXPECT_EQ(codepayload::testing::rawColumn(database, "SELECT count(*) FROM audit_log WHERE detail LIKE '%" + code +
+                                                          "%' OR target LIKE '%" + code + "%'"),
+            "0");
+  EXPECT_EQ(codepayload::testing::rawColumn(database, "SELECT count(*) FROM users WHERE reset_code_digest IS NOT NULL"),
+            "0");
+}
+
+TEST_F(DashboardTest, AnExpiredResetLinkIsRefusedAndTheOldPasswordStaysInvalid) {
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult reset = post("/dashboard/data/organization/users/" + viewer_.id + "/reset-password", "", &owner);
+  ASSERT_EQ(reset.status, 200);
+  const std::string code = parseObject(reset.body)->getValue<std::string>("resetCode");
+  const auth::RegistryDatabase database =
+      auth::RegistryDatabase::sqlite(harness_.dataDir() / app::kRegistryDatabaseFile);
+  codepayload::testing::rawSql(database, "UPDATE users SET reset_expires_at = 1 WHERE id = '" + viewer_.id + "'");
+  const HttpResult expired = post(
+      "/dashboard/data/password-reset",
+      R"({"code":")" + code + R"(","newPassword":"long enough password","confirmPassword":"long enough password"})",
+      nullptr);
+  EXPECT_EQ(expired.status, 400);
+  EXPECT_EQ(expired.body,
+            envelope("Validation.Invalid.code", "code",
+                     "This reset link has expired. Ask an owner of your organization for a new reset link."));
+  EXPECT_EQ(signInWith("viewer@acme.example", kPassword).status, 401);
+  const std::vector<accounts::AuditRecord> refusals =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("account.complete-reset"), 10});
+  ASSERT_EQ(refusals.size(), 1u);
+  EXPECT_EQ(refusals[0].target, viewer_.id);
+  EXPECT_EQ(refusals[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(refusals[0].detail, "expired code");
+  // A new reset replaces the old code.
+  const HttpResult again = post("/dashboard/data/organization/users/" + viewer_.id + "/reset-password", "", &owner);
+  const std::string newCode = parseObject(again.body)->getValue<std::string>("resetCode");
+  EXPECT_NE(newCode, code);
+  EXPECT_EQ(post("/dashboard/data/password-reset",
+                 R"({"code":")" + newCode +
+                     R"(","newPassword":"long enough password","confirmPassword":"long enough password"})",
+                 nullptr)
+                .status,
+            204);
+  EXPECT_EQ(signInWith("viewer@acme.example", "long enough password").status, 200);
+}
+
+TEST_F(DashboardTest, AnOwnerResetsNeitherThemselvesNorAnotherOrganizationsUser) {
+  const Browser owner = signIn("owner@acme.example");
+  const HttpResult self = post("/dashboard/data/organization/users/" + owner_.id + "/reset-password", "", &owner);
+  EXPECT_EQ(self.status, 409);
+  EXPECT_EQ(self.body, envelope("Conflict", "", "You cannot reset your own password; change it on your Account page."));
+  const HttpResult foreign =
+      post("/dashboard/data/organization/users/" + freeOwner_.id + "/reset-password", "", &owner);
+  EXPECT_EQ(foreign.status, 404);
+  EXPECT_EQ(foreign.body, envelope("NotFound", "", "Your organization has no user with this id."));
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  EXPECT_EQ(
+      post("/dashboard/data/organization/users/" + developer_.id + "/reset-password", "", &operatorBrowser).status,
+      403);
+  EXPECT_EQ(signInWith("owner@acme.example", kPassword).status, 200);
+  EXPECT_EQ(signInWith("owner@thrifty.example", kPassword).status, 200);
+  const std::vector<accounts::AuditRecord> records =
+      store_.readAudit(accounts::AuditQuery{organizationId_, std::string("user.reset-password"), 10});
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].result, accounts::AuditResult::Refused);
+  EXPECT_EQ(records[0].detail, "a user cannot reset their own password");
 }
 
 }  // namespace
