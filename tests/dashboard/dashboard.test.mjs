@@ -934,10 +934,28 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
     return answer;
   };
 
+  // While the organization cannot get tokens, its users read why on every page (a region named
+  // "Important"), and its active clients show as suspended with the reason. null: they can.
+  const notice = owner_.getByRole('region', { name: 'Important', exact: true });
+  const expectSuspension = async (message, reason) => {
+    const state = clientRow(owner_, replacement.clientId).locator('td[data-label="State"]');
+    if (message === null) {
+      assert.equal(await notice.count(), 0);
+      assert.equal(await state.innerText(), 'active');
+      return;
+    }
+    assert.equal(await notice.getByRole('paragraph').innerText(), message);
+    assert.equal(await state.innerText(), `suspended\n${reason}`);
+  };
+  await expectSuspension(null);
+
   await acme.getByLabel('Plan of Acme Foods').selectOption('free');
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
   await acme.getByRole('cell', { name: 'not allowed', exact: true }).waitFor();
   await expectGate('The organization\'s plan (free) does not include API clients; they need the Starter plan or higher.');
+  await expectSuspension('Your organization\'s plan (free) does not include API clients: they cannot get tokens ' +
+                         'until an operator moves it to the Starter plan or higher.',
+                         'The organization\'s plan (free) does not include API clients.');
   await checkState(owner_, 'api-plan-gate');
 
   await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
@@ -960,12 +978,25 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await acme.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
   await expectGate('The organization\'s subscription is inactive; API clients need an active subscription on the ' +
                    'Starter plan or higher.');
+  await expectSuspension('Your organization\'s subscription is inactive: API clients cannot get tokens until an ' +
+                         'operator reactivates it.', 'The organization\'s subscription is inactive.');
+  await checkState(owner_, 'api-subscription-inactive');
+  // Every page of the organization's users says so, not only the API page.
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.waitForURL('**/dashboard/organization');
+  await notice.getByText('Your organization\'s subscription is inactive', { exact: false }).waitFor();
+  await checkState(owner_, 'organization-subscription-inactive');
+  await owner_.getByRole('link', { name: 'API', exact: true }).click();
+  await owner_.waitForURL('**/dashboard/api');
 
   await acme.getByRole('button', { name: 'Activate subscription', exact: true }).click();
   await expectAnnounced(operatorPage, 'Activated the subscription of Acme Foods.');
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   const created = await expectGate(null);
   assert.equal(created.status, 201, created.body);
+  await owner_.reload();
+  await clientRow(owner_, replacement.clientId).waitFor();
+  await expectSuspension(null);
 });
 
 test('the audit log shows the dashboard\'s changes with who and from where', async () => {
