@@ -171,11 +171,15 @@ std::string userOrganizationJson(Call& call, const auth::Organization& organizat
   return out;
 }
 
-void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail) {
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail,
+                  std::string_view organizationId) {
   const accounts::AuditContext context = call.audit();
+  const std::string concerned = !organizationId.empty()            ? std::string(organizationId)
+                                : call.who && call.who->user ? call.organizationId()
+                                                             : std::string();
   call.accounts.accounts().appendAudit(
       accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
-                            call.who && call.who->user ? call.organizationId() : std::string(), context.address,
+                            concerned, context.address,
                             accounts::AuditResult::Refused, std::string(detail)});
 }
 

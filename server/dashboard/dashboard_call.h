@@ -129,7 +129,10 @@ std::optional<ClientSuspension> clientSuspension(const auth::Organization& organ
 std::string userOrganizationJson(Call& call, const auth::Organization& organization);
 
 // Records a refused change on its own (D-D8: no change to share a transaction with).
-void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail);
+// `organizationId`: the organization it concerns when it is not the user's own (an operator's
+// change); empty means the user's own, or none for an operator.
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail,
+                  std::string_view organizationId = {});
 
 // The signed-in account's password, asked again before a change that needs
 // it: reads the body's "password" and returns when the one throttled

@@ -127,6 +127,7 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
       {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},
       {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganizationSubscription},
+      {"POST", "organizations/*/owners", Audience::Operator, Permission::Read, addOrganizationOwner},
       {"GET", "account/totp", Audience::Signed, Permission::Read, totpState},
       {"POST", "account/totp/start", Audience::Signed, Permission::Read, startTotp},
       {"POST", "account/totp/confirm", Audience::Signed, Permission::Read, confirmTotp},

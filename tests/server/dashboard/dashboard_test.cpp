@@ -1326,6 +1326,65 @@ TEST_F(DashboardTest, ClientsAreSuspendedWhileTheOrganizationCannotGetTokens) {
             R"("requireTotp":false,"clientsSuspended":null}})");
 }
 
+TEST_F(DashboardTest, AnOperatorAddsAnOrganizationsOwner) {
+  const std::string newco = harness_.service().auth().registry().createOrganization("Newco", auth::Plan::Pro).id;
+  const std::string path = "/dashboard/data/organizations/" + newco + "/owners";
+  const Browser browser = signIn("ops@installation.example");
+  const auto body = [](const std::string& email, const std::string& password) {
+    return R"({"email":")" + email + R"(","password":")" + password + "\"}";
+  };
+
+  const HttpResult added = post(path, body("first@newco.example", kPassword), &browser);
+  ASSERT_EQ(added.status, 201) << added.body;
+  const std::optional<accounts::UserRecord> owner = store_.findUserByEmail("first@newco.example");
+  ASSERT_TRUE(owner.has_value());
+  EXPECT_EQ(owner->organizationId, newco);
+  EXPECT_EQ(owner->role, accounts::Role::Owner);
+  EXPECT_EQ(added.body, R"({"id":")" + owner->id +
+                            R"(","email":"first@newco.example","role":"owner","totpEnabled":false,"createdAt":")" +
+                            common::utcSecondsText(owner->createdAt) + R"("})");
+  const Browser first = signIn("first@newco.example");
+  const Poco::JSON::Object::Ptr session = parseObject(get("/dashboard/data/session", &first).body);
+  EXPECT_EQ(session->getValue<std::string>("role"), "owner");
+  EXPECT_EQ(session->getObject("organization")->getValue<std::string>("id"), newco);
+
+  const HttpResult taken = post(path, body("Owner@acme.example", kPassword), &browser);
+  EXPECT_EQ(taken.status, 409);
+  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address Owner@acme.example already has an account"));
+  const HttpResult weak = post(path, body("second@newco.example", "short"), &browser);
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_EQ(weak.body, envelope("Validation.Invalid.password", "password",
+                                "the password has 5 characters; it needs at least 12"));
+  const HttpResult badEmail = post(path, body("second", kPassword), &browser);
+  EXPECT_EQ(badEmail.status, 400);
+  EXPECT_EQ(parseObject(badEmail.body)->getArray("errors")->getObject(0)->getValue<std::string>("path"), "email");
+  const HttpResult unknown =
+      post("/dashboard/data/organizations/org_0000000000000000/owners", body("x@newco.example", kPassword), &browser);
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(unknown.body, envelope("NotFound", "", "There is no organization with this id."));
+  const Browser acmeOwner = signIn("owner@acme.example");
+  const HttpResult notOperator = post(path, body("third@newco.example", kPassword), &acmeOwner);
+  EXPECT_EQ(notOperator.status, 403);
+  EXPECT_EQ(notOperator.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
+  EXPECT_EQ(store_.listUsers(newco).size(), 1u);
+
+  // Audited as the CLI's `user create` is: the change's own record, and each refusal.
+  std::vector<std::string> records;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{newco, std::string("user.create"), 10})) {
+    EXPECT_EQ(record.address, "127.0.0.1");
+    EXPECT_EQ(record.detail.find(kPassword), std::string::npos);
+    records.push_back(record.actor + " " + std::string(accounts::auditResultName(record.result)) + " " +
+                      record.target + " " + record.detail);
+  }
+  EXPECT_EQ(records, (std::vector<std::string>{
+                         "ops@installation.example refused  the email address must contain exactly one '@'",
+                         "ops@installation.example refused  the password has 5 characters; it needs at least 12",
+                         "ops@installation.example refused  the email address Owner@acme.example already has an "
+                         "account",
+                         "ops@installation.example success " + owner->id + " email=first@newco.example role=owner"}));
+}
+
 TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
   const std::int64_t now = std::time(nullptr);
   store_.insertSession(accounts::StoredSession{std::string(64, 'a'), owner_.id, now - 100, now - 100, now + 1000});
