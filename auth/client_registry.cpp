@@ -55,8 +55,14 @@ std::string_view clientStateName(ClientState state) {
   return "deleted";
 }
 
+ApiClientCoverage apiClientCoverage(Plan plan, Subscription subscription) {
+  if (subscription != Subscription::Active) return ApiClientCoverage::SubscriptionInactive;
+  if (plan == Plan::Free) return ApiClientCoverage::PlanExcludesClients;
+  return ApiClientCoverage::Covered;
+}
+
 bool coversApiClients(Plan plan, Subscription subscription) {
-  return subscription == Subscription::Active && plan != Plan::Free;
+  return apiClientCoverage(plan, subscription) == ApiClientCoverage::Covered;
 }
 
 bool isWellFormedClientId(std::string_view id) { return hasShape(id, kClientIdPrefix, kClientIdRandomLength); }

@@ -31,8 +31,13 @@ std::string_view subscriptionName(Subscription subscription);
 std::optional<Subscription> parseSubscription(std::string_view name);
 std::string_view clientStateName(ClientState state);
 
-// True when an organization may create and use API clients: an active
-// subscription on Starter or a higher plan.
+// Whether an organization may create and use API clients, and if not why:
+// they need an active subscription on Starter or a higher plan. The one rule
+// behind the token endpoint's refusal, the plan gate and what the dashboard
+// tells the organization's users; an inactive subscription is named first.
+enum class ApiClientCoverage { Covered, SubscriptionInactive, PlanExcludesClients };
+ApiClientCoverage apiClientCoverage(Plan plan, Subscription subscription);
+// apiClientCoverage(plan, subscription) == Covered.
 bool coversApiClients(Plan plan, Subscription subscription);
 
 inline constexpr std::string_view kClientIdPrefix = "svc_client_";

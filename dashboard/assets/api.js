@@ -95,8 +95,16 @@ function clientRow(client) {
   row.dataset.clientId = client.id;
   const id = document.createElement('td');
   id.append(identifier(client.id, 'client ID'));
-  const state = cell(client.state);
-  state.className = `state state-${client.state}`;
+  // The standing, not the stored state: the server says "suspended" while the organization's
+  // plan or subscription keeps an active client from getting tokens, and why.
+  const state = cell(client.standing);
+  state.className = `state state-${client.standing}`;
+  if (client.standingReason !== null) {
+    const reason = document.createElement('span');
+    reason.className = 'standing-reason';
+    reason.textContent = client.standingReason;
+    state.append(reason);
+  }
   const created = client.createdBy === '' ? formatTime(client.createdAt)
                                           : `${formatTime(client.createdAt)} by ${client.createdBy}`;
   const actions = document.createElement('td');

@@ -208,12 +208,34 @@ function fillBanner(session) {
   document.getElementById('banner').replaceChildren(brand, nav, who);
 }
 
+// While the organization's API clients cannot get tokens, its users read so at the top of every
+// page, in the server's words (the session's organization.clientsSuspended), in a notification
+// banner as GOV.UK's: a region named by its title.
+function fillSuspensionNotice(session) {
+  const suspension = session.organization?.clientsSuspended ?? null;
+  if (suspension === null) return;
+  const title = document.createElement('h2');
+  title.id = 'suspension-title';
+  title.className = 'notification-title';
+  title.textContent = 'Important';
+  const message = document.createElement('p');
+  message.className = 'notification-message';
+  message.textContent = suspension.message;
+  const notice = document.createElement('div');
+  notice.className = 'notification';
+  notice.setAttribute('role', 'region');
+  notice.setAttribute('aria-labelledby', title.id);
+  notice.append(title, message);
+  document.querySelector('main').prepend(notice);
+}
+
 // Loads the session, keeps its CSRF token for every later call and fills the banner.
 export async function startPage() {
   const session = await guarded(() => callData('GET', 'session'));
   if (session === undefined) return undefined;
   csrfToken = session.csrfToken;
   fillBanner(session);
+  fillSuspensionNotice(session);
   pageStatus();
   return session;
 }

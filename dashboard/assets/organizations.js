@@ -1,4 +1,5 @@
-// The operator's page: every organization, its plan and subscription, and new organizations.
+// The operator's page: every organization, its plan and subscription, new organizations and
+// an organization's owners (its first user has nobody else to add them).
 import {
   announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
 } from './dashboard.js';
@@ -19,8 +20,10 @@ function organizationRow(organization) {
   const plan = document.createElement('td');
   const choice = planSelect(`plan-${organization.id}`, organization.plan, `Plan of ${organization.name}`);
   plan.append(choice, button('Set plan', () => guarded(async () => {
-    await callData('POST', `${path}plan`, { plan: choice.value });
+    announce('');
+    const changed = await callData('POST', `${path}plan`, { plan: choice.value });
     await load();
+    announce(`Set the plan of ${organization.name} to ${changed.plan}.`);
   })));
   const id = document.createElement('td');
   id.append(identifier(organization.id, 'organization ID'));
@@ -49,10 +52,15 @@ function organizationRow(organization) {
   return row;
 }
 
+const ownerOrganization = document.getElementById('owner-org');
+
 async function load() {
   const answer = await callData('GET', 'organizations');
   fillBody(document.querySelector('#organizations tbody'), answer.organizations.map(organizationRow), 7,
            'No organizations yet.');
+  const chosen = ownerOrganization.value;
+  ownerOrganization.replaceChildren(...answer.organizations.map(
+    (organization) => new Option(organization.name, organization.id, false, organization.id === chosen)));
 }
 
 document.getElementById('org-plan').append(...plans.map((plan) => new Option(plan, plan, false, plan === 'starter')));
@@ -60,10 +68,26 @@ document.getElementById('create-org-form').addEventListener('submit', (event) =>
   event.preventDefault();
   const form = event.target;
   guarded(async () => {
-    await callData('POST', 'organizations',
-                   { name: document.getElementById('org-name').value, plan: document.getElementById('org-plan').value });
+    announce('');
+    const created = await callData('POST', 'organizations', {
+      name: document.getElementById('org-name').value, plan: document.getElementById('org-plan').value,
+    });
     form.reset();
     await load();
+    announce(`Created ${created.name} (${created.id}) on the ${created.plan} plan: add its first owner below.`);
+  });
+});
+document.getElementById('add-owner-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = event.target;
+  const organization = ownerOrganization.selectedOptions[0];
+  guarded(async () => {
+    announce('');
+    const added = await callData('POST', `organizations/${encodeURIComponent(organization.value)}/owners`, {
+      email: document.getElementById('owner-email').value, password: document.getElementById('owner-password').value,
+    });
+    form.reset();
+    announce(`Added ${added.email} as an owner of ${organization.textContent}: they can sign in now.`);
   });
 });
 

@@ -146,18 +146,49 @@ auth::Organization currentOrganization(Call& call) {
   return *organization;
 }
 
+std::optional<ClientSuspension> clientSuspension(const auth::Organization& organization) {
+  switch (auth::apiClientCoverage(organization.plan, organization.subscription)) {
+    case auth::ApiClientCoverage::Covered: return std::nullopt;
+    case auth::ApiClientCoverage::SubscriptionInactive:
+      return ClientSuspension{"subscriptionInactive",
+                              "Your organization's subscription is inactive: API clients cannot get tokens until an "
+                              "operator reactivates it.",
+                              "The organization's subscription is inactive."};
+    case auth::ApiClientCoverage::PlanExcludesClients: break;
+  }
+  const std::string plan(auth::planName(organization.plan));
+  return ClientSuspension{"planExcludesClients",
+                          "Your organization's plan (" + plan +
+                              ") does not include API clients: they cannot get tokens until an operator moves it to "
+                              "the Starter plan or higher.",
+                          "The organization's plan (" + plan + ") does not include API clients."};
+}
+
 std::string userOrganizationJson(Call& call, const auth::Organization& organization) {
   std::string out = organizationMembers(organization);
   boolMember(out, "requireTotp", call.accounts.accounts().requiresTotp(organization.id));
+  member(out, "clientsSuspended");
+  if (const std::optional<ClientSuspension> suspension = clientSuspension(organization)) {
+    out.push_back('{');
+    stringMember(out, "code", suspension->code);
+    stringMember(out, "message", suspension->banner);
+    out.push_back('}');
+  } else {
+    out += "null";
+  }
   out.push_back('}');
   return out;
 }
 
-void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail) {
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail,
+                  std::string_view organizationId) {
   const accounts::AuditContext context = call.audit();
+  const std::string concerned = !organizationId.empty()            ? std::string(organizationId)
+                                : call.who && call.who->user ? call.organizationId()
+                                                             : std::string();
   call.accounts.accounts().appendAudit(
       accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
-                            call.who && call.who->user ? call.organizationId() : std::string(), context.address,
+                            concerned, context.address,
                             accounts::AuditResult::Refused, std::string(detail)});
 }
 

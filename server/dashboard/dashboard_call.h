@@ -114,11 +114,27 @@ std::string_view permissionSentence(Permission permission);
 
 auth::Organization currentOrganization(Call& call);
 
-// As its users see it: with requireTotp.
+// Why the organization's API clients cannot get tokens now
+// (auth::apiClientCoverage, the token endpoint's rule): `code`
+// ("subscriptionInactive", "planExcludesClients"), the banner its users see on
+// every page, and the reason beside each client shown as suspended. nullopt
+// while its clients are covered.
+struct ClientSuspension {
+  std::string code;
+  std::string banner;
+  std::string reason;
+};
+std::optional<ClientSuspension> clientSuspension(const auth::Organization& organization);
+
+// As its users see it: with requireTotp and clientsSuspended (null, or the
+// ClientSuspension's {"code","message"}: what the banner needs).
 std::string userOrganizationJson(Call& call, const auth::Organization& organization);
 
 // Records a refused change on its own (D-D8: no change to share a transaction with).
-void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail);
+// `organizationId`: the organization it concerns when it is not the user's own (an operator's
+// change); empty means the user's own, or none for an operator.
+void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail,
+                  std::string_view organizationId = {});
 
 // The signed-in account's password, asked again before a change that needs
 // it: reads the body's "password" and returns when the one throttled

@@ -129,6 +129,7 @@ const std::vector<Endpoint>& endpoints() {
       {"POST", "organizations", Audience::Operator, Permission::Read, createOrganization},
       {"POST", "organizations/*/plan", Audience::Operator, Permission::Read, setOrganizationPlan},
       {"POST", "organizations/*/subscription", Audience::Operator, Permission::Read, setOrganizationSubscription},
+      {"POST", "organizations/*/owners", Audience::Operator, Permission::Read, addOrganizationOwner},
       {"POST", "account/password", Audience::Signed, Permission::Read, changePassword},
       {"POST", "password-reset", Audience::Anyone, Permission::Read, completePasswordReset},
       {"GET", "account/totp", Audience::Signed, Permission::Read, totpState},

@@ -36,6 +36,14 @@ TEST(CoversApiClients, NeedsAnActiveStarterOrHigherPlan) {
   EXPECT_FALSE(coversApiClients(Plan::Enterprise, Subscription::Inactive));
 }
 
+TEST(ApiClientCoverage, NamesWhyClientsAreNotCoveredTheSubscriptionFirst) {
+  EXPECT_EQ(apiClientCoverage(Plan::Starter, Subscription::Active), ApiClientCoverage::Covered);
+  EXPECT_EQ(apiClientCoverage(Plan::Enterprise, Subscription::Active), ApiClientCoverage::Covered);
+  EXPECT_EQ(apiClientCoverage(Plan::Free, Subscription::Active), ApiClientCoverage::PlanExcludesClients);
+  EXPECT_EQ(apiClientCoverage(Plan::Pro, Subscription::Inactive), ApiClientCoverage::SubscriptionInactive);
+  EXPECT_EQ(apiClientCoverage(Plan::Free, Subscription::Inactive), ApiClientCoverage::SubscriptionInactive);
+}
+
 TEST(WellFormedIds, ClientIds) {
   EXPECT_TRUE(isWellFormedClientId("svc_client_AbCdEfGhIjKlMnOpQrStUv09"));
   EXPECT_FALSE(isWellFormedClientId("svc_client_AbCdEfGhIjKlMnOpQrStUv0"));    // 23

@@ -934,10 +934,29 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
     return answer;
   };
 
+  // While the organization cannot get tokens, its users read why on every page (a region named
+  // "Important"), and its active clients show as suspended with the reason. null: they can.
+  const notice = owner_.getByRole('region', { name: 'Important', exact: true });
+  const expectSuspension = async (message, reason) => {
+    const state = clientRow(owner_, replacement.clientId).locator('td[data-label="State"]');
+    if (message === null) {
+      assert.equal(await notice.count(), 0);
+      assert.equal(await state.innerText(), 'active');
+      return;
+    }
+    assert.equal(await notice.getByRole('paragraph').innerText(), message);
+    assert.equal(await state.innerText(), `suspended\n${reason}`);
+  };
+  await expectSuspension(null);
+
   await acme.getByLabel('Plan of Acme Foods').selectOption('free');
   await acme.getByRole('button', { name: 'Set plan', exact: true }).click();
+  await expectAnnounced(operatorPage, 'Set the plan of Acme Foods to free.');
   await acme.getByRole('cell', { name: 'not allowed', exact: true }).waitFor();
   await expectGate('The organization\'s plan (free) does not include API clients; they need the Starter plan or higher.');
+  await expectSuspension('Your organization\'s plan (free) does not include API clients: they cannot get tokens ' +
+                         'until an operator moves it to the Starter plan or higher.',
+                         'The organization\'s plan (free) does not include API clients.');
   await checkState(owner_, 'api-plan-gate');
 
   await acme.getByLabel('Plan of Acme Foods').selectOption('starter');
@@ -960,12 +979,60 @@ test('the plan gate: below Starter or with an inactive subscription, Create is d
   await acme.getByRole('cell', { name: 'inactive', exact: true }).waitFor();
   await expectGate('The organization\'s subscription is inactive; API clients need an active subscription on the ' +
                    'Starter plan or higher.');
+  await expectSuspension('Your organization\'s subscription is inactive: API clients cannot get tokens until an ' +
+                         'operator reactivates it.', 'The organization\'s subscription is inactive.');
+  await checkState(owner_, 'api-subscription-inactive');
+  // Every page of the organization's users says so, not only the API page.
+  await owner_.getByRole('link', { name: 'Organization', exact: true }).click();
+  await owner_.waitForURL('**/dashboard/organization');
+  await notice.getByText('Your organization\'s subscription is inactive', { exact: false }).waitFor();
+  await checkState(owner_, 'organization-subscription-inactive');
+  await owner_.getByRole('link', { name: 'API', exact: true }).click();
+  await owner_.waitForURL('**/dashboard/api');
 
   await acme.getByRole('button', { name: 'Activate subscription', exact: true }).click();
   await expectAnnounced(operatorPage, 'Activated the subscription of Acme Foods.');
   await acme.getByRole('cell', { name: 'allowed', exact: true }).waitFor();
   const created = await expectGate(null);
   assert.equal(created.status, 201, created.body);
+  await owner_.reload();
+  await clientRow(owner_, replacement.clientId).waitFor();
+  await expectSuspension(null);
+});
+
+test('an operator creates an organization and adds its first owner, who signs in', async () => {
+  const operatorPage = (await contexts.operator.pages())[0];
+  await operatorPage.getByLabel('Organization name', { exact: true }).fill('Fresh Farms');
+  await operatorPage.getByLabel('Plan', { exact: true }).selectOption('starter');
+  await operatorPage.getByRole('button', { name: 'Create organization', exact: true }).click();
+  const fresh = operatorPage.getByRole('row').filter({ has: operatorPage.getByRole('rowheader', { name: 'Fresh Farms' }) });
+  const freshId = await fresh.locator('.identifier code').innerText();
+  await expectAnnounced(operatorPage, `Created Fresh Farms (${freshId}) on the starter plan: add its first owner below.`);
+
+  const freshOwner = { email: 'first@fresh.example', password: 'fresh farms first owner' };
+  const addOwner = async () => {
+    await operatorPage.getByLabel('Organization', { exact: true }).selectOption({ label: 'Fresh Farms' });
+    await operatorPage.getByLabel('Email', { exact: true }).fill(freshOwner.email);
+    await operatorPage.getByLabel('Initial password', { exact: true }).fill(freshOwner.password);
+    await operatorPage.getByRole('button', { name: 'Add owner', exact: true }).click();
+  };
+  await addOwner();
+  await expectAnnounced(operatorPage, 'Added first@fresh.example as an owner of Fresh Farms: they can sign in now.');
+  assert.equal(await operatorPage.getByLabel('Initial password', { exact: true }).inputValue(), '');
+  await checkState(operatorPage, 'organizations-owner-added');
+  await addOwner();
+  const alert = operatorPage.locator('#page-alert');
+  await alert.filter({ hasText: 'already has an account' }).waitFor();
+  assert.equal(await alert.innerText(), 'the email address first@fresh.example already has an account');
+  assert.equal(await operatorPage.locator('#page-status').innerText(), '');
+  await checkState(operatorPage, 'organizations-owner-refused');
+
+  const ownerPage = await newSignedInPage(freshOwner, '/dashboard/api');
+  await ownerPage.getByRole('heading', { name: 'API clients', exact: true }).waitFor();
+  assert.equal(await ownerPage.locator('.signed-in-as').innerText(), 'first@fresh.example (owner, Fresh Farms)');
+  assert.equal(await ownerPage.getByRole('region', { name: 'Important', exact: true }).count(), 0);
+  await checkState(ownerPage, 'api-new-organization');
+  await ownerPage.context().close();
 });
 
 test('the audit log shows the dashboard\'s changes with who and from where', async () => {

@@ -17,7 +17,12 @@ namespace {
 constexpr std::size_t kDeleteConfirmationLength = 6;
 
 // `lastUsedAt`: the registry's, or a later use not yet written (UsageService::lastUsedAt).
-std::string clientJson(const auth::ClientRecord& client, std::optional<std::int64_t> lastUsedAt) {
+// `standing` is what the token endpoint makes of the client now: its state, except that an
+// active client of an organization that cannot get tokens (`suspension`) is "suspended", with
+// the suspension's reason as `standingReason` (null otherwise).
+std::string clientJson(const auth::ClientRecord& client, std::optional<std::int64_t> lastUsedAt,
+                       const std::optional<ClientSuspension>& suspension) {
+  const bool suspended = suspension && client.state == auth::ClientState::Active;
   std::string out = "{";
   stringMember(out, "id", client.id);
   stringMember(out, "name", client.name);
@@ -29,6 +34,8 @@ std::string clientJson(const auth::ClientRecord& client, std::optional<std::int6
   }
   out.push_back(']');
   stringMember(out, "state", auth::clientStateName(client.state));
+  stringMember(out, "standing", suspended ? "suspended" : auth::clientStateName(client.state));
+  optionalStringMember(out, "standingReason", suspended ? std::optional(suspension->reason) : std::nullopt);
   stringMember(out, "createdAt", common::utcSecondsText(client.createdAt));
   stringMember(out, "createdBy", client.createdBy);
   member(out, "lastUsedAt");
@@ -46,7 +53,7 @@ std::string clientJson(const auth::ClientRecord& client, std::optional<std::int6
 std::string createdClientJson(const auth::CreatedClient& created) {
   std::string out = "{";
   member(out, "client");
-  out += clientJson(created.client, std::nullopt);
+  out += clientJson(created.client, std::nullopt, std::nullopt);
   stringMember(out, "secret", created.secret);
   out.push_back('}');
   return out;
@@ -118,7 +125,8 @@ void createClientAnswer(Call& call, std::string_view action, std::string_view ta
 
 void listClients(Call& call) {
   const auth::Organization organization = currentOrganization(call);
-  const bool covers = auth::coversApiClients(organization.plan, organization.subscription);
+  const std::optional<ClientSuspension> suspension = clientSuspension(organization);
+  const bool covers = !suspension;
   const bool mayCreate = roleAllows(call.who->user->role, Permission::Clients);
   std::string out = "{";
   member(out, "knownScopes");
@@ -144,7 +152,7 @@ void listClients(Call& call) {
     if (client.state == auth::ClientState::Deleted) continue;
     if (!first) out.push_back(',');
     first = false;
-    out += clientJson(client, call.usage.lastUsedAt(client));
+    out += clientJson(client, call.usage.lastUsedAt(client), suspension);
   }
   out += "]}";
   sendJson(call, 200, out);
@@ -181,7 +189,8 @@ void setClientState(Call& call, auth::ClientState state) {
     return;
   }
   const std::optional<auth::ClientRecord> changed = call.accounts.registry().findClient(client.id);
-  sendJson(call, 200, clientJson(*changed, call.usage.lastUsedAt(*changed)));
+  sendJson(call, 200,
+           clientJson(*changed, call.usage.lastUsedAt(*changed), clientSuspension(currentOrganization(call))));
 }
 
 void deleteClient(Call& call) {

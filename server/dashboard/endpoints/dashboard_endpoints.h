@@ -29,6 +29,15 @@ void deleteClient(Call& call);
 
 // organization_endpoints.cpp
 void organization(Call& call, int status = 200);
+// What adding a user to an organization whose email has an account elsewhere
+// in the installation does: an owner does not learn it (a user placeholder is
+// kept, as AccountStore::createUserWithoutDisclosure says); an operator, who
+// sees every organization, is refused (409, the email taken).
+enum class Disclosure { Placeholder, EmailTaken };
+// A new user of `organizationId` with `role` from the body's "email" and
+// "password" (the password policy checked, the password wiped once hashed),
+// answered 201 with the user; audited as "user.create", refusals too.
+void addUser(Call& call, std::string_view organizationId, Role role, Disclosure disclosure);
 void createUser(Call& call);
 void deleteUser(Call& call);
 void resetUserPassword(Call& call);
@@ -45,6 +54,7 @@ void listOrganizations(Call& call);
 void createOrganization(Call& call);
 void setOrganizationPlan(Call& call);
 void setOrganizationSubscription(Call& call);
+void addOrganizationOwner(Call& call);
 
 // account_endpoints.cpp
 void changePassword(Call& call);

@@ -1,5 +1,6 @@
-// The operator's organizations (/dashboard/data/organizations...): list, create, and set an
-// organization's plan or subscription.
+// The operator's organizations (/dashboard/data/organizations...): list, create, set an
+// organization's plan or subscription, and add an owner (an organization's first user has no
+// owner to add them).
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
 namespace codepayload::server::dashboard {
@@ -79,6 +80,14 @@ void setOrganizationSubscription(Call& call) {
   });
   call.accounts.standingChanged();
   sendJson(call, 200, organizationJson(changed));
+}
+
+void addOrganizationOwner(Call& call) {
+  const std::string id(call.segments.at(1));
+  if (!auth::isWellFormedOrganizationId(id) || !call.accounts.registry().findOrganization(id)) {
+    throw notFound("There is no organization with this id.");
+  }
+  addUser(call, id, Role::Owner, Disclosure::EmailTaken);
 }
 
 }  // namespace codepayload::server::dashboard

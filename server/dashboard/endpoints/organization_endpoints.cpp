@@ -30,8 +30,9 @@ std::string userJson(const accounts::UserRecord& user) {
 
 // Throws the refusal an AccountError means, recording it as refused.
 [[noreturn]] void refuseAccountChange(Call& call, std::string_view action, std::string_view target,
-                                      const accounts::AccountError& error, std::string_view field) {
-  auditRefusal(call, action, target, error.what());
+                                      const accounts::AccountError& error, std::string_view field,
+                                      std::string_view organizationId = {}) {
+  auditRefusal(call, action, target, error.what(), organizationId);
   switch (error.kind()) {
     case accounts::AccountError::Kind::EmailTaken:
       throw Refusal{409, error_code::kConflict, std::string(field), error.what()};
@@ -76,26 +77,37 @@ void organization(Call& call, int status) {
   sendJson(call, status, out);
 }
 
-void createUser(Call& call) {
+void addUser(Call& call, std::string_view organizationId, Role role, Disclosure disclosure) {
   const std::string email = stringField(call, "email");
-  const std::string roleText = stringField(call, "role");
   std::string password = stringField(call, "password");
-  if (const std::optional<std::string> problem = accounts::emailProblem(email)) throw invalid("email", *problem);
-  const std::optional<Role> role = accounts::parseRole(roleText);
-  if (!role) throw invalid("role", "The role must be owner, developer or viewer.");
+  // Recorded as refused, as codepayload-admin's `user create` records every refusal.
+  const auto refuse = [&](std::string_view field, const std::string& why) {
+    auditRefusal(call, "user.create", "", why, organizationId);
+    return invalid(field, why);
+  };
+  if (const std::optional<std::string> problem = accounts::emailProblem(email)) throw refuse("email", *problem);
   if (const std::optional<accounts::PasswordProblem> problem = accounts::passwordProblem(password)) {
     OPENSSL_cleanse(password.data(), password.size());
-    throw invalid("password", problem->message);
+    throw refuse("password", problem->message);
   }
   const std::string hash = call.accounts.passwords().hash(password);
   OPENSSL_cleanse(password.data(), password.size());
   try {
+    accounts::AccountStore& store = call.accounts.accounts();
     const accounts::UserRecord user =
-        call.accounts.accounts().createUserWithoutDisclosure(call.organizationId(), email, *role, hash, call.audit());
+        disclosure == Disclosure::EmailTaken
+            ? store.createUser(organizationId, email, role, hash, call.audit())
+            : store.createUserWithoutDisclosure(organizationId, email, role, hash, call.audit());
     sendJson(call, 201, userJson(user));
   } catch (const accounts::AccountError& error) {
-    refuseAccountChange(call, "user.create", "", error, "email");
+    refuseAccountChange(call, "user.create", "", error, "email", organizationId);
   }
+}
+
+void createUser(Call& call) {
+  const std::optional<Role> role = accounts::parseRole(stringField(call, "role"));
+  if (!role) throw invalid("role", "The role must be owner, developer or viewer.");
+  addUser(call, call.organizationId(), *role, Disclosure::Placeholder);
 }
 
 void deleteUser(Call& call) {

@@ -29,6 +29,7 @@
 #include "app/sqlite_registry.h"
 #include "auth/auth_service.h"
 #include "common/json_escape.h"
+#include "common/utc_time.h"
 #include "server/dashboard/dashboard_accounts.h"
 #include "server/dashboard/dashboard_security.h"
 #include "server/symbols/symbol_svg.h"
@@ -456,7 +457,7 @@ TEST_F(DashboardTest, SessionDescribesTheUserAndSignOutEndsIt) {
                               browser.csrfToken + R"(","organization":{"id":")" + organizationId_ +
                               R"(","name":"Acme","plan":"starter","subscription":"active","coversApiClients":true,)"
                               R"("createdAt":")" +
-                              created + R"(","requireTotp":false}})");
+                              created + R"(","requireTotp":false,"clientsSuspended":null}})");
 
   const Browser operatorBrowser = signIn("ops@installation.example");
   EXPECT_EQ(get("/dashboard/data/session", &operatorBrowser).body,
@@ -1319,6 +1320,147 @@ TEST_F(DashboardTest, OperatorsManageOrganizations) {
   EXPECT_EQ(actions, (std::vector<std::string>{"org.set-subscription ops@installation.example success",
                                                "org.set-plan ops@installation.example success",
                                                "org.create ops@installation.example success"}));
+}
+
+// The session's organization as the pages read it for the banner: its last members.
+std::string suspensionOf(const std::string& sessionBody) {
+  const std::size_t at = sessionBody.find(R"("requireTotp")");
+  return at == std::string::npos ? sessionBody : sessionBody.substr(at);
+}
+
+TEST_F(DashboardTest, ClientsAreSuspendedWhileTheOrganizationCannotGetTokens) {
+  auth::ClientRegistry& registry = harness_.service().auth().registry();
+  const auth::CreatedClient line = registry.createClient(organizationId_, "line", {"write:codes"}, "tester");
+  const auth::CreatedClient spare = registry.createClient(organizationId_, "spare", {"write:codes"}, "tester");
+  registry.setClientState(spare.client.id, auth::ClientState::Blocked);
+  const auto clientsJson = [&](std::string_view lineStanding, std::string_view lineReason) {
+    const auto one = [](const auth::ClientRecord& client, std::string_view state, std::string_view standing,
+                        std::string_view reason) {
+      return R"({"id":")" + client.id + R"(","name":")" + client.name + R"(","scopes":["write:codes"],"state":")" +
+             std::string(state) + R"(","standing":")" + std::string(standing) + R"(","standingReason":)" +
+             std::string(reason) + R"(,"createdAt":")" + common::utcSecondsText(client.createdAt) +
+             R"(","createdBy":"tester","lastUsedAt":null,"replaces":null,"replacedBy":null})";
+    };
+    return "[" + one(line.client, "active", lineStanding, lineReason) + "," +
+           one(spare.client, "blocked", "blocked", "null") + "]";
+  };
+  const Browser developer = signIn("dev@acme.example");
+  const Browser operatorBrowser = signIn("ops@installation.example");
+  const std::string subscriptionPath = "/dashboard/data/organizations/" + organizationId_ + "/subscription";
+  const std::string planPath = "/dashboard/data/organizations/" + organizationId_ + "/plan";
+
+  EXPECT_EQ(get("/dashboard/data/clients", &developer).body,
+            R"({"knownScopes":["read:codes","write:codes"],"canCreate":true,"cannotCreateReason":null,"clients":)" +
+                clientsJson("active", "null") + "}");
+  EXPECT_EQ(suspensionOf(get("/dashboard/data/session", &developer).body),
+            R"("requireTotp":false,"clientsSuspended":null}})");
+
+  ASSERT_EQ(post(subscriptionPath, R"({"subscription":"inactive"})", &operatorBrowser).status, 200);
+  EXPECT_EQ(tokenRequest(line.client.id, line.secret).status, 400);
+  EXPECT_EQ(get("/dashboard/data/clients", &developer).body,
+            R"({"knownScopes":["read:codes","write:codes"],"canCreate":false,"cannotCreateReason":"The )"
+            R"(organization's subscription is inactive; API clients need an active subscription on the Starter )"
+            R"(plan or higher.","clients":)" +
+                clientsJson("suspended", R"("The organization's subscription is inactive.")") + "}");
+  EXPECT_EQ(suspensionOf(get("/dashboard/data/session", &developer).body),
+            R"("requireTotp":false,"clientsSuspended":{"code":"subscriptionInactive","message":"Your )"
+            R"(organization's subscription is inactive: API clients cannot get tokens until an operator )"
+            R"(reactivates it."}}})");
+  const std::string organizationSuspended = R"("requireTotp":false,"clientsSuspended":{"code":"subscriptionInactive",)";
+  EXPECT_EQ(suspensionOf(get("/dashboard/data/organization", &developer).body).substr(0, organizationSuspended.size()),
+            organizationSuspended);
+  // A client answered after a change carries its standing too.
+  const HttpResult unblocked =
+      post("/dashboard/data/clients/" + spare.client.id + "/unblock", "", &developer);
+  EXPECT_NE(unblocked.body.find(R"("state":"active","standing":"suspended","standingReason":"The organization's )"
+                                R"(subscription is inactive.",)"),
+            std::string::npos)
+      << unblocked.body;
+  registry.setClientState(spare.client.id, auth::ClientState::Blocked);
+
+  ASSERT_EQ(post(subscriptionPath, R"({"subscription":"active"})", &operatorBrowser).status, 200);
+  ASSERT_EQ(post(planPath, R"({"plan":"free"})", &operatorBrowser).status, 200);
+  EXPECT_EQ(tokenRequest(line.client.id, line.secret).status, 400);
+  EXPECT_EQ(get("/dashboard/data/clients", &developer).body,
+            R"({"knownScopes":["read:codes","write:codes"],"canCreate":false,"cannotCreateReason":"The )"
+            R"(organization's plan (free) does not include API clients; they need the Starter plan or higher.",)"
+            R"("clients":)" +
+                clientsJson("suspended", R"("The organization's plan (free) does not include API clients.")") + "}");
+  EXPECT_EQ(suspensionOf(get("/dashboard/data/session", &developer).body),
+            R"("requireTotp":false,"clientsSuspended":{"code":"planExcludesClients","message":"Your )"
+            R"(organization's plan (free) does not include API clients: they cannot get tokens until an operator )"
+            R"(moves it to the Starter plan or higher."}}})");
+
+  ASSERT_EQ(post(planPath, R"({"plan":"starter"})", &operatorBrowser).status, 200);
+  EXPECT_EQ(tokenRequest(line.client.id, line.secret).status, 200);
+  // The token just issued set lastUsedAt: the rest of the listing is as at first.
+  const std::string reactivated = get("/dashboard/data/clients", &developer).body;
+  EXPECT_EQ(reactivated.substr(0, reactivated.find(R"(,"createdAt")")),
+            R"({"knownScopes":["read:codes","write:codes"],"canCreate":true,"cannotCreateReason":null,"clients":[)"
+            R"({"id":")" + line.client.id +
+                R"(","name":"line","scopes":["write:codes"],"state":"active","standing":"active",)"
+                R"("standingReason":null)");
+  EXPECT_EQ(suspensionOf(get("/dashboard/data/session", &developer).body),
+            R"("requireTotp":false,"clientsSuspended":null}})");
+}
+
+TEST_F(DashboardTest, AnOperatorAddsAnOrganizationsOwner) {
+  const std::string newco = harness_.service().auth().registry().createOrganization("Newco", auth::Plan::Pro).id;
+  const std::string path = "/dashboard/data/organizations/" + newco + "/owners";
+  const Browser browser = signIn("ops@installation.example");
+  const auto body = [](const std::string& email, const std::string& password) {
+    return R"({"email":")" + email + R"(","password":")" + password + "\"}";
+  };
+
+  const HttpResult added = post(path, body("first@newco.example", kPassword), &browser);
+  ASSERT_EQ(added.status, 201) << added.body;
+  const std::optional<accounts::UserRecord> owner = store_.findUserByEmail("first@newco.example");
+  ASSERT_TRUE(owner.has_value());
+  EXPECT_EQ(owner->organizationId, newco);
+  EXPECT_EQ(owner->role, accounts::Role::Owner);
+  EXPECT_EQ(added.body, R"({"id":")" + owner->id +
+                            R"(","email":"first@newco.example","role":"owner","totpEnabled":false,"createdAt":")" +
+                            common::utcSecondsText(owner->createdAt) + R"("})");
+  const Browser first = signIn("first@newco.example");
+  const Poco::JSON::Object::Ptr session = parseObject(get("/dashboard/data/session", &first).body);
+  EXPECT_EQ(session->getValue<std::string>("role"), "owner");
+  EXPECT_EQ(session->getObject("organization")->getValue<std::string>("id"), newco);
+
+  const HttpResult taken = post(path, body("Owner@acme.example", kPassword), &browser);
+  EXPECT_EQ(taken.status, 409);
+  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address Owner@acme.example already has an account"));
+  const HttpResult weak = post(path, body("second@newco.example", "short"), &browser);
+  EXPECT_EQ(weak.status, 400);
+  EXPECT_EQ(weak.body, envelope("Validation.Invalid.password", "password",
+                                "the password has 5 characters; it needs at least 12"));
+  const HttpResult badEmail = post(path, body("second", kPassword), &browser);
+  EXPECT_EQ(badEmail.status, 400);
+  EXPECT_EQ(parseObject(badEmail.body)->getArray("errors")->getObject(0)->getValue<std::string>("path"), "email");
+  const HttpResult unknown =
+      post("/dashboard/data/organizations/org_0000000000000000/owners", body("x@newco.example", kPassword), &browser);
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_EQ(unknown.body, envelope("NotFound", "", "There is no organization with this id."));
+  const Browser acmeOwner = signIn("owner@acme.example");
+  const HttpResult notOperator = post(path, body("third@newco.example", kPassword), &acmeOwner);
+  EXPECT_EQ(notOperator.status, 403);
+  EXPECT_EQ(notOperator.body, envelope("Forbidden", "", "Only an operator of the installation may do this."));
+  EXPECT_EQ(store_.listUsers(newco).size(), 1u);
+
+  // Audited as the CLI's `user create` is: the change's own record, and each refusal.
+  std::vector<std::string> records;
+  for (const accounts::AuditRecord& record :
+       store_.readAudit(accounts::AuditQuery{newco, std::string("user.create"), 10})) {
+    EXPECT_EQ(record.address, "127.0.0.1");
+    EXPECT_EQ(record.detail.find(kPassword), std::string::npos);
+    records.push_back(record.actor + " " + std::string(accounts::auditResultName(record.result)) + " " +
+                      record.target + " " + record.detail);
+  }
+  EXPECT_EQ(records, (std::vector<std::string>{
+                         "ops@installation.example refused  the email address must contain exactly one '@'",
+                         "ops@installation.example refused  the password has 5 characters; it needs at least 12",
+                         "ops@installation.example refused  the email address Owner@acme.example already has an "
+                         "account",
+                         "ops@installation.example success " + owner->id + " email=first@newco.example role=owner"}));
 }
 
 TEST_F(DashboardTest, TheSweepRemovesEndedSessionsOnly) {
