@@ -72,6 +72,11 @@ for run in $(seq 1 "$runs"); do
       value[$figure-${side%%:*}]+="$ns "
     done
   done
+  # Like for like: a parse answer holds the URI and the element string; generating both takes
+  # (a) and (b).
+  value[both-generate]+="$(calc "$(cpu_ns "$work/run$run.csv" BM_DigitalLinkFourAis) + $(cpu_ns \
+    "$work/run$run.csv" BM_ElementStringFourAis)" 3) "
+  value[both-parse]+="$(cpu_ns "$work/run$run.csv" BM_ParseDigitalLinkFourAis) "
 done
 load_at_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -167,6 +172,9 @@ writes the element string as well as the URI, and its JSON answer echoes the def
 The steps both directions share cost the same instructions (the table below), so in the engine
 alone parse costs generate's cost plus its reading and its element string. Through JSON the gap
 narrows: a CodesRequest's definition is more JSON to read than a ParseRequest's one string.
+Like for like: a parse answer holds both texts, which from \`/codes\` take two definitions, (a)
+and (b): $(fixed "$(m both-generate)" 0) ns together, against $(fixed "$(m both-parse)" 0) ns for
+the URI parsed, a ratio of $(fixed "$(median_ratio both-parse both-generate)" 2).
 $(instruction_table)
 
 ## Command
