@@ -1,5 +1,6 @@
 #include "common/json_syntax.h"
 
+#include "common/ascii.h"
 #include "common/utf8.h"
 
 namespace codepayload::common {
@@ -9,7 +10,6 @@ namespace {
 constexpr std::size_t kMaxDepth = 1024;
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isHexDigit(char c) { return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 // A recursive descent over the grammar of RFC 8259 section 2 to 7. Each step
 // returns false with `fault` set at the first byte that does not fit.
@@ -133,7 +133,7 @@ class SyntaxCheck {
     if (c != 'u') return fail("an escape: \\\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX");
     ++at_;
     for (int i = 0; i < 4; ++i) {
-      if (atEnd() || !isHexDigit(next())) return fail("a hex digit");
+      if (atEnd() || hexDigitValue(next()) < 0) return fail("a hex digit");
       ++at_;
     }
     return true;
