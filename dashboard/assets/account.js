@@ -3,7 +3,7 @@
 // new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
 // shown through an <img> from a blob: URL (as Try it shows its symbols), the codes' text file is
 // a blob: download: the page's CSP allows both, and no server text is parsed into the page.
-import { announce, callData, confirmThenChange, copyText, guarded, startPage } from './dashboard.js';
+import { announce, callData, confirmThenChange, copyText, guarded, guardedForm, startPage } from './dashboard.js';
 
 const element = (id) => document.getElementById(id);
 let email = '';
@@ -94,12 +94,13 @@ element('totp-start').addEventListener('click', () => guarded(async () => {
   element('totp-code').focus();
 }));
 
-// Sends the form's body to a data endpoint; once answered, empties the form and hands on the answer.
-function submitsTo(formId, endpoint, body, then) {
+// Sends the form's body to a data endpoint; once answered, empties the form and hands on the
+// answer. fields: the form's controls by the names the server gives a refusal's path.
+function submitsTo(formId, endpoint, fields, body, then) {
   const form = element(formId);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    guarded(async () => {
+    guardedForm(form, fields, async () => {
       const answer = await callData('POST', endpoint, body());
       form.reset();
       then(answer);
@@ -107,13 +108,15 @@ function submitsTo(formId, endpoint, body, then) {
   });
 }
 
-submitsTo('password-form', 'account/password', () => ({
+submitsTo('password-form', 'account/password',
+          { password: 'password-current', newPassword: 'password-new', confirmPassword: 'password-confirm' }, () => ({
   password: element('password-current').value,
   newPassword: element('password-new').value,
   confirmPassword: element('password-confirm').value,
 }), () => announce('Your password is changed. Every other session of your account has ended.'));
 
-submitsTo('totp-confirm-form', 'account/totp/confirm', () => ({ code: element('totp-code').value }), (confirmed) => {
+submitsTo('totp-confirm-form', 'account/totp/confirm', { code: 'totp-code' }, () => ({ code: element('totp-code').value }),
+          (confirmed) => {
   element('totp-confirm-form').hidden = true;
   forgetKey();
   element('totp-required').hidden = true;
@@ -129,10 +132,11 @@ element('recovery-copy').addEventListener('click', () => {
 // The print stylesheet prints the new codes alone while they are shown.
 element('recovery-print').addEventListener('click', () => window.print());
 
-submitsTo('recovery-replace-form', 'account/recovery-codes', () => ({ password: element('recovery-password').value }),
-          (replaced) => showNewCodes(replaced.recoveryCodes));
+submitsTo('recovery-replace-form', 'account/recovery-codes', { password: 'recovery-password' },
+          () => ({ password: element('recovery-password').value }), (replaced) => showNewCodes(replaced.recoveryCodes));
 
-submitsTo('totp-disable-form', 'account/totp/disable', () => ({ password: element('totp-password').value }), () => {
+submitsTo('totp-disable-form', 'account/totp/disable', { password: 'totp-password' },
+          () => ({ password: element('totp-password').value }), () => {
   forgetNewCodes();
   showState(false);
 });

@@ -2,8 +2,8 @@
 // replacement) and their usage. Owners and developers change clients; viewers only read (the
 // server refuses their changes anyway).
 import {
-  announce, button, callData, cell, confirmChange, confirmThenChange, fillBody, formatTime, guarded, identifier,
-  showError, startPage,
+  announce, button, callData, cell, clearErrorSummary, confirmChange, confirmThenChange, fillBody, formatTime, guarded,
+  guardedForm, identifier, startPage,
 } from './dashboard.js';
 import { drawUsageChart, fillUsageTable } from './usage.js';
 
@@ -181,7 +181,7 @@ async function load() {
 function askDelete(client) {
   deleting = client;
   deleteForm.reset();
-  showError(dialogAlert(deleteDialog), null);
+  clearErrorSummary(dialogAlert(deleteDialog), deleteForm);
   document.getElementById('delete-name').textContent = client.name;
   const end = document.createElement('strong');
   end.textContent = client.id.slice(-idEndLength);
@@ -198,7 +198,7 @@ function askDelete(client) {
 
 createButton.addEventListener('click', () => {
   createForm.reset();
-  showError(dialogAlert(createDialog), null);
+  clearErrorSummary(dialogAlert(createDialog), createForm);
   const scopes = document.getElementById('create-scopes');
   scopes.replaceChildren(...knownScopes.map((scope, index) => {
     const line = document.createElement('p');
@@ -207,6 +207,8 @@ createButton.addEventListener('click', () => {
     box.type = 'checkbox';
     box.id = `create-scope-${index}`;
     box.value = scope;
+    // With one scope to choose, it is chosen.
+    box.checked = knownScopes.length === 1;
     const label = document.createElement('label');
     label.htmlFor = box.id;
     label.textContent = scope;
@@ -220,7 +222,7 @@ createForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const name = document.getElementById('create-name').value;
   const scopes = [...createForm.querySelectorAll('#create-scopes input:checked')].map((box) => box.value);
-  guarded(async () => {
+  guardedForm(createForm, { name: 'create-name', scopes: 'create-scopes-group' }, async () => {
     const created = await callData('POST', 'clients', { name, scopes });
     createDialog.close();
     showSecret(created);
@@ -232,7 +234,7 @@ deleteForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const typed = document.getElementById('delete-confirm').value;
   const deleted = deleting;
-  guarded(async () => {
+  guardedForm(deleteForm, { idEnd: 'delete-confirm' }, async () => {
     await callData('POST', `clients/${encodeURIComponent(deleted.id)}/delete`, { idEnd: typed });
     deleteDialog.close();
     await load();

@@ -1,6 +1,6 @@
 // The audit log, filtered by action or how actions begin (and, for an operator, by organization),
 // with the same selection to download as CSV.
-import { callData, cell, fillBody, guarded, startPage } from './dashboard.js';
+import { callData, cell, fillBody, guarded, guardedForm, startPage } from './dashboard.js';
 
 let isOperator = false;
 
@@ -79,7 +79,7 @@ async function load() {
 
 document.getElementById('audit-filter').addEventListener('submit', (event) => {
   event.preventDefault();
-  guarded(load);
+  guardedForm(event.target, { limit: 'audit-limit' }, load);
 });
 
 const session = await startPage();

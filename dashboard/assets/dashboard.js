@@ -142,10 +142,10 @@ export async function confirmThenChange(question, change, success) {
   if (done === true) announce(success);
 }
 
-// Runs an action of the page; its failure goes to the region (the page's alert by default).
-// A session that ended sends the browser to the sign-in page; an organization that requires
-// a second factor the user has not set up sends it to the account page.
-export async function guarded(action, region = pageAlert()) {
+// Runs an action of the page; its failure goes to the region (the page's alert by default), or to
+// show when one is given. A session that ended sends the browser to the sign-in page; an
+// organization that requires a second factor the user has not set up sends it to the account page.
+export async function guarded(action, region = pageAlert(), show = (error) => showError(region, error)) {
   showError(region, null);
   try {
     return await action();
@@ -156,10 +156,107 @@ export async function guarded(action, region = pageAlert()) {
                window.location.pathname !== '/dashboard/account') {
       window.location.assign('/dashboard/account');
     } else {
-      showError(region, error);
+      show(error);
     }
     return undefined;
   }
+}
+
+// GOV.UK's error summary pattern. The summary region (role="alert") gets the title "There is a
+// problem" and a list of the messages, and takes the focus. A fault with a place links to its
+// first control (when it has one) and is said again beside it (place.slot, between the label and the control); every
+// control of the place is marked aria-invalid and described by that message. faults:
+// [{ message, place: { controls: [element, ...], slot: element, describes: [element, ...] } | null }],
+// describes being the elements the message describes (the controls, or a group's fieldset).
+export function showErrorSummary(summary, faults) {
+  const title = document.createElement(summary.closest('dialog, form') === null ? 'h2' : 'h3');
+  title.textContent = 'There is a problem';
+  const list = document.createElement('ul');
+  for (const { message, place } of faults) {
+    const item = document.createElement('li');
+    list.append(item);
+    if (place === null || place.controls.length === 0) {
+      item.textContent = message;
+    } else {
+      const link = document.createElement('a');
+      link.href = `#${place.controls[0].id}`;
+      link.textContent = message;
+      link.addEventListener('click', (event) => {
+        event.preventDefault();
+        place.controls[0].focus();
+      });
+      item.append(link);
+    }
+    if (place === null) continue;
+    const beside = document.createElement('span');
+    const hidden = document.createElement('span');
+    hidden.className = 'visually-hidden';
+    hidden.textContent = 'Error:';
+    beside.append(hidden, ` ${message}`);
+    place.slot.append(beside);
+    place.slot.hidden = false;
+    for (const control of place.controls) control.setAttribute('aria-invalid', 'true');
+    for (const element of place.describes) {
+      const described = element.getAttribute('aria-describedby');
+      if ((described ?? '').split(' ').includes(place.slot.id)) continue;
+      element.setAttribute('aria-describedby', described ? `${described} ${place.slot.id}` : place.slot.id);
+    }
+  }
+  summary.replaceChildren(title, list);
+  summary.hidden = false;
+  summary.tabIndex = -1;
+  summary.focus();
+  if (!document.title.startsWith('Error: ')) document.title = `Error: ${document.title}`;
+}
+
+// Takes away what showErrorSummary showed: the summary, the messages beside the controls in
+// scope (an element holding them), their aria-invalid and the title's "Error: ".
+export function clearErrorSummary(summary, scope) {
+  summary.replaceChildren();
+  summary.hidden = true;
+  for (const slot of scope.querySelectorAll('.field-error')) {
+    slot.replaceChildren();
+    slot.hidden = true;
+    for (const described of scope.querySelectorAll(`[aria-describedby~="${slot.id}"]`)) {
+      const rest = described.getAttribute('aria-describedby').split(' ').filter((id) => id !== '' && id !== slot.id);
+      if (rest.length > 0) described.setAttribute('aria-describedby', rest.join(' '));
+      else described.removeAttribute('aria-describedby');
+    }
+  }
+  for (const control of scope.querySelectorAll('[aria-invalid]')) control.removeAttribute('aria-invalid');
+  if (document.title.startsWith('Error: ')) document.title = document.title.slice('Error: '.length);
+}
+
+// The place of a form's field for showErrorSummary: an input, select or textarea, or a fieldset
+// (its controls, the message after its legend). The message's element is made on first use.
+function fieldPlace(field) {
+  const group = field.tagName === 'FIELDSET';
+  const controls = group ? [...field.querySelectorAll('input, select, textarea')] : [field];
+  let slot = document.getElementById(`${field.id}-error`);
+  if (slot === null) {
+    slot = document.createElement('span');
+    slot.id = `${field.id}-error`;
+    slot.className = 'field-error';
+    slot.hidden = true;
+    if (group) field.querySelector('legend').after(slot);
+    else field.before(slot);
+  }
+  return { controls, slot, describes: [field] };
+}
+
+// Runs a form's submission (see guarded). A refusal shows in the summary as GOV.UK's error
+// summary: fields maps an error's path (the server's field name) to the id of its control or
+// fieldset in the form; an error on no such field is listed in the summary alone.
+export function guardedForm(form, fields, action, summary = pageAlert()) {
+  clearErrorSummary(summary, form);
+  return guarded(action, summary, (error) => {
+    const errors = error instanceof ApiError ? error.errors : [{ path: null, message: error.message }];
+    showErrorSummary(summary, errors.map(({ path, message }) => {
+      const id = path === null ? undefined : fields[path];
+      const field = id === undefined ? null : document.getElementById(id);
+      return { message, place: field === null || field.closest('[hidden]') !== null ? null : fieldPlace(field) };
+    }));
+  });
 }
 
 // The navigation of every signed-in page, in order: link text, page, and the kind of account

@@ -2,7 +2,8 @@
 // user's password (a one-time link the user completes) and may require a second factor for
 // everyone.
 import {
-  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
+  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, guardedForm, identifier,
+  startPage,
 } from './dashboard.js';
 
 let isOwner = false;
@@ -103,7 +104,7 @@ document.getElementById('require-totp-form').addEventListener('submit', (event) 
 document.getElementById('add-user-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = event.target;
-  guarded(async () => {
+  guardedForm(form, { email: 'user-email', role: 'user-role', password: 'user-password' }, async () => {
     await callData('POST', 'organization/users', {
       email: document.getElementById('user-email').value,
       role: document.getElementById('user-role').value,

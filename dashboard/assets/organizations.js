@@ -1,7 +1,8 @@
 // The operator's page: every organization, its plan and subscription, new organizations and
 // an organization's owners (its first user has nobody else to add them).
 import {
-  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, identifier, startPage,
+  announce, button, callData, cell, confirmThenChange, fillBody, formatTime, guarded, guardedForm, identifier,
+  startPage,
 } from './dashboard.js';
 
 const plans = ['free', 'starter', 'pro', 'enterprise'];
@@ -67,7 +68,7 @@ document.getElementById('org-plan').append(...plans.map((plan) => new Option(pla
 document.getElementById('create-org-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = event.target;
-  guarded(async () => {
+  guardedForm(form, { name: 'org-name', plan: 'org-plan' }, async () => {
     announce('');
     const created = await callData('POST', 'organizations', {
       name: document.getElementById('org-name').value, plan: document.getElementById('org-plan').value,
@@ -81,7 +82,7 @@ document.getElementById('add-owner-form').addEventListener('submit', (event) => 
   event.preventDefault();
   const form = event.target;
   const organization = ownerOrganization.selectedOptions[0];
-  guarded(async () => {
+  guardedForm(form, { email: 'owner-email', password: 'owner-password' }, async () => {
     announce('');
     const added = await callData('POST', `organizations/${encodeURIComponent(organization.value)}/owners`, {
       email: document.getElementById('owner-email').value, password: document.getElementById('owner-password').value,

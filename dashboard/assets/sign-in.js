@@ -1,6 +1,6 @@
 // The sign-in form: email and password, then the authentication code when the account has a
 // second factor (the server answers SecondFactorNeeded). Success goes to the home the server names.
-import { ApiError, announce, callData, pageAlert, showError } from './dashboard.js';
+import { ApiError, announce, callData, clearErrorSummary, pageAlert, showError, showErrorSummary } from './dashboard.js';
 
 // The Account page's "Sign out everywhere" ends this browser's session too and comes here.
 if (new URLSearchParams(window.location.search).get('signed-out') === 'everywhere') {
@@ -17,7 +17,7 @@ const code = document.getElementById('code');
 
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  showError(pageAlert(), null);
+  clearErrorSummary(pageAlert(), form);
   announce('');
   const body = { email: document.getElementById('email').value, password: document.getElementById('password').value };
   if (!codeField.hidden && code.value !== '') body.code = code.value;
@@ -25,11 +25,15 @@ form.addEventListener('submit', async (event) => {
     const answer = await callData('POST', 'sign-in', body);
     window.location.assign(answer.home);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'SecondFactorNeeded' && codeField.hidden) {
+    // The question for the second factor is no error: a plain message, and the code's field.
+    if (error instanceof ApiError && error.code === 'SecondFactorNeeded') {
+      showError(pageAlert(), error);
       codeField.hidden = false;
       code.required = true;
       code.focus();
+      return;
     }
-    showError(pageAlert(), error);
+    const messages = error instanceof ApiError ? error.errors.map((each) => each.message) : [error.message];
+    showErrorSummary(pageAlert(), messages.map((message) => ({ message, place: null })));
   }
 });

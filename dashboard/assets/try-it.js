@@ -3,7 +3,7 @@
 // server judges and draws everything (/dashboard/data/try-it/generate and try-it/parse); the
 // symbol arrives as SVG text and is shown through an <img> from a blob: URL, so none of its text
 // becomes part of this page.
-import { callData, cell, guarded, startPage } from './dashboard.js';
+import { callData, cell, clearErrorSummary, guarded, showErrorSummary, startPage } from './dashboard.js';
 
 // --- Rows of key/value pairs: the further AIs and the extension parameters.
 
@@ -211,22 +211,6 @@ function definitionOfForm(rows) {
   };
 }
 
-function clearFieldErrors() {
-  for (const error of generateForm.querySelectorAll('.field-error')) {
-    error.hidden = true;
-    error.replaceChildren();
-  }
-  for (const input of generateForm.querySelectorAll('input[aria-invalid]')) {
-    input.removeAttribute('aria-invalid');
-    const described = (input.getAttribute('aria-describedby') ?? '').split(' ')
-      .filter((id) => id !== '' && !id.endsWith('-error'));
-    if (described.length > 0) input.setAttribute('aria-describedby', described.join(' '));
-    else input.removeAttribute('aria-describedby');
-  }
-  generateErrors.hidden = true;
-  generateErrors.replaceChildren();
-}
-
 // Where a fault's path points in the form: its error paragraph and inputs (null: the summary only).
 // "primaryKey", "ais.2", "ais.2.digitalLink", "extensionParameters.0", "digitalLinkStem", ...
 function placeOf(path, rows) {
@@ -244,33 +228,13 @@ function placeOf(path, rows) {
 
 // The faults: listed at the top of the form (linked to their field), and each beside its field.
 function showFaults(errors, rows) {
-  const title = document.createElement('h3');
-  title.textContent = 'There is a problem';
-  const list = document.createElement('ul');
-  for (const error of errors) {
-    const place = placeOf(error.path, rows);
-    const item = document.createElement('li');
-    if (place !== null && place.inputs.length > 0) {
-      const link = document.createElement('a');
-      link.href = `#${place.inputs[place.inputs.length - 1].id}`;
-      link.textContent = error.message;
-      item.append(link);
-    } else {
-      item.textContent = error.message;
-    }
-    list.append(item);
-    if (place === null) continue;
-    place.error.append(paragraph(error.message));
-    place.error.hidden = false;
-    for (const input of place.inputs) {
-      input.setAttribute('aria-invalid', 'true');
-      const described = input.getAttribute('aria-describedby');
-      input.setAttribute('aria-describedby', described ? `${described} ${place.error.id}` : place.error.id);
-    }
-  }
-  generateErrors.replaceChildren(title, list);
-  generateErrors.hidden = false;
-  generateErrors.focus();
+  showErrorSummary(generateErrors, errors.map(({ path, message }) => {
+    const place = placeOf(path, rows);
+    if (place === null) return { message, place: null };
+    // The link goes to the value, the input a fault is most often about.
+    const controls = [...place.inputs].reverse();
+    return { message, place: { controls, slot: place.error, describes: controls } };
+  }));
 }
 
 generateForm.addEventListener('submit', (event) => {
@@ -278,7 +242,7 @@ generateForm.addEventListener('submit', (event) => {
   guarded(async () => {
     const rows = {};
     const answer = await callData('POST', 'try-it/generate', definitionOfForm(rows));
-    clearFieldErrors();
+    clearErrorSummary(generateErrors, generateForm);
     const figure = symbolFigure(generateResult, answer.symbol);
     if (answer.code === null) {
       const count = answer.failure.errors.length;

@@ -12,6 +12,27 @@
 
 namespace codepayload::server::dashboard {
 
+namespace {
+
+// A clause ("the email address x already has an account": its first word a lower-case one) with
+// a capital first letter and a full stop. Any other text is left as it is: a sentence already,
+// or a refusal that starts with the path it is about ("primaryKey: required field is missing",
+// as /codes words it).
+std::string asSentence(std::string text) {
+  std::size_t wordEnd = 0;
+  while (wordEnd < text.size() && text[wordEnd] >= 'a' && text[wordEnd] <= 'z') ++wordEnd;
+  if (wordEnd == 0 || (wordEnd < text.size() && text[wordEnd] != ' ')) return text;
+  text.front() = static_cast<char>(text.front() - 'a' + 'A');
+  const char last = text.back();
+  if (last != '.' && last != '?' && last != '!') text.push_back('.');
+  return text;
+}
+
+}  // namespace
+
+Refusal::Refusal(int httpStatus, std::string errorCode, std::optional<std::string> field, std::string text)
+    : status(httpStatus), code(std::move(errorCode)), path(std::move(field)), message(asSentence(std::move(text))) {}
+
 Refusal invalid(std::string_view field, std::string message) {
   return Refusal{400, "Validation.Invalid." + std::string(field), std::string(field), std::move(message)};
 }

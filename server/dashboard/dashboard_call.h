@@ -61,8 +61,13 @@ struct Call {
   const std::string& organizationId() const { return who->user->organizationId; }
 };
 
-// A refusal that ends the request with an ErrorEnvelope.
+// A refusal that ends the request with an ErrorEnvelope. Its message is made a sentence, as
+// everything the pages show is: the stores and shared checks word a refusal as the clause the
+// command-line tools print after their name ("the email address x already has an account"),
+// which the dashboard shows as "The email address x already has an account.".
 struct Refusal {
+  Refusal(int httpStatus, std::string errorCode, std::optional<std::string> field, std::string text);
+
   int status;
   std::string code;
   std::optional<std::string> path;

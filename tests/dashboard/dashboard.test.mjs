@@ -137,6 +137,31 @@ async function answerConfirmation(page, question, button, state) {
 }
 
 // The page's success message (dashboard.js, announce).
+// GOV.UK's error summary: titled "There is a problem", its messages listed in order, the page's
+// title starting "Error: ".
+async function expectErrorSummary(summary, messages) {
+  await summary.getByRole('heading', { name: 'There is a problem', exact: true }).waitFor();
+  assert.deepEqual(await summary.getByRole('listitem').allInnerTexts(), messages);
+  assert.match(await summary.page().title(), /^Error: /);
+}
+
+// A field the server refused: marked aria-invalid, its message shown beside it (after a
+// visually hidden "Error: ") and read as its description; the summary's link leads to it.
+async function expectFieldError(summary, control, message) {
+  const field = await control.evaluate((element) => {
+    const described = element.closest('fieldset:not(.row)[aria-describedby]') ?? element;
+    return {
+      invalid: element.getAttribute('aria-invalid'),
+      description: (described.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'))
+        .map((id) => document.getElementById(id).textContent).join(' '),
+      beside: document.getElementById(`${described.id}-error`)?.textContent,
+    };
+  });
+  assert.deepEqual(field, { invalid: 'true', description: `Error: ${message}`, beside: `Error: ${message}` });
+  await summary.getByRole('link', { name: message, exact: true }).click();
+  assert.equal(await control.evaluate((element) => element === document.activeElement), true);
+}
+
 async function expectAnnounced(page, message) {
   await page.locator('#page-status').filter({ hasText: message }).waitFor();
   assert.equal(await page.locator('#page-status').getAttribute('role'), 'status');
@@ -303,7 +328,8 @@ test('sign-in: an unknown email and a wrong password get the same answer', async
   const wrongPassword = await page.getByRole('alert').innerText();
   await signIn(page, { email: 'nobody@acme.example', password: 'not the password at all' });
   const unknownEmail = await page.getByRole('alert').innerText();
-  assert.notEqual(wrongPassword, '');
+  await expectErrorSummary(page.getByRole('alert'), ['The email, password or authentication code is not right.']);
+  assert.equal(await page.getByRole('alert').evaluate((element) => element === document.activeElement), true);
   assert.equal(unknownEmail, wrongPassword);
   assert.equal(new URL(page.url()).pathname, '/dashboard/sign-in');
   await checkState(page, 'sign-in');
@@ -329,7 +355,8 @@ test('without JavaScript: the sign-in form posts and redirects home; signed-in p
   const page = await context.newPage();
   await signIn(page, { email: owner.email, password: 'not the password at all' });
   await page.waitForURL('**/dashboard/sign-in');
-  assert.equal(await page.getByRole('alert').innerText(), 'The email, password or authentication code is not right.');
+  await expectErrorSummary(page.getByRole('alert'), ['The email, password or authentication code is not right.']);
+  assert.equal(await page.getByRole('alert').evaluate((element) => element === document.activeElement), true);
   assert.equal(await page.getByLabel('Email', { exact: true }).inputValue(), owner.email);
   await expectAccessibleWithoutJavaScript(page, 'sign-in without JavaScript, refused');
   await signIn(page, owner);
@@ -364,9 +391,12 @@ test('create a client: the secret is shown once and works at /oauth/token and /c
   await dialog.getByLabel('Name', { exact: true }).fill(clientName);
   await expectAccessible(owner_, 'the create dialog');
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
-  await dialog.getByRole('alert').waitFor();
-  assert.notEqual(await dialog.getByRole('alert').innerText(), '');
+  const noScope = 'A client needs at least one scope (known scopes: read:codes, write:codes).';
+  await expectErrorSummary(dialog.getByRole('alert'), [noScope]);
   await expectAccessible(owner_, 'the create dialog refusing a client without scopes');
+  const scopes = dialog.getByRole('group', { name: 'Scopes', exact: true });
+  await expectFieldError(dialog.getByRole('alert'), scopes.getByLabel('read:codes', { exact: true }), noScope);
+  assert.equal(await scopes.getByLabel('write:codes', { exact: true }).getAttribute('aria-invalid'), 'true');
   await dialog.getByLabel('write:codes', { exact: true }).check();
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await owner_.context().grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -468,9 +498,9 @@ test('delete asks for the end of the client ID, which tells a client from its re
   for (const typed of [clientName.slice(0, 6), replacement.clientId.slice(-6)]) {
     await dialog.getByLabel(label, { exact: true }).fill(typed);
     await dialog.getByRole('button', { name: 'Delete client', exact: true }).click();
-    await dialog.getByRole('alert').filter({
-      hasText: 'Type the last 6 characters of the client ID exactly to confirm that it should be deleted.',
-    }).waitFor();
+    const wrong = 'Type the last 6 characters of the client ID exactly to confirm that it should be deleted.';
+    await dialog.getByRole('alert').filter({ hasText: wrong }).waitFor();
+    await expectFieldError(dialog.getByRole('alert'), dialog.getByLabel(label, { exact: true }), wrong);
   }
   await expectAccessible(owner_, 'the delete dialog refusing the wrong characters');
   await clientRow(owner_, first.clientId).waitFor();
@@ -621,8 +651,9 @@ test('Try it: a viewer generates a definition: its barcodeText, HRI and symbol, 
   const summary = form.getByRole('alert');
   await summary.getByRole('link', { name: checkDigit, exact: true }).waitFor();
   await summary.getByRole('link', { name: month, exact: true }).waitFor();
-  assert.equal(await page.locator('#primary-error').innerText(), checkDigit);
-  assert.equal(await form.getByRole('group', { name: 'Further AI 2' }).locator('.field-error').innerText(), month);
+  assert.equal(await page.locator('#primary-error').textContent(), `Error: ${checkDigit}`);
+  assert.equal(await form.getByRole('group', { name: 'Further AI 2' }).locator('.field-error').textContent(),
+               `Error: ${month}`);
   assert.equal(await primary.getByLabel('Value', { exact: true }).getAttribute('aria-invalid'), 'true');
   await result.getByRole('heading', { name: 'Not generated', exact: true }).waitFor();
   assert.equal(await result.getByRole('img').count(), 0);
@@ -839,8 +870,10 @@ test('two-factor: the viewer scans the QR code, turns TOTP on, keeps the codes, 
   const makeNew = page.getByRole('region', { name: 'Make new recovery codes' });
   await makeNew.getByLabel('Password', { exact: true }).fill('not the password');
   await makeNew.getByRole('button', { name: 'Make new recovery codes', exact: true }).click();
-  await page.getByRole('alert').filter({ hasText: 'The password is not right.' }).waitFor();
+  await expectErrorSummary(page.getByRole('alert'), ['The password is not right.']);
   await expectAccessible(page, 'the account page refusing new recovery codes');
+  await expectFieldError(page.getByRole('alert'), makeNew.getByLabel('Password', { exact: true }),
+                         'The password is not right.');
   await makeNew.getByLabel('Password', { exact: true }).fill(viewer.password);
   await makeNew.getByRole('button', { name: 'Make new recovery codes', exact: true }).click();
   const newCodes = await shownRecoveryCodes(page);
@@ -1022,8 +1055,9 @@ test('an operator creates an organization and adds its first owner, who signs in
   await checkState(operatorPage, 'organizations-owner-added');
   await addOwner();
   const alert = operatorPage.locator('#page-alert');
-  await alert.filter({ hasText: 'already has an account' }).waitFor();
-  assert.equal(await alert.innerText(), 'the email address first@fresh.example already has an account');
+  const taken = 'The email address first@fresh.example already has an account.';
+  await expectErrorSummary(alert, [taken]);
+  await expectFieldError(alert, operatorPage.getByLabel('Email', { exact: true }), taken);
   assert.equal(await operatorPage.locator('#page-status').innerText(), '');
   await checkState(operatorPage, 'organizations-owner-refused');
 
@@ -1216,11 +1250,21 @@ test('change password on the Account page: other sessions end, this one stays, t
   const newPassword = 'pat chose this password';
   await page.getByLabel('Current password', { exact: true }).fill(pat.password);
   await page.getByLabel('New password', { exact: true }).fill(newPassword);
+  await page.getByLabel('Confirm new password', { exact: true }).fill(`${newPassword}!`);
+  await page.getByRole('button', { name: 'Change password', exact: true }).click();
+  const differ = 'The two new passwords differ; type the same password in both fields.';
+  await expectErrorSummary(page.getByRole('alert'), [differ]);
+  await checkState(page, 'account-change-password-refused');
+  await expectFieldError(page.getByRole('alert'), page.getByLabel('Confirm new password', { exact: true }), differ);
   await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
   await checkState(page, 'account-change-password-filled');
   await page.getByRole('button', { name: 'Change password', exact: true }).click();
   await expectAnnounced(page, 'Your password is changed. Every other session of your account has ended.');
   await checkState(page, 'account-password-changed');
+  // The refusal is gone with the change: no summary, no field marked, the title as it was.
+  assert.equal(await page.locator('#page-alert').isVisible(), false);
+  assert.equal(await page.getByLabel('Confirm new password', { exact: true }).getAttribute('aria-invalid'), null);
+  assert.equal(await page.title(), 'Account - Code-Payload dashboard');
   assert.equal(await page.getByLabel('New password', { exact: true }).inputValue(), '');
   assert.equal((await page.context().request.get('/dashboard/data/session')).status(), 200);
   assert.equal((await elsewhere.context().request.get('/dashboard/data/session')).status(), 401);

@@ -105,16 +105,21 @@ void replaceMarker(std::string& page, std::string_view marker, std::string_view 
   page.replace(at, marker.size(), replacement);
 }
 
-// The sign-in page again, for a browser without JavaScript: `message` in its
-// alert, the email typed kept, and the code's field shown when asked for.
-std::string signInPage(std::string_view message, std::string_view email, bool askCode) {
+// The sign-in page again, for a browser without JavaScript, as sign-in.js
+// shows it: a refusal in GOV.UK's error summary (and "Error: " before the
+// title), the question for the second factor as a plain message; the email
+// typed kept, and the code's field shown when asked for.
+std::string signInPage(const Refusal& refusal, std::string_view email, bool askCode) {
   const std::optional<DashboardFile> file = findDashboardFile("sign-in.html");
   if (!file) throw std::logic_error("sign-in.html is not part of this build");
   std::string page(file->bytes);
-  std::string alert = R"(<div id="page-alert" class="alert" role="alert">)";
-  common::appendMarkupText(alert, message);
-  alert += "</div>";
+  const bool question = refusal.code == error_code::kSecondFactorNeeded;
+  std::string alert = R"(<div id="page-alert" class="alert" role="alert" tabindex="-1")";
+  alert += question ? "><p>" : " autofocus><h2>There is a problem</h2><ul><li>";
+  common::appendMarkupText(alert, refusal.message);
+  alert += question ? "</p></div>" : "</li></ul></div>";
   replaceMarker(page, R"(<div id="page-alert" class="alert" role="alert" hidden></div>)", alert);
+  if (!question) replaceMarker(page, "<title>", "<title>Error: ");
   std::string emailInput = R"(<input id="email" name="email" type="email" value=")";
   common::appendMarkupText(emailInput, email);
   emailInput += '"';
@@ -181,7 +186,7 @@ void signInWithForm(Call& call, std::string_view body) {
   const Refusal refusal = refusalOf(call, attempted.result);
   const bool askCode = codeGiven || attempted.result.outcome == accounts::SignInResult::Outcome::SecondFactorNeeded;
   sendBody(call.exchange, refusal.status == 429 ? 429 : 200, "text/html; charset=utf-8",
-           signInPage(refusal.message, email, askCode), call.trace);
+           signInPage(refusal, email, askCode), call.trace);
 }
 
 void signOut(Call& call) {

@@ -288,10 +288,13 @@ TEST_F(DashboardTest, TheSignInFormWorksWithoutJavaScript) {
   EXPECT_EQ(refused.header("content-type"), "text/html; charset=utf-8");
   EXPECT_EQ(refused.header("set-cookie"), "<absent>");
   expectDashboardHeaders(refused);
-  EXPECT_NE(refused.body.find(R"(<div id="page-alert" class="alert" role="alert">The email, password or )"
-                              R"(authentication code is not right.</div>)"),
+  // The refusal in GOV.UK's error summary, focused, and the title says so.
+  EXPECT_NE(refused.body.find(R"(<div id="page-alert" class="alert" role="alert" tabindex="-1" autofocus>)"
+                              R"(<h2>There is a problem</h2><ul><li>The email, password or authentication code is )"
+                              R"(not right.</li></ul></div>)"),
             std::string::npos)
       << refused.body;
+  EXPECT_NE(refused.body.find("<title>Error: Sign in - Code-Payload dashboard</title>"), std::string::npos);
   EXPECT_NE(refused.body.find(R"(<input id="email" name="email" type="email" value="&quot;&lt;b&gt;owner@acme.)"
                               R"(example" autocomplete="username" required>)"),
             std::string::npos)
@@ -302,10 +305,12 @@ TEST_F(DashboardTest, TheSignInFormWorksWithoutJavaScript) {
   enrolTotp(browser);
   const HttpResult codeAsked = postForm("email=dev%40acme.example&password=" + std::string(kPassword));
   EXPECT_EQ(codeAsked.status, 200);
-  EXPECT_NE(codeAsked.body.find(R"(role="alert">Enter the authentication code from your app, or one of your )"
-                                R"(recovery codes.</div>)"),
+  // Asking for the code is no error: a plain message, the title as it was.
+  EXPECT_NE(codeAsked.body.find(R"(<div id="page-alert" class="alert" role="alert" tabindex="-1"><p>Enter the )"
+                                R"(authentication code from your app, or one of your recovery codes.</p></div>)"),
             std::string::npos)
       << codeAsked.body;
+  EXPECT_NE(codeAsked.body.find("<title>Sign in - Code-Payload dashboard</title>"), std::string::npos);
   EXPECT_NE(codeAsked.body.find(R"(<p id="code-field"><label for="code">)"), std::string::npos) << codeAsked.body;
   EXPECT_NE(codeAsked.body.find(R"(<input id="code" name="code" required autofocus autocomplete="one-time-code")"),
             std::string::npos)
@@ -698,10 +703,18 @@ TEST_F(DashboardTest, ThePlanGateRefusesClients) {
 
 TEST_F(DashboardTest, BadClientRequestsAreNamed) {
   const Browser browser = signIn("owner@acme.example");
+  // The registry's clauses, as the pages show them: sentences, on the field they are about.
   const HttpResult unknownScope = post("/dashboard/data/clients", R"({"name":"x","scopes":["write:code"]})", &browser);
   EXPECT_EQ(unknownScope.status, 400);
-  EXPECT_EQ(parseObject(unknownScope.body)->getArray("errors")->getObject(0)->getValue<std::string>("code"),
-            "Validation.Invalid.scopes");
+  EXPECT_EQ(unknownScope.body,
+            envelope("Validation.Invalid.scopes", "scopes",
+                     "Unknown scope \\\"write:code\\\" (did you mean \\\"write:codes\\\"? known scopes: read:codes, "
+                     "write:codes)."));
+  const HttpResult emptyScopes = post("/dashboard/data/clients", R"({"name":"x","scopes":[]})", &browser);
+  EXPECT_EQ(emptyScopes.status, 400);
+  EXPECT_EQ(emptyScopes.body,
+            envelope("Validation.Invalid.scopes", "scopes",
+                     "A client needs at least one scope (known scopes: read:codes, write:codes)."));
   const HttpResult noScopes = post("/dashboard/data/clients", R"({"name":"x","scopes":"write:codes"})", &browser);
   EXPECT_EQ(noScopes.body,
             envelope("Validation.Invalid.scopes", "scopes", "\\\"scopes\\\" must be a list of strings."));
@@ -719,18 +732,19 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
     EXPECT_EQ(reordered.status, 400) << name;
     EXPECT_EQ(reordered.body,
               envelope("Validation.Invalid.name", "name",
-                       "a client name must not contain a bidirectional control character (U+202E at byte offset 7)"));
+                       "A client name must not contain a bidirectional control character (U+202E at byte offset 7)."));
   }
   const HttpResult isolated =
       post("/dashboard/data/clients", R"({"name":"line \u2067A\u2069","scopes":["write:codes"]})", &browser);
   EXPECT_EQ(isolated.body,
             envelope("Validation.Invalid.name", "name",
-                     "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)"));
+                     "A client name must not contain a bidirectional control character (U+2067 at byte offset 5)."));
   EXPECT_TRUE(harness_.service().auth().registry().listClients(organizationId_).empty());
   const std::vector<accounts::AuditRecord> refused =
       store_.readAudit(accounts::AuditQuery{organizationId_, std::string("client.create"), 1});
   ASSERT_EQ(refused.size(), 1u);
   EXPECT_EQ(refused[0].result, accounts::AuditResult::Refused);
+  // The audit keeps the registry's words, as codepayload-admin's refusals are recorded.
   EXPECT_EQ(refused[0].detail,
             "a client name must not contain a bidirectional control character (U+2067 at byte offset 5)");
 }
@@ -786,14 +800,14 @@ TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
            R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(taken.status, 409);
   EXPECT_EQ(taken.body,
-            envelope("Conflict", "email", "the email address NEW@acme.example is already a user of this organization"));
+            envelope("Conflict", "email", "The email address NEW@acme.example is already a user of this organization."));
   const HttpResult reordered =
       post("/dashboard/data/organization/users",
            R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.email", "email",
-                                     "the email address must not contain a bidirectional control character (U+202E "
-                                     "at byte offset 12)"));
+                                     "The email address must not contain a bidirectional control character (U+202E "
+                                     "at byte offset 12)."));
   const HttpResult weak = post("/dashboard/data/organization/users",
                                R"({"email":"w@acme.example","role":"viewer","password":"short"})", &owner);
   EXPECT_EQ(weak.status, 400);
@@ -860,7 +874,7 @@ TEST_F(DashboardTest, AddingAUserDoesNotTellWhetherTheEmailHasAnAccountElsewhere
   EXPECT_EQ(listed, expected);
   for (const std::string email : {"FRESH@acme.example", "Owner@Thrifty.example"}) {
     EXPECT_EQ(add(email).body,
-              envelope("Conflict", "email", "the email address " + email + " is already a user of this organization"));
+              envelope("Conflict", "email", "The email address " + email + " is already a user of this organization."));
   }
   // The other organization's account is untouched: its own password still signs it in, to its own organization.
   const Browser thrifty = signIn("owner@thrifty.example");
@@ -1308,8 +1322,8 @@ TEST_F(DashboardTest, OperatorsManageOrganizations) {
   const HttpResult reordered = post("/dashboard/data/organizations", R"({"name":"\u200FAcme","plan":"pro"})", &browser);
   EXPECT_EQ(reordered.status, 400);
   EXPECT_EQ(reordered.body, envelope("Validation.Invalid.name", "name",
-                                     "an organization name must not contain a bidirectional control character "
-                                     "(U+200F at byte offset 0)"));
+                                     "An organization name must not contain a bidirectional control character "
+                                     "(U+200F at byte offset 0)."));
   const HttpResult list = get("/dashboard/data/organizations", &browser);
   EXPECT_EQ(parseObject(list.body)->getArray("organizations")->size(), 3u);
 
@@ -1428,11 +1442,11 @@ TEST_F(DashboardTest, AnOperatorAddsAnOrganizationsOwner) {
 
   const HttpResult taken = post(path, body("Owner@acme.example", kPassword), &browser);
   EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(taken.body, envelope("Conflict", "email", "the email address Owner@acme.example already has an account"));
+  EXPECT_EQ(taken.body, envelope("Conflict", "email", "The email address Owner@acme.example already has an account."));
   const HttpResult weak = post(path, body("second@newco.example", "short"), &browser);
   EXPECT_EQ(weak.status, 400);
   EXPECT_EQ(weak.body, envelope("Validation.Invalid.password", "password",
-                                "the password has 5 characters; it needs at least 12"));
+                                "The password has 5 characters; it needs at least 12."));
   const HttpResult badEmail = post(path, body("second", kPassword), &browser);
   EXPECT_EQ(badEmail.status, 400);
   EXPECT_EQ(parseObject(badEmail.body)->getArray("errors")->getObject(0)->getValue<std::string>("path"), "email");
