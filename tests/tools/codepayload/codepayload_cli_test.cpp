@@ -3,6 +3,7 @@
 // CSV at their line and column, the exit status and the summary line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
@@ -130,8 +131,10 @@ TEST_F(CodepayloadCli, ParseTakesAGroupSeparatorInALineAsItIs) {
                                "17261231\n");
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.out,
-            "reference,form,symbologyIdentifier,elementString,hri,digitalLink,errors\r\n"
-            "1,scannerData,]d2,(01)09506000134352(10)ABC(17)261231,(01)09506000134352(10)ABC(17)261231,,\r\n");
+            "reference,form,symbologyIdentifier,primaryKey,01,10,17,digitalLinkStem,linkType,context,elementString,"
+            "hri,digitalLink,errors\r\n"
+            "1,scannerData,]d2,01,09506000134352,ABC,261231,,,,(01)09506000134352(10)ABC(17)261231,"
+            "(01)09506000134352(10)ABC(17)261231,,\r\n");
   expectSummary(result.err, "1 parsed, 0 failed");
 }
 
@@ -143,14 +146,58 @@ TEST_F(CodepayloadCli, ParseWritesCsvOneRowPerPayloadInInputOrder) {
   const RunResult result = run({"parse", "scans.csv", "--output-format", "csv"});
   EXPECT_EQ(result.exitCode, 3);
   EXPECT_EQ(result.out,
-            "reference,form,symbologyIdentifier,elementString,hri,digitalLink,errors\r\n"
-            "2,elementString,,,,,Validation.Invalid.primaryKey primaryKey: AI 01: '1' is too short for the format "
-            "N14.\r\n"
-            "box,digitalLink,,(01)09506000134352(10)AB(17)261231,(01)09506000134352(10)AB(17)261231,"
+            "reference,form,symbologyIdentifier,primaryKey,01,10,17,21,digitalLinkStem,linkType,context,"
+            "elementString,hri,digitalLink,errors\r\n"
+            "2,elementString,,01,1,,,,,,,,,,Validation.Invalid.primaryKey primaryKey: AI 01: '1' is too short for "
+            "the format N14.\r\n"
+            "box,digitalLink,,01,09506000134352,AB,261231,,https://id.example.com,,,"
+            "(01)09506000134352(10)AB(17)261231,(01)09506000134352(10)AB(17)261231,"
             "https://id.example.com/01/09506000134352/10/AB?17=261231,\r\n"
-            "4,scannerData,]d2,\"(01)09506000134352(17)261231(10)ABC(21)X,Y\","
+            "4,scannerData,]d2,01,09506000134352,ABC,261231,\"X,Y\",,,,\"(01)09506000134352(17)261231(10)ABC(21)X,Y\","
             "\"(01)09506000134352(17)261231(10)ABC(21)X,Y\",,\r\n");
   expectSummary(result.err, "2 parsed, 1 failed");
+}
+
+// The parse CSV's definition columns are generate's own: without the answer's
+// columns, the file is a generate CSV that makes the codes read.
+TEST_F(CodepayloadCli, TheParseCsvsDefinitionColumnsAreAGenerateCsv) {
+  const RunResult parsed =
+      run({"parse", "--input-format", "lines", "--output-format", "csv"},
+          "https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1%3Apip\n"
+          "(01)09506000134352(21)X1(3103)000189\n");
+  ASSERT_EQ(parsed.exitCode, 0) << parsed.err;
+  ASSERT_EQ(parsed.out,
+            "reference,form,symbologyIdentifier,primaryKey,01,10,17,21,3103,ext:shelf,digitalLinkStem,linkType,"
+            "context,elementString,hri,digitalLink,errors\r\n"
+            "1,digitalLink,,01,09506000134352,AB,261231,,,b7,https://id.example.com,gs1:pip,,"
+            "(01)09506000134352(10)AB(17)261231,(01)09506000134352(10)AB(17)261231,"
+            "https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1:pip,\r\n"
+            "2,elementString,,01,09506000134352,,,X1,000189,,,,,(01)09506000134352(21)X1(3103)000189,"
+            "(01)09506000134352(21)X1(3103)000189,,\r\n");
+  // Columns 1 and 4 to 13 (reference, the definition) of each record; no cell here is quoted.
+  std::string definitions;
+  std::size_t start = 0;
+  while (start < parsed.out.size()) {
+    const std::size_t end = parsed.out.find("\r\n", start);
+    std::vector<std::string> cells;
+    for (std::size_t cell = start; cell <= end;) {
+      const std::size_t comma = std::min(parsed.out.find(',', cell), end);
+      cells.push_back(parsed.out.substr(cell, comma - cell));
+      cell = comma + 1;
+    }
+    definitions += cells[0];
+    for (std::size_t column = 3; column < 13; ++column) definitions += "," + cells[column];
+    definitions += "\r\n";
+    start = end + 2;
+  }
+  write("definitions.csv", definitions);
+  const RunResult generated = run({"generate", "definitions.csv", "--output-format", "csv"});
+  EXPECT_EQ(generated.exitCode, 0) << generated.err;
+  EXPECT_EQ(generated.out,
+            "reference,barcodeText,hri,errors\r\n"
+            "1,https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1:pip,"
+            "(01)09506000134352(10)AB(17)261231,\r\n"
+            "2,(01)09506000134352(21)X1(3103)000189,(01)09506000134352(21)X1(3103)000189,\r\n");
 }
 
 const std::string kDefinitions =
@@ -252,7 +299,8 @@ TEST_F(CodepayloadCli, OutputWritesTheFileAndNothingToStandardOutput) {
   EXPECT_EQ(csv.exitCode, 3);
   EXPECT_EQ(csv.out, "");
   EXPECT_EQ(firstLine(readFile(temp_ / "answer.csv")),
-            "reference,form,symbologyIdentifier,elementString,hri,digitalLink,errors\r");
+            "reference,form,symbologyIdentifier,primaryKey,01,10,17,21,digitalLinkStem,linkType,context,"
+            "elementString,hri,digitalLink,errors\r");
   // --output-format wins over the name.
   const RunResult named = run({"parse", "scans.txt", "--output", "answer.csv", "--output-format", "json"});
   EXPECT_EQ(named.exitCode, 3);
