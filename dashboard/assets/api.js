@@ -181,7 +181,6 @@ async function load() {
 function askDelete(client) {
   deleting = client;
   deleteForm.reset();
-  clearErrorSummary(dialogAlert(deleteDialog), deleteForm);
   document.getElementById('delete-name').textContent = client.name;
   const end = document.createElement('strong');
   end.textContent = client.id.slice(-idEndLength);
@@ -198,7 +197,6 @@ function askDelete(client) {
 
 createButton.addEventListener('click', () => {
   createForm.reset();
-  clearErrorSummary(dialogAlert(createDialog), createForm);
   const scopes = document.getElementById('create-scopes');
   scopes.replaceChildren(...knownScopes.map((scope, index) => {
     const line = document.createElement('p');
@@ -293,6 +291,11 @@ secretDialog.addEventListener('close', () => {
   document.getElementById('new-client-secret').value = '';
   document.getElementById('token-example').textContent = '';
 });
+
+// A dialog's refusal goes with it (the title's "Error: " too).
+for (const [dialog, form] of [[createDialog, createForm], [deleteDialog, deleteForm]]) {
+  dialog.addEventListener('close', () => clearErrorSummary(dialogAlert(dialog), form));
+}
 
 for (const closer of document.querySelectorAll('[data-close]')) {
   closer.addEventListener('click', () => closer.closest('dialog').close());

@@ -401,6 +401,9 @@ test('create a client: the secret is shown once and works at /oauth/token and /c
   await dialog.getByRole('button', { name: 'Create', exact: true }).click();
   await owner_.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   first = await readSecretDialog(owner_, { checkClosing: true });
+  // The refusal went with its dialog.
+  assert.equal(await owner_.title(), 'API clients - Code-Payload dashboard');
+  assert.equal(await dialog.getByRole('alert', { includeHidden: true }).isHidden(), true);
 
   const row = clientRow(owner_, first.clientId);
   await row.getByRole('cell', { name: 'active', exact: true }).waitFor();
