@@ -164,10 +164,10 @@ export async function guarded(action, region = pageAlert(), show = (error) => sh
 
 // GOV.UK's error summary pattern. The summary region (role="alert") gets the title "There is a
 // problem" and a list of the messages, and takes the focus. A fault with a place links to its
-// first control (when it has one) and is said again beside it (place.slot, between the label and the control); every
-// control of the place is marked aria-invalid and described by that message. faults:
-// [{ message, place: { controls: [element, ...], slot: element, describes: [element, ...] } | null }],
-// describes being the elements the message describes (the controls, or a group's fieldset).
+// first control (when it has one) and is said again beside it (place.slot, between the label and
+// the control); every control of the place is marked aria-invalid, and the elements it describes
+// (the controls, or a group's fieldset) are described by that message. faults:
+// [{ message, place: { controls: [element, ...], slot: element, describes: [element, ...] } | null }].
 export function showErrorSummary(summary, faults) {
   const title = document.createElement(summary.closest('dialog, form') === null ? 'h2' : 'h3');
   title.textContent = 'There is a problem';
