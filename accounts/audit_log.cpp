@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 
+#include "common/ascii.h"
+
 namespace codepayload::accounts {
 
 namespace {
@@ -30,7 +32,7 @@ std::string likePrefixPattern(std::string_view prefix) {
   pattern.reserve(prefix.size() + 1);
   for (const char c : prefix) {
     if (c == '%' || c == '_' || c == '\\') pattern.push_back('\\');
-    pattern.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+    pattern.push_back(common::toAsciiLower(c));
   }
   pattern.push_back('%');
   return pattern;

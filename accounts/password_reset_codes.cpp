@@ -4,17 +4,9 @@
 
 #include "accounts/sha256_hex.h"
 #include "auth/random_strings.h"
+#include "common/ascii.h"
 
 namespace codepayload::accounts {
-
-namespace {
-
-bool isBase64UrlCharacter(char character) {
-  return (character >= 'A' && character <= 'Z') || (character >= 'a' && character <= 'z') ||
-         (character >= '0' && character <= '9') || character == '-' || character == '_';
-}
-
-}  // namespace
 
 ResetCode newResetCode() {
   std::string code = auth::randomBase64Url(kResetCodeBytes);
@@ -23,7 +15,7 @@ ResetCode newResetCode() {
 }
 
 std::optional<std::string> resetCodeDigest(std::string_view code) {
-  if (code.size() != kResetCodeLength || !std::all_of(code.begin(), code.end(), isBase64UrlCharacter)) {
+  if (code.size() != kResetCodeLength || !std::all_of(code.begin(), code.end(), common::isBase64UrlCharacter)) {
     return std::nullopt;
   }
   return sha256Hex(code);

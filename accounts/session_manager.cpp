@@ -9,6 +9,7 @@
 #include "accounts/sha256_hex.h"
 #include "auth/base64.h"
 #include "auth/random_strings.h"
+#include "common/ascii.h"
 
 namespace codepayload::accounts {
 
@@ -16,14 +17,10 @@ namespace {
 
 constexpr std::string_view kCsrfLabel = "codepayload dashboard csrf";
 
-bool isBase64UrlCharacter(char c) {
-  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-}
-
 bool isWellFormedId(std::string_view id) {
   if (id.size() != SessionManager::kIdLength) return false;
   for (const char c : id) {
-    if (!isBase64UrlCharacter(c)) return false;
+    if (!common::isBase64UrlCharacter(c)) return false;
   }
   return true;
 }

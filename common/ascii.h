@@ -37,6 +37,11 @@ constexpr std::string_view trimSpaceAndTab(std::string_view text) {
   return text;
 }
 
+// A character of base64url's alphabet (RFC 4648 section 5): 'A'..'Z', 'a'..'z', '0'..'9', '-', '_'.
+constexpr bool isBase64UrlCharacter(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+}
+
 // The value of a hexadecimal digit ('0'..'9', 'a'..'f', 'A'..'F'), or -1.
 constexpr int hexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';

@@ -35,8 +35,6 @@ constexpr auto kUriCharacters = [] {
   return table;
 }();
 
-bool isBase64Url(char c) { return isLetter(c) || isDigit(c) || c == '-' || c == '_'; }
-
 // The AIM symbology identifiers whose symbols carry GS1 element strings
 // (FNC1 in first position): GS1-128, GS1 DataBar, GS1 DataMatrix, GS1 QR Code,
 // GS1 DotCode. A Digital Link URI is plain data: "]Q1", "]d1" and the like.
@@ -219,7 +217,7 @@ struct Segment {
 bool looksCompressed(const std::vector<Segment>& segments) {
   if (segments.empty()) return false;
   const std::string_view last = segments.back().text;
-  return last.size() >= 10 && std::all_of(last.begin(), last.end(), isBase64Url) &&
+  return last.size() >= 10 && std::all_of(last.begin(), last.end(), common::isBase64UrlCharacter) &&
          std::any_of(last.begin(), last.end(), isLetter);
 }
 

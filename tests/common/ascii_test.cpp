@@ -61,6 +61,14 @@ TEST(Ascii, TrimSpaceAndTabRemovesOnlySpacesAndTabsAtBothEnds) {
   EXPECT_FALSE(isSpaceOrTab('\0'));
 }
 
+TEST(Ascii, IsBase64UrlCharacterTakesRfc4648sUrlAlphabetOnly) {
+  const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  for (int c = 0; c < 256; ++c) {
+    const char character = static_cast<char>(c);
+    EXPECT_EQ(isBase64UrlCharacter(character), alphabet.find(character) != std::string::npos) << c;
+  }
+}
+
 TEST(Ascii, HexDigitValue) {
   const std::string digits = "0123456789abcdefABCDEF";
   const int values[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15};

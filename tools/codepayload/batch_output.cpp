@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "tools/codepayload/csv.h"
+#include "common/csv_text.h"
 
 namespace codepayload::cli {
 
@@ -115,13 +115,13 @@ std::string codesResponseToCsv(std::string_view response, const std::vector<bool
   const simdjson::padded_string padded(response);
   std::string out;
   constexpr std::array<std::string_view, 4> kHeader{"reference", "barcodeText", "hri", "errors"};
-  appendCsvRecord(out, kHeader);
+  common::appendCsvRecord(out, kHeader);
   for (const Item& item : itemsInRequestOrder(parser, padded, accepted, "codes")) {
     const std::string errors = item.accepted ? std::string() : errorsText(item.json);
     const std::array<std::string_view, 4> fields{text(item.json, "reference"),
                                                  item.accepted ? text(item.json, "barcodeText") : "",
                                                  item.accepted ? text(item.json, "hri") : "", errors};
-    appendCsvRecord(out, fields);
+    common::appendCsvRecord(out, fields);
   }
   return out;
 }
@@ -139,7 +139,7 @@ std::string parseResponseToCsv(std::string_view response, const std::vector<bool
     fields.push_back(name);
   }
   std::string out;
-  appendCsvRecord(out, fields);
+  common::appendCsvRecord(out, fields);
   for (const Item& item : items) {
     fields.clear();
     fields.push_back(text(item.json, "reference"));
@@ -166,7 +166,7 @@ std::string parseResponseToCsv(std::string_view response, const std::vector<bool
     fields.push_back(item.accepted ? text(item.json, "hri") : "");
     fields.push_back(item.accepted ? text(item.json, "digitalLink") : "");
     fields.push_back(errors);
-    appendCsvRecord(out, fields);
+    common::appendCsvRecord(out, fields);
   }
   return out;
 }

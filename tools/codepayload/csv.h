@@ -1,4 +1,5 @@
-// CSV as RFC 4180 has it, for the batches of `codepayload`: records end with
+// CSV as RFC 4180 has it, read for the batches of `codepayload` (written by
+// common/csv_text.h): records end with
 // CRLF or LF, fields are separated by commas, and a field that starts with a
 // double quote runs to the next lone double quote, holding commas, line ends
 // and doubled quotes ("" for "). The reader is strict where a spreadsheet is
@@ -8,7 +9,6 @@
 #pragma once
 
 #include <cstddef>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,12 +48,5 @@ class CsvReader {
   std::size_t position_ = 0;
   std::size_t line_ = 1;
 };
-
-// Appends `field`, quoted (and its quotes doubled) when it holds a comma, a
-// quote, CR or LF.
-void appendCsvField(std::string& out, std::string_view field);
-
-// Appends the fields separated by commas and ended by CRLF.
-void appendCsvRecord(std::string& out, std::span<const std::string_view> fields);
 
 }  // namespace codepayload::cli

@@ -1,5 +1,9 @@
 // The audit log (/dashboard/data/audit, and audit.csv to download): an organization's records for
 // its users, any organization's for operators.
+#include <string>
+#include <vector>
+
+#include "common/csv_text.h"
 #include "common/utc_time.h"
 #include "server/dashboard/endpoints/dashboard_endpoints.h"
 
@@ -46,36 +50,19 @@ std::string auditEntryJson(const accounts::AuditEntry& entry) {
   return out;
 }
 
-// One CSV field (RFC 4180). A value a spreadsheet would read as a formula
-// (starting with =, +, -, @, a tab or a carriage return) gets a leading
-// apostrophe, so opening the file never runs what someone typed into a name
-// or an email (OWASP, CSV injection).
-void appendCsvField(std::string& out, std::string_view value) {
-  std::string field;
-  if (!value.empty() && std::string_view("=+-@\t\r").find(value.front()) != std::string_view::npos) {
-    field.push_back('\'');
+// One CSV record (common/csv_text.h). A value a spreadsheet would read as a
+// formula (starting with =, +, -, @, a tab or a carriage return) gets a
+// leading apostrophe, so opening the file never runs what someone typed into
+// a name or an email (OWASP, CSV injection).
+void appendCsvRow(std::string& out, std::initializer_list<std::string_view> values) {
+  std::vector<std::string> guarded;
+  guarded.reserve(values.size());
+  for (const std::string_view value : values) {
+    const bool formula = !value.empty() && std::string_view("=+-@\t\r").find(value.front()) != std::string_view::npos;
+    guarded.push_back(formula ? "'" + std::string(value) : std::string(value));
   }
-  field += value;
-  if (field.find_first_of(",\"\r\n") == std::string::npos) {
-    out += field;
-    return;
-  }
-  out.push_back('"');
-  for (const char c : field) {
-    if (c == '"') out.push_back('"');
-    out.push_back(c);
-  }
-  out.push_back('"');
-}
-
-void appendCsvRow(std::string& out, std::initializer_list<std::string_view> fields) {
-  bool first = true;
-  for (const std::string_view field : fields) {
-    if (!first) out.push_back(',');
-    first = false;
-    appendCsvField(out, field);
-  }
-  out += "\r\n";
+  const std::vector<std::string_view> fields(guarded.begin(), guarded.end());
+  common::appendCsvRecord(out, fields);
 }
 
 }  // namespace

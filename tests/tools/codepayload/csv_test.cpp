@@ -1,11 +1,13 @@
 // tools/codepayload/csv.h: RFC 4180 records read with the line each starts
 // on, every fault at its line and column, and fields written back quoted only
-// where they must be.
+// where they must be (common/csv_text.h), reading back as they were.
 #include "tools/codepayload/csv.h"
 
 #include <gtest/gtest.h>
 
 #include <array>
+
+#include "common/csv_text.h"
 
 namespace codepayload::cli {
 namespace {
@@ -94,7 +96,7 @@ TEST(InputError, NamesTheLineAloneWhenNoColumnIsAtFault) {
 TEST(CsvWriter, QuotesOnlyWhatMustBeQuotedAndEndsRecordsWithCrlf) {
   std::string out;
   const std::array<std::string_view, 6> fields{"plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""};
-  appendCsvRecord(out, fields);
+  common::appendCsvRecord(out, fields);
   EXPECT_EQ(out, "plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"cr\r\",\r\n");
   // What is written reads back as it was.
   EXPECT_EQ(readAll(out), (std::vector<Read>{{1, {"plain", "a,b", "say \"hi\"", "two\nlines", "cr\r", ""}}}));
