@@ -33,9 +33,12 @@ struct PrincipalTable {
   std::string column;
 };
 
+const PrincipalTable kUsers{"users", "user_id"};
+const PrincipalTable kOperators{"operators", "operator_id"};
+
 PrincipalTable principalTable(std::string_view principalId) {
-  if (principalId.substr(0, kUserIdPrefix.size()) == kUserIdPrefix) return {"users", "user_id"};
-  if (principalId.substr(0, kOperatorIdPrefix.size()) == kOperatorIdPrefix) return {"operators", "operator_id"};
+  if (principalId.substr(0, kUserIdPrefix.size()) == kUserIdPrefix) return kUsers;
+  if (principalId.substr(0, kOperatorIdPrefix.size()) == kOperatorIdPrefix) return kOperators;
   throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
 }
 
@@ -65,6 +68,30 @@ struct UserRow {
   std::string email;
   std::string role;
 };
+
+// Stores a new password hash of a user or an operator, inside the caller's
+// transaction; a user's pending reset (startPasswordReset) ends with the old
+// password. Returns the rows changed: 0 when there is no such account.
+std::size_t storePasswordHash(Poco::Data::Session& session, const PrincipalTable& where, std::string_view principalId,
+                              std::string_view passwordHash, std::int64_t changedAt) {
+  Poco::Data::Statement update(session);
+  update << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2" +
+                (where.table == kUsers.table ? ", reset_code_digest = NULL, reset_expires_at = NULL" : "") +
+                " WHERE id = $3",
+      bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(std::string(principalId));
+  return update.execute();
+}
+
+// Ends the sessions of a user or an operator inside the caller's transaction,
+// all of them but the one whose id has `keptDigest` (none kept when empty:
+// no session id has an empty digest). Returns how many ended.
+std::size_t endSessionsOf(Poco::Data::Session& session, const PrincipalTable& where, std::string_view principalId,
+                          std::string_view keptDigest = {}) {
+  Poco::Data::Statement end(session);
+  end << "DELETE FROM sessions WHERE " + where.column + " = $1 AND id_digest <> $2", bind(std::string(principalId)),
+      bind(std::string(keptDigest));
+  return end.execute();
+}
 
 // Runs `work` under the connection's lock; database faults become AccountError(Storage).
 template <typename Locked, typename Work>
@@ -566,9 +593,7 @@ void SqlAccountStore::removeSession(std::string_view idDigest) {
 std::size_t SqlAccountStore::removeSessionsOf(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
   return guarded(*connection_, "ending sessions", [&] {
-    Poco::Data::Statement statement(connection_->session);
-    statement << "DELETE FROM sessions WHERE " + where.column + " = $1", bind(std::string(principalId));
-    return statement.execute();
+    return endSessionsOf(connection_->session, where, principalId);
   });
 }
 
@@ -621,12 +646,8 @@ std::size_t SqlAccountStore::resetPassword(std::string_view userId, std::string_
     auth::WriteTransaction transaction(session);
     const UserRow row = connection_->existingUser(userId);
     const std::int64_t changedAt = clock_();
-    session << "UPDATE users SET password_hash = $1, updated_at = $2, reset_code_digest = NULL, reset_expires_at = NULL"
-               " WHERE id = $3",
-        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(std::string(userId)), now;
-    Poco::Data::Statement endSessions(session);
-    endSessions << "DELETE FROM sessions WHERE user_id = $1", bind(std::string(userId));
-    const std::size_t ended = endSessions.execute();
+    storePasswordHash(session, kUsers, userId, passwordHash, changedAt);
+    const std::size_t ended = endSessionsOf(session, kUsers, userId);
     appendAuditRecord(session, AuditRecord{0, changedAt, audit.actor, "user.reset-password", std::string(userId),
                                            row.organization, audit.address, AuditResult::Success,
                                            "email=" + row.email + " sessions=" + std::to_string(ended)});
@@ -649,9 +670,7 @@ std::size_t SqlAccountStore::startPasswordReset(std::string_view userId, std::st
       session << "UPDATE users SET reset_code_digest = $1, reset_expires_at = $2, updated_at = $3 WHERE id = $4",
           bind(std::string(codeDigest)), bind(Poco::Int64{expiresAt}), bind(Poco::Int64{changedAt}),
           bind(std::string(userId)), now;
-      Poco::Data::Statement endSessions(session);
-      endSessions << "DELETE FROM sessions WHERE user_id = $1", bind(std::string(userId));
-      ended = endSessions.execute();
+      ended = endSessionsOf(session, kUsers, userId);
     } else {
       row = connection_->userRow("user_placeholders", userId);
       if (!row)
@@ -690,9 +709,7 @@ bool SqlAccountStore::completePasswordReset(std::string_view codeDigest, std::st
     find << "SELECT id, organization_id, email FROM users WHERE reset_code_digest = $1 AND reset_expires_at > $2",
         bind(std::string(codeDigest)), bind(Poco::Int64{changedAt}), into(userId), into(organization), into(email);
     if (find.execute() == 0) return false;
-    session << "UPDATE users SET password_hash = $1, updated_at = $2, reset_code_digest = NULL, reset_expires_at = NULL"
-               " WHERE id = $3",
-        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(userId), now;
+    storePasswordHash(session, kUsers, userId, passwordHash, changedAt);
     appendAuditRecord(session, AuditRecord{0, changedAt, email, "account.complete-reset", userId, organization,
                                            audit.address, AuditResult::Success, "email=" + email});
     transaction.commit();
@@ -704,24 +721,16 @@ std::size_t SqlAccountStore::changePassword(std::string_view principalId, std::s
                                             std::string_view keptSessionDigest, const AuditContext& audit) {
   checkPasswordHash(passwordHash);
   const PrincipalTable where = principalTable(principalId);
-  const bool user = where.table == "users";
   return guarded(*connection_, "changing a password", [&] {
     Poco::Data::Session& session = connection_->session;
     auth::WriteTransaction transaction(session);
     const std::int64_t changedAt = clock_();
     std::string organization;
-    if (user) organization = connection_->existingUser(principalId).organization;
-    Poco::Data::Statement update(session);
-    update << "UPDATE " + where.table + " SET password_hash = $1, updated_at = $2" +
-                  (user ? ", reset_code_digest = NULL, reset_expires_at = NULL" : "") + " WHERE id = $3",
-        bind(std::string(passwordHash)), bind(Poco::Int64{changedAt}), bind(std::string(principalId));
-    if (update.execute() == 0) {
+    if (where.table == kUsers.table) organization = connection_->existingUser(principalId).organization;
+    if (storePasswordHash(session, where, principalId, passwordHash, changedAt) == 0) {
       throw AccountError(AccountError::Kind::UnknownAccount, "no account with id \"" + std::string(principalId) + "\"");
     }
-    Poco::Data::Statement endSessions(session);
-    endSessions << "DELETE FROM sessions WHERE " + where.column + " = $1 AND id_digest <> $2",
-        bind(std::string(principalId)), bind(std::string(keptSessionDigest));
-    const std::size_t ended = endSessions.execute();
+    const std::size_t ended = endSessionsOf(session, where, principalId, keptSessionDigest);
     appendAuditRecord(
         session, AuditRecord{0, changedAt, audit.actor, "account.change-password", std::string(principalId),
                              organization, audit.address, AuditResult::Success, "sessions=" + std::to_string(ended)});

@@ -1,6 +1,6 @@
-// Account: change the password; turn the TOTP second factor on (its QR code, the key in groups of four, the code) or
-// off, the recovery codes (how many are left; new ones shown once, to copy, download or print;
-// new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
+// Account: change the password; turn the TOTP second factor on (its QR code, the key in groups
+// of four, the code) or off, the recovery codes (how many are left; new ones shown once, to copy,
+// download or print; new ones in place of the old), and sign out everywhere. The QR code arrives as SVG text and is
 // shown through an <img> from a blob: URL (as Try it shows its symbols), the codes' text file is
 // a blob: download: the page's CSP allows both, and no server text is parsed into the page.
 import { announce, callData, confirmThenChange, copyText, guarded, guardedForm, startPage } from './dashboard.js';

@@ -114,9 +114,7 @@ void completePasswordReset(Call& call) {
   // the link sees it. An unknown code names no one and is not recorded: this endpoint has no
   // throttle (a code cannot be guessed), so recording each would let anyone fill the log.
   const auto refused = [&](std::string_view detail) {
-    call.accounts.accounts().appendAudit(accounts::AuditRecord{
-        0, auth::systemUnixSeconds(), call.audit().actor, "account.complete-reset", reset->userId,
-        reset->organizationId, call.exchange.clientHost(), accounts::AuditResult::Refused, std::string(detail)});
+    auditRefusal(call, "account.complete-reset", reset->userId, detail, reset->organizationId);
   };
   const std::string notValid = "This reset link is not valid: it was used already, or a newer one replaced it.";
   if (!reset) throw resetCodeRefusal(notValid);
