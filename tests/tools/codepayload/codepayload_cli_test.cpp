@@ -3,13 +3,14 @@
 // CSV at their line and column, the exit status and the summary line.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <regex>
 #include <string>
 #include <vector>
 
+#include "common/csv_text.h"
 #include "tests/tools/test_files.h"
 #include "tests/tools/test_process.h"
+#include "tools/codepayload/csv.h"
 
 
 namespace codepayload::cli {
@@ -174,21 +175,14 @@ TEST_F(CodepayloadCli, TheParseCsvsDefinitionColumnsAreAGenerateCsv) {
             "https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1:pip,\r\n"
             "2,elementString,,01,09506000134352,,,X1,000189,,,,,(01)09506000134352(21)X1(3103)000189,"
             "(01)09506000134352(21)X1(3103)000189,,\r\n");
-  // Columns 1 and 4 to 13 (reference, the definition) of each record; no cell here is quoted.
+  // Columns 1 and 4 to 13 of each record: the reference and the definition.
   std::string definitions;
-  std::size_t start = 0;
-  while (start < parsed.out.size()) {
-    const std::size_t end = parsed.out.find("\r\n", start);
-    std::vector<std::string> cells;
-    for (std::size_t cell = start; cell <= end;) {
-      const std::size_t comma = std::min(parsed.out.find(',', cell), end);
-      cells.push_back(parsed.out.substr(cell, comma - cell));
-      cell = comma + 1;
-    }
-    definitions += cells[0];
-    for (std::size_t column = 3; column < 13; ++column) definitions += "," + cells[column];
-    definitions += "\r\n";
-    start = end + 2;
+  CsvReader reader(parsed.out);
+  CsvRecord record;
+  while (reader.next(record)) {
+    std::vector<std::string_view> fields{record.fields[0]};
+    fields.insert(fields.end(), record.fields.begin() + 3, record.fields.begin() + 13);
+    common::appendCsvRecord(definitions, fields);
   }
   write("definitions.csv", definitions);
   const RunResult generated = run({"generate", "definitions.csv", "--output-format", "csv"});
