@@ -592,9 +592,8 @@ void SqlAccountStore::removeSession(std::string_view idDigest) {
 
 std::size_t SqlAccountStore::removeSessionsOf(std::string_view principalId) {
   const PrincipalTable where = principalTable(principalId);
-  return guarded(*connection_, "ending sessions", [&] {
-    return endSessionsOf(connection_->session, where, principalId);
-  });
+  return guarded(*connection_, "ending sessions",
+                 [&] { return endSessionsOf(connection_->session, where, principalId); });
 }
 
 void SqlAccountStore::deleteUser(std::string_view userId, const AuditContext& audit) {

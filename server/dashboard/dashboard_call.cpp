@@ -204,13 +204,12 @@ std::string userOrganizationJson(Call& call, const auth::Organization& organizat
 void auditRefusal(Call& call, std::string_view action, std::string_view target, std::string_view detail,
                   std::string_view organizationId) {
   const accounts::AuditContext context = call.audit();
-  const std::string concerned = !organizationId.empty()            ? std::string(organizationId)
+  const std::string concerned = !organizationId.empty()      ? std::string(organizationId)
                                 : call.who && call.who->user ? call.organizationId()
                                                              : std::string();
   call.accounts.accounts().appendAudit(
       accounts::AuditRecord{0, auth::systemUnixSeconds(), context.actor, std::string(action), std::string(target),
-                            concerned, context.address,
-                            accounts::AuditResult::Refused, std::string(detail)});
+                            concerned, context.address, accounts::AuditResult::Refused, std::string(detail)});
 }
 
 void requireCurrentPassword(Call& call, std::string_view action) {

@@ -359,8 +359,8 @@ TEST_F(AccountStoreTest, TheAuditLogIsAppendOnlyAndFiltered) {
 TEST_F(AccountStoreTest, TheAuditLogIsFilteredByHowActionsBegin) {
   for (const char* action : {"account.sign-in", "account.sign-out", "account.totp-enable", "client.create",
                              "client.block", "clients_x", "client%"}) {
-    store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", action, "", organization_, "local",
-                                   AuditResult::Success, ""});
+    store_.appendAudit(
+        AuditRecord{0, clock_.now(), "cli:tester", action, "", organization_, "local", AuditResult::Success, ""});
   }
   const auto actionsOf = [&](const std::string& prefix) {
     std::vector<std::string> actions;
@@ -370,8 +370,7 @@ TEST_F(AccountStoreTest, TheAuditLogIsFilteredByHowActionsBegin) {
     return actions;
   };
   EXPECT_EQ(actionsOf("account.sign"), (std::vector<std::string>{"account.sign-out", "account.sign-in"}));
-  EXPECT_EQ(actionsOf("client"),
-            (std::vector<std::string>{"client%", "clients_x", "client.block", "client.create"}));
+  EXPECT_EQ(actionsOf("client"), (std::vector<std::string>{"client%", "clients_x", "client.block", "client.create"}));
   EXPECT_EQ(actionsOf("Client."), (std::vector<std::string>{"client.block", "client.create"}));
   EXPECT_EQ(actionsOf("client.create"), (std::vector<std::string>{"client.create"}));
   EXPECT_EQ(actionsOf("client_"), (std::vector<std::string>{}));
@@ -388,7 +387,8 @@ TEST_F(AccountStoreTest, AuditEntriesNameTheirTargets) {
   const UserRecord ana = store_.createUser(organization_, "ana@example.com", Role::Owner, kHash, kCli);
   const UserRecord bob = store_.createUser(organization_, "bob@example.com", Role::Viewer, kHash, kCli);
   const OperatorRecord olga = store_.createOperator("olga@example.net", kHash, kCli);
-  const std::string client = registry_.createClient(organization_, "Label printer", {"write:codes"}, "cli:tester").client.id;
+  const std::string client =
+      registry_.createClient(organization_, "Label printer", {"write:codes"}, "cli:tester").client.id;
   store_.appendAudit(AuditRecord{0, clock_.now(), "cli:tester", "client.create", client, organization_, "local",
                                  AuditResult::Success, ""});
   store_.deleteUser(bob.id, kCli);

@@ -150,9 +150,9 @@ std::string parseResponseToCsv(std::string_view response, const std::vector<bool
     const std::string_view primaryKey = read ? text(definition["primaryKey"], "key") : "";
     fields.push_back(primaryKey);
     for (const std::string& ai : columns.ais) {
-      fields.push_back(!read                ? std::string_view()
-                       : ai == primaryKey   ? text(definition["primaryKey"], "value")
-                                            : valueOf(definition["ais"].get_array(), ai));
+      fields.push_back(!read              ? std::string_view()
+                       : ai == primaryKey ? text(definition["primaryKey"], "value")
+                                          : valueOf(definition["ais"].get_array(), ai));
     }
     for (const std::string& parameter : columns.extensionParameters) {
       const std::string_view key = std::string_view(parameter).substr(4);

@@ -91,13 +91,13 @@ void auditCsv(Call& call) {
   accounts::AuditQuery query = filtersOf(call);
   query.limit = kCsvRecordLimit;
   std::string out;
-  appendCsvRow(out, {"time", "actor", "action", "target", "target_name", "organization", "address", "result",
-                     "detail"});
+  appendCsvRow(out,
+               {"time", "actor", "action", "target", "target_name", "organization", "address", "result", "detail"});
   for (const accounts::AuditEntry& entry : call.accounts.accounts().readAuditEntries(query)) {
     const accounts::AuditRecord& record = entry.record;
     appendCsvRow(out, {common::utcSecondsText(record.at), record.actor, record.action, record.target,
-                       entry.targetEmail.value_or(entry.targetName.value_or("")), record.organizationId,
-                       record.address, accounts::auditResultName(record.result), record.detail});
+                       entry.targetEmail.value_or(entry.targetName.value_or("")), record.organizationId, record.address,
+                       accounts::auditResultName(record.result), record.detail});
   }
   call.exchange.addHeader("Content-Disposition", R"(attachment; filename="audit-log.csv")");
   sendOwnedBody(call.exchange, 200, "text/csv; charset=utf-8", std::move(out), call.trace);

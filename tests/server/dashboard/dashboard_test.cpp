@@ -712,9 +712,8 @@ TEST_F(DashboardTest, BadClientRequestsAreNamed) {
                      "write:codes)."));
   const HttpResult emptyScopes = post("/dashboard/data/clients", R"({"name":"x","scopes":[]})", &browser);
   EXPECT_EQ(emptyScopes.status, 400);
-  EXPECT_EQ(emptyScopes.body,
-            envelope("Validation.Invalid.scopes", "scopes",
-                     "A client needs at least one scope (known scopes: read:codes, write:codes)."));
+  EXPECT_EQ(emptyScopes.body, envelope("Validation.Invalid.scopes", "scopes",
+                                       "A client needs at least one scope (known scopes: read:codes, write:codes)."));
   const HttpResult noScopes = post("/dashboard/data/clients", R"({"name":"x","scopes":"write:codes"})", &browser);
   EXPECT_EQ(noScopes.body,
             envelope("Validation.Invalid.scopes", "scopes", "\\\"scopes\\\" must be a list of strings."));
@@ -799,8 +798,8 @@ TEST_F(DashboardTest, OwnersManageTheOrganizationsUsers) {
       post("/dashboard/data/organization/users",
            R"({"email":"NEW@acme.example","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
   EXPECT_EQ(taken.status, 409);
-  EXPECT_EQ(taken.body,
-            envelope("Conflict", "email", "The email address NEW@acme.example is already a user of this organization."));
+  EXPECT_EQ(taken.body, envelope("Conflict", "email",
+                                 "The email address NEW@acme.example is already a user of this organization."));
   const HttpResult reordered =
       post("/dashboard/data/organization/users",
            R"({"email":"moc.elpmaxe@\u202Eana","role":"viewer","password":")" + std::string(kPassword) + "\"}", &owner);
@@ -1225,8 +1224,11 @@ TEST_F(DashboardTest, AuditShowsTheOwnOrganizationToUsersAndEveryOneToOperators)
 // Records with known times, targets that exist and targets that are gone.
 TEST_F(DashboardTest, AuditNamesTargetsFiltersByPrefixAndDownloadsAsCsv) {
   constexpr std::int64_t kAt = 1795832199;  // 2026-11-28T02:16:39Z
-  const std::string clientId =
-      harness_.service().auth().registry().createClient(organizationId_, "=1+2 printer", {"write:codes"}, "test").client.id;
+  const std::string clientId = harness_.service()
+                                   .auth()
+                                   .registry()
+                                   .createClient(organizationId_, "=1+2 printer", {"write:codes"}, "test")
+                                   .client.id;
   const std::string goneClient = "svc_client_000000000000000000000000";
   const std::string goneUser = "usr_0000000000000000";
   store_.appendAudit({0, kAt, "owner@acme.example", "client.create", clientId, organizationId_, "192.0.2.7",
@@ -1240,35 +1242,52 @@ TEST_F(DashboardTest, AuditNamesTargetsFiltersByPrefixAndDownloadsAsCsv) {
   const Browser owner = signIn("owner@acme.example");
 
   const std::string blocked = R"({"at":"2026-11-28T02:16:40Z","actor":"dev@acme.example","action":"client.block",)"
-                              R"("target":")" + goneClient + R"(","targetEmail":null,"targetName":null,)"
-                              R"("organization":")" + organizationId_ + R"(","address":"192.0.2.8","result":"refused",)"
+                              R"("target":")" +
+                              goneClient +
+                              R"(","targetEmail":null,"targetName":null,)"
+                              R"("organization":")" +
+                              organizationId_ +
+                              R"(","address":"192.0.2.8","result":"refused",)"
                               R"("detail":"-reason, \"quoted\""})";
   const std::string created = R"({"at":"2026-11-28T02:16:39Z","actor":"owner@acme.example","action":"client.create",)"
-                              R"("target":")" + clientId + R"(","targetEmail":null,"targetName":"=1+2 printer",)"
-                              R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success",)"
+                              R"("target":")" +
+                              clientId +
+                              R"(","targetEmail":null,"targetName":"=1+2 printer",)"
+                              R"("organization":")" +
+                              organizationId_ +
+                              R"(","address":"192.0.2.7","result":"success",)"
                               R"("detail":"scopes=write:codes"})";
-  EXPECT_EQ(get("/dashboard/data/audit?action=client", &owner).body, R"({"records":[)" + blocked + "," + created + "]}");
-  EXPECT_EQ(get("/dashboard/data/audit?action=CLIENT", &owner).body, R"({"records":[)" + blocked + "," + created + "]}");
+  EXPECT_EQ(get("/dashboard/data/audit?action=client", &owner).body,
+            R"({"records":[)" + blocked + "," + created + "]}");
+  EXPECT_EQ(get("/dashboard/data/audit?action=CLIENT", &owner).body,
+            R"({"records":[)" + blocked + "," + created + "]}");
   EXPECT_EQ(get("/dashboard/data/audit?action=client.create", &owner).body, R"({"records":[)" + created + "]}");
   // LIKE's own characters stand for themselves.
   EXPECT_EQ(get("/dashboard/data/audit?action=client_", &owner).body, R"({"records":[]})");
   EXPECT_EQ(get("/dashboard/data/audit?action=%25", &owner).body, R"({"records":[]})");
   EXPECT_EQ(get("/dashboard/data/audit?action=user.s", &owner).body,
             R"({"records":[{"at":"2026-11-28T02:16:41Z","actor":"owner@acme.example","action":"user.set-role",)"
-            R"("target":")" + developer_.id + R"(","targetEmail":"dev@acme.example","targetName":null,)"
-            R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success",)"
-            R"("detail":"role=developer->viewer"}]})");
+            R"("target":")" +
+                developer_.id +
+                R"(","targetEmail":"dev@acme.example","targetName":null,)"
+                R"("organization":")" +
+                organizationId_ +
+                R"(","address":"192.0.2.7","result":"success",)"
+                R"("detail":"role=developer->viewer"}]})");
   EXPECT_EQ(get("/dashboard/data/audit?action=user.delete&limit=1", &owner).body,
             R"({"records":[{"at":"2026-11-28T02:16:42Z","actor":"owner@acme.example","action":"user.delete",)"
-            R"("target":")" + goneUser + R"(","targetEmail":null,"targetName":null,)"
-            R"("organization":")" + organizationId_ + R"(","address":"192.0.2.7","result":"success","detail":""}]})");
+            R"("target":")" +
+                goneUser +
+                R"(","targetEmail":null,"targetName":null,)"
+                R"("organization":")" +
+                organizationId_ + R"(","address":"192.0.2.7","result":"success","detail":""}]})");
 
   // The download: what the filters select, whatever the page's limit; formulas defused, RFC 4180 quoting.
   const std::string header = "time,actor,action,target,target_name,organization,address,result,detail\r\n";
-  const std::string csv =
-      header + "2026-11-28T02:16:40Z,dev@acme.example,client.block," + goneClient + ",," + organizationId_ +
-      ",192.0.2.8,refused,\"'-reason, \"\"quoted\"\"\"\r\n" + "2026-11-28T02:16:39Z,owner@acme.example,client.create," +
-      clientId + ",'=1+2 printer," + organizationId_ + ",192.0.2.7,success,scopes=write:codes\r\n";
+  const std::string csv = header + "2026-11-28T02:16:40Z,dev@acme.example,client.block," + goneClient + ",," +
+                          organizationId_ + ",192.0.2.8,refused,\"'-reason, \"\"quoted\"\"\"\r\n" +
+                          "2026-11-28T02:16:39Z,owner@acme.example,client.create," + clientId + ",'=1+2 printer," +
+                          organizationId_ + ",192.0.2.7,success,scopes=write:codes\r\n";
   const HttpResult download = get("/dashboard/data/audit.csv?action=client&limit=1", &owner);
   EXPECT_EQ(download.status, 200);
   EXPECT_EQ(download.body, csv);
@@ -1384,8 +1403,7 @@ TEST_F(DashboardTest, ClientsAreSuspendedWhileTheOrganizationCannotGetTokens) {
   EXPECT_EQ(suspensionOf(get("/dashboard/data/organization", &developer).body).substr(0, organizationSuspended.size()),
             organizationSuspended);
   // A client answered after a change carries its standing too.
-  const HttpResult unblocked =
-      post("/dashboard/data/clients/" + spare.client.id + "/unblock", "", &developer);
+  const HttpResult unblocked = post("/dashboard/data/clients/" + spare.client.id + "/unblock", "", &developer);
   EXPECT_NE(unblocked.body.find(R"("state":"active","standing":"suspended","standingReason":"The organization's )"
                                 R"(subscription is inactive.",)"),
             std::string::npos)
@@ -1411,7 +1429,8 @@ TEST_F(DashboardTest, ClientsAreSuspendedWhileTheOrganizationCannotGetTokens) {
   const std::string reactivated = get("/dashboard/data/clients", &developer).body;
   EXPECT_EQ(reactivated.substr(0, reactivated.find(R"(,"createdAt")")),
             R"({"knownScopes":["read:codes","write:codes"],"canCreate":true,"cannotCreateReason":null,"clients":[)"
-            R"({"id":")" + line.client.id +
+            R"({"id":")" +
+                line.client.id +
                 R"(","name":"line","scopes":["write:codes"],"state":"active","standing":"active",)"
                 R"("standingReason":null)");
   EXPECT_EQ(suspensionOf(get("/dashboard/data/session", &developer).body),
@@ -1466,8 +1485,8 @@ TEST_F(DashboardTest, AnOperatorAddsAnOrganizationsOwner) {
        store_.readAudit(accounts::AuditQuery{newco, std::string("user.create"), 10})) {
     EXPECT_EQ(record.address, "127.0.0.1");
     EXPECT_EQ(record.detail.find(kPassword), std::string::npos);
-    records.push_back(record.actor + " " + std::string(accounts::auditResultName(record.result)) + " " +
-                      record.target + " " + record.detail);
+    records.push_back(record.actor + " " + std::string(accounts::auditResultName(record.result)) + " " + record.target +
+                      " " + record.detail);
   }
   EXPECT_EQ(records, (std::vector<std::string>{
                          "ops@installation.example refused  the email address must contain exactly one '@'",

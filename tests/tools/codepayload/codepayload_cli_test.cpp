@@ -12,7 +12,6 @@
 #include "tests/tools/test_process.h"
 #include "tools/codepayload/csv.h"
 
-
 namespace codepayload::cli {
 namespace {
 
@@ -162,10 +161,9 @@ TEST_F(CodepayloadCli, ParseWritesCsvOneRowPerPayloadInInputOrder) {
 // The parse CSV's definition columns are generate's own: without the answer's
 // columns, the file is a generate CSV that makes the codes read.
 TEST_F(CodepayloadCli, TheParseCsvsDefinitionColumnsAreAGenerateCsv) {
-  const RunResult parsed =
-      run({"parse", "--input-format", "lines", "--output-format", "csv"},
-          "https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1%3Apip\n"
-          "(01)09506000134352(21)X1(3103)000189\n");
+  const RunResult parsed = run({"parse", "--input-format", "lines", "--output-format", "csv"},
+                               "https://id.example.com/01/09506000134352/10/AB?17=261231&shelf=b7&linkType=gs1%3Apip\n"
+                               "(01)09506000134352(21)X1(3103)000189\n");
   ASSERT_EQ(parsed.exitCode, 0) << parsed.err;
   ASSERT_EQ(parsed.out,
             "reference,form,symbologyIdentifier,primaryKey,01,10,17,21,3103,ext:shelf,digitalLinkStem,linkType,"
